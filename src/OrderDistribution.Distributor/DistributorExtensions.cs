@@ -1,0 +1,27 @@
+using Microsoft.Extensions.Options;
+using OrderDistribution.Dapr;
+
+namespace OrderDistribution.Distributor;
+
+public static class DistributorExtensions
+{
+    public static IHostApplicationBuilder AddDistributor(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddOptions<DistributorOptions>()
+            .Bind(builder.Configuration.GetSection(DistributorOptions.Section))
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        builder.Services.AddDaprMessaging(builder.Configuration);
+        builder.Services.AddDaprPublisher(builder.Configuration);
+        builder.Services.AddSingleton<OrderRouter>();
+        builder.Services.AddTransient<IOrderHandler, OrderDistributor>();
+        return builder;
+    }
+
+    /// <summary>The subscription to the ingress queue and its three entry points.</summary>
+    public static IEndpointRouteBuilder MapDistributorEndpoints(this IEndpointRouteBuilder app)
+    {
+        var options = app.ServiceProvider.GetRequiredService<IOptions<DistributorOptions>>().Value;
+        return app.MapOrderEntryPoints(new OrderRoutes(options.IngressTopic, options.IngressInputBinding));
+    }
+}

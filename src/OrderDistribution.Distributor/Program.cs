@@ -1,0 +1,13 @@
+using OrderDistribution.Distributor;
+using OrderDistribution.Hosting;
+
+var builder = WebApplication.CreateBuilder(args);
+builder.AddServiceDefaults();
+builder.AddDistributor();
+
+var app = builder.Build();
+app.MapDefaultEndpoints();
+app.MapDistributorEndpoints();
+app.Run();
+
+public partial class Program;

@@ -1,0 +1,9 @@
+using OrderDistribution.Orders;
+
+namespace OrderDistribution.Receiver;
+
+/// <summary>Keeps an order. Saving the same order again leaves one copy.</summary>
+public interface IOrderStore
+{
+    Task SaveAsync(Order order, CancellationToken cancellationToken);
+}

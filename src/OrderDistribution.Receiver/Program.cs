@@ -1,0 +1,13 @@
+using OrderDistribution.Hosting;
+using OrderDistribution.Receiver;
+
+var builder = WebApplication.CreateBuilder(args);
+builder.AddServiceDefaults();
+builder.AddReceiver();
+
+var app = builder.Build();
+app.MapDefaultEndpoints();
+app.MapReceiverEndpoints();
+app.Run();
+
+public partial class Program;

@@ -1,0 +1,45 @@
+namespace OrderDistribution.Dapr;
+
+/// <summary>Splits entries into bulk publishes that each stay within a byte budget.</summary>
+public static class BulkPublishBudget
+{
+    /// <summary>
+    /// Room left per message for what the broker adds around the payload (AMQP framing, message id,
+    /// properties). Azure Service Bus counts these against the batch cap too.
+    /// </summary>
+    public const int PerEntryOverheadBytes = 256;
+
+    public static int CostOf(BulkPublishEntry entry) => entry.Payload.Length + PerEntryOverheadBytes;
+
+    /// <summary>
+    /// Greedy, in order: each chunk holds as many entries as fit in <paramref name="maxBytes"/>.
+    /// An entry that alone exceeds the budget goes in a chunk of its own.
+    /// </summary>
+    public static List<List<BulkPublishEntry>> Chunk(IReadOnlyList<BulkPublishEntry> entries, int maxBytes)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(maxBytes, PerEntryOverheadBytes);
+        var chunks = new List<List<BulkPublishEntry>>();
+        var current = new List<BulkPublishEntry>();
+        var currentBytes = 0;
+        foreach (var entry in entries)
+        {
+            var cost = CostOf(entry);
+            if (current.Count > 0 && currentBytes + cost > maxBytes)
+            {
+                chunks.Add(current);
+                current = [];
+                currentBytes = 0;
+            }
+
+            current.Add(entry);
+            currentBytes += cost;
+        }
+
+        if (current.Count > 0)
+        {
+            chunks.Add(current);
+        }
+
+        return chunks;
+    }
+}

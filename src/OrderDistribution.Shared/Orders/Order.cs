@@ -1,0 +1,29 @@
+using System.Text.Json.Serialization;
+
+namespace OrderDistribution.Orders;
+
+/// <summary>The order contract every app and queue shares. Written PascalCase, read case-insensitively.</summary>
+public sealed record Order
+{
+    public required long OrderId { get; init; }
+    public required Guid OrderGuid { get; init; }
+    public string? Description { get; init; }
+    public string? FirstName { get; init; }
+    public string? LastName { get; init; }
+    public required Delivery Delivery { get; init; }
+    public IReadOnlyList<OrderItem> Items { get; init; } = [];
+}
+
+public sealed record OrderItem
+{
+    public int OrderItemId { get; init; }
+    public string? SKU { get; init; }
+    public int Quantity { get; init; }
+}
+
+[JsonConverter(typeof(JsonStringEnumConverter<Delivery>))]
+public enum Delivery
+{
+    Express = 1,
+    Standard = 2,
+}

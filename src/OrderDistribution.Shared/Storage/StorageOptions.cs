@@ -1,0 +1,45 @@
+using Microsoft.Extensions.Options;
+
+namespace OrderDistribution.Storage;
+
+/// <summary>
+/// Where the outbox blobs live. Section <c>Storage</c>: a connection string locally (Azurite), or the
+/// account URL in Azure, reached with the app's managed identity.
+/// </summary>
+public sealed class StorageOptions
+{
+    public const string Section = "Storage";
+
+    public string? ConnectionString { get; set; }
+
+    public Uri? AccountUrl { get; set; }
+
+    /// <summary>The longest one storage call may take, retries included, before the order counts as failed.</summary>
+    public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(10);
+}
+
+public sealed class StorageOptionsValidator : IValidateOptions<StorageOptions>
+{
+    public ValidateOptionsResult Validate(string? name, StorageOptions options)
+    {
+        var hasConnectionString = !string.IsNullOrWhiteSpace(options.ConnectionString);
+        if (hasConnectionString == (options.AccountUrl is not null))
+        {
+            return ValidateOptionsResult.Fail(
+                "Set exactly one of Storage:ConnectionString (local, e.g. UseDevelopmentStorage=true for Azurite) " +
+                "or Storage:AccountUrl (Azure, e.g. https://<account>.blob.core.windows.net).");
+        }
+
+        if (options.AccountUrl is { IsAbsoluteUri: false } or { Scheme: not ("https" or "http") })
+        {
+            return ValidateOptionsResult.Fail($"Storage:AccountUrl must be an absolute http(s) URL, not '{options.AccountUrl}'.");
+        }
+
+        if (options.RequestTimeout <= TimeSpan.Zero)
+        {
+            return ValidateOptionsResult.Fail("Storage:RequestTimeout must be positive.");
+        }
+
+        return ValidateOptionsResult.Success;
+    }
+}
