@@ -1,0 +1,87 @@
+using System.Net.Http.Json;
+using System.Text.Json;
+using Microsoft.Extensions.Options;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Distributor.Tests;
+
+public sealed class SubscriptionAndConfigurationTests
+{
+    [Fact]
+    public async Task In_bulk_mode_the_distributor_subscribes_to_the_ingress_queue_in_bulk_with_raw_payload()
+    {
+        using var app = new DistributorFactory(("Messaging:MaxMessagesCount", "100"), ("Messaging:MaxAwaitDurationMs", "25"));
+
+        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+
+        Assert.Equal("order-pubsub", subscription.GetProperty("pubsubname").GetString());
+        Assert.Equal("q-order-ingress", subscription.GetProperty("topic").GetString());
+        Assert.Equal("/q-order-ingress-bulk", subscription.GetProperty("route").GetString());
+        Assert.Equal("true", subscription.GetProperty("metadata").GetProperty("rawPayload").GetString());
+        var bulk = subscription.GetProperty("bulkSubscribe");
+        Assert.True(bulk.GetProperty("enabled").GetBoolean());
+        Assert.Equal(100, bulk.GetProperty("maxMessagesCount").GetInt32());
+        Assert.Equal(25, bulk.GetProperty("maxAwaitDurationMs").GetInt32());
+    }
+
+    [Fact]
+    public async Task The_subscription_has_the_shape_a_real_sidecar_accepted()
+    {
+        using var app = new DistributorFactory();
+        var accepted = JsonDocument.Parse(WireRecording.LoadText("app-subscribe.response.json")).RootElement[0];
+
+        var ours = (await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe"))![0];
+
+        Assert.Equal(Keys(accepted), Keys(ours));
+        Assert.Equal(Keys(accepted.GetProperty("bulkSubscribe")), Keys(ours.GetProperty("bulkSubscribe")));
+    }
+
+    [Fact]
+    public async Task In_single_mode_the_subscription_routes_to_the_single_endpoint_without_bulk_settings()
+    {
+        using var app = new DistributorFactory(("Messaging:PubSubMode", "single"));
+
+        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+
+        Assert.Equal("/q-order-ingress-single", subscription.GetProperty("route").GetString());
+        Assert.False(subscription.TryGetProperty("bulkSubscribe", out _));
+        Assert.Equal("true", subscription.GetProperty("metadata").GetProperty("rawPayload").GetString());
+    }
+
+    [Fact]
+    public async Task Topic_and_binding_names_are_configurable_and_move_the_routes_with_them()
+    {
+        using var app = new DistributorFactory(("Distributor:IngressTopic", "orders-in"), ("Distributor:IngressInputBinding", "orders-in-binding"));
+        var client = app.CreateClient();
+
+        var subscription = Assert.Single(await client.GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+        var binding = await client.PostAsync("/orders-in-binding", BulkDelivery.Json(
+            """{"OrderId":1,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Express"}"""));
+
+        Assert.Equal("/orders-in-bulk", subscription.GetProperty("route").GetString());
+        Assert.Equal(System.Net.HttpStatusCode.OK, binding.StatusCode);
+    }
+
+    [Theory]
+    [InlineData("Messaging:MaxMessagesCount", "0", "MaxMessagesCount")]
+    [InlineData("Messaging:MaxBulkPublishBytes", "10", "MaxBulkPublishBytes")]
+    [InlineData("Distributor:ExpressTopic", "", "ExpressTopic")]
+    public void Invalid_configuration_stops_the_app_at_start_with_a_message_naming_the_setting(string key, string value, string named)
+    {
+        using var app = new DistributorFactory((key, value));
+
+        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+
+        Assert.Contains(named, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Health_answers_healthy()
+    {
+        using var app = new DistributorFactory();
+
+        Assert.Equal("Healthy", await app.CreateClient().GetStringAsync("/health"));
+    }
+
+    private static List<string> Keys(JsonElement element) => element.EnumerateObject().Select(p => p.Name).Order().ToList();
+}

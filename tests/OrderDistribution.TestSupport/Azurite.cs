@@ -1,0 +1,121 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+
+namespace OrderDistribution.TestSupport;
+
+/// <summary>
+/// A real Azurite blob service on 127.0.0.1, started for the tests. Azurite is installed by .ci/run
+/// (or scripts/install-azurite.sh) into .tools/, or found on PATH.
+/// </summary>
+public sealed class Azurite : IAsyncDisposable
+{
+    /// <summary>Azurite's documented, public development account; not a secret.</summary>
+    public const string AccountName = "devstoreaccount1";
+
+    public const string AccountKey =
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+    private readonly Process _process;
+
+    private Azurite(Process process, int port)
+    {
+        _process = process;
+        Port = port;
+    }
+
+    public int Port { get; }
+
+    public string ConnectionString => ConnectionStringFor(Port);
+
+    public static string ConnectionStringFor(int port) =>
+        $"DefaultEndpointsProtocol=http;AccountName={AccountName};AccountKey={AccountKey};" +
+        $"BlobEndpoint=http://127.0.0.1:{port}/{AccountName};";
+
+    public static async Task<Azurite> StartAsync()
+    {
+        var executable = FindExecutable() ?? throw new InvalidOperationException(
+            "Azurite is not installed: run scripts/install-azurite.sh (npm install azurite into .tools/) " +
+            "or put azurite-blob on PATH. .ci/run does this on a clean machine.");
+        var port = FreePort();
+        var start = new ProcessStartInfo(executable)
+        {
+            ArgumentList =
+            {
+                "--blobHost", "127.0.0.1", "--blobPort", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--inMemoryPersistence",
+                "--skipApiVersionCheck", "--loose", "--silent",
+            },
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        var process = Process.Start(start)!;
+        process.OutputDataReceived += (_, _) => { };
+        process.ErrorDataReceived += (_, _) => { };
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+
+        var azurite = new Azurite(process, port);
+        await azurite.WaitUntilListeningAsync();
+        return azurite;
+    }
+
+    public static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync();
+        }
+
+        _process.Dispose();
+    }
+
+    private async Task WaitUntilListeningAsync()
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (DateTime.UtcNow < deadline)
+        {
+            if (_process.HasExited)
+            {
+                throw new InvalidOperationException($"Azurite exited at start with code {_process.ExitCode}.");
+            }
+
+            try
+            {
+                using var client = new TcpClient();
+                await client.ConnectAsync(IPAddress.Loopback, Port);
+                return;
+            }
+            catch (SocketException)
+            {
+                await Task.Delay(100);
+            }
+        }
+
+        throw new TimeoutException($"Azurite did not listen on port {Port} within 30 s.");
+    }
+
+    private static string? FindExecutable()
+    {
+        for (var folder = new DirectoryInfo(AppContext.BaseDirectory); folder is not null; folder = folder.Parent)
+        {
+            var local = Path.Combine(folder.FullName, ".tools", "node_modules", ".bin", "azurite-blob");
+            if (File.Exists(local))
+            {
+                return local;
+            }
+        }
+
+        return (Environment.GetEnvironmentVariable("PATH") ?? "")
+            .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+            .Select(dir => Path.Combine(dir, "azurite-blob"))
+            .FirstOrDefault(File.Exists);
+    }
+}

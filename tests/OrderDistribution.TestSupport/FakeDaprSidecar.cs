@@ -1,0 +1,97 @@
+using System.Collections.Concurrent;
+using System.Text.Json;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Logging;
+
+namespace OrderDistribution.TestSupport;
+
+/// <summary>One request the fake sidecar took.</summary>
+public sealed record SidecarRequest(string Path, IReadOnlyDictionary<string, string> Query, byte[] Body)
+{
+    public JsonElement Json => JsonDocument.Parse(Body).RootElement;
+}
+
+/// <summary>
+/// The sidecar's HTTP API for publishing (bulk publish, publish, output bindings) on 127.0.0.1, recording
+/// every request. It can fail chosen entries, and refuse bulk requests over a byte cap the way Azure
+/// Service Bus does ("the message is too large").
+/// </summary>
+public sealed class FakeDaprSidecar : IAsyncDisposable
+{
+    private readonly WebApplication _app;
+
+    private FakeDaprSidecar(WebApplication app) => _app = app;
+
+    public ConcurrentQueue<SidecarRequest> Requests { get; } = new();
+
+    /// <summary>Entries of a bulk publish for which this answers true are reported failed.</summary>
+    public Func<JsonElement, bool> FailEntry { get; set; } = _ => false;
+
+    /// <summary>A bulk publish whose body is larger than this fails as a whole.</summary>
+    public int? MaxBulkRequestBytes { get; set; }
+
+    public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!
+        .Addresses.First());
+
+    public IEnumerable<SidecarRequest> BulkPublishes(string topic) =>
+        Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)
+                            && r.Path.EndsWith($"/{topic}", StringComparison.Ordinal));
+
+    public static async Task<FakeDaprSidecar> StartAsync()
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.WebHost.UseUrls("http://127.0.0.1:0");
+        builder.Logging.ClearProviders();
+        var app = builder.Build();
+        var sidecar = new FakeDaprSidecar(app);
+        app.MapPost("/v1.0-alpha1/publish/bulk/{pubsub}/{topic}", sidecar.BulkPublishAsync);
+        app.MapPost("/v1.0/publish/{pubsub}/{topic}", sidecar.RecordAsync);
+        app.MapPost("/v1.0/bindings/{name}", sidecar.RecordAsync);
+        await app.StartAsync();
+        return sidecar;
+    }
+
+    public async ValueTask DisposeAsync() => await _app.DisposeAsync();
+
+    private async Task<IResult> RecordAsync(HttpRequest request)
+    {
+        await Record(request);
+        return Results.NoContent();
+    }
+
+    private async Task<IResult> BulkPublishAsync(HttpRequest request)
+    {
+        var recorded = await Record(request);
+        var entries = recorded.Json.EnumerateArray().ToList();
+        var failed = recorded.Body.Length > MaxBulkRequestBytes
+            ? entries.Select(e => (e, "the message is too large")).ToList()
+            : entries.Where(e => FailEntry(e.GetProperty("event"))).Select(e => (e, "chosen to fail")).ToList();
+        if (failed.Count == 0)
+        {
+            return Results.NoContent();
+        }
+
+        return Results.Json(new
+        {
+            failedEntries = failed.Select(f => new { entryId = f.e.GetProperty("entryId").GetString(), error = f.Item2 }),
+            errorCode = "ERR_PUBSUB_PUBLISH_MESSAGE",
+        }, statusCode: StatusCodes.Status500InternalServerError);
+    }
+
+    private async Task<SidecarRequest> Record(HttpRequest request)
+    {
+        using var buffer = new MemoryStream();
+        await request.Body.CopyToAsync(buffer);
+        var recorded = new SidecarRequest(
+            request.Path.Value!,
+            request.Query.ToDictionary(q => q.Key, q => q.Value.ToString()),
+            buffer.ToArray());
+        Requests.Enqueue(recorded);
+        return recorded;
+    }
+}

@@ -1,0 +1,93 @@
+using System.Net;
+using System.Net.Sockets;
+
+namespace OrderDistribution.TestSupport;
+
+/// <summary>
+/// Forwards TCP connections on 127.0.0.1 to a target until <see cref="Cut"/>: then every open connection is
+/// dropped and new ones are refused, as when a storage account becomes unreachable.
+/// </summary>
+public sealed class TcpCutProxy : IDisposable
+{
+    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+    private readonly int _targetPort;
+    private readonly List<TcpClient> _open = [];
+    private readonly CancellationTokenSource _cut = new();
+
+    public TcpCutProxy(int targetPort)
+    {
+        _targetPort = targetPort;
+        _listener.Start();
+        _ = AcceptLoopAsync();
+    }
+
+    public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
+
+    public void Cut()
+    {
+        _cut.Cancel();
+        _listener.Stop();
+        lock (_open)
+        {
+            foreach (var client in _open)
+            {
+                client.Client.LingerState = new LingerOption(true, 0);
+                client.Dispose();
+            }
+        }
+    }
+
+    public void Dispose()
+    {
+        if (!_cut.IsCancellationRequested)
+        {
+            Cut();
+        }
+
+        _cut.Dispose();
+    }
+
+    private async Task AcceptLoopAsync()
+    {
+        while (!_cut.IsCancellationRequested)
+        {
+            TcpClient inbound;
+            try
+            {
+                inbound = await _listener.AcceptTcpClientAsync(_cut.Token);
+            }
+            catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
+            {
+                return;
+            }
+
+            _ = PipeAsync(inbound);
+        }
+    }
+
+    private async Task PipeAsync(TcpClient inbound)
+    {
+        var outbound = new TcpClient();
+        lock (_open)
+        {
+            _open.Add(inbound);
+            _open.Add(outbound);
+        }
+
+        try
+        {
+            await outbound.ConnectAsync(IPAddress.Loopback, _targetPort, _cut.Token);
+            await Task.WhenAny(
+                inbound.GetStream().CopyToAsync(outbound.GetStream(), _cut.Token),
+                outbound.GetStream().CopyToAsync(inbound.GetStream(), _cut.Token));
+        }
+        catch (Exception e) when (e is OperationCanceledException or IOException or SocketException or ObjectDisposedException)
+        {
+        }
+        finally
+        {
+            inbound.Dispose();
+            outbound.Dispose();
+        }
+    }
+}
