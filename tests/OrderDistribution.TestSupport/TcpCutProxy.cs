@@ -14,9 +14,13 @@ public sealed class TcpCutProxy : IDisposable
     private readonly List<TcpClient> _open = [];
     private readonly CancellationTokenSource _cut = new();
 
-    public TcpCutProxy(int targetPort)
+    private readonly TimeSpan _latency;
+
+    /// <param name="latency">Added before each chunk sent to the target, to slow a batch down.</param>
+    public TcpCutProxy(int targetPort, TimeSpan latency = default)
     {
         _targetPort = targetPort;
+        _latency = latency;
         _listener.Start();
         _ = AcceptLoopAsync();
     }
@@ -31,7 +35,12 @@ public sealed class TcpCutProxy : IDisposable
         {
             foreach (var client in _open)
             {
-                client.Client.LingerState = new LingerOption(true, 0);
+                // A reset, not a graceful close: the other side sees the connection break.
+                if (client.Client is { Connected: true } socket)
+                {
+                    socket.LingerState = new LingerOption(true, 0);
+                }
+
                 client.Dispose();
             }
         }
@@ -65,6 +74,21 @@ public sealed class TcpCutProxy : IDisposable
         }
     }
 
+    private async Task CopyWithLatencyAsync(NetworkStream from, NetworkStream to)
+    {
+        var buffer = new byte[81_920];
+        int read;
+        while ((read = await from.ReadAsync(buffer, _cut.Token)) > 0)
+        {
+            if (_latency > TimeSpan.Zero)
+            {
+                await Task.Delay(_latency, _cut.Token);
+            }
+
+            await to.WriteAsync(buffer.AsMemory(0, read), _cut.Token);
+        }
+    }
+
     private async Task PipeAsync(TcpClient inbound)
     {
         var outbound = new TcpClient();
@@ -78,7 +102,7 @@ public sealed class TcpCutProxy : IDisposable
         {
             await outbound.ConnectAsync(IPAddress.Loopback, _targetPort, _cut.Token);
             await Task.WhenAny(
-                inbound.GetStream().CopyToAsync(outbound.GetStream(), _cut.Token),
+                CopyWithLatencyAsync(inbound.GetStream(), outbound.GetStream()),
                 outbound.GetStream().CopyToAsync(inbound.GetStream(), _cut.Token));
         }
         catch (Exception e) when (e is OperationCanceledException or IOException or SocketException or ObjectDisposedException)

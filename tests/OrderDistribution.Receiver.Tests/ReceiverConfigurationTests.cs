@@ -1,0 +1,58 @@
+using System.Net.Http.Json;
+using System.Text.Json;
+using Microsoft.Extensions.Options;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Receiver.Tests;
+
+public sealed class ReceiverConfigurationTests
+{
+    private static readonly string Unused = Azurite.ConnectionStringFor(1);
+
+    [Theory]
+    [InlineData("express")]
+    [InlineData("standard")]
+    public async Task Each_instance_subscribes_to_its_own_queue(string instance)
+    {
+        using var app = new ReceiverFactory(Unused, instance);
+
+        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+
+        Assert.Equal($"q-order-{instance}", subscription.GetProperty("topic").GetString());
+        Assert.Equal($"/q-order-{instance}-bulk", subscription.GetProperty("route").GetString());
+        Assert.Equal("true", subscription.GetProperty("metadata").GetProperty("rawPayload").GetString());
+    }
+
+    [Theory]
+    [InlineData("", "INSTANCE")]
+    [InlineData("overnight", "INSTANCE")]
+    public void An_unknown_instance_stops_the_app_at_start_saying_INSTANCE_is_wrong(string instance, string named)
+    {
+        using var app = new ReceiverFactory(Unused, instance);
+
+        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+
+        Assert.Contains(named, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Missing_storage_settings_stop_the_app_at_start_naming_both_ways_to_set_them()
+    {
+        using var app = new ReceiverFactory("", "express");
+
+        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+
+        Assert.Contains("Storage:ConnectionString", error.Message, StringComparison.Ordinal);
+        Assert.Contains("Storage:AccountUrl", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void An_invalid_container_name_stops_the_app_at_start()
+    {
+        using var app = new ReceiverFactory(Unused, "express", ("Receiver:Container", "Not_Valid"));
+
+        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+
+        Assert.Contains("Not_Valid", error.Message, StringComparison.Ordinal);
+    }
+}
