@@ -43,7 +43,8 @@ public static class OrderJson
         return Validate(order);
     }
 
-    private static Order Validate(Order? order)
+    /// <exception cref="InvalidOrderException">The order breaks a rule the JSON shape alone cannot express.</exception>
+    public static Order Validate(Order? order)
     {
         if (order is null)
         {

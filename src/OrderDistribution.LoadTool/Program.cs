@@ -1,0 +1,4 @@
+using OrderDistribution.LoadTool;
+using Spectre.Console;
+
+return await LoadToolCommands.Build(AnsiConsole.Console).Parse(args).InvokeAsync();

@@ -1,0 +1,81 @@
+using OrderDistribution.Orders;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.LoadTool.Tests;
+
+/// <summary>Scheduling through a fake of the sidecar's HTTP API that records every request.</summary>
+public sealed class LocalSchedulingTests : IAsyncLifetime
+{
+    private FakeDaprSidecar _sidecar = null!;
+    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+
+    public async Task InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+
+    public async Task DisposeAsync() => await _sidecar.DisposeAsync();
+
+    [Fact]
+    public async Task Pubsub_scheduling_bulk_publishes_every_order_once_with_raw_payload_in_requests_under_the_budget()
+    {
+        _sidecar.MaxBulkRequestBytes = 32_768;
+        var orders = await GenerateAsync(2_000);
+
+        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub", "--max-bulk-bytes", "32768", .. Common()]);
+
+        Assert.Equal(0, exit);
+        var requests = _sidecar.BulkPublishes("q-order-ingress").ToList();
+        Assert.True(requests.Count > 1);
+        Assert.All(requests, r => Assert.True(r.Body.Length <= 32_768, $"a request of {r.Body.Length} bytes"));
+        Assert.All(requests, r => Assert.Equal("true", r.Query["metadata.rawPayload"]));
+        var published = requests.SelectMany(r => r.Json.EnumerateArray()).Select(e => OrderJson.Deserialize(e.GetProperty("event")).OrderId);
+        Assert.Equal(orders.Select(o => o.OrderId).Order(), published.Order());
+    }
+
+    [Fact]
+    public async Task Bindings_scheduling_hands_every_order_once_to_the_ingress_output_binding()
+    {
+        var orders = await GenerateAsync(300);
+
+        var exit = await new Cli().RunAsync(["schedule", "--model", "bindings", .. Common()]);
+
+        Assert.Equal(0, exit);
+        Assert.All(_sidecar.Requests, r => Assert.Equal("/v1.0/bindings/q-order-ingress-output", r.Path));
+        Assert.Equal(orders.Select(o => o.OrderId).Order(),
+            _sidecar.Requests.Select(r => OrderJson.Deserialize(r.Json.GetProperty("data")).OrderId).Order());
+    }
+
+    [Fact]
+    public async Task Orders_the_sidecar_fails_make_schedule_exit_1_and_say_how_many()
+    {
+        _sidecar.FailEntry = e => e.GetProperty("OrderId").GetInt64() % 10 == 0;
+        await GenerateAsync(100);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync(["schedule", .. Common()]);
+
+        Assert.Equal(1, exit);
+        Assert.Contains("10 orders were not scheduled", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Schedule_records_when_it_started_for_watch()
+    {
+        await GenerateAsync(10);
+        var before = DateTimeOffset.UtcNow;
+
+        await new Cli().RunAsync(["schedule", .. Common()]);
+
+        var record = await ScheduleRecord.ReadAsync(Path.Combine(_folder, "schedule.json"), default);
+        Assert.InRange(record.ScheduledAt, before, DateTimeOffset.UtcNow);
+        Assert.Equal(10, record.Count);
+    }
+
+    private string[] Common() =>
+        ["--sidecar", _sidecar.Address.ToString(), "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")];
+
+    private async Task<List<Order>> GenerateAsync(int count)
+    {
+        var orders = OrderGenerator.Generate(count, seed: 11);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), orders, default);
+        return orders;
+    }
+}
