@@ -6,7 +6,7 @@ namespace OrderDistribution.TestSupport;
 
 /// <summary>
 /// A real Azurite blob service on 127.0.0.1, started for the tests. Azurite is installed by .ci/run
-/// (or scripts/install-azurite.sh) into .tools/, or found on PATH.
+/// (or scripts/install-tools.sh) into .tools/, or found on PATH.
 /// </summary>
 public sealed class Azurite : IAsyncDisposable
 {
@@ -35,7 +35,7 @@ public sealed class Azurite : IAsyncDisposable
     public static async Task<Azurite> StartAsync()
     {
         var executable = FindExecutable() ?? throw new InvalidOperationException(
-            "Azurite is not installed: run scripts/install-azurite.sh (npm install azurite into .tools/) " +
+            "Azurite is not installed: run scripts/install-tools.sh (npm installs it into .tools/) " +
             "or put azurite-blob on PATH. .ci/run does this on a clean machine.");
         var port = FreePort();
         var start = new ProcessStartInfo(executable)
