@@ -1,0 +1,10 @@
+// Reads the containers of an app that azd has already deployed, so that a later `azd provision`
+// (e.g. after switching models) keeps the deployed image instead of the placeholder.
+param exists bool
+param name string
+
+resource existingApp 'Microsoft.App/containerApps@2025-01-01' existing = if (exists) {
+  name: name
+}
+
+output containers array = exists ? existingApp.properties.template.containers : []

@@ -1,0 +1,123 @@
+using System.Text.RegularExpressions;
+
+namespace OrderDistribution.Deployment.Tests;
+
+public partial class AzdTests
+{
+    private static readonly string[] ModelSettings =
+    [
+        "DAPR_COMPONENTS_MODEL", "DAPR_PUBSUB_MODEL", "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS",
+    ];
+
+    private static readonly string[] Models = ["bindings", "pubsub"];
+    private static readonly string[] PubSubModes = ["bulk", "single"];
+
+    [Fact]
+    public void Azure_yaml_services_are_the_dapr_app_ids()
+    {
+        var services = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("services")!;
+        var names = services.Children.Keys.Select(k => k.ToString()).ToList();
+
+        Assert.Equal(DaprRunFile.Load(DaprRunFile.PubSub).Apps.Select(a => a.Id), names);
+        Assert.Equal(names, BicepFacts.ContainerApps().Select(a => BicepFile.StringLiteral(a.ModuleParams["serviceName"])));
+    }
+
+    [Fact]
+    public void Azure_yaml_services_point_at_existing_projects()
+    {
+        var services = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("services")!;
+        foreach (var (key, value) in services.Children)
+        {
+            var service = (YamlDotNet.RepresentationModel.YamlMappingNode)value;
+            var project = Repo.PathOf(service.Scalar("project") ?? "");
+            Assert.True(Directory.Exists(project), $"service {key}: project folder {project} does not exist");
+            Assert.Equal([Repo.PathOf(Contract.ProjectOfApp[key.ToString()])], Directory.GetFiles(project, "*.csproj"));
+            Assert.Equal("containerapp", service.Scalar("host"));
+            Assert.Equal("dotnet", service.Scalar("language"));
+        }
+    }
+
+    [Fact]
+    public void Azure_yaml_hooks_run_existing_scripts()
+    {
+        var hooks = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("hooks")!;
+        foreach (var hook in new[] { "preprovision", "postprovision" })
+        {
+            var run = hooks.Mapping(hook)?.Mapping("posix")?.Scalar("run");
+            Assert.NotNull(run);
+            Assert.True(Repo.Exists(run), $"{hook} runs {run}, which does not exist");
+        }
+    }
+
+    [Fact]
+    public void The_postprovision_hook_removes_components_scoped_only_to_the_placeholder()
+    {
+        var script = Repo.Read("scripts/postprovision.sh");
+
+        Assert.Contains("az containerapp env dapr-component list", script, StringComparison.Ordinal);
+        Assert.Contains("az containerapp env dapr-component remove", script, StringComparison.Ordinal);
+        Assert.Contains("length(properties.scopes || \\`[]\\`) == \\`1\\` && properties.scopes[0] == '$placeholder'", script, StringComparison.Ordinal);
+        Assert.Contains($"placeholder=\"${{DAPR_PLACEHOLDER_SCOPE:-{Contract.PlaceholderScope}}}\"", script, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Scripts_require_only_values_the_deployment_outputs()
+    {
+        var outputs = BicepFacts.MainFile().Outputs.ToHashSet();
+        foreach (var script in Directory.GetFiles(Repo.PathOf("scripts"), "*.sh"))
+        {
+            foreach (Match match in RequiredVariableRegex().Matches(File.ReadAllText(script)))
+            {
+                var name = match.Groups["name"].Value;
+                Assert.True(outputs.Contains(name), $"{Path.GetFileName(script)} requires {name}, which main.bicep does not output");
+            }
+        }
+    }
+
+    [Fact]
+    public void Env_template_sets_every_model_setting_to_an_allowed_value()
+    {
+        var values = EnvTemplate();
+
+        Assert.True(values.ContainsKey("AZURE_ENV_NAME"));
+        Assert.True(values.ContainsKey("AZURE_LOCATION"));
+        Assert.Contains(values["DAPR_COMPONENTS_MODEL"], Models);
+        Assert.Contains(values["DAPR_PUBSUB_MODEL"], PubSubModes);
+        foreach (var key in new[] { "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS" })
+        {
+            Assert.True(int.TryParse(values[key], out var number) && number > 0, $"{key}={values[key]}");
+        }
+    }
+
+    [Fact]
+    public void Env_template_settings_reach_the_bicep_parameters_through_the_azd_environment()
+    {
+        var parameters = string.Join('\n', BicepTests.MainParameters().Values);
+        var sync = Repo.Read("scripts/azd-env-sync.sh");
+        foreach (var key in ModelSettings)
+        {
+            Assert.True(EnvTemplate().ContainsKey(key), $".env.template does not set {key}");
+            Assert.Contains("${" + key + "=", parameters, StringComparison.Ordinal);
+            Assert.Contains($" {key} ", sync, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public void Env_template_holds_no_secret()
+    {
+        foreach (var key in EnvTemplate().Keys)
+        {
+            Assert.DoesNotMatch("(?i)(KEY|SECRET|PASSWORD|TOKEN|CONNECTION)", key);
+        }
+    }
+
+    private static Dictionary<string, string> EnvTemplate() =>
+        Repo.Read(".env.template").Split('\n')
+            .Select(line => line.Trim())
+            .Where(line => line.Length > 0 && !line.StartsWith('#'))
+            .Select(line => line.Split('=', 2))
+            .ToDictionary(parts => parts[0], parts => parts[1]);
+
+    [GeneratedRegex(@":\s*""\$\{(?<name>[A-Z_]+):\?")]
+    private static partial Regex RequiredVariableRegex();
+}

@@ -1,0 +1,286 @@
+using System.Text.Json;
+
+namespace OrderDistribution.Deployment.Tests;
+
+public class BicepTests
+{
+    private static readonly string[] BindingNames = Contract.Bindings.Select(b => b.Name).ToArray();
+
+    [Fact]
+    public void The_container_apps_use_the_dapr_app_ids_of_dapr_yaml_as_app_and_role_names()
+    {
+        var apps = BicepFacts.ContainerApps();
+        var runFileIds = DaprRunFile.Load(DaprRunFile.PubSub).Apps.Select(a => a.Id);
+
+        Assert.Equal(runFileIds, apps.Select(a => BicepFile.StringLiteral(a.ModuleParams["daprAppId"])));
+        foreach (var app in apps)
+        {
+            var p = app.ModuleParams;
+            // The container app name is the cloud role name the KQL queries filter on.
+            Assert.Equal(p["daprAppId"], p["name"]);
+            Assert.Equal(p["daprAppId"], p["serviceName"]);
+        }
+    }
+
+    [Fact]
+    public void Bicep_declares_the_dapr_components_the_apps_need_and_no_local_only_one()
+    {
+        var names = BicepFacts.Components().Select(c => c.Name).ToList();
+
+        Assert.Equal(BindingNames.Prepend(Contract.PubSubName).Order(StringComparer.Ordinal), names.Order(StringComparer.Ordinal));
+        Assert.DoesNotContain(Contract.LocalIngressOutput.Name, names);
+    }
+
+    [Theory]
+    [InlineData("pubsub")]
+    [InlineData("bindings")]
+    public void Bicep_scopes_follow_the_model_parameter(string model)
+    {
+        foreach (var component in BicepFacts.Components())
+        {
+            var live = component.Name == Contract.PubSubName ? model == "pubsub" : model == "bindings";
+            string[] expected = !live
+                ? [Contract.PlaceholderScope]
+                : component.Name == Contract.PubSubName
+                    ? Contract.AppIds
+                    : [Contract.Bindings.Single(b => b.Name == component.Name).AppId];
+            Assert.Equal(expected, component.ScopesWhen(model));
+        }
+    }
+
+    [Fact]
+    public void Bicep_component_scopes_name_only_app_ids_of_dapr_yaml_or_the_placeholder()
+    {
+        var allowed = DaprRunFile.Load(DaprRunFile.PubSub).Apps.Select(a => a.Id).Append(Contract.PlaceholderScope).ToHashSet();
+        foreach (var component in BicepFacts.Components())
+        {
+            foreach (var model in new[] { "pubsub", "bindings" })
+            {
+                Assert.All(component.ScopesWhen(model), scope => Assert.Contains(scope, allowed));
+            }
+        }
+    }
+
+    [Fact]
+    public void Order_pubsub_is_service_bus_queues_tuned_by_parameters()
+    {
+        var pubSub = BicepFacts.Component(Contract.PubSubName);
+        var file = BicepFile.Load(BicepFacts.DaprComponents);
+
+        Assert.Equal("pubsub.azure.servicebus.queues", pubSub.ComponentType);
+        Assert.Equal("true", pubSub.Metadata["disableEntityManagement"]);
+        Assert.Equal("serviceBusNamespaceFqdn", pubSub.Metadata["namespaceName"]);
+        Assert.Equal("messagingClientId", pubSub.Metadata["azureClientId"]);
+        Assert.Equal("string(maxActiveMessages)", pubSub.Metadata["maxActiveMessages"]);
+        Assert.Equal("string(maxConcurrentHandlers)", pubSub.Metadata["maxConcurrentHandlers"]);
+        Assert.Equal("string(maxBulkPubBytes)", pubSub.Metadata["maxBulkPubBytes"]);
+        Assert.Equal("250", file.ParamDefault("maxActiveMessages"));
+        Assert.Equal("1", file.ParamDefault("maxConcurrentHandlers"));
+        Assert.Equal("250", BicepFacts.MainFile().ParamDefault("maxActiveMessages"));
+        Assert.Equal("1", BicepFacts.MainFile().ParamDefault("maxConcurrentHandlers"));
+        Assert.Equal(131072, BicepFacts.MaxBulkPubBytes());
+    }
+
+    [Fact]
+    public void Each_binding_is_a_service_bus_queue_binding_with_its_apps_identity()
+    {
+        var clientIdParam = new Dictionary<string, string>
+        {
+            [Contract.Distributor] = "distributorClientId",
+            [Contract.ReceiverExpress] = "receiverExpressClientId",
+            [Contract.ReceiverStandard] = "receiverStandardClientId",
+        };
+        foreach (var binding in Contract.Bindings)
+        {
+            var component = BicepFacts.Component(binding.Name);
+            Assert.Equal("bindings.azure.servicebusqueues", component.ComponentType);
+            Assert.Equal(binding.Queue, component.Metadata["queueName"]);
+            Assert.Equal(binding.Direction, component.Metadata["direction"]);
+            Assert.Equal("true", component.Metadata["disableEntityManagement"]);
+            Assert.Equal(clientIdParam[binding.AppId], component.Metadata["azureClientId"]);
+        }
+    }
+
+    [Fact]
+    public void Service_bus_holds_the_three_queues_and_storage_the_three_containers()
+    {
+        Assert.Equal(Contract.Queues, BicepFacts.Queues());
+        Assert.Equal(Contract.BlobContainers, BicepFacts.BlobContainers());
+
+        var serviceBus = BicepFile.Load("infra/modules/servicebus.bicep").Resources("Microsoft.ServiceBus/namespaces@").Single();
+        Assert.Equal("'Standard'", BicepFile.PropertyPath(serviceBus.Body, "sku", "name"));
+    }
+
+    [Fact]
+    public void The_storage_account_refuses_shared_key_access()
+    {
+        var account = BicepFile.Load("infra/modules/storage.bicep").Resources("Microsoft.Storage/storageAccounts@").Single();
+        Assert.Equal("false", BicepFile.PropertyPath(account.Body, "properties", "allowSharedKeyAccess"));
+    }
+
+    [Fact]
+    public void Each_receiver_identity_may_write_only_its_own_outbox()
+    {
+        var assignments = BicepFile.ArrayItems(ConcatFirstArray(BicepFacts.MainFile().Var("containerRoleAssignments")))
+            .Select(BicepFile.ObjectProperties)
+            .Select(p => (Who: BicepFile.StringLiteral(p["who"]), Container: BicepFile.StringLiteral(p["container"])))
+            .ToList();
+
+        Assert.Equal([("receiverExpress", "express-outbox"), ("receiverStandard", "standard-outbox")], assignments);
+    }
+
+    [Fact]
+    public void Every_container_app_gets_the_model_settings_and_its_identity()
+    {
+        var main = BicepFacts.MainFile();
+        var messagingEnv = main.Var("messagingEnv");
+        Assert.Contains("{ name: 'Messaging__PubSubMode', value: daprPubSubModel }", messagingEnv, StringComparison.Ordinal);
+        Assert.Contains("{ name: 'Messaging__MaxMessagesCount', value: string(maxMessagesCount) }", messagingEnv, StringComparison.Ordinal);
+
+        foreach (var app in BicepFacts.ContainerApps())
+        {
+            var env = app.ModuleParams["env"];
+            Assert.Contains("messagingEnv", env, StringComparison.Ordinal);
+            var appId = BicepFile.StringLiteral(app.ModuleParams["daprAppId"])!;
+            if (appId.StartsWith("receiver-", StringComparison.Ordinal))
+            {
+                var instance = appId["receiver-".Length..];
+                Assert.Contains($"{{ name: 'INSTANCE', value: '{instance}' }}", env, StringComparison.Ordinal);
+                Assert.Contains("{ name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }", env, StringComparison.Ordinal);
+            }
+        }
+
+        var module = BicepFile.Load(BicepFacts.ContainerApp).Text;
+        Assert.Contains("{ name: 'AZURE_CLIENT_ID', value: identityClientId }", module, StringComparison.Ordinal);
+        Assert.Contains("{ name: 'APPLICATIONINSIGHTS_CONNECTION_STRING', secretRef: 'appinsights-connection-string' }", module, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_container_app_module_runs_dapr_internal_ingress_probes_and_queue_scaling()
+    {
+        var file = BicepFile.Load(BicepFacts.ContainerApp);
+        var app = file.Resources("Microsoft.App/containerApps@").Single();
+        var configuration = BicepFile.PropertyPath(app.Body, "properties", "configuration")!;
+
+        Assert.Equal("8080", file.Var("port"));
+        Assert.Equal("true", BicepFile.PropertyPath(configuration, "dapr", "enabled"));
+        Assert.Equal("daprAppId", BicepFile.PropertyPath(configuration, "dapr", "appId"));
+        Assert.Equal("port", BicepFile.PropertyPath(configuration, "dapr", "appPort"));
+        Assert.Equal("'http'", BicepFile.PropertyPath(configuration, "dapr", "appProtocol"));
+        Assert.Equal("false", BicepFile.PropertyPath(configuration, "ingress", "external"));
+        Assert.Contains("'azd-service-name': serviceName", app["tags"], StringComparison.Ordinal);
+
+        var probes = file.Var("probes");
+        Assert.Contains("type: 'Liveness'", probes, StringComparison.Ordinal);
+        Assert.Contains("type: 'Readiness'", probes, StringComparison.Ordinal);
+        Assert.Equal(2, probes.Split("path: '/health'").Length - 1);
+
+        var scale = BicepFile.PropertyPath(app.Body, "properties", "template", "scale")!;
+        Assert.Contains("type: 'azure-servicebus'", scale, StringComparison.Ordinal);
+        Assert.Contains("identity: identityId", scale, StringComparison.Ordinal);
+        Assert.Contains("queueName: scaleQueueName", scale, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Each_app_scales_on_the_queue_it_reads()
+    {
+        var main = BicepFacts.MainFile();
+        var expected = new Dictionary<string, string>
+        {
+            [Contract.Distributor] = Contract.IngressQueue,
+            [Contract.ReceiverExpress] = Contract.ExpressQueue,
+            [Contract.ReceiverStandard] = Contract.StandardQueue,
+        };
+        foreach (var app in BicepFacts.ContainerApps())
+        {
+            var appId = BicepFile.StringLiteral(app.ModuleParams["daprAppId"])!;
+            Assert.Equal(expected[appId], BicepFacts.ResolveMember(main, app.ModuleParams["scaleQueueName"]));
+        }
+    }
+
+    [Fact]
+    public void Main_parameters_json_names_every_parameter_main_bicep_declares_without_a_default()
+    {
+        var declared = BicepFacts.MainFile().Params;
+        var given = MainParameters();
+
+        foreach (var param in declared.Where(p => !p.HasDefault))
+        {
+            Assert.True(given.ContainsKey(param.Name), $"main.parameters.json does not set {param.Name}");
+        }
+
+        foreach (var name in given.Keys)
+        {
+            Assert.True(declared.Any(p => p.Name == name), $"main.parameters.json sets {name}, which main.bicep does not declare");
+        }
+    }
+
+    [Theory]
+    [InlineData("environmentName", "${AZURE_ENV_NAME}")]
+    [InlineData("location", "${AZURE_LOCATION}")]
+    [InlineData("daprComponentsModel", "${DAPR_COMPONENTS_MODEL=pubsub}")]
+    [InlineData("daprPubSubModel", "${DAPR_PUBSUB_MODEL=bulk}")]
+    [InlineData("maxMessagesCount", "${MAX_MESSAGES_COUNT=250}")]
+    [InlineData("maxActiveMessages", "${MAX_ACTIVE_MESSAGES=250}")]
+    [InlineData("maxConcurrentHandlers", "${MAX_CONCURRENT_HANDLERS=1}")]
+    public void Main_parameters_json_maps_the_azd_variables(string parameter, string value) =>
+        Assert.Equal(value, MainParameters().GetValueOrDefault(parameter));
+
+    [Fact]
+    public void Every_module_call_passes_the_parameters_its_module_declares()
+    {
+        foreach (var bicep in Directory.GetFiles(Repo.PathOf("infra"), "*.bicep", SearchOption.AllDirectories))
+        {
+            var relative = Path.GetRelativePath(Repo.Root, bicep);
+            foreach (var call in BicepFile.Load(relative).Modules())
+            {
+                var modulePath = Path.GetRelativePath(Repo.Root, Path.Combine(Path.GetDirectoryName(bicep)!, call.Target));
+                Assert.True(File.Exists(Repo.PathOf(modulePath)), $"{relative}: module {call.Target} does not exist");
+                var declared = BicepFile.Load(modulePath).Params;
+                var passed = call.ModuleParams.Keys.ToHashSet();
+
+                Assert.All(passed, name => Assert.True(declared.Any(p => p.Name == name), $"{relative}: {call.Symbol} passes {name}, which {call.Target} does not declare"));
+                Assert.All(declared.Where(p => !p.HasDefault), p => Assert.True(passed.Contains(p.Name), $"{relative}: {call.Symbol} does not pass {p.Name}"));
+            }
+        }
+    }
+
+    [Fact]
+    public void Main_bicep_outputs_what_azd_and_the_scripts_need()
+    {
+        var outputs = BicepFacts.MainFile().Outputs;
+        foreach (var name in new[]
+                 {
+                     "AZURE_RESOURCE_GROUP", "AZURE_CONTAINER_REGISTRY_ENDPOINT", "AZURE_CONTAINER_APPS_ENVIRONMENT_NAME",
+                     "SERVICEBUS_NAMESPACE", "SERVICEBUS_NAMESPACE_FQDN", "STORAGE_ACCOUNT_NAME", "STORAGE_BLOB_ENDPOINT",
+                     "APPLICATIONINSIGHTS_NAME", "LOG_ANALYTICS_WORKSPACE_ID", "DAPR_PLACEHOLDER_SCOPE",
+                 })
+        {
+            Assert.Contains(name, outputs);
+        }
+
+        Assert.Equal($"'{Contract.PlaceholderScope}'", BicepFile.Load(BicepFacts.DaprComponents).Var("placeholderScope"));
+    }
+
+    [Fact]
+    public void Main_bicep_targets_the_subscription_and_creates_the_resource_group()
+    {
+        var main = BicepFacts.MainFile();
+        Assert.Contains("targetScope = 'subscription'", main.Text, StringComparison.Ordinal);
+        Assert.Single(main.Resources("Microsoft.Resources/resourceGroups@"));
+    }
+
+    internal static Dictionary<string, string> MainParameters()
+    {
+        using var document = JsonDocument.Parse(Repo.Read("infra/main.parameters.json"));
+        return document.RootElement.GetProperty("parameters").EnumerateObject()
+            .ToDictionary(p => p.Name, p => p.Value.GetProperty("value").ToString());
+    }
+
+    private static string ConcatFirstArray(string expression)
+    {
+        var e = expression.Trim();
+        Assert.StartsWith("concat(", e, StringComparison.Ordinal);
+        return BicepFile.ArrayItems("[" + e["concat(".Length..^1] + "]")[0];
+    }
+}

@@ -1,0 +1,50 @@
+namespace OrderDistribution.Deployment.Tests;
+
+/// <summary>The naming contract the apps are written to; the deployment files must match it.</summary>
+internal static class Contract
+{
+    public const string Distributor = "distributor";
+    public const string ReceiverExpress = "receiver-express";
+    public const string ReceiverStandard = "receiver-standard";
+
+    public static readonly string[] AppIds = [Distributor, ReceiverExpress, ReceiverStandard];
+
+    public static readonly string[] Instances = ["express", "standard"];
+
+    public const string PubSubName = "order-pubsub";
+
+    public const string IngressQueue = "q-order-ingress";
+    public const string ExpressQueue = "q-order-express";
+    public const string StandardQueue = "q-order-standard";
+
+    public static readonly string[] Queues = [IngressQueue, ExpressQueue, StandardQueue];
+
+    public static readonly string[] BlobContainers = ["express-outbox", "standard-outbox", "test-data"];
+
+    /// <summary>Binding component name, direction, queue and the one app it is scoped to.</summary>
+    public static readonly Binding[] Bindings =
+    [
+        new("q-order-ingress-input", "input", IngressQueue, Distributor),
+        new("q-order-express-output", "output", ExpressQueue, Distributor),
+        new("q-order-standard-output", "output", StandardQueue, Distributor),
+        new("q-order-express-input", "input", ExpressQueue, ReceiverExpress),
+        new("q-order-standard-input", "input", StandardQueue, ReceiverStandard),
+    ];
+
+    /// <summary>Local only: the load tool puts orders on the ingress queue through the distributor's sidecar.</summary>
+    public static readonly Binding LocalIngressOutput = new("q-order-ingress-output", "output", IngressQueue, Distributor);
+
+    public static readonly Dictionary<string, string> ProjectOfApp = new()
+    {
+        [Distributor] = "src/OrderDistribution.Distributor/OrderDistribution.Distributor.csproj",
+        [ReceiverExpress] = "src/OrderDistribution.Receiver/OrderDistribution.Receiver.csproj",
+        [ReceiverStandard] = "src/OrderDistribution.Receiver/OrderDistribution.Receiver.csproj",
+    };
+
+    public const string DistributorSettings = "src/OrderDistribution.Distributor/appsettings.json";
+    public const string ReceiverSettings = "src/OrderDistribution.Receiver/appsettings.json";
+
+    public const string PlaceholderScope = "skip";
+}
+
+internal sealed record Binding(string Name, string Direction, string Queue, string AppId);

@@ -1,0 +1,135 @@
+namespace OrderDistribution.Deployment.Tests;
+
+public class DaprRunFileTests
+{
+    private static readonly string[] PubSubModes = ["bulk", "single"];
+
+    public static readonly TheoryData<string> RunFiles = [DaprRunFile.PubSub, DaprRunFile.Bindings];
+
+    [Theory]
+    [MemberData(nameof(RunFiles))]
+    public void Each_run_file_runs_the_three_apps_with_their_ports(string runFile)
+    {
+        var file = DaprRunFile.Load(runFile);
+
+        Assert.Equal("1", file.Root.Scalar("version"));
+        Assert.Equal(Contract.AppIds, file.Apps.Select(a => a.Id));
+        var expected = new Dictionary<string, (int App, int Http, int Grpc)>
+        {
+            [Contract.Distributor] = (5001, 3501, 50011),
+            [Contract.ReceiverExpress] = (5002, 3502, 50012),
+            [Contract.ReceiverStandard] = (5003, 3503, 50013),
+        };
+        foreach (var app in file.Apps)
+        {
+            Assert.Equal(expected[app.Id], (app.AppPort, app.DaprHttpPort, app.DaprGrpcPort));
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(RunFiles))]
+    public void Every_app_listens_where_its_sidecar_and_health_check_expect_it(string runFile)
+    {
+        foreach (var app in DaprRunFile.Load(runFile).Apps)
+        {
+            Assert.Equal($"http://127.0.0.1:{app.AppPort}", app.Env.GetValueOrDefault("ASPNETCORE_URLS"));
+            Assert.Equal("http", app["appProtocol"]);
+            Assert.Equal("/health", app["appHealthCheckPath"]);
+            Assert.Equal("true", app["enableAppHealthCheck"]);
+            Assert.Contains(app.Env.GetValueOrDefault("Messaging__PubSubMode"), PubSubModes);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(RunFiles))]
+    public void Every_app_runs_its_prebuilt_project_without_a_launch_profile(string runFile)
+    {
+        foreach (var app in DaprRunFile.Load(runFile).Apps)
+        {
+            Assert.Equal(["dotnet", "run"], app.Command.Take(2));
+            Assert.Contains("--no-launch-profile", app.Command);
+            // Both receivers share a project: concurrent builds of it would collide.
+            Assert.Contains("--no-build", app.Command);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(RunFiles))]
+    public void Every_appDirPath_exists_and_holds_the_apps_project(string runFile)
+    {
+        foreach (var app in DaprRunFile.Load(runFile).Apps)
+        {
+            Assert.True(Directory.Exists(app.DirPath), $"{runFile}: {app.Id} appDirPath {app.DirPath} does not exist");
+            var projects = Directory.GetFiles(app.DirPath, "*.csproj");
+            Assert.Equal([Repo.PathOf(Contract.ProjectOfApp[app.Id])], projects);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(RunFiles))]
+    public void Receivers_get_their_instance_and_the_local_blob_storage(string runFile)
+    {
+        var file = DaprRunFile.Load(runFile);
+        foreach (var instance in Contract.Instances)
+        {
+            var env = file.AppOf($"receiver-{instance}").Env;
+            Assert.Equal(instance, env.GetValueOrDefault("INSTANCE"));
+            Assert.False(string.IsNullOrEmpty(env.GetValueOrDefault("Storage__ConnectionString")),
+                $"receiver-{instance} has no Storage__ConnectionString");
+        }
+
+        Assert.False(file.AppOf(Contract.Distributor).Env.ContainsKey("INSTANCE"));
+    }
+
+    [Fact]
+    public void Each_run_file_loads_its_own_model_folder_and_configuration()
+    {
+        foreach (var (runFile, folder) in DaprRunFile.Models)
+        {
+            foreach (var app in DaprRunFile.Load(runFile).Apps)
+            {
+                Assert.Equal([Repo.PathOf(folder)], app.ResourcesPaths);
+                Assert.Equal(Repo.PathOf($"{folder}/config.yaml"), app.ConfigFilePath);
+            }
+        }
+    }
+
+    [Fact]
+    public void The_two_run_files_differ_only_in_the_components_folder_they_load()
+    {
+        static string[] Significant(string file) =>
+            Repo.Read(file).Split('\n')
+                .Where(line => !line.TrimStart().StartsWith('#'))
+                .Select(line => line.Replace("components-pubsub", "MODEL", StringComparison.Ordinal)
+                    .Replace("components-bindings", "MODEL", StringComparison.Ordinal))
+                .ToArray();
+
+        Assert.Equal(Significant(DaprRunFile.PubSub), Significant(DaprRunFile.Bindings));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Run_local_renders_run_files_whose_paths_and_mode_are_right()
+    {
+        foreach (var (runFile, _) in DaprRunFile.Models)
+        {
+            var model = runFile == DaprRunFile.PubSub ? "pubsub" : "bindings";
+            var original = DaprRunFile.Load(runFile);
+            foreach (var mode in new[] { "bulk", "single" })
+            {
+                var (exitCode, output) = Repo.Run("bash", "scripts/run-local.sh", "--render-only", model, mode);
+                Assert.True(exitCode == 0, output);
+
+                var rendered = DaprRunFile.LoadFullPath(output.Trim());
+                Assert.Equal(original.Apps.Select(a => a.Id), rendered.Apps.Select(a => a.Id));
+                foreach (var app in rendered.Apps)
+                {
+                    var source = original.AppOf(app.Id);
+                    Assert.Equal(source.DirPath, app.DirPath);
+                    Assert.Equal(source.ResourcesPaths, app.ResourcesPaths);
+                    Assert.Equal(source.ConfigFilePath, app.ConfigFilePath);
+                    Assert.Equal(mode, app.Env["Messaging__PubSubMode"]);
+                }
+            }
+        }
+    }
+}

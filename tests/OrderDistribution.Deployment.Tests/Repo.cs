@@ -1,0 +1,68 @@
+using System.Diagnostics;
+
+namespace OrderDistribution.Deployment.Tests;
+
+/// <summary>Files of the repository under test, found from the test's output folder.</summary>
+internal static class Repo
+{
+    public static readonly string Root = FindRoot();
+
+    public static string PathOf(string relative) => Path.GetFullPath(Path.Combine(Root, relative));
+
+    public static string Read(string relative)
+    {
+        var path = PathOf(relative);
+        Assert.True(File.Exists(path), $"{relative} does not exist");
+        return File.ReadAllText(path);
+    }
+
+    public static bool Exists(string relative) => File.Exists(PathOf(relative));
+
+    /// <summary>Looks a program up on PATH, as a shell would.</summary>
+    public static string? FindOnPath(string program)
+    {
+        var path = Environment.GetEnvironmentVariable("PATH") ?? "";
+        return path.Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+            .Select(dir => Path.Combine(dir, program))
+            .FirstOrDefault(File.Exists);
+    }
+
+    /// <summary>Runs a program in the repository root and returns its exit code and output.</summary>
+    public static (int ExitCode, string Output) Run(string program, params string[] arguments)
+    {
+        var start = new ProcessStartInfo(program)
+        {
+            WorkingDirectory = Root,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        foreach (var argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using var process = Process.Start(start)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
+        {
+            process.Kill(entireProcessTree: true);
+            Assert.Fail($"{program} {string.Join(' ', arguments)} did not finish within 60 s");
+        }
+
+        return (process.ExitCode, stdout.Result + stderr.Result);
+    }
+
+    private static string FindRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "OrderDistribution.slnx")))
+            {
+                return dir.FullName;
+            }
+        }
+
+        throw new InvalidOperationException($"No OrderDistribution.slnx above {AppContext.BaseDirectory}");
+    }
+}
