@@ -12,6 +12,12 @@ namespace OrderDistribution.LoadTool;
 /// order-load: generate, schedule, watch, clear, and run (all four), for the 10,000-order burst.
 /// Exit codes: 0 done; 1 orders not scheduled or still missing at the timeout; 2 bad input or configuration.
 /// </summary>
+public enum ScheduleTarget
+{
+    Local,
+    Azure,
+}
+
 public static class LoadToolCommands
 {
     private static readonly Option<string> Orders = new("--orders")
@@ -39,10 +45,17 @@ public static class LoadToolCommands
     private static readonly Option<int?> Seed = new("--seed") { Description = "Makes generated orders the same every time." };
     private static readonly Option<bool> ToBlob = new("--to-blob") { Description = "Also upload the orders to blob test-data/orders.json." };
 
-    private static readonly Option<string> Target = new("--target")
+    private static readonly Option<ScheduleTarget> Target = new("--target")
     {
-        Description = "local: through a local sidecar; azure: Azure Service Bus with a scheduled enqueue time.",
-        DefaultValueFactory = _ => "local",
+        Description = "local: through the distributor's sidecar, at once; azure: through a sidecar with the Azure Service Bus " +
+                      "component, all orders enqueued at one scheduled instant.",
+        DefaultValueFactory = _ => ScheduleTarget.Local,
+    };
+
+    private static readonly Option<int> ScheduleDelay = new("--schedule-delay")
+    {
+        Description = "Azure: seconds from now until the scheduled enqueue time; must cover the time scheduling takes.",
+        DefaultValueFactory = _ => 30,
     };
 
     private static readonly Option<ComponentsModel> Model = new("--model")
@@ -57,7 +70,10 @@ public static class LoadToolCommands
 
     private static readonly Option<string> Sidecar = new("--sidecar")
     {
-        Description = "The distributor's sidecar HTTP endpoint.", DefaultValueFactory = _ => "http://127.0.0.1:3501",
+        Description = "The sidecar's HTTP endpoint (default: DAPR_HTTP_PORT when run under dapr run, else the distributor's, 3501).",
+        DefaultValueFactory = _ => Environment.GetEnvironmentVariable("DAPR_HTTP_PORT") is { Length: > 0 } port
+            ? $"http://127.0.0.1:{port}"
+            : "http://127.0.0.1:3501",
     };
 
     private static readonly Option<int> MaxBulkBytes = new("--max-bulk-bytes")
@@ -96,13 +112,13 @@ public static class LoadToolCommands
 
         root.Subcommands.Add(Command(console, "generate", "Generate orders into the orders file.", [Count, Seed, ToBlob],
             (r, ct) => GenerateAsync(console, r, ct)));
-        root.Subcommands.Add(Command(console, "schedule", "Put the orders on the ingress queue.", [Target, Model, Sidecar, MaxBulkBytes],
+        root.Subcommands.Add(Command(console, "schedule", "Put the orders on the ingress queue.", [Target, ScheduleDelay, Model, Sidecar, MaxBulkBytes],
             (r, ct) => ScheduleAsync(console, r, ct)));
         root.Subcommands.Add(Command(console, "watch", "Wait until every order is a blob and report the cycle time.",
             [TimeoutSeconds, PollMilliseconds, ScheduledAt], (r, ct) => WatchAsync(console, r, ct)));
         root.Subcommands.Add(Command(console, "clear", "Empty the outboxes.", [], (r, ct) => ClearAsync(console, r, ct)));
         root.Subcommands.Add(Command(console, "run", "clear, generate, schedule and watch; append the result to the results log.",
-            [Count, Seed, Target, Model, PubSubMode, Sidecar, MaxBulkBytes, TimeoutSeconds, PollMilliseconds, Results],
+            [Count, Seed, Target, ScheduleDelay, Model, PubSubMode, Sidecar, MaxBulkBytes, TimeoutSeconds, PollMilliseconds, Results],
             (r, ct) => RunAsync(console, r, ct)));
         return root;
     }
@@ -154,25 +170,24 @@ public static class LoadToolCommands
 
     private static async Task<int> ScheduleAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
-        if (result.GetValue(Target) is not "local")
-        {
-            // Azure Service Bus scheduling needs Azure.Messaging.ServiceBus, which this project's package feed lacks.
-            throw new ArgumentException(
-                "--target azure is not available in this build: Azure.Messaging.ServiceBus cannot be restored. Use --target local.");
-        }
-
         var orders = await OrderFile.ReadAsync(result.GetValue(Orders)!, ct);
         var model = result.GetValue(Model);
+        var target = result.GetValue(Target);
         var sidecar = new DaprHttpPublisher(new HttpClient { BaseAddress = AbsoluteUri(Sidecar, result.GetValue(Sidecar)), Timeout = TimeSpan.FromSeconds(60) });
         var messaging = Options.Create(new MessagingOptions { MaxBulkPublishBytes = result.GetValue(MaxBulkBytes) });
         Validate(messaging.Value);
-        var scheduler = new LocalScheduler(
+        var scheduler = new SidecarScheduler(
             new BulkOrderPublisher(sidecar, messaging, NullLogger<BulkOrderPublisher>.Instance),
             sidecar, "q-order-ingress", "q-order-ingress-output");
 
-        var scheduledAt = DateTimeOffset.UtcNow;
-        var failed = await WithProgressAsync(console, $"Scheduling {orders.Count} orders ({model})", orders.Count,
-            progress => scheduler.ScheduleAsync(orders, model, progress, ct));
+        // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible
+        // at one whole second (the broker's and the blobs' time resolution).
+        DateTimeOffset? enqueueAt = target == ScheduleTarget.Azure
+            ? DateTimeOffset.FromUnixTimeSeconds(DateTimeOffset.UtcNow.ToUnixTimeSeconds() + ScheduleDelaySeconds(result))
+            : null;
+        var scheduledAt = enqueueAt ?? DateTimeOffset.UtcNow;
+        var failed = await WithProgressAsync(console, $"Scheduling {orders.Count} orders ({target}, {model})", orders.Count,
+            progress => scheduler.ScheduleAsync(orders, enqueueAt is null ? model : ComponentsModel.Pubsub, enqueueAt, progress, ct));
         await ScheduleRecord.WriteAsync(result.GetValue(State)!,
             new ScheduleRecord(scheduledAt, model.ToString().ToLowerInvariant(), orders.Count, result.GetValue(Orders)!), ct);
 
@@ -182,9 +197,19 @@ public static class LoadToolCommands
             return 1;
         }
 
-        console.MarkupLineInterpolated($"Scheduled {orders.Count} orders at {scheduledAt:O}.");
+        if (enqueueAt < DateTimeOffset.UtcNow)
+        {
+            console.MarkupLineInterpolated($"[yellow]Scheduling took longer than --schedule-delay: some orders were visible late, and the cycle time includes that.[/]");
+        }
+
+        console.MarkupLineInterpolated($"Scheduled {orders.Count} orders for {scheduledAt:O}.");
         return 0;
     }
+
+    private static int ScheduleDelaySeconds(ParseResult result) =>
+        result.GetValue(ScheduleDelay) is >= 1 and <= 3_600 and var seconds
+            ? seconds
+            : throw new ArgumentException($"--schedule-delay must be between 1 and 3600 seconds, not {result.GetValue(ScheduleDelay)}.");
 
     private static async Task<int> WatchAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {

@@ -37,4 +37,20 @@ public class ScriptTests
         Assert.Equal(2, Repo.Run("bash", "scripts/run-local.sh", "--render-only", "grpc", "bulk").ExitCode);
         Assert.Equal(2, Repo.Run("bash", "scripts/run-local.sh", "--render-only", "pubsub", "batch").ExitCode);
     }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_sidecar_publishes_to_the_service_bus_ingress_queue_as_the_apps_pubsub_signed_in_without_secrets()
+    {
+        var (exitCode, output) = Repo.Run("env", "SERVICEBUS_NAMESPACE_FQDN=sb-test.servicebus.windows.net",
+            "STORAGE_BLOB_ENDPOINT=https://sttest.blob.core.windows.net/", "bash", "scripts/azure-burst.sh", "--render-only");
+        Assert.True(exitCode == 0, output);
+
+        var component = Assert.Single(DaprComponent.LoadFolder(".dapr/azure-load"));
+        Assert.Equal(AppSettings.Load("src/OrderDistribution.Distributor/appsettings.json").Required("Messaging:PubSubName"), component.Name);
+        Assert.Equal("pubsub.azure.servicebus.queues", component.Type);
+        Assert.Equal("sb-test.servicebus.windows.net", component["namespaceName"]);
+        Assert.Equal("true", component["disableEntityManagement"]);
+        Assert.Null(component["connectionString"]);
+        Assert.Equal(["order-load"], component.Scopes);
+    }
 }

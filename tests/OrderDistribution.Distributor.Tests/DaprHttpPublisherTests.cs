@@ -39,6 +39,20 @@ public sealed class DaprHttpPublisherTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Entry_metadata_is_sent_with_its_entry_for_the_brokers_component_to_read()
+    {
+        var metadata = new Dictionary<string, string> { ["ScheduledEnqueueTimeUtc"] = "2026-11-21T12:00:00Z" };
+
+        await _publisher.BulkPublishAsync("order-pubsub", "q-order-ingress",
+            [new BulkPublishEntry("e1", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express)), metadata),
+             new BulkPublishEntry("e2", OrderJson.Serialize(TestOrders.Make(2, Delivery.Express)))], default);
+
+        var entries = Assert.Single(_sidecar.Requests).Json.EnumerateArray().ToList();
+        Assert.Equal("2026-11-21T12:00:00Z", entries[0].GetProperty("metadata").GetProperty("ScheduledEnqueueTimeUtc").GetString());
+        Assert.False(entries[1].TryGetProperty("metadata", out _));
+    }
+
+    [Fact]
     public async Task Bulk_publish_returns_exactly_the_entries_the_sidecar_reports_failed()
     {
         _sidecar.FailEntry = e => e.GetProperty("OrderId").GetInt64() == 2;

@@ -9,7 +9,9 @@ public static class BulkPublishBudget
     /// </summary>
     public const int PerEntryOverheadBytes = 256;
 
-    public static int CostOf(BulkPublishEntry entry) => entry.Payload.Length + PerEntryOverheadBytes;
+    public static int CostOf(BulkPublishEntry entry) =>
+        entry.Payload.Length + PerEntryOverheadBytes
+        + (entry.Metadata?.Sum(m => System.Text.Encoding.UTF8.GetByteCount(m.Key) + System.Text.Encoding.UTF8.GetByteCount(m.Value)) ?? 0);
 
     /// <summary>
     /// Greedy, in order: each chunk holds as many entries as fit in <paramref name="maxBytes"/>.

@@ -65,6 +65,17 @@ public sealed class DaprHttpPublisher(HttpClient http) : IDaprPublisher
                 json.WritePropertyName("event");
                 json.WriteRawValue(entry.Payload, skipInputValidation: true);
                 json.WriteString("contentType", "application/json");
+                if (entry.Metadata is { Count: > 0 } metadata)
+                {
+                    json.WriteStartObject("metadata");
+                    foreach (var (key, value) in metadata)
+                    {
+                        json.WriteString(key, value);
+                    }
+
+                    json.WriteEndObject();
+                }
+
                 json.WriteEndObject();
             }
 

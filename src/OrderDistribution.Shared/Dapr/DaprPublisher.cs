@@ -1,7 +1,10 @@
 namespace OrderDistribution.Dapr;
 
-/// <summary>One message of a bulk publish: the order's JSON and the id its outcome is reported under.</summary>
-public sealed record BulkPublishEntry(string EntryId, byte[] Payload);
+/// <summary>
+/// One message of a bulk publish: the order's JSON, the id its outcome is reported under, and metadata
+/// the broker's component reads per message (Azure Service Bus: <c>ScheduledEnqueueTimeUtc</c>).
+/// </summary>
+public sealed record BulkPublishEntry(string EntryId, byte[] Payload, IReadOnlyDictionary<string, string>? Metadata = null);
 
 public sealed record FailedBulkEntry(string EntryId, string Error);
 

@@ -4,7 +4,7 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.LoadTool.Tests;
 
 /// <summary>Scheduling through a fake of the sidecar's HTTP API that records every request.</summary>
-public sealed class LocalSchedulingTests : IAsyncLifetime
+public sealed class SchedulingTests : IAsyncLifetime
 {
     private FakeDaprSidecar _sidecar = null!;
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
@@ -54,6 +54,37 @@ public sealed class LocalSchedulingTests : IAsyncLifetime
 
         Assert.Equal(1, exit);
         Assert.Contains("10 orders were not scheduled", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Azure_scheduling_bulk_publishes_every_order_with_one_scheduled_enqueue_time_whatever_the_model()
+    {
+        var orders = await GenerateAsync(500);
+        var before = DateTimeOffset.UtcNow;
+
+        var exit = await new Cli().RunAsync(["schedule", "--target", "azure", "--schedule-delay", "20", "--model", "bindings", .. Common()]);
+
+        Assert.Equal(0, exit);
+        var record = await ScheduleRecord.ReadAsync(Path.Combine(_folder, "schedule.json"), default);
+        Assert.InRange(record.ScheduledAt, before.AddSeconds(19), before.AddSeconds(21));
+        Assert.Equal(0, record.ScheduledAt.Millisecond);
+        var entries = _sidecar.BulkPublishes("q-order-ingress").SelectMany(r => r.Json.EnumerateArray()).ToList();
+        Assert.Equal(orders.Select(o => o.OrderId).Order(), entries.Select(e => OrderJson.Deserialize(e.GetProperty("event")).OrderId).Order());
+        Assert.All(entries, e => Assert.Equal(
+            record.ScheduledAt,
+            DateTimeOffset.Parse(e.GetProperty("metadata").GetProperty("ScheduledEnqueueTimeUtc").GetString()!, System.Globalization.CultureInfo.InvariantCulture)));
+        Assert.DoesNotContain(_sidecar.Requests, r => r.Path.StartsWith("/v1.0/bindings/", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Local_scheduling_sets_no_enqueue_time()
+    {
+        await GenerateAsync(20);
+
+        await new Cli().RunAsync(["schedule", .. Common()]);
+
+        Assert.All(_sidecar.BulkPublishes("q-order-ingress").SelectMany(r => r.Json.EnumerateArray()),
+            e => Assert.False(e.TryGetProperty("metadata", out _)));
     }
 
     [Fact]

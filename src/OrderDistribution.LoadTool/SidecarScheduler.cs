@@ -12,19 +12,35 @@ public enum ComponentsModel
 }
 
 /// <summary>
-/// Puts orders on the ingress queue through a local sidecar (the distributor's, in the multi-app run):
-/// bulk publishes within the byte budget for the pubsub model, the ingress output binding for bindings.
+/// Puts orders on the ingress queue through a sidecar: bulk publishes within the byte budget for the
+/// pubsub model, the ingress output binding for bindings. Locally the sidecar is the distributor's in
+/// the multi-app run. For Azure it is a sidecar of the load tool's own with an Azure Service Bus
+/// component; there every message carries one scheduled enqueue time, so that all orders become
+/// visible at the same instant.
 /// </summary>
-public sealed class LocalScheduler(BulkOrderPublisher bulkPublisher, IDaprPublisher sidecar, string ingressTopic, string ingressOutputBinding)
+public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IDaprPublisher sidecar, string ingressTopic, string ingressOutputBinding)
 {
+    /// <summary>The per-message metadata Dapr's Azure Service Bus component turns into a scheduled enqueue time.</summary>
+    public const string ScheduledEnqueueTimeKey = "ScheduledEnqueueTimeUtc";
+
     private const int ConcurrentBindingCalls = 16;
 
     /// <returns>The ids of the orders that could not be scheduled.</returns>
+    /// <param name="enqueueAt">When the broker is to make the messages visible; pubsub model only.</param>
     public async Task<IReadOnlyList<long>> ScheduleAsync(
-        IReadOnlyList<Order> orders, ComponentsModel model, IProgress<int>? scheduled, CancellationToken cancellationToken)
+        IReadOnlyList<Order> orders, ComponentsModel model, DateTimeOffset? enqueueAt, IProgress<int>? scheduled,
+        CancellationToken cancellationToken)
     {
+        if (enqueueAt is not null && model != ComponentsModel.Pubsub)
+        {
+            throw new ArgumentException("A scheduled enqueue time needs the pubsub model: bindings cannot carry it.");
+        }
+
+        var metadata = enqueueAt is { } at
+            ? new Dictionary<string, string> { [ScheduledEnqueueTimeKey] = at.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture) }
+            : null;
         var entries = orders
-            .Select(o => new BulkPublishEntry(o.OrderId.ToString(CultureInfo.InvariantCulture), OrderJson.Serialize(o)))
+            .Select(o => new BulkPublishEntry(o.OrderId.ToString(CultureInfo.InvariantCulture), OrderJson.Serialize(o), metadata))
             .ToList();
         var done = 0;
         var progress = new Progress<int>(count => scheduled?.Report(Interlocked.Add(ref done, count)));
