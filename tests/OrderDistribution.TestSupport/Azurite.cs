@@ -32,7 +32,9 @@ public sealed class Azurite : IAsyncDisposable
         $"DefaultEndpointsProtocol=http;AccountName={AccountName};AccountKey={AccountKey};" +
         $"BlobEndpoint=http://127.0.0.1:{port}/{AccountName};";
 
-    public static async Task<Azurite> StartAsync()
+    /// <param name="dataFolder">Keep the data on disk there; in memory by default (fast for small tests,
+    /// but slow past about 10,000 blobs).</param>
+    public static async Task<Azurite> StartAsync(string? dataFolder = null)
     {
         var executable = FindExecutable() ?? throw new InvalidOperationException(
             "Azurite is not installed: run scripts/install-tools.sh (npm installs it into .tools/) " +
@@ -42,12 +44,22 @@ public sealed class Azurite : IAsyncDisposable
         {
             ArgumentList =
             {
-                "--blobHost", "127.0.0.1", "--blobPort", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--inMemoryPersistence",
+                "--blobHost", "127.0.0.1", "--blobPort", port.ToString(System.Globalization.CultureInfo.InvariantCulture),
                 "--skipApiVersionCheck", "--loose", "--silent",
             },
             RedirectStandardOutput = true,
             RedirectStandardError = true,
         };
+        if (dataFolder is null)
+        {
+            start.ArgumentList.Add("--inMemoryPersistence");
+        }
+        else
+        {
+            start.ArgumentList.Add("--location");
+            start.ArgumentList.Add(dataFolder);
+        }
+
         var process = Process.Start(start)!;
         process.OutputDataReceived += (_, _) => { };
         process.ErrorDataReceived += (_, _) => { };
