@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
 
@@ -31,17 +32,17 @@ public sealed class LocalTrio : IAsyncDisposable
     {
         var daprd = Path.Combine(Environment.GetEnvironmentVariable("DAPR_INSTALL_DIR")
                                  ?? Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".dapr"), "bin", "daprd");
-        return OnPath("dapr") is null ? "the Dapr CLI (dapr) is not on PATH"
+        return ProgramPath.Find("dapr") is null ? "the Dapr CLI (dapr) is not on PATH"
             : !File.Exists(daprd) ? $"the Dapr runtime is not installed at {daprd} (dapr init --slim)"
-            : OnPath("redis-server") is null ? "redis-server is not on PATH"
-            : !File.Exists(Path.Combine(RepoRoot, ".tools", "node_modules", ".bin", "azurite")) ? "Azurite is not installed (scripts/install-tools.sh)"
+            : ProgramPath.Find("redis-server") is null ? "redis-server is not on PATH"
+            : !File.Exists(Path.Combine(RepositoryRoot.Path, ".tools", "node_modules", ".bin", "azurite")) ? "Azurite is not installed (scripts/install-tools.sh)"
             : null;
     }
 
     /// <summary>Starts the trio in its own process group, so that stopping it stops everything it started.</summary>
     public static async Task<LocalTrio> StartAsync(string model, string mode, TimeSpan timeout)
     {
-        var start = new ProcessStartInfo("setsid") { WorkingDirectory = RepoRoot, RedirectStandardOutput = true, RedirectStandardError = true };
+        var start = new ProcessStartInfo("setsid") { WorkingDirectory = RepositoryRoot.Path, RedirectStandardOutput = true, RedirectStandardError = true };
         foreach (var argument in new[] { "bash", "scripts/run-local.sh", model, mode })
         {
             start.ArgumentList.Add(argument);
@@ -112,25 +113,5 @@ public sealed class LocalTrio : IAsyncDisposable
         }
 
         throw new TimeoutException($"The trio was not healthy within {timeout}.");
-    }
-
-    private static string? OnPath(string program) =>
-        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
-            .Select(dir => Path.Combine(dir, program)).FirstOrDefault(File.Exists);
-
-    private static string RepoRoot
-    {
-        get
-        {
-            for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-            {
-                if (File.Exists(Path.Combine(dir.FullName, "OrderDistribution.slnx")))
-                {
-                    return dir.FullName;
-                }
-            }
-
-            throw new InvalidOperationException("The repository root (OrderDistribution.slnx) is not above the test binaries.");
-        }
     }
 }

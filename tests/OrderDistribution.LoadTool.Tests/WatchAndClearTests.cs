@@ -5,15 +5,6 @@ using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
 
-public sealed class AzuriteFixture : IAsyncLifetime
-{
-    public Azurite Azurite { get; private set; } = null!;
-
-    public async Task InitializeAsync() => Azurite = await Azurite.StartAsync();
-
-    public async Task DisposeAsync() => await Azurite.DisposeAsync();
-}
-
 /// <summary>watch and clear against a real Azurite, with the blobs written by the test as the receivers would.</summary>
 [Collection(nameof(WatchAndClearTests))]
 public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IAsyncLifetime

@@ -116,18 +116,12 @@ public sealed class Azurite : IAsyncDisposable
 
     private static string? FindExecutable()
     {
-        for (var folder = new DirectoryInfo(AppContext.BaseDirectory); folder is not null; folder = folder.Parent)
+        var local = Path.Combine(RepositoryRoot.Path, ".tools", "node_modules", ".bin", "azurite-blob");
+        if (File.Exists(local))
         {
-            var local = Path.Combine(folder.FullName, ".tools", "node_modules", ".bin", "azurite-blob");
-            if (File.Exists(local))
-            {
-                return local;
-            }
+            return local;
         }
 
-        return (Environment.GetEnvironmentVariable("PATH") ?? "")
-            .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
-            .Select(dir => Path.Combine(dir, "azurite-blob"))
-            .FirstOrDefault(File.Exists);
+        return ProgramPath.Find("azurite-blob");
     }
 }
