@@ -1,0 +1,24 @@
+using Microsoft.ApplicationInsights.DataContracts;
+using Microsoft.ApplicationInsights.Extensibility;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace OrderDistribution.Distributor.Tests;
+
+public sealed class TelemetryTests
+{
+    [Theory]
+    [InlineData("distributor", "order-distributor-app", "order-distributor-app")]
+    [InlineData("distributor", null, "distributor")]
+    public void Telemetry_carries_the_container_app_name_as_cloud_role_else_the_dapr_app_id(string appId, string? containerApp, string expected)
+    {
+        using var app = new DistributorFactory(("APP_ID", appId), ("CONTAINER_APP_NAME", containerApp));
+        var request = new RequestTelemetry();
+
+        foreach (var initializer in app.Services.GetServices<ITelemetryInitializer>())
+        {
+            initializer.Initialize(request);
+        }
+
+        Assert.Equal(expected, request.Context.Cloud.RoleName);
+    }
+}
