@@ -108,7 +108,8 @@ resource app 'Microsoft.App/containerApps@2025-01-01' = {
       containers: [
         {
           name: 'app'
-          image: exists ? fetchImage.outputs.containers[0].image : placeholderImage
+          // Safe access: with no deployed app the module's list is empty and the placeholder is used.
+          image: fetchImage.outputs.?containers[?0].?image ?? placeholderImage
           resources: {
             cpu: json('0.5')
             memory: '1Gi'
