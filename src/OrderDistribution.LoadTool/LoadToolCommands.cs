@@ -213,8 +213,9 @@ public static class LoadToolCommands
 
     private static async Task<int> WatchAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
-        var report = await WatchReportAsync(console, result, ct);
-        console.WriteLine(report.Summary(await ModelOfAsync(result, ct)));
+        var record = await ScheduleRecordOrNullAsync(result, ct);
+        var report = await WatchReportAsync(console, result, record, ct);
+        console.WriteLine(report.Summary(record?.Model ?? "watch"));
         return ReportExitCode(console, report);
     }
 
@@ -236,17 +237,19 @@ public static class LoadToolCommands
             }
         }
 
-        var report = await WatchReportAsync(console, result, ct);
+        var report = await WatchReportAsync(console, result, await ScheduleRecordOrNullAsync(result, ct), ct);
         var model = $"{result.GetValue(Model).ToString().ToLowerInvariant()}-{result.GetValue(PubSubMode)}";
         console.WriteLine(report.Summary(model));
         await ResultsLog.AppendAsync(result.GetValue(Results)!, model, report, ct);
         return ReportExitCode(console, report);
     }
 
-    private static async Task<WatchReport> WatchReportAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
+    /// <param name="record">What 'schedule' recorded; --scheduled-at, when given, wins over it.</param>
+    private static async Task<WatchReport> WatchReportAsync(IAnsiConsole console, ParseResult result, ScheduleRecord? record, CancellationToken ct)
     {
         var orders = await OrderFile.ReadAsync(result.GetValue(Orders)!, ct);
-        var scheduledAt = result.GetValue(ScheduledAt) ?? (await ScheduleRecord.ReadAsync(result.GetValue(State)!, ct)).ScheduledAt;
+        var scheduledAt = result.GetValue(ScheduledAt) ?? record?.ScheduledAt ?? throw new FileNotFoundException(
+            $"No schedule record at {result.GetValue(State)}: run 'schedule' first, or pass --scheduled-at.");
         var watcher = new OutboxWatcher(await OpenStorageAsync(result, ct), TimeSpan.FromMilliseconds(result.GetValue(PollMilliseconds)));
         return await WithProgressAsync(console, $"Waiting for {orders.Count} blobs", orders.Count, progress =>
             watcher.WatchAsync(orders.Select(o => o.OrderId).ToList(), scheduledAt,
@@ -264,15 +267,16 @@ public static class LoadToolCommands
         return 1;
     }
 
-    private static async Task<string> ModelOfAsync(ParseResult result, CancellationToken ct) =>
-        File.Exists(result.GetValue(State)) ? (await ScheduleRecord.ReadAsync(result.GetValue(State)!, ct)).Model : "watch";
+    private static async Task<ScheduleRecord?> ScheduleRecordOrNullAsync(ParseResult result, CancellationToken ct) =>
+        File.Exists(result.GetValue(State)) ? await ScheduleRecord.ReadAsync(result.GetValue(State)!, ct) : null;
 
     private static async Task<OutboxStorage> OpenStorageAsync(ParseResult result, CancellationToken ct)
     {
+        var accountUrl = result.GetValue(StorageAccountUrl);
         var options = new StorageOptions
         {
-            AccountUrl = result.GetValue(StorageAccountUrl) is { } url ? AbsoluteUri(StorageAccountUrl, url) : null,
-            ConnectionString = result.GetValue(StorageAccountUrl) is null
+            AccountUrl = accountUrl is null ? null : AbsoluteUri(StorageAccountUrl, accountUrl),
+            ConnectionString = accountUrl is null
                 ? result.GetValue(StorageConnectionString)
                   ?? Environment.GetEnvironmentVariable("Storage__ConnectionString")
                   ?? "UseDevelopmentStorage=true"

@@ -1,4 +1,5 @@
 using System.Globalization;
+using OrderDistribution.Orders;
 
 namespace OrderDistribution.LoadTool;
 
@@ -49,7 +50,7 @@ public sealed class OutboxWatcher(OutboxStorage storage, TimeSpan pollInterval)
     {
         var expectedIds = expected.ToHashSet();
         var stored = blobs
-            .Select(b => (Blob: b, Id: OrderIdOf(b.Name)))
+            .Select(b => (Blob: b, Id: OrderBlob.OrderIdOf(b.Name)))
             .Where(b => b.Id is { } id && expectedIds.Contains(id))
             .ToList();
         var storedIds = stored.GroupBy(b => b.Id!.Value).ToList();
@@ -61,10 +62,4 @@ public sealed class OutboxWatcher(OutboxStorage storage, TimeSpan pollInterval)
             scheduledAt,
             stored.Count > 0 ? stored.Max(b => b.Blob.LastModified) : null);
     }
-
-    private static long? OrderIdOf(string blobName) =>
-        blobName.EndsWith(".json", StringComparison.Ordinal)
-        && long.TryParse(blobName.AsSpan(0, blobName.Length - 5), NumberStyles.None, CultureInfo.InvariantCulture, out var id)
-            ? id
-            : null;
 }

@@ -12,12 +12,10 @@ public sealed class BlobOrderStore(IOptions<StorageOptions> storage, IOptions<Re
     private readonly SemaphoreSlim _opening = new(1, 1);
     private Task<CloudBlobContainer>? _container;
 
-    public static string BlobName(Order order) => $"{order.OrderId}.json";
-
     public async Task SaveAsync(Order order, CancellationToken cancellationToken)
     {
         var container = await ContainerAsync(cancellationToken);
-        var blob = container.GetBlockBlobReference(BlobName(order));
+        var blob = container.GetBlockBlobReference(OrderBlob.NameOf(order));
         blob.Properties.ContentType = "application/json";
         var json = OrderJson.Serialize(order);
         await blob.UploadFromByteArrayAsync(json, 0, json.Length, null, null, null, cancellationToken);
