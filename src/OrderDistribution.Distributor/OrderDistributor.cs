@@ -1,79 +1,67 @@
 using Microsoft.Extensions.Options;
 using OrderDistribution.Dapr;
 using OrderDistribution.Orders;
+using Polly;
 
 namespace OrderDistribution.Distributor;
 
 /// <summary>
 /// Forwards each order to its destination the way it arrived: a bulk delivery goes out as bulk publishes
 /// within the byte budget, a single delivery as one publish, a binding delivery through an output binding.
+/// An order is done when the sidecar confirmed it.
 /// </summary>
 public sealed partial class OrderDistributor(
     OrderRouter router,
     BulkOrderPublisher bulkPublisher,
     IDaprPublisher sidecar,
+    [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience,
     IOptions<MessagingOptions> messaging,
     ILogger<OrderDistributor> logger) : IOrderHandler
 {
-    public Task<IReadOnlySet<string>> HandleAsync(
-        IReadOnlyList<InboundOrder> orders, InboundChannel channel, CancellationToken cancellationToken) =>
+    public Task HandleAsync(
+        IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken) =>
         channel == InboundChannel.BulkSubscription
-            ? PublishInBulkAsync(orders, cancellationToken)
-            : ForwardOneByOneAsync(orders, channel, cancellationToken);
+            ? PublishInBulkAsync(orders, progress, cancellationToken)
+            : ForwardOneByOneAsync(orders, channel, progress, cancellationToken);
 
-    private async Task<IReadOnlySet<string>> PublishInBulkAsync(
-        IReadOnlyList<InboundOrder> orders, CancellationToken cancellationToken)
-    {
-        var byTopic = orders
+    private async Task PublishInBulkAsync(IReadOnlyList<InboundOrder> orders, DeliveryProgress progress, CancellationToken cancellationToken) =>
+        await Task.WhenAll(orders
             .GroupBy(o => router.Route(o.Order).Topic)
-            .Select(group => (Topic: group.Key, Entries: group
-                .Select(o => new BulkPublishEntry(o.EntryId, OrderJson.Serialize(o.Order)))
-                .ToList()))
-            .ToList();
-        var failedPerTopic = await Task.WhenAll(
-            byTopic.Select(t => bulkPublisher.PublishAsync(t.Topic, t.Entries, cancellationToken)));
+            .Select(topic => bulkPublisher.PublishAsync(
+                topic.Key,
+                topic.Select(o => new BulkPublishEntry(o.EntryId, OrderJson.Serialize(o.Order))).ToList(),
+                cancellationToken,
+                published: progress.MarkDone)));
 
-        var failed = failedPerTopic.SelectMany(f => f).ToHashSet();
-        foreach (var (topic, entries) in byTopic)
-        {
-            LogDistributed(entries.Count, topic, entries.Count(e => failed.Contains(e.EntryId)));
-        }
-
-        return failed;
-    }
-
-    private async Task<IReadOnlySet<string>> ForwardOneByOneAsync(
-        IReadOnlyList<InboundOrder> orders, InboundChannel channel, CancellationToken cancellationToken)
+    private async Task ForwardOneByOneAsync(
+        IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
     {
-        var failed = new HashSet<string>();
         foreach (var (entryId, order) in orders)
         {
             var destination = router.Route(order);
+            var payload = OrderJson.Serialize(order);
             try
             {
-                var payload = OrderJson.Serialize(order);
-                if (channel == InboundChannel.InputBinding)
+                await resilience.ExecuteAsync(async ct =>
                 {
-                    await sidecar.InvokeOutputBindingAsync(destination.OutputBinding, payload, cancellationToken);
-                }
-                else
-                {
-                    await sidecar.PublishAsync(messaging.Value.PubSubName, destination.Topic, payload, cancellationToken);
-                }
+                    if (channel == InboundChannel.InputBinding)
+                    {
+                        await sidecar.InvokeOutputBindingAsync(destination.OutputBinding, payload, DaprContentTypes.Json, ct);
+                    }
+                    else
+                    {
+                        await sidecar.PublishAsync(messaging.Value.PubSubName, destination.Topic, payload, DaprContentTypes.Json, ct);
+                    }
+                }, cancellationToken);
+                progress.MarkDone(entryId);
             }
             catch (Exception e) when (DaprPublishFailure.IsTransient(e, cancellationToken))
             {
-                LogForwardFailed(e, order.OrderId, destination.Topic);
-                failed.Add(entryId);
+                LogForwardFailed(order.OrderId, channel == InboundChannel.InputBinding ? destination.OutputBinding : destination.Topic, e.Message);
             }
         }
-
-        return failed;
     }
 
-    [LoggerMessage(LogLevel.Information, "Distributed {Count} orders to {Topic}, {FailedCount} failed")]
-    private partial void LogDistributed(int count, string topic, int failedCount);
-
-    [LoggerMessage(LogLevel.Error, "Forwarding order {OrderId} to {Destination} failed")]
-    private partial void LogForwardFailed(Exception exception, long orderId, string destination);
+    [LoggerMessage(LogLevel.Warning, "Forwarding order {OrderId} to {Destination} failed; it will be retried: {Error}")]
+    private partial void LogForwardFailed(long orderId, string destination, string error);
 }

@@ -6,7 +6,7 @@ builder.AddServiceDefaults();
 builder.AddDistributor();
 
 var app = builder.Build();
-app.MapDefaultEndpoints();
+app.UseServiceDefaults();
 app.MapDistributorEndpoints();
 app.Run();
 

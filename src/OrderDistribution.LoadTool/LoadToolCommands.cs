@@ -177,7 +177,7 @@ public static class LoadToolCommands
         var messaging = Options.Create(new MessagingOptions { MaxBulkPublishBytes = result.GetValue(MaxBulkBytes) });
         Validate(messaging.Value);
         var scheduler = new SidecarScheduler(
-            new BulkOrderPublisher(sidecar, messaging, NullLogger<BulkOrderPublisher>.Instance),
+            new BulkOrderPublisher(sidecar, messaging, DaprSidecarResilience.Create(new DaprSidecarOptions().Limits), NullLogger<BulkOrderPublisher>.Instance),
             sidecar, "q-order-ingress", "q-order-ingress-output");
 
         // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible

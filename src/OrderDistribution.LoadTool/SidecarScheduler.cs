@@ -61,7 +61,7 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IDaprPubl
             {
                 try
                 {
-                    await sidecar.InvokeOutputBindingAsync(ingressOutputBinding, entry.Payload, ct);
+                    await sidecar.InvokeOutputBindingAsync(ingressOutputBinding, entry.Payload, entry.ContentType, ct);
                 }
                 catch (Exception e) when (DaprPublishFailure.IsTransient(e, ct))
                 {

@@ -6,7 +6,7 @@ builder.AddServiceDefaults();
 builder.AddReceiver();
 
 var app = builder.Build();
-app.MapDefaultEndpoints();
+app.UseServiceDefaults();
 app.MapReceiverEndpoints();
 app.Run();
 

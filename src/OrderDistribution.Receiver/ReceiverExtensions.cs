@@ -1,6 +1,8 @@
 using Microsoft.Extensions.Options;
 using OrderDistribution.Dapr;
+using OrderDistribution.Hosting;
 using OrderDistribution.Storage;
+using Polly;
 
 namespace OrderDistribution.Receiver;
 
@@ -19,7 +21,17 @@ public static class ReceiverExtensions
         builder.Services.AddSingleton<IValidateOptions<StorageOptions>, StorageOptionsValidator>();
 
         builder.Services.AddDaprMessaging(builder.Configuration);
-        builder.Services.AddSingleton<IOrderStore, BlobOrderStore>();
+        builder.Services.AddResiliencePipeline(StorageResilience.Key, (pipeline, context) =>
+        {
+            var provider = context.ServiceProvider;
+            pipeline.AddStorageStrategies(new DependencyLimits(
+                provider.GetRequiredService<IOptions<StorageOptions>>().Value.RequestTimeout,
+                provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites));
+        });
+        builder.Services.AddSingleton(TimeProvider.System);
+        builder.Services.AddSingleton<BlobOrderStore>();
+        builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());
+        builder.Services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddTransient<IOrderHandler, OutboxWriter>();
         return builder;
     }

@@ -20,8 +20,11 @@ public sealed class ReceiverOptions
 
     public string? Container { get; set; }
 
-    /// <summary>How many blobs of one delivery are written at the same time.</summary>
-    public int MaxConcurrentWrites { get; set; } = 32;
+    /// <summary>
+    /// How many blob writes the process runs at once, over all deliveries: single mode runs hundreds of
+    /// deliveries at once, and a bound per delivery would multiply by them. A delivery waits for a slot.
+    /// </summary>
+    public int MaxConcurrentWrites { get; set; } = 64;
 
     public string TopicName => Topic ?? $"q-order-{Instance}";
 

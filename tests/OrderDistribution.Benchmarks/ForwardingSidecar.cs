@@ -12,7 +12,7 @@ namespace OrderDistribution.Benchmarks;
 public sealed class ForwardingSidecar(IReadOnlyDictionary<string, HttpClient> receivers, int maxMessagesCount) : IDaprPublisher
 {
     public async Task<IReadOnlyList<FailedBulkEntry>> BulkPublishAsync(
-        string pubSubName, string topic, IReadOnlyList<BulkPublishEntry> entries, CancellationToken cancellationToken)
+        string pubSubName, string topic, IReadOnlyList<BulkPublishEntry> entries, int maxBulkPubBytes, CancellationToken cancellationToken)
     {
         var failed = new List<FailedBulkEntry>();
         foreach (var batch in entries.Chunk(maxMessagesCount))
@@ -40,10 +40,10 @@ public sealed class ForwardingSidecar(IReadOnlyDictionary<string, HttpClient> re
         return failed;
     }
 
-    public Task PublishAsync(string pubSubName, string topic, byte[] payload, CancellationToken cancellationToken) =>
+    public Task PublishAsync(string pubSubName, string topic, byte[] payload, string contentType, CancellationToken cancellationToken) =>
         throw new NotSupportedException("The benchmark runs the bulk model only.");
 
-    public Task InvokeOutputBindingAsync(string bindingName, byte[] payload, CancellationToken cancellationToken) =>
+    public Task InvokeOutputBindingAsync(string bindingName, byte[] payload, string contentType, CancellationToken cancellationToken) =>
         throw new NotSupportedException("The benchmark runs the bulk model only.");
 }
 
@@ -51,10 +51,10 @@ public sealed class ForwardingSidecar(IReadOnlyDictionary<string, HttpClient> re
 public sealed class NullSidecar : IDaprPublisher
 {
     public Task<IReadOnlyList<FailedBulkEntry>> BulkPublishAsync(
-        string pubSubName, string topic, IReadOnlyList<BulkPublishEntry> entries, CancellationToken cancellationToken) =>
+        string pubSubName, string topic, IReadOnlyList<BulkPublishEntry> entries, int maxBulkPubBytes, CancellationToken cancellationToken) =>
         Task.FromResult<IReadOnlyList<FailedBulkEntry>>([]);
 
-    public Task PublishAsync(string pubSubName, string topic, byte[] payload, CancellationToken cancellationToken) => Task.CompletedTask;
+    public Task PublishAsync(string pubSubName, string topic, byte[] payload, string contentType, CancellationToken cancellationToken) => Task.CompletedTask;
 
-    public Task InvokeOutputBindingAsync(string bindingName, byte[] payload, CancellationToken cancellationToken) => Task.CompletedTask;
+    public Task InvokeOutputBindingAsync(string bindingName, byte[] payload, string contentType, CancellationToken cancellationToken) => Task.CompletedTask;
 }

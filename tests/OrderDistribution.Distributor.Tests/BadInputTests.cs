@@ -4,34 +4,57 @@ using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Distributor.Tests;
 
-/// <summary>Input that is not an order must end in a clear 4xx or a DROP, never a 500 the sidecar retries forever.</summary>
+/// <summary>Input that is not an order ends in a DROP, a 404 or (bindings) a 400, never a 500 the sidecar retries forever.</summary>
 public sealed class BadInputTests : IDisposable
 {
     private readonly DistributorFactory _app = new();
 
-    [Theory]
-    [InlineData("/q-order-ingress-bulk")]
-    [InlineData("/q-order-ingress-single")]
-    [InlineData("/q-order-ingress-input")]
-    public async Task A_body_that_is_not_JSON_gets_a_400_problem(string route)
+    [Fact]
+    public async Task A_bulk_body_that_is_not_JSON_is_answered_404_so_that_the_sidecar_drops_it_instead_of_redelivering_it_forever()
     {
-        var response = await _app.CreateClient().PostAsync(route, BulkDelivery.Json("{not json"));
+        var response = await _app.CreateClient().PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("{not json"));
+
+        Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+    }
+
+    [Fact]
+    public async Task A_single_body_that_is_not_JSON_is_answered_DROP()
+    {
+        var response = await _app.CreateClient().PostAsync("/q-order-ingress-single", BulkDelivery.Json("{not json"));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal("DROP", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
+    }
+
+    [Fact]
+    public async Task A_binding_body_that_is_not_JSON_gets_a_400_so_that_the_broker_dead_letters_it()
+    {
+        var response = await _app.CreateClient().PostAsync("/q-order-ingress-input", BulkDelivery.Json("{not json"));
 
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
     }
 
     [Theory]
-    [InlineData("""{"entries":[]}""", "no entries")]
-    [InlineData("""{"id":"x"}""", "'entries' array")]
-    [InlineData("""[1,2]""", "'entries' array")]
-    [InlineData("""{"entries":[{"event":{}}]}""", "no 'entryId'")]
-    public async Task A_bulk_body_without_usable_entries_gets_a_400_that_says_why(string body, string reason)
+    [InlineData("""{"id":"x"}""")]
+    [InlineData("""[1,2]""")]
+    [InlineData("""{"entries":{"entryId":"e1"}}""")]
+    public async Task A_bulk_body_without_an_entries_array_is_answered_404_saying_why(string body)
     {
         var response = await _app.CreateClient().PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
 
-        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        Assert.Contains(reason, await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
+        Assert.Contains("'entries' array", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_bulk_delivery_with_no_entries_is_answered_with_no_statuses()
+    {
+        var response = await _app.CreateClient().PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("""{"entries":[]}"""));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Empty(await BulkDelivery.StatusesAsync(response));
     }
 
     [Theory]

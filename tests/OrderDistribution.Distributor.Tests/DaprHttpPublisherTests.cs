@@ -25,12 +25,13 @@ public sealed class DaprHttpPublisherTests : IAsyncLifetime
         var order = TestOrders.Make(7, Delivery.Express);
 
         var failed = await _publisher.BulkPublishAsync(
-            "order-pubsub", "q-order-express", [new BulkPublishEntry("e7", OrderJson.Serialize(order))], default);
+            "order-pubsub", "q-order-express", [new BulkPublishEntry("e7", OrderJson.Serialize(order))], 131_072, default);
 
         Assert.Empty(failed);
         var request = Assert.Single(_sidecar.Requests);
         Assert.Equal("/v1.0-alpha1/publish/bulk/order-pubsub/q-order-express", request.Path);
         Assert.Equal("true", request.Query["metadata.rawPayload"]);
+        Assert.Equal("131072", request.Query["metadata.maxBulkPubBytes"]);
         var entry = Assert.Single(request.Json.EnumerateArray().ToList());
         Assert.Equal("e7", entry.GetProperty("entryId").GetString());
         Assert.Equal("application/json", entry.GetProperty("contentType").GetString());
@@ -45,7 +46,7 @@ public sealed class DaprHttpPublisherTests : IAsyncLifetime
 
         await _publisher.BulkPublishAsync("order-pubsub", "q-order-ingress",
             [new BulkPublishEntry("e1", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express)), metadata),
-             new BulkPublishEntry("e2", OrderJson.Serialize(TestOrders.Make(2, Delivery.Express)))], default);
+             new BulkPublishEntry("e2", OrderJson.Serialize(TestOrders.Make(2, Delivery.Express)))], 131_072, default);
 
         var entries = Assert.Single(_sidecar.Requests).Json.EnumerateArray().ToList();
         Assert.Equal("2026-11-21T12:00:00Z", entries[0].GetProperty("metadata").GetProperty("ScheduledEnqueueTimeUtc").GetString());
@@ -58,7 +59,7 @@ public sealed class DaprHttpPublisherTests : IAsyncLifetime
         _sidecar.FailEntry = e => e.GetProperty("OrderId").GetInt64() == 2;
         var entries = TestOrders.Many(3).Select(o => new BulkPublishEntry($"e{o.OrderId}", OrderJson.Serialize(o))).ToList();
 
-        var failed = await _publisher.BulkPublishAsync("order-pubsub", "q-order-express", entries, default);
+        var failed = await _publisher.BulkPublishAsync("order-pubsub", "q-order-express", entries, 131_072, default);
 
         Assert.Equal("e2", Assert.Single(failed).EntryId);
     }
@@ -72,7 +73,7 @@ public sealed class DaprHttpPublisherTests : IAsyncLifetime
         var publisher = new DaprHttpPublisher(new HttpClient { BaseAddress = address });
 
         await Assert.ThrowsAsync<HttpRequestException>(() => publisher.BulkPublishAsync(
-            "order-pubsub", "q-order-express", [new BulkPublishEntry("e1", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express)))], default));
+            "order-pubsub", "q-order-express", [new BulkPublishEntry("e1", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express)))], 131_072, default));
     }
 
     [Fact]
@@ -80,7 +81,7 @@ public sealed class DaprHttpPublisherTests : IAsyncLifetime
     {
         var order = TestOrders.Make(8, Delivery.Standard);
 
-        await _publisher.PublishAsync("order-pubsub", "q-order-standard", OrderJson.Serialize(order), default);
+        await _publisher.PublishAsync("order-pubsub", "q-order-standard", OrderJson.Serialize(order), DaprContentTypes.Json, default);
 
         var request = Assert.Single(_sidecar.Requests);
         Assert.Equal("/v1.0/publish/order-pubsub/q-order-standard", request.Path);
@@ -93,7 +94,7 @@ public sealed class DaprHttpPublisherTests : IAsyncLifetime
     {
         var order = TestOrders.Make(9, Delivery.Express);
 
-        await _publisher.InvokeOutputBindingAsync("q-order-express-output", OrderJson.Serialize(order), default);
+        await _publisher.InvokeOutputBindingAsync("q-order-express-output", OrderJson.Serialize(order), DaprContentTypes.Json, default);
 
         var request = Assert.Single(_sidecar.Requests);
         Assert.Equal("/v1.0/bindings/q-order-express-output", request.Path);

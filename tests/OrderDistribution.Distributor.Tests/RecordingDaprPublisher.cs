@@ -20,7 +20,7 @@ public sealed class RecordingDaprPublisher : IDaprPublisher
     public HashSet<string> Unreachable { get; } = [];
 
     public Task<IReadOnlyList<FailedBulkEntry>> BulkPublishAsync(
-        string pubSubName, string topic, IReadOnlyList<BulkPublishEntry> entries, CancellationToken cancellationToken)
+        string pubSubName, string topic, IReadOnlyList<BulkPublishEntry> entries, int maxBulkPubBytes, CancellationToken cancellationToken)
     {
         ThrowIfUnreachable(topic);
         BulkPublishes.Enqueue((topic, entries));
@@ -31,7 +31,7 @@ public sealed class RecordingDaprPublisher : IDaprPublisher
         return Task.FromResult(failed);
     }
 
-    public Task PublishAsync(string pubSubName, string topic, byte[] payload, CancellationToken cancellationToken)
+    public Task PublishAsync(string pubSubName, string topic, byte[] payload, string contentType, CancellationToken cancellationToken)
     {
         ThrowIfUnreachable(topic);
         ThrowIfChosen(payload);
@@ -39,7 +39,7 @@ public sealed class RecordingDaprPublisher : IDaprPublisher
         return Task.CompletedTask;
     }
 
-    public Task InvokeOutputBindingAsync(string bindingName, byte[] payload, CancellationToken cancellationToken)
+    public Task InvokeOutputBindingAsync(string bindingName, byte[] payload, string contentType, CancellationToken cancellationToken)
     {
         ThrowIfUnreachable(bindingName);
         ThrowIfChosen(payload);

@@ -76,11 +76,55 @@ public sealed class SubscriptionAndConfigurationTests
     }
 
     [Fact]
-    public async Task Health_answers_healthy()
+    public async Task Readiness_follows_the_sidecar_while_liveness_stays_up()
     {
-        using var app = new DistributorFactory();
+        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString())) { RealSidecarClient = true };
+        var client = app.CreateClient();
 
-        Assert.Equal("Healthy", await app.CreateClient().GetStringAsync("/health"));
+        await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.OK);
+        sidecar.OutboundHealthStatus = 500;
+        await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.ServiceUnavailable);
+        Assert.Equal("Healthy", await client.GetStringAsync("/alive"));
+        sidecar.OutboundHealthStatus = 204;
+        await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.OK);
+        Assert.Contains(app.Logs.Lines, l => l.Message.StartsWith("Not ready, deliveries pause: Dapr sidecar", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task With_no_sidecar_the_distributor_is_live_but_not_ready()
+    {
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}")) { RealSidecarClient = true };
+        var client = app.CreateClient();
+
+        await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.ServiceUnavailable);
+        Assert.Equal("Healthy", await client.GetStringAsync("/alive"));
+    }
+
+    [Theory]
+    [InlineData("DAPR_HTTP_ENDPOINT", "not a url")]
+    [InlineData("DAPR_HTTP_ENDPOINT", "ftp://127.0.0.1:3500")]
+    [InlineData("DAPR_HTTP_PORT", "http")]
+    public void A_bad_sidecar_address_stops_the_app_with_a_message_naming_the_variable(string variable, string value)
+    {
+        using var app = new DistributorFactory((variable, value));
+
+        var error = Assert.ThrowsAny<Exception>(() => app.CreateClient());
+
+        Assert.Contains(variable, error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("Messaging:DeliveryDeadline", "00:00:00", "DeliveryDeadline")]
+    [InlineData("Messaging:DeliveryDeadline", "00:02:00", "DeliveryDeadline")]
+    [InlineData("Messaging:MaxBulkPublishBytes", "2000000", "MaxBulkPublishBytes")]
+    public void Out_of_range_messaging_settings_stop_the_app_naming_the_setting(string key, string value, string named)
+    {
+        using var app = new DistributorFactory((key, value));
+
+        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+
+        Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
 
     private static List<string> Keys(JsonElement element) => element.EnumerateObject().Select(p => p.Name).Order().ToList();

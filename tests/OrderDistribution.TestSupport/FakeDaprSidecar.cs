@@ -11,7 +11,8 @@ using Microsoft.Extensions.Logging;
 namespace OrderDistribution.TestSupport;
 
 /// <summary>One request the fake sidecar took.</summary>
-public sealed record SidecarRequest(string Path, IReadOnlyDictionary<string, string> Query, byte[] Body)
+public sealed record SidecarRequest(
+    string Path, IReadOnlyDictionary<string, string> Query, IReadOnlyDictionary<string, string> Headers, byte[] Body)
 {
     public JsonElement Json => JsonDocument.Parse(Body).RootElement;
 }
@@ -35,6 +36,15 @@ public sealed class FakeDaprSidecar : IAsyncDisposable
     /// <summary>A bulk publish whose body is larger than this fails as a whole.</summary>
     public int? MaxBulkRequestBytes { get; set; }
 
+    /// <summary>When set, a bulk publish is answered with this status and body instead, whatever it holds.</summary>
+    public Func<SidecarRequest, (int Status, string Body)>? BulkAnswer { get; set; }
+
+    /// <summary>When set, every publish waits on it (or until the caller gives up) before it is answered.</summary>
+    public Task? Hang { get; set; }
+
+    /// <summary>What <c>GET /v1.0/healthz/outbound</c> answers.</summary>
+    public int OutboundHealthStatus { get; set; } = StatusCodes.Status204NoContent;
+
     public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!
         .Addresses.First());
 
@@ -52,6 +62,7 @@ public sealed class FakeDaprSidecar : IAsyncDisposable
         app.MapPost("/v1.0-alpha1/publish/bulk/{pubsub}/{topic}", sidecar.BulkPublishAsync);
         app.MapPost("/v1.0/publish/{pubsub}/{topic}", sidecar.RecordAsync);
         app.MapPost("/v1.0/bindings/{name}", sidecar.RecordAsync);
+        app.MapGet("/v1.0/healthz/outbound", () => Results.StatusCode(sidecar.OutboundHealthStatus));
         await app.StartAsync();
         return sidecar;
     }
@@ -67,6 +78,11 @@ public sealed class FakeDaprSidecar : IAsyncDisposable
     private async Task<IResult> BulkPublishAsync(HttpRequest request)
     {
         var recorded = await Record(request);
+        if (BulkAnswer?.Invoke(recorded) is { } answer)
+        {
+            return Results.Text(answer.Body, "application/json", statusCode: answer.Status);
+        }
+
         var entries = recorded.Json.EnumerateArray().ToList();
         var failed = recorded.Body.Length > MaxBulkRequestBytes
             ? entries.Select(e => (e, "the message is too large")).ToList()
@@ -90,8 +106,14 @@ public sealed class FakeDaprSidecar : IAsyncDisposable
         var recorded = new SidecarRequest(
             request.Path.Value!,
             request.Query.ToDictionary(q => q.Key, q => q.Value.ToString()),
+            request.Headers.ToDictionary(h => h.Key, h => h.Value.ToString(), StringComparer.OrdinalIgnoreCase),
             buffer.ToArray());
         Requests.Enqueue(recorded);
+        if (Hang is { } hang)
+        {
+            await hang.WaitAsync(request.HttpContext.RequestAborted);
+        }
+
         return recorded;
     }
 }

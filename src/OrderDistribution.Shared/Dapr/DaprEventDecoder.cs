@@ -1,3 +1,4 @@
+using System.Text;
 using System.Text.Json;
 using OrderDistribution.Orders;
 
@@ -10,8 +11,21 @@ namespace OrderDistribution.Dapr;
 /// </summary>
 public static class DaprEventDecoder
 {
-    /// <exception cref="InvalidOrderException">The event holds no valid order.</exception>
-    public static Order Decode(JsonElement @event) => @event.ValueKind switch
+    /// <exception cref="InvalidOrderException">The event holds no valid order, whatever is wrong with it.</exception>
+    public static Order Decode(JsonElement @event)
+    {
+        try
+        {
+            return DecodeAny(@event);
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException or FormatException or ArgumentException)
+        {
+            // For example a string whose escapes are not valid UTF-16, which the reader refuses to hand over.
+            throw new InvalidOrderException($"not an order: {e.Message}");
+        }
+    }
+
+    private static Order DecodeAny(JsonElement @event) => @event.ValueKind switch
     {
         JsonValueKind.Object when IsCloudEvent(@event) => DecodeCloudEventData(@event),
         JsonValueKind.Object => OrderJson.Deserialize(@event),
@@ -32,7 +46,7 @@ public static class DaprEventDecoder
                 : throw new InvalidOrderException("not an order: data_base64 is not base64");
         }
 
-        return Decode(cloudEvent.GetProperty("data"));
+        return DecodeAny(cloudEvent.GetProperty("data"));
     }
 
     private static Order DecodeString(JsonElement text)
@@ -43,6 +57,6 @@ public static class DaprEventDecoder
         }
 
         // A JSON document carried as a string: some brokers hand text payloads over this way.
-        return OrderJson.Deserialize(System.Text.Encoding.UTF8.GetBytes(text.GetString()!));
+        return OrderJson.Deserialize(Encoding.UTF8.GetBytes(text.GetString()!));
     }
 }

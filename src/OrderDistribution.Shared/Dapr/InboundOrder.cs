@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using OrderDistribution.Orders;
 
 namespace OrderDistribution.Dapr;
@@ -13,12 +14,27 @@ public enum InboundChannel
     InputBinding,
 }
 
+/// <summary>
+/// Which entries of one delivery are done for certain: published, or stored. The delivery is answered from
+/// it when the handler finishes or its deadline passes, whichever comes first; an entry not marked by then
+/// is answered RETRY.
+/// </summary>
+public sealed class DeliveryProgress
+{
+    private readonly ConcurrentDictionary<string, byte> _done = new(StringComparer.Ordinal);
+
+    public void MarkDone(string entryId) => _done.TryAdd(entryId, 0);
+
+    public bool IsDone(string entryId) => _done.ContainsKey(entryId);
+}
+
 /// <summary>What an app does with the orders the sidecar delivers.</summary>
 public interface IOrderHandler
 {
-    /// <returns>The entry ids that failed for a reason worth retrying; every other order is done.</returns>
-    Task<IReadOnlySet<string>> HandleAsync(
-        IReadOnlyList<InboundOrder> orders, InboundChannel channel, CancellationToken cancellationToken);
+    /// <summary>Publishes or stores the orders, marking each in <paramref name="progress"/> once it is done.</summary>
+    /// <param name="cancellationToken">Cancelled at the delivery's deadline, or when the sidecar hangs up.</param>
+    Task HandleAsync(
+        IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken);
 }
 
 /// <summary>The routes the sidecar delivers to: <c>/{topic}-bulk</c>, <c>/{topic}-single</c> and <c>/{input binding}</c>.</summary>

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
@@ -10,9 +11,10 @@ using OrderDistribution.Orders;
 namespace OrderDistribution.Dapr;
 
 /// <summary>
-/// The three ways the sidecar hands an app its orders, and the subscription that asks for them.
-/// Invalid orders are dropped (bulk, single) or refused with a 400 (bindings, so the broker dead-letters
-/// them); only failures worth retrying are answered RETRY or 503.
+/// The three ways the sidecar hands an app its orders, and the subscription that asks for them. Nothing the
+/// sidecar can send makes these answer 500: each entry is decided on its own (an entry that is not a valid
+/// order is dropped with a warning), every delivery is answered within <see cref="MessagingOptions.DeliveryDeadline"/>,
+/// and only entries published or stored for certain are answered SUCCESS.
 /// </summary>
 public static partial class OrderEntryPointEndpoints
 {
@@ -20,12 +22,12 @@ public static partial class OrderEntryPointEndpoints
     {
         app.MapGet("/dapr/subscribe", (IOptions<MessagingOptions> options) =>
             TypedResults.Ok(new[] { Subscription(options.Value, routes) }));
-        app.MapPost(routes.Bulk, (HttpRequest request, IOrderHandler handler, ILoggerFactory loggers) =>
-            HandleBulkAsync(request, handler, routes.Topic, Logger(loggers)));
-        app.MapPost(routes.Single, (HttpRequest request, IOrderHandler handler, ILoggerFactory loggers) =>
-            HandleSingleAsync(request, handler, routes.Topic, Logger(loggers)));
-        app.MapPost(routes.Binding, (HttpRequest request, IOrderHandler handler, ILoggerFactory loggers) =>
-            HandleBindingAsync(request, handler, routes.InputBinding, Logger(loggers)));
+        app.MapPost(routes.Bulk, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
+            HandleBulkAsync(request, new Delivery(handler, options.Value, routes.Topic, Logger(loggers))));
+        app.MapPost(routes.Single, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
+            HandleSingleAsync(request, new Delivery(handler, options.Value, routes.Topic, Logger(loggers))));
+        app.MapPost(routes.Binding, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
+            HandleBindingAsync(request, new Delivery(handler, options.Value, routes.InputBinding, Logger(loggers))));
         return app;
     }
 
@@ -38,71 +40,86 @@ public static partial class OrderEntryPointEndpoints
             : new DaprSubscription(options.PubSubName, routes.Topic, routes.Single, rawPayload, null);
     }
 
-    private static async Task<Results<Ok<BulkSubscribeResponse>, ProblemHttpResult>> HandleBulkAsync(
-        HttpRequest request, IOrderHandler handler, string topic, ILogger logger)
+    /// <summary>
+    /// A body that is not a bulk delivery at all cannot be answered entry by entry: it gets a 404, the answer
+    /// with which Dapr drops a delivery instead of sending it again forever.
+    /// </summary>
+    private static async Task<Results<Ok<BulkSubscribeResponse>, ProblemHttpResult>> HandleBulkAsync(HttpRequest request, Delivery delivery)
     {
-        using var body = await TryParseAsync(request);
+        var (body, unreadable) = await ReadJsonAsync(request);
+        using var _ = body;
         if (body?.RootElement is not { ValueKind: JsonValueKind.Object } root
             || !root.TryGetProperty("entries", out var entries) || entries.ValueKind != JsonValueKind.Array)
         {
-            return BadRequest("The body is not a bulk delivery: expected a JSON object with an 'entries' array.");
+            var reason = unreadable ?? "expected a JSON object with an 'entries' array";
+            delivery.NotADelivery(request, reason, "404, so that the sidecar drops it");
+            return TypedResults.Problem($"Not a bulk delivery: {reason}.", statusCode: StatusCodes.Status404NotFound);
         }
 
-        if (entries.GetArrayLength() == 0)
-        {
-            return BadRequest("The bulk delivery has no entries.");
-        }
-
-        var entryIds = new List<string>(entries.GetArrayLength());
-        var dropped = new HashSet<string>();
+        var answered = new List<string>(entries.GetArrayLength());
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        var dropped = new HashSet<string>(StringComparer.Ordinal);
         var orders = new List<InboundOrder>(entries.GetArrayLength());
+        var position = 0;
         foreach (var entry in entries.EnumerateArray())
         {
-            if (entry.ValueKind != JsonValueKind.Object
-                || !entry.TryGetProperty("entryId", out var id) || id.GetString() is not { Length: > 0 } entryId
-                || !entry.TryGetProperty("event", out var @event))
+            var at = position++;
+            if (EntryIdOf(entry) is not { } entryId)
             {
-                return BadRequest($"Entry {entryIds.Count} has no 'entryId' or no 'event'.");
+                LogUnanswerable(delivery.Logger, delivery.Source, at);
+                continue;
             }
 
-            entryIds.Add(entryId);
+            if (!seen.Add(entryId))
+            {
+                continue; // the same entry twice: processed once, answered once
+            }
+
+            answered.Add(entryId);
+            if (entry.ValueKind != JsonValueKind.Object || !entry.TryGetProperty("event", out var @event))
+            {
+                delivery.Drop(entryId, "the entry has no event");
+                dropped.Add(entryId);
+                continue;
+            }
+
             try
             {
                 orders.Add(new InboundOrder(entryId, DaprEventDecoder.Decode(@event)));
             }
             catch (InvalidOrderException e)
             {
+                delivery.Drop(entryId, e.Message);
                 dropped.Add(entryId);
-                LogDropped(logger, topic, entryId, e.Message);
             }
         }
 
-        var retry = orders.Count > 0
-            ? await handler.HandleAsync(orders, InboundChannel.BulkSubscription, request.HttpContext.RequestAborted)
-            : new HashSet<string>();
-        var statuses = entryIds
+        var progress = await delivery.RunAsync(orders, InboundChannel.BulkSubscription, request.HttpContext.RequestAborted);
+        var statuses = answered
             .Select(id => new BulkEntryResponse(id,
                 dropped.Contains(id) ? BulkEntryStatus.DROP
-                : retry.Contains(id) ? BulkEntryStatus.RETRY
-                : BulkEntryStatus.SUCCESS))
+                : progress.IsDone(id) ? BulkEntryStatus.SUCCESS
+                : BulkEntryStatus.RETRY))
             .ToList();
-        LogBulk(logger, entryIds.Count, topic, entryIds.Count - retry.Count - dropped.Count, retry.Count, dropped.Count);
+        delivery.Answered(InboundChannel.BulkSubscription, statuses.Select(s => s.Status).ToList());
         return TypedResults.Ok(new BulkSubscribeResponse(statuses));
     }
 
-    private static async Task<Results<Ok<SubscriptionResponse>, ProblemHttpResult>> HandleSingleAsync(
-        HttpRequest request, IOrderHandler handler, string topic, ILogger logger)
+    /// <summary>Anything that is not one valid order is answered DROP, the status with which Dapr drops a message.</summary>
+    private static async Task<Ok<SubscriptionResponse>> HandleSingleAsync(HttpRequest request, Delivery delivery)
     {
-        using var body = await TryParseAsync(request);
+        var (body, unreadable) = await ReadJsonAsync(request);
+        using var _ = body;
         if (body is null)
         {
-            return BadRequest("The body is not JSON: expected a CloudEvent or an order.");
+            delivery.NotADelivery(request, unreadable!, "DROP");
+            return Answer(BulkEntryStatus.DROP);
         }
 
         var entryId = body.RootElement is { ValueKind: JsonValueKind.Object } root
                       && root.TryGetProperty("id", out var id) && id.ValueKind == JsonValueKind.String
             ? id.GetString()!
-            : Guid.NewGuid().ToString();
+            : "(no id)";
         Order order;
         try
         {
@@ -110,23 +127,34 @@ public static partial class OrderEntryPointEndpoints
         }
         catch (InvalidOrderException e)
         {
-            LogDropped(logger, topic, entryId, e.Message);
-            return TypedResults.Ok(new SubscriptionResponse(BulkEntryStatus.DROP));
+            delivery.Drop(entryId, e.Message);
+            return Answer(BulkEntryStatus.DROP);
         }
 
-        var retry = await handler.HandleAsync(
-            [new InboundOrder(entryId, order)], InboundChannel.Subscription, request.HttpContext.RequestAborted);
-        return TypedResults.Ok(new SubscriptionResponse(retry.Count > 0 ? BulkEntryStatus.RETRY : BulkEntryStatus.SUCCESS));
+        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.Subscription, request.HttpContext.RequestAborted);
+        return Answer(progress.IsDone(entryId) ? BulkEntryStatus.SUCCESS : BulkEntryStatus.RETRY);
+
+        Ok<SubscriptionResponse> Answer(BulkEntryStatus status)
+        {
+            delivery.Answered(InboundChannel.Subscription, [status]);
+            return TypedResults.Ok(new SubscriptionResponse(status));
+        }
     }
 
-    private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(
-        HttpRequest request, IOrderHandler handler, string binding, ILogger logger)
+    /// <summary>
+    /// Input bindings know no statuses: 200 when done, 503 to have the broker deliver it again, and 400 for
+    /// what is not a valid order, which the broker dead-letters after its delivery limit.
+    /// </summary>
+    private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, Delivery delivery)
     {
-        var entryId = request.Headers["Messageid"].FirstOrDefault() ?? Guid.NewGuid().ToString();
-        using var body = await TryParseAsync(request);
+        var entryId = request.Headers["Messageid"].FirstOrDefault() ?? "(no message id)";
+        var (body, unreadable) = await ReadJsonAsync(request);
+        using var _ = body;
         if (body is null)
         {
-            return BadRequest("The body is not JSON: expected an order.");
+            delivery.NotADelivery(request, unreadable!, "400, so that the broker dead-letters it");
+            delivery.Answered(InboundChannel.InputBinding, [BulkEntryStatus.DROP]);
+            return TypedResults.Problem($"Not an order: {unreadable}.", statusCode: StatusCodes.Status400BadRequest);
         }
 
         Order order;
@@ -136,40 +164,152 @@ public static partial class OrderEntryPointEndpoints
         }
         catch (InvalidOrderException e)
         {
-            LogDropped(logger, binding, entryId, e.Message);
-            return BadRequest(e.Message);
+            delivery.Drop(entryId, e.Message);
+            delivery.Answered(InboundChannel.InputBinding, [BulkEntryStatus.DROP]);
+            return TypedResults.Problem(e.Message, statusCode: StatusCodes.Status400BadRequest);
         }
 
-        var retry = await handler.HandleAsync(
-            [new InboundOrder(entryId, order)], InboundChannel.InputBinding, request.HttpContext.RequestAborted);
-        return retry.Count > 0
-            ? TypedResults.Problem($"Order {order.OrderId} could not be processed now; deliver it again.",
-                statusCode: StatusCodes.Status503ServiceUnavailable)
-            : TypedResults.Ok();
+        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.InputBinding, request.HttpContext.RequestAborted);
+        var done = progress.IsDone(entryId);
+        delivery.Answered(InboundChannel.InputBinding, [done ? BulkEntryStatus.SUCCESS : BulkEntryStatus.RETRY]);
+        return done
+            ? TypedResults.Ok()
+            : TypedResults.Problem($"Order {order.OrderId} could not be processed now; deliver it again.",
+                statusCode: StatusCodes.Status503ServiceUnavailable);
     }
 
-    private static async Task<JsonDocument?> TryParseAsync(HttpRequest request)
+    /// <returns>The entry's id as the sidecar wrote it (a number as its text); null when it has none to answer under.</returns>
+    private static string? EntryIdOf(JsonElement entry)
     {
-        try
-        {
-            return await JsonDocument.ParseAsync(request.Body, cancellationToken: request.HttpContext.RequestAborted);
-        }
-        catch (JsonException)
+        if (entry.ValueKind != JsonValueKind.Object || !entry.TryGetProperty("entryId", out var id))
         {
             return null;
         }
+
+        try
+        {
+            return id.ValueKind switch
+            {
+                JsonValueKind.String => id.GetString() is { Length: > 0 } text ? text : null,
+                JsonValueKind.Number => id.GetRawText(),
+                _ => null,
+            };
+        }
+        catch (InvalidOperationException)
+        {
+            return null; // escapes that are no valid UTF-16
+        }
     }
 
-    private static ProblemHttpResult BadRequest(string detail) =>
-        TypedResults.Problem(detail, statusCode: StatusCodes.Status400BadRequest);
+    /// <returns>The document, or why there is none: not JSON, too large, or the caller hung up.</returns>
+    private static async Task<(JsonDocument? Document, string? Unreadable)> ReadJsonAsync(HttpRequest request)
+    {
+        try
+        {
+            return (await JsonDocument.ParseAsync(request.Body, default, request.HttpContext.RequestAborted), null);
+        }
+        catch (JsonException e)
+        {
+            return (null, $"the body is not JSON ({e.Message})");
+        }
+        catch (BadHttpRequestException e) when (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
+        {
+            return (null, "the body is larger than any delivery of Messaging:MaxMessagesCount messages of Messaging:MaxMessageBytes");
+        }
+        catch (Exception e) when (e is OperationCanceledException or IOException or BadHttpRequestException)
+        {
+            return (null, $"the body could not be read ({e.Message})");
+        }
+    }
 
     private static ILogger Logger(ILoggerFactory loggers) => loggers.CreateLogger(typeof(OrderEntryPointEndpoints));
 
+    /// <summary>One delivery: runs the handler within the deadline and logs what became of it.</summary>
+    private sealed class Delivery(IOrderHandler handler, MessagingOptions options, string source, ILogger logger)
+    {
+        private readonly long _started = Stopwatch.GetTimestamp();
+
+        public ILogger Logger => logger;
+
+        public string Source => source;
+
+        public async Task<DeliveryProgress> RunAsync(
+            List<InboundOrder> orders, InboundChannel channel, CancellationToken requestAborted)
+        {
+            var progress = new DeliveryProgress();
+            if (orders.Count == 0)
+            {
+                return progress;
+            }
+
+            var left = options.DeliveryDeadline - Stopwatch.GetElapsedTime(_started);
+            using var deadline = CancellationTokenSource.CreateLinkedTokenSource(requestAborted);
+            deadline.CancelAfter(left > TimeSpan.Zero ? left : TimeSpan.Zero);
+            try
+            {
+                // WaitAsync: the answer goes out at the deadline even if the handler is slow to notice it.
+                await handler.HandleAsync(orders, channel, progress, deadline.Token).WaitAsync(deadline.Token);
+            }
+            catch (OperationCanceledException) when (requestAborted.IsCancellationRequested)
+            {
+                LogCallerHungUp(logger, source, channel, ElapsedMs);
+            }
+            catch (OperationCanceledException) when (deadline.IsCancellationRequested)
+            {
+                LogDeadlinePassed(logger, source, channel, options.DeliveryDeadline.TotalSeconds);
+            }
+            catch (Exception e)
+            {
+                LogHandlerFailed(logger, e, source, channel);
+            }
+
+            return progress;
+        }
+
+        public void Drop(string entryId, string reason) => LogDropped(logger, entryId, source, reason);
+
+        public void NotADelivery(HttpRequest request, string reason, string answer)
+        {
+            if (request.HttpContext.RequestAborted.IsCancellationRequested)
+            {
+                LogCallerHungUp(logger, source, null, ElapsedMs);
+            }
+            else
+            {
+                LogNotADelivery(logger, source, reason, answer);
+            }
+        }
+
+        public void Answered(InboundChannel channel, List<BulkEntryStatus> statuses) =>
+            LogDelivery(logger, statuses.Count, source, channel,
+                statuses.Count(s => s == BulkEntryStatus.SUCCESS), statuses.Count(s => s == BulkEntryStatus.RETRY),
+                statuses.Count(s => s == BulkEntryStatus.DROP), ElapsedMs);
+
+        private long ElapsedMs => (long)Stopwatch.GetElapsedTime(_started).TotalMilliseconds;
+    }
+
     [LoggerMessage(LogLevel.Warning, "Dropped entry {EntryId} from {Source}: {Reason}")]
-    private static partial void LogDropped(ILogger logger, string source, string entryId, string reason);
+    private static partial void LogDropped(ILogger logger, string entryId, string source, string reason);
+
+    [LoggerMessage(LogLevel.Warning,
+        "Dropped the entry at position {Position} from {Source}: it has no entryId, so no status can name it")]
+    private static partial void LogUnanswerable(ILogger logger, string source, int position);
+
+    [LoggerMessage(LogLevel.Warning, "A request to {Source} is not a delivery, answered {Answer}: {Reason}")]
+    private static partial void LogNotADelivery(ILogger logger, string source, string reason, string answer);
 
     [LoggerMessage(LogLevel.Information,
-        "Bulk of {Count} from {Topic}: {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped")]
-    private static partial void LogBulk(
-        ILogger logger, int count, string topic, int successCount, int retryCount, int dropCount);
+        "Delivery of {Count} from {Source} ({Channel}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms")]
+    private static partial void LogDelivery(
+        ILogger logger, int count, string source, InboundChannel channel, int successCount, int retryCount, int dropCount, long elapsedMs);
+
+    [LoggerMessage(LogLevel.Warning,
+        "A delivery from {Source} ({Channel}) passed its deadline of {DeadlineSeconds} s: what is not done is answered RETRY")]
+    private static partial void LogDeadlinePassed(ILogger logger, string source, InboundChannel channel, double deadlineSeconds);
+
+    [LoggerMessage(LogLevel.Warning, "The caller of a delivery from {Source} ({Channel}) hung up after {ElapsedMs} ms")]
+    private static partial void LogCallerHungUp(ILogger logger, string source, InboundChannel? channel, long elapsedMs);
+
+    [LoggerMessage(LogLevel.Error, "Handling a delivery from {Source} ({Channel}) failed: what is not done is answered RETRY")]
+    private static partial void LogHandlerFailed(ILogger logger, Exception exception, string source, InboundChannel channel);
 }

@@ -2,12 +2,25 @@ using System.Globalization;
 
 namespace OrderDistribution.Orders;
 
-/// <summary>How an order is named as a blob: the receivers write <c>{OrderId}.json</c>, the load tool reads it back.</summary>
+/// <summary>
+/// How an order is stored as a blob: the receivers write <c>{OrderId}.json</c> with the time they stored it as
+/// metadata <c>storedat</c>; the load tool reads both back.
+/// </summary>
 public static class OrderBlob
 {
+    /// <summary>Blob metadata: when the receiver stored the order, UTC, ISO 8601 round-trip format (sub-millisecond).</summary>
+    public const string StoredAtMetadata = "storedat";
+
     private const string Extension = ".json";
 
     public static string NameOf(Order order) => string.Create(CultureInfo.InvariantCulture, $"{order.OrderId}{Extension}");
+
+    public static string FormatStoredAt(DateTimeOffset storedAt) => storedAt.UtcDateTime.ToString("O", CultureInfo.InvariantCulture);
+
+    public static DateTimeOffset? ParseStoredAt(string? value) =>
+        DateTimeOffset.TryParseExact(value, "O", CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var storedAt)
+            ? storedAt
+            : null;
 
     /// <returns>The order id the blob is named after, or null for a blob that is not an order's.</returns>
     public static long? OrderIdOf(string blobName) =>

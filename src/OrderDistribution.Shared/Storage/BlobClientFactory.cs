@@ -22,9 +22,11 @@ public static class BlobClientFactory
         var client = options.AccountUrl is { } accountUrl
             ? new CloudBlobClient(accountUrl, await ManagedIdentityCredentialsAsync(cancellationToken))
             : CloudStorageAccount.Parse(options.ConnectionString).CreateCloudBlobClient();
+        // Retries and timeouts are the callers' resilience pipelines'; this bound only stops a call the
+        // caller forgot to bound.
         client.DefaultRequestOptions = new BlobRequestOptions
         {
-            RetryPolicy = new LinearRetry(TimeSpan.FromMilliseconds(200), 2),
+            RetryPolicy = new NoRetry(),
             MaximumExecutionTime = options.RequestTimeout,
         };
         return client;

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using Microsoft.WindowsAzure.Storage;
 
 namespace OrderDistribution.Storage;
 
@@ -14,8 +15,8 @@ public sealed class StorageOptions
 
     public Uri? AccountUrl { get; set; }
 
-    /// <summary>The longest one storage call may take, retries included, before the order counts as failed.</summary>
-    public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(10);
+    /// <summary>The longest one storage call may take before it is abandoned and tried again.</summary>
+    public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);
 }
 
 public sealed class StorageOptionsValidator : IValidateOptions<StorageOptions>
@@ -33,6 +34,13 @@ public sealed class StorageOptionsValidator : IValidateOptions<StorageOptions>
         if (options.AccountUrl is { IsAbsoluteUri: false } or { Scheme: not ("https" or "http") })
         {
             return ValidateOptionsResult.Fail($"Storage:AccountUrl must be an absolute http(s) URL, not '{options.AccountUrl}'.");
+        }
+
+        if (hasConnectionString && !CloudStorageAccount.TryParse(options.ConnectionString, out _))
+        {
+            return ValidateOptionsResult.Fail(
+                "Storage:ConnectionString is not a storage connection string (expected e.g. UseDevelopmentStorage=true, " +
+                "or DefaultEndpointsProtocol=...;AccountName=...;AccountKey=...;BlobEndpoint=...).");
         }
 
         if (options.RequestTimeout <= TimeSpan.Zero)

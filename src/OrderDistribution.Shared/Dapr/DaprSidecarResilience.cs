@@ -1,0 +1,22 @@
+using OrderDistribution.Hosting;
+using Polly;
+
+namespace OrderDistribution.Dapr;
+
+/// <summary>The resilience pipeline every call to the sidecar goes through, one per process.</summary>
+public static class DaprSidecarResilience
+{
+    public const string Key = "dapr-sidecar";
+
+    public static ResiliencePipelineBuilder AddSidecarStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits) =>
+        builder.AddDependencyStrategies(
+            limits,
+            // The caller's own cancellation (the delivery's deadline) is not the sidecar's failure.
+            isFailure: e => e is DaprPublishException or HttpRequestException or Polly.Timeout.TimeoutRejectedException,
+            // A partly failed bulk publish is worth trying again for its failed entries, but says nothing
+            // about the sidecar's health: the broker refused some messages.
+            isRetriedWithoutCountingAsFailure: e => e is BulkPublishPartlyFailedException);
+
+    public static ResiliencePipeline Create(DependencyLimits limits) =>
+        new ResiliencePipelineBuilder().AddSidecarStrategies(limits).Build();
+}

@@ -1,0 +1,30 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Logging;
+
+namespace OrderDistribution.TestSupport;
+
+public sealed record LoggedLine(LogLevel Level, string Category, string Message, Exception? Exception);
+
+/// <summary>Keeps every line an app logs, for tests that assert what was logged.</summary>
+public sealed class LogRecorder : ILoggerProvider
+{
+    public ConcurrentQueue<LoggedLine> Lines { get; } = new();
+
+    public IEnumerable<LoggedLine> AtLeast(LogLevel level) => Lines.Where(l => l.Level >= level);
+
+    public ILogger CreateLogger(string categoryName) => new Recorder(this, categoryName);
+
+    public void Dispose()
+    {
+    }
+
+    private sealed class Recorder(LogRecorder owner, string category) : ILogger
+    {
+        public IDisposable? BeginScope<TState>(TState state) where TState : notnull => null;
+
+        public bool IsEnabled(LogLevel logLevel) => logLevel >= LogLevel.Debug;
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
+            owner.Lines.Enqueue(new LoggedLine(logLevel, category, formatter(state, exception), exception));
+    }
+}
