@@ -3,6 +3,8 @@
 #  - Azurite, the Azure Storage emulator (storage tests, local runs): ./.tools/node_modules/.bin/azurite
 #  - Microsoft's Kusto language service (Kusto.Language compiled to JavaScript), with which
 #    scripts/kql-check.js and the deployment tests parse scripts/kql/*.kql.
+# and checks, without installing anything system-wide, for RabbitMQ (the local bindings model):
+# it says how to get it when it is missing. Bash 3.2 compatible (macOS).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 AZURITE_VERSION="${AZURITE_VERSION:-3.37.0}"
@@ -15,3 +17,23 @@ fi
 mkdir -p "$ROOT/.tools"
 npm install --prefix "$ROOT/.tools" --no-audit --no-fund --loglevel=error \
   "azurite@$AZURITE_VERSION" "@kusto/language-service-next@$KUSTO_VERSION"
+
+# RabbitMQ: a check with a hint, not an install (it is a system service, and only the bindings
+# model needs it; scripts/run-local.sh bindings uses a running one or starts the installed one).
+if command -v rabbitmq-server >/dev/null 2>&1 || (exec 3<>/dev/tcp/127.0.0.1/5672) 2>/dev/null; then
+  echo "RabbitMQ: found (bindings model)"
+else
+  echo "RabbitMQ: not found. Only the bindings model (scripts/run-local.sh bindings) needs it:"
+  case "$(uname -s)" in
+    Darwin) echo "  brew install rabbitmq && brew services start rabbitmq" ;;
+    Linux)
+      if command -v apt-get >/dev/null 2>&1; then
+        echo "  sudo apt-get install rabbitmq-server"
+      else
+        echo "  install rabbitmq-server with your package manager: https://www.rabbitmq.com/docs/download"
+      fi
+      ;;
+    *) echo "  https://www.rabbitmq.com/docs/download" ;;
+  esac
+  echo "  or run any RabbitMQ 3.x on 127.0.0.1:5672 with its default guest user."
+fi

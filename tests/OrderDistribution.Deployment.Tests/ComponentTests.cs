@@ -1,10 +1,11 @@
+using System.Globalization;
+
 namespace OrderDistribution.Deployment.Tests;
 
 public class ComponentTests
 {
     private const string PubSubFolder = "components-pubsub";
     private const string BindingsFolder = "components-bindings";
-    private static readonly string[] LoopbackHosts = ["127.0.0.1", "localhost"];
 
     [Fact]
     public void Every_app_id_in_dapr_yaml_is_in_the_scope_of_each_component_it_needs()
@@ -49,61 +50,215 @@ public class ComponentTests
     }
 
     [Fact]
-    public void The_bindings_folder_holds_each_queue_edge_as_a_storage_queue_binding()
+    public void The_bindings_folder_holds_each_queue_edge_as_a_rabbitmq_binding_named_as_the_apps_expect()
     {
         var components = DaprComponent.LoadFolder(BindingsFolder);
         var expected = Contract.Bindings.Append(Contract.LocalIngressOutput).ToList();
+        var distributor = AppSettings.Load(Contract.DistributorSettings);
 
         Assert.Equal(expected.Select(b => b.Name).Order(StringComparer.Ordinal), components.Select(c => c.Name).Order(StringComparer.Ordinal));
         foreach (var binding in expected)
         {
             var component = DaprComponent.Named(components, binding.Name, BindingsFolder);
-            Assert.Equal("bindings.azure.storagequeues", component.Type);
+            Assert.Equal("bindings.rabbitmq", component.Type);
             Assert.Equal(binding.Queue, component["queueName"]);
             Assert.Equal(binding.Direction, component["direction"]);
+            Assert.Equal([binding.AppId], component.Scopes);
             Assert.EndsWith($"-{binding.Direction}", binding.Name, StringComparison.Ordinal);
+        }
+
+        // The names the distributor's settings use are components of this folder, in the right direction.
+        Assert.Equal("input", DaprComponent.Named(components, distributor.Required("Distributor:IngressInputBinding"), BindingsFolder)["direction"]);
+        Assert.Equal("output", DaprComponent.Named(components, distributor.Required("Distributor:ExpressOutputBinding"), BindingsFolder)["direction"]);
+        Assert.Equal("output", DaprComponent.Named(components, distributor.Required("Distributor:StandardOutputBinding"), BindingsFolder)["direction"]);
+    }
+
+    [Fact]
+    public void Rabbitmq_bindings_use_only_metadata_the_component_defines()
+    {
+        // components-contrib bindings/rabbitmq/metadata.yaml, plus the runtime's direction and route.
+        string[] known =
+        [
+            "host", "queueName", "durable", "deleteWhenUnused", "ttlInSeconds", "prefetchCount", "exclusive",
+            "maxPriority", "contentType", "reconnectWaitInSeconds", "caCert", "clientCert", "clientKey",
+            "externalSasl", "direction", "route",
+        ];
+        foreach (var component in DaprComponent.LoadFolder(BindingsFolder))
+        {
+            Assert.All(component.Metadata.Keys, key => Assert.True(known.Contains(key), $"{component.File}: {key} is not a bindings.rabbitmq field"));
         }
     }
 
     [Fact]
-    public void Storage_queue_bindings_pass_message_bodies_through_undecoded()
+    public void Rabbitmq_bindings_reach_the_local_broker_as_its_loopback_guest_user()
     {
         foreach (var component in DaprComponent.LoadFolder(BindingsFolder))
         {
-            Assert.Equal("false", component["decodeBase64"]);
+            var host = new Uri(component["host"] ?? throw new Xunit.Sdk.XunitException($"{component.File} has no host"));
+            Assert.Equal("amqp", host.Scheme);
+            Assert.Equal("127.0.0.1", host.Host);
+            Assert.Equal(5672, host.Port);
+            Assert.Equal("guest:guest", host.UserInfo);
         }
     }
 
     [Fact]
-    public void Azurite_endpoints_carry_no_account_name()
+    public void Every_component_on_one_queue_declares_it_the_same_durable_shared_way()
     {
-        foreach (var folder in new[] { PubSubFolder, BindingsFolder })
+        // Each sidecar declares its queue; RabbitMQ refuses a declaration that differs from the
+        // first (PRECONDITION_FAILED) and the binding is left without a channel.
+        string[] declared = ["durable", "deleteWhenUnused", "exclusive", "ttlInSeconds", "maxPriority"];
+        foreach (var queue in DaprComponent.LoadFolder(BindingsFolder).GroupBy(c => c["queueName"]))
         {
-            foreach (var component in DaprComponent.LoadFolder(folder))
+            foreach (var key in declared)
             {
-                foreach (var (key, value) in component.Metadata)
-                {
-                    if (!key.Contains("endpoint", StringComparison.OrdinalIgnoreCase))
-                    {
-                        continue;
-                    }
+                Assert.Single(queue.Select(c => c[key]).Distinct());
+            }
 
-                    var uri = new Uri(value);
-                    Assert.True(uri.AbsolutePath is "" or "/", $"{component.File}: {key} {value} has a path (the account name?)");
-                    Assert.Contains(uri.Host, LoopbackHosts);
-                    Assert.Equal(key == "queueEndpointUrl" ? 10001 : 10000, uri.Port);
+            foreach (var component in queue)
+            {
+                Assert.Equal("true", component["durable"]);
+                // Auto-delete would drop the queue and its waiting orders with its last consumer.
+                Assert.Equal("false", component["deleteWhenUnused"]);
+                Assert.NotEqual("true", component["exclusive"]);
+                // A queue TTL would expire valid orders waiting out an outage.
+                Assert.Null(component["ttlInSeconds"]);
+            }
+        }
+    }
+
+    [Fact]
+    public void Rabbitmq_input_bindings_prefetch_a_bounded_window_of_100()
+    {
+        foreach (var component in DaprComponent.LoadFolder(BindingsFolder).Where(c => c["direction"] == "input"))
+        {
+            // 0 (the default) lets RabbitMQ push a whole backlog into the sidecar.
+            Assert.Equal(100, int.Parse(component["prefetchCount"] ?? "0", CultureInfo.InvariantCulture));
+        }
+    }
+
+    [Fact]
+    public void Redis_hands_out_a_pending_message_again_only_after_the_longest_delivery_and_its_margin()
+    {
+        var redis = DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder);
+        var processingTimeout = GoDuration.Parse(redis["processingTimeout"]);
+        var deadline = DeliveryDeadline.Longest();
+
+        // Any shorter and a batch the app is still answering is handed out a second time.
+        Assert.True(processingTimeout >= deadline + TimeSpan.FromSeconds(5),
+            $"processingTimeout {processingTimeout} is not 5 s above the apps' delivery deadline {deadline}");
+        // Far below the component's 60 s default: recovery waits for this timer.
+        Assert.True(processingTimeout <= TimeSpan.FromSeconds(30), $"processingTimeout {processingTimeout} delays recovery");
+    }
+
+    [Fact]
+    public void Redis_looks_for_messages_to_redeliver_every_few_seconds()
+    {
+        var redis = DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder);
+        var redeliverInterval = GoDuration.Parse(redis["redeliverInterval"]);
+        var processingTimeout = GoDuration.Parse(redis["processingTimeout"]);
+
+        // 0 disables redelivery; a quarter of processingTimeout at most adds little to it.
+        Assert.True(redeliverInterval > TimeSpan.Zero, "redeliverInterval 0 disables redelivery");
+        Assert.True(redeliverInterval * 4 <= processingTimeout, $"redeliverInterval {redeliverInterval} is long next to processingTimeout {processingTimeout}");
+    }
+
+    [Fact]
+    public void Redis_never_acknowledges_a_delivery_that_failed()
+    {
+        var redis = DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder);
+
+        // ackOnError would drop a message once the resiliency retries ran out: a lost order.
+        Assert.NotEqual("true", redis["ackOnError"]?.ToLowerInvariant());
+    }
+
+    [Fact]
+    public void Redis_streams_are_trimmed_but_far_above_what_ten_bursts_leave()
+    {
+        const int Burst = 10_000; // one burst adds 10,000 to q-order-ingress, about 5,000 to each of the others
+        var redis = DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder);
+        var maxLen = long.Parse(redis["maxLenApprox"] ?? "0", CultureInfo.InvariantCulture);
+
+        // Trimming drops the oldest entries, delivered or not: it must never reach undelivered ones.
+        Assert.True(maxLen >= 10 * Burst, $"maxLenApprox {maxLen} is within ten bursts of {Burst}");
+    }
+
+    [Fact]
+    public void Each_model_folder_has_one_resiliency_spec_for_the_inbound_side_of_its_components()
+    {
+        var expectedTargets = new Dictionary<string, string[]>
+        {
+            [PubSubFolder] = [Contract.PubSubName],
+            [BindingsFolder] = Contract.Bindings.Where(b => b.Direction == "input").Select(b => b.Name).ToArray(),
+        };
+        foreach (var (runFile, folder) in DaprRunFile.Models)
+        {
+            var spec = Assert.Single(DaprResiliency.LoadFolder(folder));
+            var components = DaprComponent.LoadFolder(folder).Select(c => c.Name).ToHashSet();
+            var appIds = DaprRunFile.Load(runFile).Apps.Select(a => a.Id).ToHashSet();
+
+            Assert.Equal("dapr.io/v1alpha1", spec.ApiVersion);
+            Assert.Equal(expectedTargets[folder].Order(StringComparer.Ordinal), spec.InboundByComponent.Keys.Order(StringComparer.Ordinal));
+            Assert.All(spec.InboundByComponent.Keys, name => Assert.Contains(name, components));
+            Assert.All(spec.Scopes, scope => Assert.Contains(scope, appIds));
+            foreach (var (component, inbound) in spec.InboundByComponent)
+            {
+                Assert.True(inbound.Retry is not null, $"{folder}: {component} inbound has no retry policy");
+                Assert.True(spec.Retries.ContainsKey(inbound.Retry!), $"{folder}: {component} names retry policy {inbound.Retry}, which does not exist");
+                Assert.True(inbound.Timeout is null || spec.Timeouts.ContainsKey(inbound.Timeout), $"{folder}: {component} names a missing timeout {inbound.Timeout}");
+                Assert.True(inbound.CircuitBreaker is null || spec.CircuitBreakers.Contains(inbound.CircuitBreaker), $"{folder}: {component} names a missing circuit breaker");
+            }
+        }
+    }
+
+    [Fact]
+    public void Every_resiliency_retry_policy_gives_up_after_a_bounded_time()
+    {
+        foreach (var (_, folder) in DaprRunFile.Models)
+        {
+            foreach (var (name, retry) in Assert.Single(DaprResiliency.LoadFolder(folder)).Retries)
+            {
+                // Dapr's default maxRetries is -1, forever.
+                Assert.InRange(retry.MaxRetriesOrDefault, 1, 60);
+                Assert.True(GoDuration.Parse(retry.Duration ?? "5s") * retry.MaxRetriesOrDefault <= TimeSpan.FromMinutes(1), $"{folder}: {name} retries longer than a minute");
+            }
+        }
+    }
+
+    [Fact]
+    public void Inbound_attempts_outlast_the_apps_delivery_deadline_and_redis_redelivers_after_the_retries()
+    {
+        var deadline = DeliveryDeadline.Longest();
+        var processingTimeout = GoDuration.Parse(DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder)["processingTimeout"]);
+        foreach (var (_, folder) in DaprRunFile.Models)
+        {
+            var spec = Assert.Single(DaprResiliency.LoadFolder(folder));
+            foreach (var (component, inbound) in spec.InboundByComponent)
+            {
+                // A timeout below the deadline would cut off answers the app is about to give.
+                var timeout = GoDuration.Parse(spec.Timeouts[inbound.Timeout ?? throw new Xunit.Sdk.XunitException($"{folder}: {component} has no inbound timeout")]);
+                Assert.True(timeout > deadline, $"{folder}: {component} inbound timeout {timeout} is not above the delivery deadline {deadline}");
+                if (folder == PubSubFolder)
+                {
+                    // While the app does not answer at all, the retries end before Redis hands the message out again.
+                    var retry = spec.Retries[inbound.Retry!];
+                    Assert.True(timeout < processingTimeout, $"inbound timeout {timeout} is not below processingTimeout {processingTimeout}");
+                    Assert.True(GoDuration.Parse(retry.Duration) * retry.MaxRetriesOrDefault < processingTimeout,
+                        $"{inbound.Retry} retries past processingTimeout {processingTimeout}");
                 }
             }
         }
     }
 
     [Fact]
-    public void Storage_queue_bindings_name_an_azurite_queue_endpoint()
+    public void Input_bindings_retry_an_unavailable_app_but_not_an_invalid_order()
     {
-        foreach (var component in DaprComponent.LoadFolder(BindingsFolder))
+        var spec = Assert.Single(DaprResiliency.LoadFolder(BindingsFolder));
+        foreach (var (component, inbound) in spec.InboundByComponent)
         {
-            Assert.Equal("http://127.0.0.1:10001", component["queueEndpointUrl"]);
-            Assert.Equal("devstoreaccount1", component["accountName"]);
+            var retry = spec.Retries[inbound.Retry!];
+            Assert.True(retry.RetriesStatus(503), $"{component}: the app's 503 (try again) is not retried");
+            Assert.False(retry.RetriesStatus(400), $"{component}: the app's 400 (invalid order) is retried, blocking the queue");
         }
     }
 

@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace OrderDistribution.Deployment.Tests;
 
 public class DaprRunFileTests
@@ -131,5 +133,49 @@ public class DaprRunFileTests
                 }
             }
         }
+    }
+
+    [Theory]
+    [MemberData(nameof(RunFiles))]
+    public void Every_sidecar_pauses_delivery_within_seconds_of_its_app_reporting_not_ready(string runFile)
+    {
+        foreach (var app in DaprRunFile.Load(runFile).Apps)
+        {
+            var interval = TimeSpan.FromSeconds(int.Parse(app["appHealthProbeInterval"] ?? "5", CultureInfo.InvariantCulture));
+            var timeout = TimeSpan.FromMilliseconds(int.Parse(app["appHealthProbeTimeout"] ?? "500", CultureInfo.InvariantCulture));
+            var threshold = int.Parse(app["appHealthThreshold"] ?? "3", CultureInfo.InvariantCulture);
+
+            // Paused after `threshold` failed probes: at most 10 s, not Dapr's default 15 s.
+            Assert.True(interval * threshold <= TimeSpan.FromSeconds(10), $"{runFile}: {app.Id} pauses only after {interval * threshold}");
+            // One slow answer during a burst must not pause an app, nor may a probe outlast its interval.
+            Assert.InRange(threshold, 2, 10);
+            Assert.True(timeout >= TimeSpan.FromSeconds(1) && timeout < interval, $"{runFile}: {app.Id} probe timeout {timeout} against interval {interval}");
+        }
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Run_local_starts_azurite_without_its_debug_log_unless_asked()
+    {
+        var (exitCode, output) = Repo.Run("bash", "scripts/run-local.sh", "--azurite-args");
+        Assert.True(exitCode == 0, output);
+        var args = output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.DoesNotContain("--debug", args);
+        Assert.Contains("--location", args);
+
+        var (debugExit, debugOutput) = Repo.Run("env", "AZURITE_DEBUG=1", "bash", "scripts/run-local.sh", "--azurite-args");
+        Assert.True(debugExit == 0, debugOutput);
+        Assert.Contains("--debug", debugOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+    }
+
+    [Fact]
+    public void Run_local_starts_azurite_with_the_arguments_it_prints()
+    {
+        // The --azurite-args test above is only worth something if the real start uses the same list.
+        var script = Repo.Read("scripts/run-local.sh");
+        var starts = script.Split('\n').Where(line => line.TrimStart().StartsWith("\"$azurite\"", StringComparison.Ordinal)).ToList();
+        var start = Assert.Single(starts);
+        Assert.Contains("\"${args[@]}\"", start, StringComparison.Ordinal);
+        Assert.DoesNotContain("--debug", start, StringComparison.Ordinal);
+        Assert.Contains("done < <(azurite_args)", script, StringComparison.Ordinal);
     }
 }
