@@ -26,17 +26,50 @@ param daprPubSubModel string
 @description('Bulk subscribe maxMessagesCount (env Messaging__MaxMessagesCount)')
 param maxMessagesCount int = 250
 
-@description('order-pubsub maxActiveMessages: keep it near the bulk size, or locks expire while messages wait (seed article)')
+@description('Bulk mode, order-pubsub maxActiveMessages: keep it near the bulk size, or locks expire while messages wait (seed article)')
 param maxActiveMessages int = 250
 
-@description('order-pubsub maxConcurrentHandlers: 1 lets one handler gather full bulks (seed article)')
+@description('Bulk mode, order-pubsub maxConcurrentHandlers: 1 lets one handler gather full bulks (seed article)')
 param maxConcurrentHandlers int = 1
+
+// Single mode hands the app one message per request, so one handler would mean one message at a
+// time: the single figure would measure that setting, not the model. 64 handlers = the receiver's
+// process-wide bound on blob writes (Receiver:MaxConcurrentWrites, 64): more would only wait inside
+// the app for a write slot while holding their locks. Twice as many active messages keep the next
+// message already received when a handler frees, and still lock only a few seconds of work.
+@description('Single mode, order-pubsub maxActiveMessages (messages one sidecar holds at a time)')
+param singleMaxActiveMessages int = 128
+
+@description('Single mode, order-pubsub maxConcurrentHandlers (deliveries one sidecar runs at once)')
+param singleMaxConcurrentHandlers int = 64
 
 @description('Input bindings maxActiveMessages (the component default is 1, one message at a time)')
 param bindingMaxActiveMessages int = 1000
 
 @description('Input bindings maxConcurrentHandlers (the component default is 1)')
 param bindingMaxConcurrentHandlers int = 8
+
+@description('Service Bus tier. Standard: shared, throttled at about 1,000 credits/s per namespace (one per message operation), batches up to 256 KB. Premium: dedicated messaging units, batches up to 1 MB; the seed article\'s 27.8 s was measured on Premium.')
+@allowed([
+  'Standard'
+  'Premium'
+])
+param serviceBusSku string = 'Standard'
+
+@description('Premium only: messaging units of the namespace')
+@allowed([
+  1
+  2
+  4
+  8
+  16
+])
+param serviceBusMessagingUnits int = 1
+
+@description('Messaging:DeliveryDeadline of the apps, in seconds (1..50): every delivery is answered within it. The broker and sidecar timers below are derived from it.')
+@minValue(1)
+@maxValue(50)
+param deliveryDeadlineSeconds int = 10
 
 @description('Object id of the user or principal running azd; gets send rights on the ingress queue and blob access for the load tool. Empty: none.')
 param principalId string = ''
@@ -57,9 +90,44 @@ var tags = {
 }
 var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
 
-// Standard tier caps a message at 256 KB; Dapr's bulk publish puts all entries of one call in
-// one batch, so it must stay under the tier's limit. The apps split their batches by the same bytes.
-var maxBulkPubBytes = 131072
+// Dapr's Service Bus bulk publish puts all entries of one request into one all-or-nothing batch,
+// capped by the request's metadata.maxBulkPubBytes (the component-level setting is ignored). The
+// tier caps a batch at 256 KB (Standard) or 1 MB (Premium); the budget keeps 8 KiB of that for the
+// AMQP framing of the batch. The apps chunk by it (their chunker also counts 256 bytes per entry)
+// and send it with every bulk publish, so broker batch and app chunks always agree.
+var serviceBusBatchLimitBytes = serviceBusSku == 'Premium' ? 1048576 : 262144
+var batchFramingRoomBytes = 8192
+var maxBulkPubBytes = serviceBusBatchLimitBytes - batchFramingRoomBytes
+
+// Tier change = new namespace: Service Bus cannot change a Standard namespace into a Premium one in
+// place, so each tier gets its own name (the Standard name stays what it always was).
+var serviceBusName = serviceBusSku == 'Premium' ? 'sbp-${resourceToken}' : 'sb-${resourceToken}'
+
+// Handler settings of order-pubsub for the chosen mode.
+var pubSubMaxActiveMessages = daprPubSubModel == 'single' ? singleMaxActiveMessages : maxActiveMessages
+var pubSubMaxConcurrentHandlers = daprPubSubModel == 'single' ? singleMaxConcurrentHandlers : maxConcurrentHandlers
+
+// Timers, all from the apps' delivery deadline (decisions: every delivery answered within it):
+// - one delivery attempt by the sidecar may take the deadline; the inbound timeout (resiliency
+//   policy) only cuts off an app that hangs, so it is the deadline plus 5 s;
+// - a failed attempt is retried in the sidecar 5 times, backing off from 1 s to 4 s: about 15 s
+//   of waiting, enough to bridge an app restart without sending the message back to Service Bus;
+// - Dapr's Service Bus handler timeout must outlast one delivery with all its retries, or the
+//   handler is cancelled mid-retry and the message comes again (a duplicate delivery): 6 attempts
+//   of 15 s plus 5 waits of at most 4 s, plus 10 s margin = 120 s;
+// - the lock must outlive the time between two lock renewals with margin: Dapr renews every
+//   lockRenewalInSec (20 s) for as long as the message is in the sidecar, so a 60 s lock survives
+//   one failed renewal; 60 s is also 6 times the deadline, so an unrenewed lock still covers an
+//   attempt with room. maxDeliveryCount 10 then dead-letters a message only after 10 whole
+//   deliveries (each with its retries) failed.
+var inboundAttemptTimeoutSeconds = deliveryDeadlineSeconds + 5
+var inboundMaxRetries = 5
+var inboundInitialDelayMs = 1000
+var inboundMaxIntervalMs = 4000
+var handlerTimeoutInSec = (inboundMaxRetries + 1) * inboundAttemptTimeoutSeconds + inboundMaxRetries * inboundMaxIntervalMs / 1000 + 10
+var lockRenewalInSec = 20
+var lockDurationSeconds = 60
+var maxDeliveryCount = 10
 
 var queueNames = {
   ingress: 'q-order-ingress'
@@ -123,7 +191,11 @@ module serviceBus 'modules/servicebus.bicep' = {
   params: {
     location: location
     tags: tags
-    name: 'sb-${resourceToken}'
+    name: serviceBusName
+    sku: serviceBusSku
+    messagingUnits: serviceBusMessagingUnits
+    lockDuration: 'PT${lockDurationSeconds}S'
+    maxDeliveryCount: maxDeliveryCount
     queueNames: [
       queueNames.ingress
       queueNames.express
@@ -150,11 +222,12 @@ module storage 'modules/storage.bicep' = {
 // Each identity gets only the queue rights its components use (see modules/identities.bicep).
 // Loops must be computable when the deployment starts, so they name principals by key,
 // and principalIds resolves the keys inside the loop body.
+// The apps' user-assigned identities: binding components (input: Receiver, output: Sender) and the
+// KEDA scaler (Data Owner on the queue it scales on: it reads the queue's runtime properties).
 var principalIds = {
   distributor: identities.outputs.distributorPrincipalId
   receiverExpress: identities.outputs.receiverExpressPrincipalId
   receiverStandard: identities.outputs.receiverStandardPrincipalId
-  messaging: identities.outputs.messagingPrincipalId
   user: principalId
 }
 
@@ -167,13 +240,8 @@ var queueRoleAssignments = concat([
   { who: 'receiverExpress', queue: queueNames.express, role: roles.serviceBusDataOwner }
   { who: 'receiverStandard', queue: queueNames.standard, role: roles.serviceBusDataReceiver }
   { who: 'receiverStandard', queue: queueNames.standard, role: roles.serviceBusDataOwner }
-  { who: 'messaging', queue: queueNames.ingress, role: roles.serviceBusDataSender }
-  { who: 'messaging', queue: queueNames.ingress, role: roles.serviceBusDataReceiver }
-  { who: 'messaging', queue: queueNames.express, role: roles.serviceBusDataSender }
-  { who: 'messaging', queue: queueNames.express, role: roles.serviceBusDataReceiver }
-  { who: 'messaging', queue: queueNames.standard, role: roles.serviceBusDataSender }
-  { who: 'messaging', queue: queueNames.standard, role: roles.serviceBusDataReceiver }
 ], empty(principalId) ? [] : [
+  // The load tool's sidecar (scripts/azure-burst.sh) signs in as the user and sends the burst.
   { who: 'user', queue: queueNames.ingress, role: roles.serviceBusDataSender }
 ])
 
@@ -210,6 +278,35 @@ module containerRoles 'modules/storage-container-role.bicep' = [for (assignment,
   }
 }]
 
+// The apps' system-assigned identities, which their sidecars use for order-pubsub: the distributor
+// receives from q-order-ingress and sends to the two delivery queues; each receiver receives from its
+// queue. These exist only once the apps do, so they are assigned after the apps (see docs/azure.md).
+var appPrincipalIds = {
+  distributor: distributor.outputs.principalId
+  receiverExpress: receiverExpress.outputs.principalId
+  receiverStandard: receiverStandard.outputs.principalId
+}
+
+var pubSubRoleAssignments = [
+  { who: 'distributor', queue: queueNames.ingress, role: roles.serviceBusDataReceiver }
+  { who: 'distributor', queue: queueNames.express, role: roles.serviceBusDataSender }
+  { who: 'distributor', queue: queueNames.standard, role: roles.serviceBusDataSender }
+  { who: 'receiverExpress', queue: queueNames.express, role: roles.serviceBusDataReceiver }
+  { who: 'receiverStandard', queue: queueNames.standard, role: roles.serviceBusDataReceiver }
+]
+
+module pubSubRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) in pubSubRoleAssignments: {
+  name: 'pubsub-role-${i}'
+  scope: rg
+  params: {
+    namespaceName: serviceBus.outputs.name
+    queueName: assignment.queue
+    principalId: appPrincipalIds[assignment.who]
+    principalType: 'ServicePrincipal'
+    roleDefinitionId: assignment.role
+  }
+}]
+
 module containerAppsEnvironment 'modules/container-apps-environment.bicep' = {
   name: 'container-apps-environment'
   scope: rg
@@ -229,22 +326,48 @@ module daprComponents 'modules/dapr-components.bicep' = {
     environmentName: containerAppsEnvironment.outputs.name
     daprComponentsModel: daprComponentsModel
     serviceBusNamespaceFqdn: serviceBus.outputs.fqdn
-    messagingClientId: identities.outputs.messagingClientId
     distributorClientId: identities.outputs.distributorClientId
     receiverExpressClientId: identities.outputs.receiverExpressClientId
     receiverStandardClientId: identities.outputs.receiverStandardClientId
-    maxActiveMessages: maxActiveMessages
-    maxConcurrentHandlers: maxConcurrentHandlers
-    maxBulkPubBytes: maxBulkPubBytes
+    maxActiveMessages: pubSubMaxActiveMessages
+    maxConcurrentHandlers: pubSubMaxConcurrentHandlers
     bindingMaxActiveMessages: bindingMaxActiveMessages
     bindingMaxConcurrentHandlers: bindingMaxConcurrentHandlers
+    handlerTimeoutInSec: handlerTimeoutInSec
+    lockRenewalInSec: lockRenewalInSec
+    inboundAttemptTimeoutSeconds: inboundAttemptTimeoutSeconds
+    inboundMaxRetries: inboundMaxRetries
+    inboundInitialDelayMs: inboundInitialDelayMs
+    inboundMaxIntervalMs: inboundMaxIntervalMs
   }
 }
 
+// A Dapr sidecar loads its components when it starts, and a component change alone changes no
+// container app, so no new revision would start: the running sidecars would keep the old model's
+// components, which the postprovision hook then removes. Every setting that shapes the components
+// is therefore also in the apps' environment (DAPR_COMPONENTS_STAMP; the apps ignore it): any change
+// makes a new revision of each app, whose new sidecars load the new components, before the hook runs.
+var daprComponentsStamp = join([
+  daprComponentsModel
+  daprPubSubModel
+  serviceBusName
+  string(pubSubMaxActiveMessages)
+  string(pubSubMaxConcurrentHandlers)
+  string(bindingMaxActiveMessages)
+  string(bindingMaxConcurrentHandlers)
+  string(handlerTimeoutInSec)
+  string(lockRenewalInSec)
+  string(inboundAttemptTimeoutSeconds)
+  string(inboundMaxRetries)
+], '/')
+
 var messagingEnv = [
+  { name: 'DAPR_COMPONENTS_MODEL', value: daprComponentsModel }
+  { name: 'DAPR_COMPONENTS_STAMP', value: daprComponentsStamp }
   { name: 'Messaging__PubSubMode', value: daprPubSubModel }
   { name: 'Messaging__MaxMessagesCount', value: string(maxMessagesCount) }
   { name: 'Messaging__MaxBulkPublishBytes', value: string(maxBulkPubBytes) }
+  { name: 'Messaging__DeliveryDeadline', value: '00:00:${padLeft(string(deliveryDeadlineSeconds), 2, '0')}' }
 ]
 
 module distributor 'modules/container-app.bicep' = {
@@ -266,7 +389,6 @@ module distributor 'modules/container-app.bicep' = {
     registryServer: registry.outputs.loginServer
     identityId: identities.outputs.distributorId
     identityClientId: identities.outputs.distributorClientId
-    messagingIdentityId: identities.outputs.messagingId
     appInsightsName: monitoring.outputs.appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.ingress
@@ -293,7 +415,6 @@ module receiverExpress 'modules/container-app.bicep' = {
     registryServer: registry.outputs.loginServer
     identityId: identities.outputs.receiverExpressId
     identityClientId: identities.outputs.receiverExpressClientId
-    messagingIdentityId: identities.outputs.messagingId
     appInsightsName: monitoring.outputs.appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.express
@@ -323,7 +444,6 @@ module receiverStandard 'modules/container-app.bicep' = {
     registryServer: registry.outputs.loginServer
     identityId: identities.outputs.receiverStandardId
     identityClientId: identities.outputs.receiverStandardClientId
-    messagingIdentityId: identities.outputs.messagingId
     appInsightsName: monitoring.outputs.appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.standard
@@ -349,3 +469,6 @@ output APPLICATIONINSIGHTS_NAME string = monitoring.outputs.appInsightsName
 output LOG_ANALYTICS_WORKSPACE_NAME string = monitoring.outputs.logAnalyticsName
 output LOG_ANALYTICS_WORKSPACE_ID string = monitoring.outputs.logAnalyticsCustomerId
 output DAPR_PLACEHOLDER_SCOPE string = daprComponents.outputs.placeholderScope
+output SERVICEBUS_SKU string = serviceBusSku
+output MAX_BULK_PUBLISH_BYTES int = maxBulkPubBytes
+output AZURE_SUBSCRIPTION_ID string = subscription().subscriptionId

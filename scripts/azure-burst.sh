@@ -1,27 +1,45 @@
 #!/usr/bin/env bash
-# Sends a burst of orders into the deployed environment and reports the cycle time.
-# Usage: scripts/azure-burst.sh [--count 10000] [--render-only] [extra order-load run arguments...]
+# Sends a burst of orders into the deployed environment, reports the cycle time, then waits for the
+# queues to drain and reports each queue's dead-letter count: "0 lost" in Azure means every order
+# was stored or dead-lettered (with a reason), never silently gone.
+# Usage: scripts/azure-burst.sh [--count 10000] [--subscription ID] [--drain-timeout 300]
+#                               [--render-only | --dead-letters-only] [extra order-load run arguments...]
 #
 # The load tool schedules through a Dapr sidecar of its own that carries an Azure Service Bus
 # component for the ingress queue (rendered into .dapr/azure-load/ from the azd environment):
 # every order is bulk-published with one ScheduledEnqueueTimeUtc, so all become visible at the
 # same instant, whatever component model the apps run. The sidecar and the load tool sign in as
 # you (az login; Dapr's Azure auth falls back to the Azure CLI), and main.bicep gives
-# AZURE_PRINCIPAL_ID send rights on q-order-ingress and access to the outboxes.
+# AZURE_PRINCIPAL_ID send rights on q-order-ingress and access to the outboxes. Bulk publishes use
+# the tier's byte budget (MAX_BULK_PUBLISH_BYTES, a deployment output), as the apps do.
 # --render-only writes the component and prints its folder, without running anything.
+# --dead-letters-only prints each queue's dead-letter count now, without a burst.
+# Every az call names the subscription azd deployed to (AZURE_SUBSCRIPTION_ID). Runs on bash 3.2+.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+QUEUES="q-order-ingress q-order-express q-order-standard"
+
+usage() { sed -n '2,20p' "$0"; }
 
 count=10000
 render_only=false
+dead_letters_only=false
+drain_timeout=300
+subscription=""
 args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --count) count="$2"; shift 2 ;;
+    --count) count="${2:?--count needs a value}"; shift 2 ;;
+    --subscription) subscription="${2:?--subscription needs a value}"; shift 2 ;;
+    --drain-timeout) drain_timeout="${2:?--drain-timeout needs a value}"; shift 2 ;;
     --render-only) render_only=true; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --dead-letters-only) dead_letters_only=true; shift ;;
+    -h|--help) usage; exit 0 ;;
     *) args+=("$1"); shift ;;
   esac
+done
+for number in "$count" "$drain_timeout"; do
+  [[ "$number" =~ ^[0-9]+$ ]] || { echo "not a number: $number" >&2; exit 2; }
 done
 
 if [[ -z "${SERVICEBUS_NAMESPACE_FQDN:-}" ]]; then
@@ -31,6 +49,62 @@ fi
 : "${STORAGE_BLOB_ENDPOINT:?not in the azd environment}"
 model="${DAPR_COMPONENTS_MODEL:-pubsub}"
 mode="${DAPR_PUBSUB_MODEL:-bulk}"
+
+# Dead-letter count of one queue (management plane: your az login needs read access to the namespace).
+dead_letters() {
+  az servicebus queue show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" \
+    --namespace-name "$SERVICEBUS_NAMESPACE" --name "$1" \
+    --query countDetails.deadLetterMessageCount -o tsv
+}
+
+active_messages() {
+  az servicebus queue show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" \
+    --namespace-name "$SERVICEBUS_NAMESPACE" --name "$1" \
+    --query countDetails.activeMessageCount -o tsv
+}
+
+# All dead-letter counts, "queue=count" separated by spaces.
+dead_letter_snapshot() {
+  local queue snapshot=""
+  for queue in $QUEUES; do snapshot="$snapshot $queue=$(dead_letters "$queue")"; done
+  printf '%s\n' "${snapshot# }"
+}
+
+count_in() { # QUEUE SNAPSHOT -> count
+  local entry
+  for entry in $2; do
+    if [[ "${entry%%=*}" == "$1" ]]; then printf '%s\n' "${entry#*=}"; return; fi
+  done
+  printf '0\n'
+}
+
+report_dead_letters() { # BEFORE AFTER: prints each queue's new dead letters
+  local queue before after new total=0
+  for queue in $QUEUES; do
+    before="$(count_in "$queue" "$1")"; after="$(count_in "$queue" "$2")"
+    new=$((after - before)); total=$((total + new))
+    echo "dead-lettered: $queue $new (now $after in its dead-letter queue)"
+  done
+  echo "dead-lettered in this burst: $total"
+  if [[ $total -gt 0 ]]; then
+    echo "  each carries DeadLetterReason / DeadLetterErrorDescription: read them in the portal's Service Bus Explorer (dead-letter tab)"
+  fi
+}
+
+needs_management() {
+  : "${AZURE_RESOURCE_GROUP:?not in the azd environment: run azd provision first}"
+  : "${SERVICEBUS_NAMESPACE:?not in the azd environment: run azd provision first}"
+  subscription="${subscription:-${AZURE_SUBSCRIPTION_ID:-}}"
+  if [[ -z "$subscription" ]]; then
+    echo "no subscription: give --subscription or run azd provision (AZURE_SUBSCRIPTION_ID)" >&2; exit 2
+  fi
+}
+
+if $dead_letters_only; then
+  needs_management
+  report_dead_letters "" "$(dead_letter_snapshot)"
+  exit 0
+fi
 
 components="$ROOT/.dapr/azure-load"
 mkdir -p "$components"
@@ -48,21 +122,43 @@ spec:
     # The queues exist (Bicep made them); you need no rights to manage them.
     - name: disableEntityManagement
       value: "true"
-    - name: maxBulkPubBytes
-      value: "131072"
+    # No maxBulkPubBytes: the component reads it from each bulk publish request, where the load
+    # tool puts its --max-bulk-bytes.
 scopes:
   - order-load
 YAML
 if $render_only; then echo "$components"; exit 0; fi
 
+needs_management
 command -v dapr >/dev/null 2>&1 || { echo "The Dapr CLI is not installed: see docs/local-run.md." >&2; exit 1; }
 dotnet build -c Release "$ROOT/src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj"
 
+budget=()
+if [[ -n "${MAX_BULK_PUBLISH_BYTES:-}" ]]; then budget=(--max-bulk-bytes "$MAX_BULK_PUBLISH_BYTES"); fi
+
+before="$(dead_letter_snapshot)"
 echo "burst: $count orders, model $model ($mode), namespace $SERVICEBUS_NAMESPACE_FQDN" >&2
 started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+status=0
 dapr run --app-id order-load --dapr-http-port 3599 --resources-path "$components" -- \
   dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- \
   run --target azure --count "$count" --model "$model" --pubsub-mode "$mode" \
-  --storage-account-url "$STORAGE_BLOB_ENDPOINT" "${args[@]}"
+  --storage-account-url "$STORAGE_BLOB_ENDPOINT" ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?
+
+# Orders that are neither stored nor dead-lettered yet are still on a queue (poison orders go
+# through maxDeliveryCount deliveries first): wait until every queue is empty, then count.
+waited=0
+while :; do
+  left=0
+  for queue in $QUEUES; do left=$((left + $(active_messages "$queue"))); done
+  [[ $left -eq 0 || $waited -ge $drain_timeout ]] && break
+  echo "waiting for $left messages still on the queues ($waited s of $drain_timeout s)" >&2
+  sleep 10; waited=$((waited + 10))
+done
+[[ $left -eq 0 ]] || echo "still on the queues after $drain_timeout s: $left messages" >&2
+report_dead_letters "$before" "$(dead_letter_snapshot)"
+
+ended="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "burst started $started; telemetry arrives within minutes, then:" >&2
-echo "  scripts/query-kql.sh --start $started --end $(date -u -d '+15 min' +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || echo '<end>') cycle-time" >&2
+echo "  scripts/query-kql.sh --start $started --end $ended cycle-time retry-drop publish-errors" >&2
+exit "$status"

@@ -1,45 +1,88 @@
 #!/usr/bin/env bash
 # Runs the queries in scripts/kql against the deployed environment.
-# Usage: scripts/query-kql.sh [--offset 30m | --start ISO8601 --end ISO8601] [NAME...]
+# Usage: scripts/query-kql.sh [--offset 30m | --start ISO8601 --end ISO8601] [--subscription ID] [NAME...]
+#   --offset: how far back from now, as [Nd][Nh][Nm][Ns] (30m, 1h, 1d, 1d12h); default 1h
 #   NAME: a file name in scripts/kql without .kql (default: all), e.g. cycle-time lock-lost
+#   --subscription: default AZURE_SUBSCRIPTION_ID of the azd environment (the one azd deployed to)
 # Application Insights tables (requests, traces, dependencies) go through
-# `az monitor app-insights query`; ContainerAppConsoleLogs_CL through `az monitor log-analytics query`.
-# Needs: az (logged in; extension application-insights: az extension add -n application-insights),
-# azd (for the environment's values), jq optional (tables instead of JSON).
+# `az monitor app-insights query` (az extension application-insights); ContainerAppConsoleLogs_CL
+# through `az monitor log-analytics query` (az extension log-analytics). Missing extensions are
+# installed on first use. Needs az (logged in), azd; jq and column optional (tables instead of JSON).
+# Runs on bash 3.2 (macOS) and later.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-offset="1h"; start=""; end=""; names=()
+usage() { sed -n '2,12p' "$0"; }
+
+# [Nd][Nh][Nm][Ns] to an ISO 8601 duration (1d12h -> P1DT12H, 30m -> PT30M); fails on anything else.
+iso_duration() {
+  local rest="$1" days="" time="" number unit
+  [[ -n "$rest" ]] || return 1
+  while [[ -n "$rest" ]]; do
+    if [[ ! "$rest" =~ ^([0-9]+)([dhms])(.*)$ ]]; then return 1; fi
+    number="${BASH_REMATCH[1]}"; unit="${BASH_REMATCH[2]}"; rest="${BASH_REMATCH[3]}"
+    case "$unit" in
+      d) days="${number}D" ;;
+      h) time="${time}${number}H" ;;
+      m) time="${time}${number}M" ;;
+      s) time="${time}${number}S" ;;
+    esac
+  done
+  if [[ -n "$time" ]]; then printf 'P%sT%s\n' "$days" "$time"; else printf 'P%s\n' "$days"; fi
+}
+
+offset="1h"; start=""; end=""; subscription=""; names=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --offset) offset="$2"; shift 2 ;;
-    --start) start="$2"; shift 2 ;;
-    --end) end="$2"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --offset) offset="${2:?--offset needs a value}"; shift 2 ;;
+    --start) start="${2:?--start needs a value}"; shift 2 ;;
+    --end) end="${2:?--end needs a value}"; shift 2 ;;
+    --subscription) subscription="${2:?--subscription needs a value}"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
 done
 if [[ -n "$start" && -z "$end" ]] || [[ -z "$start" && -n "$end" ]]; then
   echo "give both --start and --end" >&2; exit 2
 fi
+if ! timespan_offset="$(iso_duration "$offset")"; then
+  echo "--offset '$offset' is not a duration like 30m, 1h, 1d or 1d12h" >&2; exit 2
+fi
+
+files=()
+if [[ ${#names[@]} -eq 0 ]]; then
+  files=("$ROOT"/scripts/kql/*.kql)
+else
+  for n in "${names[@]}"; do
+    file="$ROOT/scripts/kql/${n%.kql}.kql"
+    [[ -f "$file" ]] || { echo "no query $n (scripts/kql/${n%.kql}.kql)" >&2; exit 2; }
+    files+=("$file")
+  done
+fi
 
 eval "$(azd env get-values)"
 : "${AZURE_RESOURCE_GROUP:?not in the azd environment: run azd provision first}"
 : "${APPLICATIONINSIGHTS_NAME:?not in the azd environment}"
 : "${LOG_ANALYTICS_WORKSPACE_ID:?not in the azd environment}"
-
-if [[ ${#names[@]} -eq 0 ]]; then
-  files=("$ROOT"/scripts/kql/*.kql)
-else
-  files=(); for n in "${names[@]}"; do files+=("$ROOT/scripts/kql/${n%.kql}.kql"); done
+subscription="${subscription:-${AZURE_SUBSCRIPTION_ID:-}}"
+if [[ -z "$subscription" ]]; then
+  echo "no subscription: give --subscription or run azd provision (AZURE_SUBSCRIPTION_ID)" >&2; exit 2
 fi
 
+ensure_extension() {
+  if ! az extension show --name "$1" >/dev/null 2>&1; then
+    echo "installing the az extension $1 (az extension add --name $1)" >&2
+    az extension add --name "$1" --only-show-errors >&2
+  fi
+}
+
 print_table() { # az output (JSON) on stdin
-  if command -v jq >/dev/null 2>&1; then
+  if command -v jq >/dev/null 2>&1 && command -v column >/dev/null 2>&1; then
     # app-insights: {tables:[{columns,rows}]}; log-analytics: [ {col: value} ]
     jq -r 'if type == "object" then (.tables[0] | (.columns | map(.name)), .rows[]) | @tsv
            else (if length > 0 then (.[0] | keys_unsorted), (.[] | [.[]]) else empty end) | @tsv end' |
-      column -t -s $'\t'
+      column -t -s "$(printf '\t')"
   else
     cat
   fi
@@ -49,13 +92,21 @@ for file in "${files[@]}"; do
   query="$(cat "$file")"
   echo "== $(basename "$file" .kql)"
   if grep -q 'ContainerAppConsoleLogs_CL' "$file"; then
-    if [[ -n "$start" ]]; then timespan="$start/$end"; else timespan="PT${offset^^}"; fi
-    az monitor log-analytics query --workspace "$LOG_ANALYTICS_WORKSPACE_ID" \
+    ensure_extension log-analytics
+    if [[ -n "$start" ]]; then timespan="$start/$end"; else timespan="$timespan_offset"; fi
+    az monitor log-analytics query --subscription "$subscription" --workspace "$LOG_ANALYTICS_WORKSPACE_ID" \
       --analytics-query "$query" --timespan "$timespan" -o json | print_table
   else
-    if [[ -n "$start" ]]; then range=(--start-time "$start" --end-time "$end"); else range=(--offset "$offset"); fi
-    az monitor app-insights query --app "$APPLICATIONINSIGHTS_NAME" --resource-group "$AZURE_RESOURCE_GROUP" \
-      --analytics-query "$query" "${range[@]}" -o json | print_table
+    ensure_extension application-insights
+    if [[ -n "$start" ]]; then
+      az monitor app-insights query --subscription "$subscription" --app "$APPLICATIONINSIGHTS_NAME" \
+        --resource-group "$AZURE_RESOURCE_GROUP" --analytics-query "$query" \
+        --start-time "$start" --end-time "$end" -o json | print_table
+    else
+      az monitor app-insights query --subscription "$subscription" --app "$APPLICATIONINSIGHTS_NAME" \
+        --resource-group "$AZURE_RESOURCE_GROUP" --analytics-query "$query" \
+        --offset "$offset" -o json | print_table
+    fi
   fi
   echo
 done

@@ -12,8 +12,6 @@ param registryServer string
 @description('The app\'s own user-assigned identity: ACR pulls, KEDA scaler, bindings, blob access')
 param identityId string
 param identityClientId string
-@description('The shared identity the order-pubsub component authenticates with')
-param messagingIdentityId string
 param appInsightsName string
 param serviceBusNamespaceName string
 @description('Queue whose length drives scale-out')
@@ -25,8 +23,10 @@ param maxReplicas int = 10
 
 var port = 8080
 
-// Until azd deploys the real image, a placeholder that also listens on 8080 keeps the
-// revision healthy; the /health probes are added once the real app is there.
+// Until azd deploys the real image, a placeholder that also listens on 8080 keeps the revision
+// healthy. It serves neither /alive nor /health, so the probes go only on the real image: with
+// `exists` alone, a provision after a failed first deploy (the app exists, still on the
+// placeholder) would add probes the placeholder never passes, and the revision would never be ready.
 var placeholderImage = 'mcr.microsoft.com/dotnet/samples:aspnetapp'
 
 resource appInsights 'Microsoft.Insights/components@2020-02-02' existing = {
@@ -41,11 +41,17 @@ module fetchImage 'fetch-container-image.bicep' = {
   }
 }
 
+// Safe access: with no deployed app the module's list is empty and the placeholder is used.
+var image = fetchImage.outputs.?containers[?0].?image ?? placeholderImage
+var runsRealImage = image != placeholderImage
+
+// Liveness on /alive (the process works, no dependency checks): a storage or sidecar outage must
+// never restart a container. Readiness on /health (the app can do its job now).
 var probes = [
   {
     type: 'Liveness'
     httpGet: {
-      path: '/health'
+      path: '/alive'
       port: port
     }
     initialDelaySeconds: 5
@@ -62,17 +68,19 @@ var probes = [
   }
 ]
 
-resource app 'Microsoft.App/containerApps@2025-01-01' = {
+// 2025-02-02-preview: the first API version whose dapr block has appHealth (Dapr's app health check).
+resource app 'Microsoft.App/containerApps@2025-02-02-preview' = {
   name: name
   location: location
   tags: union(tags, {
     'azd-service-name': serviceName
   })
+  // System-assigned: the identity the order-pubsub component signs in with (it names no azureClientId).
+  // User-assigned: everything else (ACR pulls, KEDA scaler, bindings, blob writes via AZURE_CLIENT_ID).
   identity: {
-    type: 'UserAssigned'
+    type: 'SystemAssigned,UserAssigned'
     userAssignedIdentities: {
       '${identityId}': {}
-      '${messagingIdentityId}': {}
     }
   }
   properties: {
@@ -90,6 +98,16 @@ resource app 'Microsoft.App/containerApps@2025-01-01' = {
         appId: daprAppId
         appPort: port
         appProtocol: 'http'
+        // Dapr's app health check on readiness: while /health fails (receiver: storage unreachable;
+        // distributor: its sidecar's outbound side), the sidecar stops delivering and resumes by itself.
+        // On the placeholder image it fails too, so nothing is delivered to an app that cannot take it.
+        appHealth: {
+          enabled: true
+          path: '/health'
+          probeIntervalSeconds: 3
+          probeTimeoutMilliseconds: 1000
+          threshold: 3
+        }
       }
       registries: [
         {
@@ -108,8 +126,7 @@ resource app 'Microsoft.App/containerApps@2025-01-01' = {
       containers: [
         {
           name: 'app'
-          // Safe access: with no deployed app the module's list is empty and the placeholder is used.
-          image: fetchImage.outputs.?containers[?0].?image ?? placeholderImage
+          image: image
           resources: {
             cpu: json('0.5')
             memory: '1Gi'
@@ -119,7 +136,7 @@ resource app 'Microsoft.App/containerApps@2025-01-01' = {
             { name: 'AZURE_CLIENT_ID', value: identityClientId }
             { name: 'APPLICATIONINSIGHTS_CONNECTION_STRING', secretRef: 'appinsights-connection-string' }
           ], env)
-          probes: exists ? probes : []
+          probes: runsRealImage ? probes : []
         }
       ]
       scale: {
@@ -148,3 +165,5 @@ resource app 'Microsoft.App/containerApps@2025-01-01' = {
 
 output name string = app.name
 output id string = app.id
+@description('The app\'s system-assigned identity, which its sidecar uses for order-pubsub')
+output principalId string = app.identity.principalId

@@ -2,6 +2,8 @@
 // parameter decides which ones carry the app ids in their scopes. The others get the placeholder
 // scope, so no app loads them, and the azd postprovision hook (scripts/postprovision.sh) removes
 // them: an incremental deployment never deletes a component that is merely left out.
+// A sidecar loads its components when it starts: main.bicep puts a stamp of these settings in every
+// app's environment, so any change here starts a new revision (new sidecars) of each app.
 param environmentName string
 
 @allowed([
@@ -12,17 +14,28 @@ param daprComponentsModel string
 
 @description('Service Bus namespace as a fully-qualified name, as Dapr wants it with Entra ID auth')
 param serviceBusNamespaceFqdn string
-@description('Client id of the shared messaging identity, for order-pubsub')
-param messagingClientId string
 param distributorClientId string
 param receiverExpressClientId string
 param receiverStandardClientId string
 
+@description('order-pubsub maxActiveMessages for the chosen pub/sub mode (main.bicep picks bulk or single values)')
 param maxActiveMessages int = 250
+@description('order-pubsub maxConcurrentHandlers for the chosen pub/sub mode')
 param maxConcurrentHandlers int = 1
-param maxBulkPubBytes int = 131072
 param bindingMaxActiveMessages int = 1000
 param bindingMaxConcurrentHandlers int = 8
+
+@description('Dapr Service Bus handlerTimeoutInSec: must outlast one delivery with all its inbound retries (main.bicep)')
+param handlerTimeoutInSec int
+@description('Dapr Service Bus lockRenewalInSec: must stay well under the queues\' lock duration (main.bicep)')
+param lockRenewalInSec int
+
+@description('Inbound resiliency (sidecar to app): timeout of one delivery attempt, seconds')
+param inboundAttemptTimeoutSeconds int
+@description('Inbound resiliency: retries of a failed delivery before the message goes back to Service Bus')
+param inboundMaxRetries int
+param inboundInitialDelayMs int
+param inboundMaxIntervalMs int
 
 var placeholderScope = 'skip'
 
@@ -59,7 +72,30 @@ var bindingScopes = daprComponentsModel == 'bindings' ? {
 var inputBindingTuning = [
   { name: 'maxActiveMessages', value: string(bindingMaxActiveMessages) }
   { name: 'maxConcurrentHandlers', value: string(bindingMaxConcurrentHandlers) }
+  { name: 'handlerTimeoutInSec', value: string(handlerTimeoutInSec) }
+  { name: 'lockRenewalInSec', value: string(lockRenewalInSec) }
 ]
+
+// Inbound = the sidecar delivering to the app (subscriptions and input bindings). A failed delivery
+// is retried inside the sidecar, which keeps renewing the message's lock; without it the message goes
+// back to Service Bus at once (abandon), comes again at once, and every try counts towards the
+// queue's maxDeliveryCount: an app restarting for 15 s could dead-letter valid orders.
+// Bounded, so that one delivery with all its retries ends within handlerTimeoutInSec.
+// No circuit breaker: an open breaker fails deliveries at once, which Service Bus counts as
+// deliveries too (dead-lettering instead of waiting); the Dapr app health check (/health, see
+// container-app.bicep) already stops deliveries while an app is not ready.
+var inboundPolicy = {
+  timeoutPolicy: {
+    responseTimeoutInSeconds: inboundAttemptTimeoutSeconds
+  }
+  httpRetryPolicy: {
+    maxRetries: inboundMaxRetries
+    retryBackOff: {
+      initialDelayInMilliseconds: inboundInitialDelayMs
+      maxIntervalInMilliseconds: inboundMaxIntervalMs
+    }
+  }
+}
 
 resource managedEnvironment 'Microsoft.App/managedEnvironments@2025-01-01' existing = {
   name: environmentName
@@ -72,14 +108,26 @@ resource orderPubSub 'Microsoft.App/managedEnvironments/daprComponents@2025-01-0
     componentType: 'pubsub.azure.servicebus.queues'
     version: 'v1'
     metadata: [
+      // No azureClientId: each app's sidecar signs in with that app's system-assigned identity, which
+      // holds only the queue rights that app needs (main.bicep, pubSubRoleAssignments).
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
-      { name: 'azureClientId', value: messagingClientId }
       { name: 'maxActiveMessages', value: string(maxActiveMessages) }
       { name: 'maxConcurrentHandlers', value: string(maxConcurrentHandlers) }
-      { name: 'maxBulkPubBytes', value: string(maxBulkPubBytes) }
+      { name: 'handlerTimeoutInSec', value: string(handlerTimeoutInSec) }
+      { name: 'lockRenewalInSec', value: string(lockRenewalInSec) }
       { name: 'disableEntityManagement', value: 'true' }
+      // No maxBulkPubBytes here: the component ignores it at this level and reads it from each bulk
+      // publish request (metadata.maxBulkPubBytes), which the apps send with Messaging__MaxBulkPublishBytes.
     ]
     scopes: pubSubScopes
+  }
+}
+
+resource orderPubSubResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2025-02-02-preview' = {
+  parent: orderPubSub
+  name: 'inbound-delivery'
+  properties: {
+    inboundPolicy: inboundPolicy
   }
 }
 
@@ -165,6 +213,31 @@ resource standardInput 'Microsoft.App/managedEnvironments/daprComponents@2025-01
       { name: 'disableEntityManagement', value: 'true' }
     ], inputBindingTuning)
     scopes: bindingScopes.receiverStandard
+  }
+}
+
+// The same inbound policy on every input binding (bindings model).
+resource ingressInputResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2025-02-02-preview' = {
+  parent: ingressInput
+  name: 'inbound-delivery'
+  properties: {
+    inboundPolicy: inboundPolicy
+  }
+}
+
+resource expressInputResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2025-02-02-preview' = {
+  parent: expressInput
+  name: 'inbound-delivery'
+  properties: {
+    inboundPolicy: inboundPolicy
+  }
+}
+
+resource standardInputResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2025-02-02-preview' = {
+  parent: standardInput
+  name: 'inbound-delivery'
+  properties: {
+    inboundPolicy: inboundPolicy
   }
 }
 

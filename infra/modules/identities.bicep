@@ -1,14 +1,12 @@
-// One user-assigned identity per app, holding only that app's rights, plus one shared
-// "messaging" identity for the order-pubsub component.
+// One user-assigned identity per app, holding only that app's rights: ACR pulls, the KEDA scaler,
+// the binding components scoped to that app (azureClientId) and the receivers' blob writes
+// (AZURE_CLIENT_ID).
 //
-// Why the shared one: in a Container Apps environment a Dapr component is a single resource with
-// a single azureClientId, and order-pubsub must be one component named order-pubsub for all
-// three apps (component names are unique per environment). So the pub/sub component cannot use
-// per-app identities; it uses this identity, assigned to all three apps, with send and receive
-// rights on the three queues. Each binding component is scoped to exactly one app and uses
-// that app's own identity, as do the KEDA scaler, ACR pulls and the receivers' blob writes
-// (AZURE_CLIENT_ID). The cost: any of the three apps could use the messaging identity's queue
-// rights, which is what the pub/sub model gives the apps anyway.
+// The order-pubsub component is one component for all three apps (component names are unique per
+// environment), so it cannot name one azureClientId per app. It names none: each app's sidecar then
+// signs in with that app's system-assigned identity (Dapr's Azure auth falls back to the managed
+// identity without a client id), and main.bicep gives each system-assigned identity only the queue
+// rights its app uses in the pub/sub model. No identity is shared between apps.
 param location string
 param tags object
 param resourceToken string
@@ -31,12 +29,6 @@ resource receiverStandard 'Microsoft.ManagedIdentity/userAssignedIdentities@2023
   tags: tags
 }
 
-resource messaging 'Microsoft.ManagedIdentity/userAssignedIdentities@2023-01-31' = {
-  name: 'id-messaging-${resourceToken}'
-  location: location
-  tags: tags
-}
-
 output distributorId string = distributor.id
 output distributorClientId string = distributor.properties.clientId
 output distributorPrincipalId string = distributor.properties.principalId
@@ -46,6 +38,3 @@ output receiverExpressPrincipalId string = receiverExpress.properties.principalI
 output receiverStandardId string = receiverStandard.id
 output receiverStandardClientId string = receiverStandard.properties.clientId
 output receiverStandardPrincipalId string = receiverStandard.properties.principalId
-output messagingId string = messaging.id
-output messagingClientId string = messaging.properties.clientId
-output messagingPrincipalId string = messaging.properties.principalId

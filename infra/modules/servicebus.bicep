@@ -3,11 +3,39 @@ param tags object
 param name string
 param queueNames array
 
+@description('Standard (shared capacity, throttled at about 1,000 credits a second per namespace) or Premium (dedicated messaging units)')
+@allowed([
+  'Standard'
+  'Premium'
+])
+param sku string = 'Standard'
+
+@description('Premium only: messaging units (dedicated capacity). Ignored on Standard.')
+@allowed([
+  1
+  2
+  4
+  8
+  16
+])
+param messagingUnits int = 1
+
+@description('Service Bus lock duration of every queue (ISO 8601). See main.bicep for why.')
+param lockDuration string = 'PT1M'
+
+@description('Deliveries before Service Bus moves a message to the queue\'s dead-letter queue')
+param maxDeliveryCount int = 10
+
 resource namespace 'Microsoft.ServiceBus/namespaces@2021-11-01' = {
   name: name
   location: location
   tags: tags
-  sku: {
+  // Premium takes a capacity (messaging units); Standard has none.
+  sku: sku == 'Premium' ? {
+    name: 'Premium'
+    tier: 'Premium'
+    capacity: messagingUnits
+  } : {
     name: 'Standard'
     tier: 'Standard'
   }
@@ -22,8 +50,8 @@ resource queues 'Microsoft.ServiceBus/namespaces/queues@2021-11-01' = [for queue
   parent: namespace
   name: queueName
   properties: {
-    lockDuration: 'PT1M'
-    maxDeliveryCount: 10
+    lockDuration: lockDuration
+    maxDeliveryCount: maxDeliveryCount
     deadLetteringOnMessageExpiration: true
   }
 }]
