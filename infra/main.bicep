@@ -359,6 +359,8 @@ var daprComponentsStamp = join([
   string(lockRenewalInSec)
   string(inboundAttemptTimeoutSeconds)
   string(inboundMaxRetries)
+  string(inboundInitialDelayMs)
+  string(inboundMaxIntervalMs)
 ], '/')
 
 var messagingEnv = [

@@ -27,11 +27,12 @@ dead_letters_only=false
 drain_timeout=300
 subscription=""
 args=()
+need_value() { [[ $# -ge 2 ]] || { echo "$1 needs a value" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --count) count="${2:?--count needs a value}"; shift 2 ;;
-    --subscription) subscription="${2:?--subscription needs a value}"; shift 2 ;;
-    --drain-timeout) drain_timeout="${2:?--drain-timeout needs a value}"; shift 2 ;;
+    --count) need_value "$@"; count="$2"; shift 2 ;;
+    --subscription) need_value "$@"; subscription="$2"; shift 2 ;;
+    --drain-timeout) need_value "$@"; drain_timeout="$2"; shift 2 ;;
     --render-only) render_only=true; shift ;;
     --dead-letters-only) dead_letters_only=true; shift ;;
     -h|--help) usage; exit 0 ;;

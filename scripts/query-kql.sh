@@ -32,12 +32,13 @@ iso_duration() {
 }
 
 offset="1h"; start=""; end=""; subscription=""; names=()
+need_value() { [[ $# -ge 2 ]] || { echo "$1 needs a value" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --offset) offset="${2:?--offset needs a value}"; shift 2 ;;
-    --start) start="${2:?--start needs a value}"; shift 2 ;;
-    --end) end="${2:?--end needs a value}"; shift 2 ;;
-    --subscription) subscription="${2:?--subscription needs a value}"; shift 2 ;;
+    --offset) need_value "$@"; offset="$2"; shift 2 ;;
+    --start) need_value "$@"; start="$2"; shift 2 ;;
+    --end) need_value "$@"; end="$2"; shift 2 ;;
+    --subscription) need_value "$@"; subscription="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
