@@ -7,10 +7,12 @@ public partial class AzdTests
     private static readonly string[] ModelSettings =
     [
         "DAPR_COMPONENTS_MODEL", "DAPR_PUBSUB_MODEL", "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS",
+        "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS", "SERVICE_BUS_SKU", "SERVICE_BUS_MESSAGING_UNITS",
     ];
 
     private static readonly string[] Models = ["bindings", "pubsub"];
     private static readonly string[] PubSubModes = ["bulk", "single"];
+    private static readonly string[] MessagingUnits = ["1", "2", "4", "8", "16"];
 
     [Fact]
     public void Azure_yaml_services_are_the_dapr_app_ids()
@@ -83,7 +85,9 @@ public partial class AzdTests
         Assert.True(values.ContainsKey("AZURE_LOCATION"));
         Assert.Contains(values["DAPR_COMPONENTS_MODEL"], Models);
         Assert.Contains(values["DAPR_PUBSUB_MODEL"], PubSubModes);
-        foreach (var key in new[] { "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS" })
+        Assert.Contains(values["SERVICE_BUS_SKU"], BicepFacts.Skus);
+        Assert.Contains(values["SERVICE_BUS_MESSAGING_UNITS"], MessagingUnits);
+        foreach (var key in new[] { "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS", "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS" })
         {
             Assert.True(int.TryParse(values[key], out var number) && number > 0, $"{key}={values[key]}");
         }

@@ -59,7 +59,14 @@ internal static class BicepFacts
         return main.ResolveStrings(main.Modules("modules/storage.bicep").Single().ModuleParams["containerNames"]);
     }
 
-    public static int MaxBulkPubBytes() => int.Parse(MainFile().Var("maxBulkPubBytes"), CultureInfo.InvariantCulture);
+    /// <summary>The byte budget main.bicep gives the apps for a Service Bus tier.</summary>
+    public static int MaxBulkPubBytes(string sku) =>
+        BicepArithmetic.Evaluate(MainFile(), "maxBulkPubBytes", new Dictionary<string, string> { ["serviceBusSku"] = sku });
+
+    /// <summary>The smallest budget over the tiers (Standard): what any app default must fit.</summary>
+    public static int MaxBulkPubBytes() => Skus.Min(MaxBulkPubBytes);
+
+    public static readonly string[] Skus = ["Standard", "Premium"];
 
     /// <summary>The container-app module calls of main.bicep.</summary>
     public static IReadOnlyList<BicepBlock> ContainerApps() => MainFile().Modules("modules/container-app.bicep");
@@ -137,4 +144,81 @@ internal sealed partial record AzureComponent(
 
     [GeneratedRegex(@"^daprComponentsModel\s*==\s*'(?<model>\w+)'$")]
     private static partial Regex ConditionRegex();
+}
+
+/// <summary>
+/// Evaluates integer vars and params of a Bicep file: literals, + - * / (integer division), parentheses,
+/// names of vars or params (their defaults), and ternaries on a string param given a value.
+/// </summary>
+internal static class BicepArithmetic
+{
+    public static int Evaluate(BicepFile file, string name, IReadOnlyDictionary<string, string>? given = null)
+    {
+        given ??= new Dictionary<string, string>();
+        var expression = Regex.IsMatch(file.Text, $@"^var\s+{name}\s*=", RegexOptions.Multiline)
+            ? file.Var(name)
+            : file.ParamDefault(name) ?? throw new Xunit.Sdk.XunitException($"{file.Relative}: {name} is neither a var nor a param with a default");
+        return EvaluateExpression(file, expression, given);
+    }
+
+    public static int EvaluateExpression(BicepFile file, string expression, IReadOnlyDictionary<string, string> given)
+    {
+        if (BicepFile.Ternary(expression) is { } ternary)
+        {
+            var condition = Regex.Match(ternary.Condition, @"^(?<name>\w+)\s*==\s*'(?<value>[^']*)'$");
+            Assert.True(condition.Success, $"{file.Relative}: cannot evaluate condition '{ternary.Condition}'");
+            var actual = given.TryGetValue(condition.Groups["name"].Value, out var value)
+                ? value
+                : BicepFile.StringLiteral(file.ParamDefault(condition.Groups["name"].Value) ?? "")
+                  ?? throw new Xunit.Sdk.XunitException($"{file.Relative}: no value for {condition.Groups["name"].Value}");
+            return EvaluateExpression(file, actual == condition.Groups["value"].Value ? ternary.WhenTrue : ternary.WhenFalse, given);
+        }
+
+        var tokens = Regex.Matches(expression, @"\d+|\w+|[-+*/()]").Select(m => m.Value).ToList();
+        var position = 0;
+        var result = Sum();
+        Assert.True(position == tokens.Count, $"{file.Relative}: cannot evaluate '{expression}'");
+        return result;
+
+        int Sum()
+        {
+            var value = Product();
+            while (position < tokens.Count && tokens[position] is "+" or "-")
+            {
+                var op = tokens[position++];
+                var right = Product();
+                value = op == "+" ? value + right : value - right;
+            }
+
+            return value;
+        }
+
+        int Product()
+        {
+            var value = Atom();
+            while (position < tokens.Count && tokens[position] is "*" or "/")
+            {
+                var op = tokens[position++];
+                var right = Atom();
+                value = op == "*" ? value * right : value / right;
+            }
+
+            return value;
+        }
+
+        int Atom()
+        {
+            var token = tokens[position++];
+            if (token == "(")
+            {
+                var value = Sum();
+                Assert.Equal(")", tokens[position++]);
+                return value;
+            }
+
+            return int.TryParse(token, NumberStyles.None, CultureInfo.InvariantCulture, out var number)
+                ? number
+                : Evaluate(file, token, given);
+        }
+    }
 }

@@ -65,20 +65,43 @@ public class BicepTests
     public void Order_pubsub_is_service_bus_queues_tuned_by_parameters()
     {
         var pubSub = BicepFacts.Component(Contract.PubSubName);
-        var file = BicepFile.Load(BicepFacts.DaprComponents);
 
         Assert.Equal("pubsub.azure.servicebus.queues", pubSub.ComponentType);
         Assert.Equal("true", pubSub.Metadata["disableEntityManagement"]);
         Assert.Equal("serviceBusNamespaceFqdn", pubSub.Metadata["namespaceName"]);
-        Assert.Equal("messagingClientId", pubSub.Metadata["azureClientId"]);
         Assert.Equal("string(maxActiveMessages)", pubSub.Metadata["maxActiveMessages"]);
         Assert.Equal("string(maxConcurrentHandlers)", pubSub.Metadata["maxConcurrentHandlers"]);
-        Assert.Equal("string(maxBulkPubBytes)", pubSub.Metadata["maxBulkPubBytes"]);
-        Assert.Equal("250", file.ParamDefault("maxActiveMessages"));
-        Assert.Equal("1", file.ParamDefault("maxConcurrentHandlers"));
-        Assert.Equal("250", BicepFacts.MainFile().ParamDefault("maxActiveMessages"));
-        Assert.Equal("1", BicepFacts.MainFile().ParamDefault("maxConcurrentHandlers"));
-        Assert.Equal(131072, BicepFacts.MaxBulkPubBytes());
+        Assert.Equal("string(handlerTimeoutInSec)", pubSub.Metadata["handlerTimeoutInSec"]);
+        Assert.Equal("string(lockRenewalInSec)", pubSub.Metadata["lockRenewalInSec"]);
+        // The component ignores maxBulkPubBytes at this level (it reads it from each bulk publish request).
+        Assert.False(pubSub.Metadata.ContainsKey("maxBulkPubBytes"));
+    }
+
+    [Theory]
+    [InlineData("bulk", 250, 1)]
+    [InlineData("single", 128, 64)]
+    public void Order_pubsub_gets_the_handler_settings_of_the_chosen_pubsub_mode(string mode, int activeMessages, int handlers)
+    {
+        var main = BicepFacts.MainFile();
+        var module = main.Modules("modules/dapr-components.bicep").Single().ModuleParams;
+        var given = new Dictionary<string, string> { ["daprPubSubModel"] = mode };
+
+        Assert.Equal(activeMessages, BicepArithmetic.EvaluateExpression(main, module["maxActiveMessages"], given));
+        Assert.Equal(handlers, BicepArithmetic.EvaluateExpression(main, module["maxConcurrentHandlers"], given));
+    }
+
+    [Fact]
+    public void Single_mode_runs_many_handlers_while_bulk_keeps_the_seeds_one_handler_filling_whole_bulks()
+    {
+        var main = BicepFacts.MainFile();
+        var module = main.Modules("modules/dapr-components.bicep").Single().ModuleParams;
+        int Handlers(string mode) => BicepArithmetic.EvaluateExpression(main, module["maxConcurrentHandlers"], new Dictionary<string, string> { ["daprPubSubModel"] = mode });
+        int Active(string mode) => BicepArithmetic.EvaluateExpression(main, module["maxActiveMessages"], new Dictionary<string, string> { ["daprPubSubModel"] = mode });
+
+        Assert.Equal(1, Handlers("bulk"));
+        Assert.Equal(AppSettings.Load(Contract.DistributorSettings).RequiredInt("Messaging:MaxMessagesCount"), Active("bulk"));
+        Assert.True(Handlers("single") > 1, "single mode with one handler handles one message at a time");
+        Assert.True(Active("single") >= Handlers("single"), "fewer active messages than handlers leaves handlers idle");
     }
 
     [Fact]
@@ -107,8 +130,42 @@ public class BicepTests
         Assert.Equal(Contract.Queues, BicepFacts.Queues());
         Assert.Equal(Contract.BlobContainers, BicepFacts.BlobContainers());
 
-        var serviceBus = BicepFile.Load("infra/modules/servicebus.bicep").Resources("Microsoft.ServiceBus/namespaces@").Single();
-        Assert.Equal("'Standard'", BicepFile.PropertyPath(serviceBus.Body, "sku", "name"));
+    }
+
+    [Theory]
+    [InlineData("Standard", 262144)]
+    [InlineData("Premium", 1048576)]
+    public void The_service_bus_sku_parameter_drives_the_namespace_tier_and_the_byte_budget(string sku, int tierBatchLimit)
+    {
+        var main = BicepFacts.MainFile();
+        var module = main.Modules("modules/servicebus.bicep").Single().ModuleParams;
+        Assert.Equal("serviceBusSku", module["sku"]);
+        Assert.Equal("serviceBusMessagingUnits", module["messagingUnits"]);
+
+        var file = BicepFile.Load("infra/modules/servicebus.bicep");
+        var namespaceSku = BicepFile.Ternary(BicepFile.Property(file.Resources("Microsoft.ServiceBus/namespaces@").Single().Body, "sku")!)!.Value;
+        Assert.Equal("sku == 'Premium'", namespaceSku.Condition);
+        var chosen = BicepFile.ObjectProperties(sku == "Premium" ? namespaceSku.WhenTrue : namespaceSku.WhenFalse);
+        Assert.Equal($"'{sku}'", chosen["name"]);
+        Assert.Equal($"'{sku}'", chosen["tier"]);
+        Assert.Equal(sku == "Premium" ? "messagingUnits" : null, chosen.GetValueOrDefault("capacity"));
+
+        // The budget follows the tier, under its batch cap with room for framing, inside the apps' valid range.
+        var budget = BicepFacts.MaxBulkPubBytes(sku);
+        Assert.InRange(budget, tierBatchLimit - 16 * 1024, tierBatchLimit - 1024);
+        Assert.InRange(budget, 1024, 1048576);
+        Assert.Contains("{ name: 'Messaging__MaxBulkPublishBytes', value: string(maxBulkPubBytes) }", main.Var("messagingEnv"), StringComparison.Ordinal);
+        Assert.Contains("MAX_BULK_PUBLISH_BYTES", main.Outputs);
+    }
+
+    [Fact]
+    public void A_tier_change_deploys_a_new_namespace_because_service_bus_cannot_change_tier_in_place()
+    {
+        var main = BicepFacts.MainFile();
+        var names = BicepFile.Ternary(main.Var("serviceBusName"))!.Value;
+        Assert.Equal("serviceBusSku == 'Premium'", names.Condition);
+        Assert.NotEqual(names.WhenTrue, names.WhenFalse);
+        Assert.Equal("'sb-${resourceToken}'", names.WhenFalse);
     }
 
     [Fact]
@@ -170,10 +227,12 @@ public class BicepTests
         Assert.Equal("false", BicepFile.PropertyPath(configuration, "ingress", "external"));
         Assert.Contains("'azd-service-name': serviceName", app["tags"], StringComparison.Ordinal);
 
-        var probes = file.Var("probes");
-        Assert.Contains("type: 'Liveness'", probes, StringComparison.Ordinal);
-        Assert.Contains("type: 'Readiness'", probes, StringComparison.Ordinal);
-        Assert.Equal(2, probes.Split("path: '/health'").Length - 1);
+        var probes = BicepFile.ArrayItems(file.Var("probes")).ToDictionary(
+            probe => BicepFile.StringLiteral(BicepFile.Property(probe.Trim()[1..^1], "type")!)!,
+            probe => BicepFile.StringLiteral(BicepFile.PropertyPath(probe, "httpGet", "path")!));
+        // Liveness never checks dependencies: a storage outage must not restart containers.
+        Assert.Equal("/alive", probes["Liveness"]);
+        Assert.Equal("/health", probes["Readiness"]);
 
         var scale = BicepFile.PropertyPath(app.Body, "properties", "template", "scale")!;
         Assert.Contains("type: 'azure-servicebus'", scale, StringComparison.Ordinal);
@@ -223,6 +282,11 @@ public class BicepTests
     [InlineData("maxMessagesCount", "${MAX_MESSAGES_COUNT=250}")]
     [InlineData("maxActiveMessages", "${MAX_ACTIVE_MESSAGES=250}")]
     [InlineData("maxConcurrentHandlers", "${MAX_CONCURRENT_HANDLERS=1}")]
+    [InlineData("singleMaxActiveMessages", "${SINGLE_MAX_ACTIVE_MESSAGES=128}")]
+    [InlineData("singleMaxConcurrentHandlers", "${SINGLE_MAX_CONCURRENT_HANDLERS=64}")]
+    [InlineData("serviceBusSku", "${SERVICE_BUS_SKU=Standard}")]
+    [InlineData("serviceBusMessagingUnits", "${SERVICE_BUS_MESSAGING_UNITS=1}")]
+    [InlineData("deliveryDeadlineSeconds", "${DELIVERY_DEADLINE_SECONDS=10}")]
     public void Main_parameters_json_maps_the_azd_variables(string parameter, string value) =>
         Assert.Equal(value, MainParameters().GetValueOrDefault(parameter));
 
@@ -268,6 +332,37 @@ public class BicepTests
         var main = BicepFacts.MainFile();
         Assert.Contains("targetScope = 'subscription'", main.Text, StringComparison.Ordinal);
         Assert.Single(main.Resources("Microsoft.Resources/resourceGroups@"));
+    }
+
+    [Fact]
+    public void Probes_are_set_only_when_the_app_runs_its_real_image_not_azds_placeholder()
+    {
+        var file = BicepFile.Load(BicepFacts.ContainerApp);
+        var container = BicepFile.ArrayItems(BicepFile.PropertyPath(
+            file.Resources("Microsoft.App/containerApps@").Single().Body, "properties", "template", "containers")!).Single();
+
+        Assert.Equal("image", BicepFile.PropertyPath(container, "image"));
+        var probes = BicepFile.Ternary(BicepFile.PropertyPath(container, "probes")!)!.Value;
+        Assert.Equal("[]", probes.WhenFalse.Replace(" ", "", StringComparison.Ordinal));
+        Assert.Equal("probes", probes.WhenTrue);
+        // The condition is the image itself: `exists` is true after a provision that left the placeholder running.
+        Assert.Equal("runsRealImage", probes.Condition);
+        Assert.Equal("image != placeholderImage", file.Var("runsRealImage"));
+        Assert.StartsWith("fetchImage.outputs", file.Var("image"), StringComparison.Ordinal);
+        Assert.EndsWith("?? placeholderImage", file.Var("image"), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Dapr_app_health_in_container_apps_checks_readiness_so_deliveries_pause_while_an_app_is_not_ready()
+    {
+        var file = BicepFile.Load(BicepFacts.ContainerApp);
+        var app = file.Resources("Microsoft.App/containerApps@").Single();
+        var appHealth = BicepFile.PropertyPath(app.Body, "properties", "configuration", "dapr", "appHealth")!;
+
+        Assert.Equal("true", BicepFile.PropertyPath(appHealth, "enabled"));
+        Assert.Equal("'/health'", BicepFile.PropertyPath(appHealth, "path"));
+        // appHealth exists in the containerApps schema from 2025-02-02-preview on.
+        Assert.Equal("Microsoft.App/containerApps@2025-02-02-preview", app.Target);
     }
 
     internal static Dictionary<string, string> MainParameters()

@@ -1,3 +1,5 @@
+using System.Text.RegularExpressions;
+
 namespace OrderDistribution.Deployment.Tests;
 
 public class KqlTests
@@ -20,6 +22,58 @@ public class KqlTests
         {
             Assert.Contains(ids, File.ReadAllText(file), StringComparison.Ordinal);
         }
+    }
+
+    [Theory]
+    [InlineData(Contract.DistributorSettings)]
+    [InlineData(Contract.ReceiverSettings)]
+    public void The_apps_turn_adaptive_sampling_off_so_cycle_time_sees_the_first_and_last_request(string settingsFile)
+    {
+        Assert.Equal("false", AppSettings.Load(settingsFile)["ApplicationInsights:EnableAdaptiveSampling"]);
+        Assert.Contains("EnableAdaptiveSampling false", Repo.Read("scripts/kql/cycle-time.kql"), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(Contract.DistributorSettings)]
+    [InlineData(Contract.ReceiverSettings)]
+    public void The_per_delivery_retry_and_drop_counts_reach_application_insights_at_information(string settingsFile)
+    {
+        var settings = AppSettings.Load(settingsFile);
+
+        // retry-drop.kql reads the Information line of this category; the publish failures are Warning and Error.
+        Assert.Equal(Level.Information, ApplicationInsightsLevel(settings, "OrderDistribution.Dapr.OrderEntryPointEndpoints"));
+        Assert.True(ApplicationInsightsLevel(settings, "OrderDistribution.Dapr.BulkOrderPublisher") <= Level.Warning);
+        // Everything else stays at Warning, so a burst does not flood Application Insights.
+        Assert.Equal(Level.Warning, ApplicationInsightsLevel(settings, "Microsoft.AspNetCore.Hosting.Diagnostics"));
+        Assert.Contains("customDimensions.RetryCount", Repo.Read("scripts/kql/retry-drop.kql"), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("POST /v1.0-alpha1/publish/bulk/order-pubsub/q-order-express", true)]
+    [InlineData("POST /v1.0/publish/order-pubsub/q-order-standard", true)]
+    [InlineData("POST /v1.0/bindings/q-order-express-output", true)]
+    [InlineData("POST /q-order-express-bulk", false)]
+    [InlineData("POST /q-order-ingress-input", false)]
+    [InlineData("GET /v1.0/healthz/outbound", false)]
+    public void Publish_errors_counts_only_the_apps_calls_to_their_sidecars_publish_and_binding_api(string dependencyName, bool counted)
+    {
+        var query = Repo.Read("scripts/kql/publish-errors.kql");
+        var filter = Regex.Match(query, @"where name matches regex @""(?<regex>[^""]+)""");
+        Assert.True(filter.Success, "publish-errors.kql does not filter the dependencies by name");
+
+        Assert.Equal(counted, Regex.IsMatch(dependencyName, filter.Groups["regex"].Value));
+    }
+
+    [Fact]
+    public void Publish_errors_reads_the_failure_text_from_the_apps_logged_publish_failures()
+    {
+        var query = Repo.Read("scripts/kql/publish-errors.kql");
+
+        // The sidecar's answer body is only in the apps' log lines (decisions.md message templates).
+        Assert.Contains("customDimensions.Error", query, StringComparison.Ordinal);
+        Assert.Contains("message startswith \"Publish to \"", query, StringComparison.Ordinal);
+        Assert.Contains("message startswith \"Bulk publish of \"", query, StringComparison.Ordinal);
+        Assert.Contains("join kind=leftouter failureTexts on operation_Id", query, StringComparison.Ordinal);
     }
 
     [RequiresKqlCheckerFact]
@@ -45,5 +99,40 @@ public class KqlTests
         {
             File.Delete(bad);
         }
+    }
+
+    private enum Level
+    {
+        Trace,
+        Debug,
+        Information,
+        Warning,
+        Error,
+        Critical,
+        None,
+    }
+
+    /// <summary>The level the Application Insights logger provider applies to a category, as .NET resolves it:
+    /// the provider's longest matching category prefix, then its Default, then the general LogLevel section.</summary>
+    private static Level ApplicationInsightsLevel(AppSettings settings, string category)
+    {
+        foreach (var section in new[] { "Logging:ApplicationInsights:LogLevel", "Logging:LogLevel" })
+        {
+            var parts = category.Split('.');
+            for (var length = parts.Length; length > 0; length--)
+            {
+                if (settings[$"{section}:{string.Join('.', parts[..length])}"] is { } level)
+                {
+                    return Enum.Parse<Level>(level);
+                }
+            }
+
+            if (settings[$"{section}:Default"] is { } fallback)
+            {
+                return Enum.Parse<Level>(fallback);
+            }
+        }
+
+        return Level.Information;
     }
 }

@@ -1,3 +1,5 @@
+using System.Text.RegularExpressions;
+
 namespace OrderDistribution.Deployment.Tests;
 
 public class ScriptTests
@@ -52,5 +54,168 @@ public class ScriptTests
         Assert.Equal("true", component["disableEntityManagement"]);
         Assert.Null(component["connectionString"]);
         Assert.Equal(["order-load"], component.Scopes);
+    }
+
+    [RequiresProgramFact("shellcheck", "apt-get install shellcheck")]
+    public void Every_shell_script_passes_shellcheck()
+    {
+        var failures = new List<string>();
+        foreach (var script in ShellScripts())
+        {
+            var (exitCode, output) = Repo.Run("shellcheck", Path.GetRelativePath(Repo.Root, script));
+            if (exitCode != 0)
+            {
+                failures.Add(output);
+            }
+        }
+
+        Assert.True(failures.Count == 0, string.Join('\n', failures));
+    }
+
+    [Fact]
+    public void No_bash_script_uses_a_construct_that_macos_bash_3_2_lacks()
+    {
+        // Case conversion, associative arrays, mapfile/readarray, namerefs, &>> and |& came with bash 4.
+        var bash4 = new Regex(@"\$\{[A-Za-z_][A-Za-z_0-9]*(\^\^?|,,?)[^}]*\}|\bmapfile\b|\breadarray\b|\bdeclare\s+-[A-Za-z]*[An]|\blocal\s+-n\b|&>>|\|&|\bwait\s+-n\b");
+        foreach (var script in ShellScripts().Where(s => File.ReadLines(s).First().Contains("bash", StringComparison.Ordinal)))
+        {
+            var lines = File.ReadAllLines(script);
+            for (var i = 0; i < lines.Length; i++)
+            {
+                if (!lines[i].TrimStart().StartsWith('#'))
+                {
+                    Assert.False(bash4.IsMatch(lines[i]), $"{Path.GetFileName(script)}:{i + 1} needs bash 4: {lines[i].Trim()}");
+                }
+            }
+        }
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_sidecar_leaves_the_byte_budget_to_each_bulk_publish_request()
+    {
+        var (exitCode, output) = Repo.Run("env", "SERVICEBUS_NAMESPACE_FQDN=sb-test.servicebus.windows.net",
+            "STORAGE_BLOB_ENDPOINT=https://sttest.blob.core.windows.net/", "bash", "scripts/azure-burst.sh", "--render-only");
+        Assert.True(exitCode == 0, output);
+
+        // A component-level maxBulkPubBytes is ignored; the load tool sends --max-bulk-bytes with each request.
+        Assert.Null(Assert.Single(DaprComponent.LoadFolder(".dapr/azure-load"))["maxBulkPubBytes"]);
+        Assert.Contains("--max-bulk-bytes \"$MAX_BULK_PUBLISH_BYTES\"", Repo.Read("scripts/azure-burst.sh"), StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_reports_each_queues_dead_letter_count_from_the_deployed_subscription()
+    {
+        using var azure = new FakeAzure();
+        azure.Respond("q-order-ingress", "0").Respond("q-order-express", "3").Respond("q-order-standard", "2");
+
+        var (exitCode, output) = azure.Run("bash", "scripts/azure-burst.sh", "--dead-letters-only");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("dead-lettered: q-order-ingress 0", output, StringComparison.Ordinal);
+        Assert.Contains("dead-lettered: q-order-express 3", output, StringComparison.Ordinal);
+        Assert.Contains("dead-lettered: q-order-standard 2", output, StringComparison.Ordinal);
+        Assert.Contains("dead-lettered in this burst: 5", output, StringComparison.Ordinal);
+        var calls = azure.Calls.Where(c => c.StartsWith("servicebus queue show", StringComparison.Ordinal)).ToList();
+        Assert.Equal(3, calls.Count);
+        Assert.All(calls, call =>
+        {
+            Assert.Contains($"--subscription {FakeAzure.Subscription}", call, StringComparison.Ordinal);
+            Assert.Contains("--namespace-name sb-fake", call, StringComparison.Ordinal);
+            Assert.Contains("--query countDetails.deadLetterMessageCount", call, StringComparison.Ordinal);
+        });
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_refuses_a_count_that_is_not_a_number()
+    {
+        using var azure = new FakeAzure();
+        var (exitCode, output) = azure.Run("bash", "scripts/azure-burst.sh", "--count", "ten", "--dead-letters-only");
+        Assert.Equal(2, exitCode);
+        Assert.Contains("not a number: ten", output, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Query_kql_names_the_deployed_subscription_unless_told_another()
+    {
+        using var azure = new FakeAzure();
+        Assert.Equal(0, azure.Run("bash", "scripts/query-kql.sh", "cycle-time").ExitCode);
+        Assert.Contains($"--subscription {FakeAzure.Subscription} ", azure.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)), StringComparison.Ordinal);
+
+        using var other = new FakeAzure();
+        Assert.Equal(0, other.Run("bash", "scripts/query-kql.sh", "--subscription", "other-sub", "cycle-time").ExitCode);
+        Assert.Contains("--subscription other-sub ", other.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)), StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Query_kql_installs_the_log_analytics_extension_the_console_log_query_needs()
+    {
+        using var azure = new FakeAzure(extensionsInstalled: false);
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "lock-lost");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("extension add --name log-analytics --only-show-errors", azure.Calls);
+        Assert.True(azure.Calls.IndexOf("extension add --name log-analytics --only-show-errors")
+            < azure.Calls.FindIndex(c => c.StartsWith("monitor log-analytics query", StringComparison.Ordinal)));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Query_kql_refuses_an_unknown_query_name_before_calling_azure()
+    {
+        using var azure = new FakeAzure();
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "no-such-query");
+        Assert.Equal(2, exitCode);
+        Assert.Contains("no query no-such-query", output, StringComparison.Ordinal);
+        Assert.Empty(azure.Calls);
+    }
+
+    [RequiresProgramTheory("bash", "apt-get install bash")]
+    [InlineData("30m", "PT30M")]
+    [InlineData("1h", "PT1H")]
+    [InlineData("1d", "P1D")]
+    [InlineData("1d12h", "P1DT12H")]
+    [InlineData("2h30m", "PT2H30M")]
+    [InlineData("90s", "PT90S")]
+    public void Query_kql_turns_an_offset_into_the_iso_duration_log_analytics_wants(string offset, string timespan)
+    {
+        using var azure = new FakeAzure();
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "--offset", offset, "lock-lost", "cycle-time");
+
+        Assert.True(exitCode == 0, output);
+        var logAnalytics = azure.Calls.Single(c => c.StartsWith("monitor log-analytics query", StringComparison.Ordinal));
+        Assert.EndsWith($"--timespan {timespan} -o json", logAnalytics, StringComparison.Ordinal);
+        Assert.Contains($"--subscription {FakeAzure.Subscription} ", logAnalytics, StringComparison.Ordinal);
+        // app-insights query takes the offset as typed (##d##h##m).
+        Assert.Contains($"--offset {offset} -o json", azure.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)), StringComparison.Ordinal);
+    }
+
+    [RequiresProgramTheory("bash", "apt-get install bash")]
+    [InlineData("1x")]
+    [InlineData("h")]
+    [InlineData("1h-")]
+    [InlineData("")]
+    public void Query_kql_refuses_an_offset_that_is_no_duration(string offset)
+    {
+        using var azure = new FakeAzure();
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "--offset", offset, "lock-lost");
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("is not a duration", output, StringComparison.Ordinal);
+        Assert.Empty(azure.Calls);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void The_postprovision_hook_removes_the_unused_components_in_the_deployed_subscription()
+    {
+        using var azure = new FakeAzure();
+        azure.Respond("dapr-component list", "q-order-ingress-input\nq-order-express-input");
+
+        var (exitCode, output) = azure.Run("env", "AZURE_SUBSCRIPTION_ID=" + FakeAzure.Subscription, "AZURE_RESOURCE_GROUP=rg-fake",
+            "AZURE_CONTAINER_APPS_ENVIRONMENT_NAME=cae-fake", "sh", "scripts/postprovision.sh");
+
+        Assert.True(exitCode == 0, output);
+        var removes = azure.Calls.Where(c => c.StartsWith("containerapp env dapr-component remove", StringComparison.Ordinal)).ToList();
+        Assert.Equal(2, removes.Count);
+        Assert.All(azure.Calls, call => Assert.Contains($"--subscription {FakeAzure.Subscription} ", call, StringComparison.Ordinal));
+        Assert.Contains("--dapr-component-name q-order-express-input", removes[1], StringComparison.Ordinal);
     }
 }

@@ -12,6 +12,18 @@ public sealed class RequiresProgramFactAttribute : FactAttribute
     }
 }
 
+/// <summary>A theory that needs a program on PATH; skipped, with the reason, where it is missing.</summary>
+public sealed class RequiresProgramTheoryAttribute : TheoryAttribute
+{
+    public RequiresProgramTheoryAttribute(string program, string install)
+    {
+        if (Repo.FindOnPath(program) is null)
+        {
+            Skip = $"{program} is not on PATH ({install})";
+        }
+    }
+}
+
 /// <summary>A fact that needs node and @kusto/language-service-next in ./.tools.</summary>
 public sealed class RequiresKqlCheckerFactAttribute : FactAttribute
 {
