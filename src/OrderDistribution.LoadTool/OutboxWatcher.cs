@@ -86,7 +86,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     /// <summary>First wait after an outage's first failed listing; doubles up to <see cref="OutageMaxRetryDelay"/>.</summary>
     public TimeSpan OutageRetryDelay { get; init; } = TimeSpan.FromSeconds(1);
 
-    public TimeSpan OutageMaxRetryDelay { get; init; } = TimeSpan.FromSeconds(8);
+    public TimeSpan OutageMaxRetryDelay { get; init; } = TimeSpan.FromSeconds(4);
 
     public Task<WatchReport> WatchAsync(
         IReadOnlyCollection<long> expected, DateTimeOffset scheduledAt, TimeSpan timeout,

@@ -15,6 +15,9 @@ internal static class WatchCommand
             async (result, ct) =>
             {
                 var record = await ScheduleRecordOrNullAsync(result, ct);
+                // The inputs first (a missing file is bad input, exit 2), then storage.
+                await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct);
+                _ = ScheduledAtOf(result, record);
                 var report = await WatchAsync(console, result, await CommandSupport.OpenStorageAsync(result, ct), record, ct);
                 Print(console, report, record?.Model ?? "watch");
                 return ExitCode(console, report);
@@ -25,8 +28,7 @@ internal static class WatchCommand
         IAnsiConsole console, ParseResult result, OutboxStorage storage, ScheduleRecord? record, CancellationToken ct)
     {
         var set = await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct);
-        var scheduledAt = result.GetValue(ScheduledAt) ?? record?.ScheduledAt ?? throw new FileNotFoundException(
-            $"No schedule record at {result.GetValue(State)}: run 'schedule' first, or pass --scheduled-at.");
+        var scheduledAt = ScheduledAtOf(result, record);
         var watcher = new OutboxWatcher(storage, Pacing(result));
         return await CommandSupport.WithProgressAsync(console, $"Waiting for {set.Orders.Count} blobs", set.Orders.Count, (progress, status) =>
             watcher.WatchAsync(WatchExpectation.For(set), scheduledAt, TimeSpan.FromSeconds(result.GetValue(TimeoutSeconds)), progress, status, ct));
@@ -57,6 +59,10 @@ internal static class WatchCommand
         console.MarkupLineInterpolated($"[red]Still missing at the timeout: {string.Join(", ", report.Missing.Take(20))}{(report.Missing.Count > 20 ? ", …" : "")}[/]");
         return ExitCodes.Incomplete;
     }
+
+    private static DateTimeOffset ScheduledAtOf(ParseResult result, ScheduleRecord? record) =>
+        result.GetValue(ScheduledAt) ?? record?.ScheduledAt ?? throw new FileNotFoundException(
+            $"No schedule record at {result.GetValue(State)}: run 'schedule' first, or pass --scheduled-at.");
 
     public static async Task<ScheduleRecord?> ScheduleRecordOrNullAsync(ParseResult result, CancellationToken ct) =>
         File.Exists(result.GetValue(State)) ? await ScheduleRecord.ReadAsync(result.GetValue(State)!, ct) : null;
