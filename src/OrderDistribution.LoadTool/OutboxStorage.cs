@@ -36,8 +36,6 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
 
     public static readonly string[] DefaultOutboxes = ["express-outbox", "standard-outbox"];
 
-    /// <summary>How long clear waits, at most, for Azure to release a deleted container's name (about 30 s there).</summary>
-    public static readonly TimeSpan ContainerReleaseBudget = TimeSpan.FromSeconds(120);
 
     private static readonly BlobRequestOptions Probe = new() { RetryPolicy = new NoRetry(), MaximumExecutionTime = TimeSpan.FromSeconds(5) };
 
@@ -47,6 +45,9 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
     public IReadOnlyList<string> Outboxes => outboxes;
 
     public string Endpoint => client.BaseUri.ToString().TrimEnd('/');
+
+    /// <summary>How long clear waits, at most, for Azure to release a deleted container's name (about 30 s there).</summary>
+    public TimeSpan ContainerReleaseBudget { get; init; } = TimeSpan.FromSeconds(120);
 
     /// <summary>How long clear waits between tries to recreate a container Azure still deletes.</summary>
     public TimeSpan ContainerReleaseInterval { get; init; } = TimeSpan.FromSeconds(2);
@@ -98,6 +99,11 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
                 token = page.ContinuationToken;
             }
             while (token is not null);
+        }
+        catch (StorageException e) when (cancellationToken.IsCancellationRequested)
+        {
+            // The SDK wraps a cancellation: unwrapped, the caller (or its Polly timeout) sees it as one.
+            throw new OperationCanceledException("cancelled", e, cancellationToken);
         }
         catch (StorageException e) when (e.RequestInformation?.HttpStatusCode == 404)
         {
@@ -157,7 +163,18 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
             foreach (var name in outboxes)
             {
                 await recreate.ExecuteAsync(
-                    async ct => await client.GetContainerReference(name).CreateIfNotExistsAsync(BlobContainerPublicAccessType.Off, Calls, null, ct),
+                    async ct =>
+                    {
+                        try
+                        {
+                            await client.GetContainerReference(name).CreateIfNotExistsAsync(BlobContainerPublicAccessType.Off, Calls, null, ct);
+                        }
+                        catch (StorageException e) when (ct.IsCancellationRequested)
+                        {
+                            // The SDK wraps a cancellation; unwrapped, Polly sees its own timeout.
+                            throw new OperationCanceledException("cancelled", e, ct);
+                        }
+                    },
                     cancellationToken);
             }
         }
