@@ -97,11 +97,24 @@ public class DaprRunFileTests
     }
 
     [Fact]
-    public void The_two_run_files_differ_only_in_the_components_folder_they_load()
+    public void The_bindings_run_lets_the_apps_drop_invalid_binding_messages_that_RabbitMQ_would_requeue_forever()
+    {
+        var bindings = DaprRunFile.Load(DaprRunFile.Bindings);
+        var pubSub = DaprRunFile.Load(DaprRunFile.PubSub);
+
+        // Messaging:InvalidBindingMessage is Reject (400, for brokers that dead-letter) or Drop (MessagingOptions.cs).
+        Assert.Contains("    Drop,", Repo.Read("src/OrderDistribution.Shared/Dapr/MessagingOptions.cs"), StringComparison.Ordinal);
+        Assert.All(bindings.Apps, app => Assert.Equal("Drop", app.Env["Messaging__InvalidBindingMessage"]));
+        Assert.All(pubSub.Apps, app => Assert.False(app.Env.ContainsKey("Messaging__InvalidBindingMessage")));
+    }
+
+    [Fact]
+    public void The_two_run_files_differ_only_in_the_components_folder_they_load_and_the_bindings_poison_answer()
     {
         static string[] Significant(string file) =>
             Repo.Read(file).Split('\n')
                 .Where(line => !line.TrimStart().StartsWith('#'))
+                .Where(line => !line.Contains("Messaging__InvalidBindingMessage", StringComparison.Ordinal))
                 .Select(line => line.Replace("components-pubsub", "MODEL", StringComparison.Ordinal)
                     .Replace("components-bindings", "MODEL", StringComparison.Ordinal))
                 .ToArray();

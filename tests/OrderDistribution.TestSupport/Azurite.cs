@@ -34,17 +34,18 @@ public sealed class Azurite : IAsyncDisposable
 
     /// <param name="dataFolder">Keep the data on disk there; in memory by default (fast for small tests,
     /// but slow past about 10,000 blobs).</param>
-    public static async Task<Azurite> StartAsync(string? dataFolder = null)
+    /// <param name="port">A port of its own, to start Azurite again where it was; a free one by default.</param>
+    public static async Task<Azurite> StartAsync(string? dataFolder = null, int? port = null)
     {
         var executable = FindExecutable() ?? throw new InvalidOperationException(
             "Azurite is not installed: run scripts/install-tools.sh (npm installs it into .tools/) " +
             "or put azurite-blob on PATH. .ci/run does this on a clean machine.");
-        var port = FreePort();
+        var blobPort = port ?? FreePort();
         var start = new ProcessStartInfo(executable)
         {
             ArgumentList =
             {
-                "--blobHost", "127.0.0.1", "--blobPort", port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                "--blobHost", "127.0.0.1", "--blobPort", blobPort.ToString(System.Globalization.CultureInfo.InvariantCulture),
                 "--skipApiVersionCheck", "--loose", "--silent",
             },
             RedirectStandardOutput = true,
@@ -66,7 +67,7 @@ public sealed class Azurite : IAsyncDisposable
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
 
-        var azurite = new Azurite(process, port);
+        var azurite = new Azurite(process, blobPort);
         await azurite.WaitUntilListeningAsync();
         return azurite;
     }

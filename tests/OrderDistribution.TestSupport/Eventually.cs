@@ -24,4 +24,18 @@ public static class Eventually
 
         throw new Xunit.Sdk.XunitException($"{path} answered {(int)last}, not {(int)expected}, for {within ?? TimeSpan.FromSeconds(15)}.");
     }
+
+    public static async Task TrueAsync(Func<bool> condition, TimeSpan? within = null)
+    {
+        var deadline = DateTime.UtcNow + (within ?? TimeSpan.FromSeconds(15));
+        while (!condition())
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                throw new Xunit.Sdk.XunitException($"Not true within {within ?? TimeSpan.FromSeconds(15)}.");
+            }
+
+            await Task.Delay(50);
+        }
+    }
 }

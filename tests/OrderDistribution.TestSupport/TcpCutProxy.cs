@@ -15,6 +15,8 @@ public sealed class TcpCutProxy : IDisposable
     private readonly CancellationTokenSource _cut = new();
 
     private readonly TimeSpan _latency;
+    private int _openNow;
+    private int _mostOpen;
 
     /// <param name="latency">Added before each chunk sent to the target, to slow a batch down.</param>
     public TcpCutProxy(int targetPort, TimeSpan latency = default)
@@ -26,6 +28,12 @@ public sealed class TcpCutProxy : IDisposable
     }
 
     public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
+
+    /// <summary>The most connections that were open through the proxy at one time.</summary>
+    public int MostOpenConnections => Volatile.Read(ref _mostOpen);
+
+    /// <summary>While true, nothing is forwarded to the target: connections stay open and hang, as on a frozen store.</summary>
+    public bool Frozen { get; set; }
 
     public void Cut()
     {
@@ -85,6 +93,11 @@ public sealed class TcpCutProxy : IDisposable
                 await Task.Delay(_latency, _cut.Token);
             }
 
+            while (Frozen)
+            {
+                await Task.Delay(10, _cut.Token);
+            }
+
             await to.WriteAsync(buffer.AsMemory(0, read), _cut.Token);
         }
     }
@@ -96,6 +109,12 @@ public sealed class TcpCutProxy : IDisposable
         {
             _open.Add(inbound);
             _open.Add(outbound);
+        }
+
+        var open = Interlocked.Increment(ref _openNow);
+        int most;
+        while (open > (most = Volatile.Read(ref _mostOpen)) && Interlocked.CompareExchange(ref _mostOpen, open, most) != most)
+        {
         }
 
         try
@@ -110,6 +129,7 @@ public sealed class TcpCutProxy : IDisposable
         }
         finally
         {
+            Interlocked.Decrement(ref _openNow);
             inbound.Dispose();
             outbound.Dispose();
         }

@@ -27,7 +27,7 @@ public static class DaprServiceCollectionExtensions
     /// </summary>
     public static IServiceCollection AddDaprPublisher(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddSingleton(DaprSidecarOptions.FromEnvironment(name => configuration[name]));
+        services.AddSingleton(DaprSidecarOptions.FromConfiguration(configuration));
         services.AddHttpClient<IDaprPublisher, DaprHttpPublisher>(ConfigureSidecarClient);
         services.AddHttpClient<DaprSidecarProbe>(ConfigureSidecarClient);
         services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<DaprSidecarProbe>());

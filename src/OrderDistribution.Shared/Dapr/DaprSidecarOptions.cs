@@ -1,8 +1,12 @@
+using Microsoft.Extensions.Configuration;
 using OrderDistribution.Hosting;
 
 namespace OrderDistribution.Dapr;
 
-/// <summary>Where the sidecar's HTTP API is. Read from the variables that <c>dapr run</c> and Container Apps set.</summary>
+/// <summary>
+/// Where the sidecar's HTTP API is, read from the variables that <c>dapr run</c> and Container Apps set, and how
+/// the app calls it (section <c>Dapr</c>: <c>RequestTimeout</c>, <c>MaxConcurrentRequests</c>).
+/// </summary>
 public sealed class DaprSidecarOptions
 {
     public Uri HttpEndpoint { get; set; } = new("http://127.0.0.1:3500");
@@ -16,6 +20,21 @@ public sealed class DaprSidecarOptions
     public int MaxConcurrentRequests { get; set; } = 64;
 
     public DependencyLimits Limits => new(RequestTimeout, MaxConcurrentRequests);
+
+    /// <exception cref="InvalidOperationException">A setting is not what it must be; the message names it.</exception>
+    public static DaprSidecarOptions FromConfiguration(IConfiguration configuration)
+    {
+        var options = FromEnvironment(name => configuration[name]);
+        configuration.GetSection("Dapr").Bind(options);
+        if (options.RequestTimeout <= TimeSpan.Zero || options.MaxConcurrentRequests is < 1 or > 10_000)
+        {
+            throw new InvalidOperationException(
+                "Dapr:RequestTimeout must be positive and Dapr:MaxConcurrentRequests between 1 and 10000, " +
+                $"not {options.RequestTimeout} and {options.MaxConcurrentRequests}.");
+        }
+
+        return options;
+    }
 
     /// <exception cref="InvalidOperationException">A variable is set to something that is not an address; the message names it.</exception>
     public static DaprSidecarOptions FromEnvironment(Func<string, string?> variable)

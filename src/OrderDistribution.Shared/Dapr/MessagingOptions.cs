@@ -8,7 +8,17 @@ public enum PubSubMode
     Single,
 }
 
-/// <summary>How the app talks to the sidecar's pub/sub. Section <c>Messaging</c>.</summary>
+/// <summary>What an input binding delivery that is not a valid order is answered.</summary>
+public enum InvalidBindingMessage
+{
+    /// <summary>400: the broker keeps it and dead-letters it after its delivery limit (Azure Service Bus).</summary>
+    Reject,
+
+    /// <summary>200 after the drop is logged: for brokers with no delivery limit, which would requeue it forever (RabbitMQ).</summary>
+    Drop,
+}
+
+/// <summary>How the app talks to the sidecar. Section <c>Messaging</c>.</summary>
 public sealed class MessagingOptions
 {
     public const string Section = "Messaging";
@@ -45,9 +55,11 @@ public sealed class MessagingOptions
     [Range(typeof(TimeSpan), "00:00:01", "00:00:50")]
     public TimeSpan DeliveryDeadline { get; set; } = TimeSpan.FromSeconds(10);
 
+    public InvalidBindingMessage InvalidBindingMessage { get; set; } = InvalidBindingMessage.Reject;
+
     /// <summary>
     /// The largest request body the sidecar can send in this configuration: a full bulk of the largest messages,
     /// base64-encoded (raw payload), with room for the envelope of each entry and of the delivery.
     /// </summary>
-    public long MaxDeliveryBytes => (long)MaxMessagesCount * (MaxMessageBytes * 4L / 3 + 1_024) + 64 * 1_024;
+    public long MaxDeliveryBytes => (long)MaxMessagesCount * (MaxMessageBytes * 4L / 3 + 1_024) + 4_096;
 }

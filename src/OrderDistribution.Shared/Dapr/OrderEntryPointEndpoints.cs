@@ -142,8 +142,9 @@ public static partial class OrderEntryPointEndpoints
     }
 
     /// <summary>
-    /// Input bindings know no statuses: 200 when done, 503 to have the broker deliver it again, and 400 for
-    /// what is not a valid order, which the broker dead-letters after its delivery limit.
+    /// Input bindings know no statuses: 200 when done, 503 to have the broker deliver it again. What is not a
+    /// valid order gets a 400, which a broker with a delivery limit dead-letters, or, on brokers that would
+    /// requeue it forever, a 200 after the drop is logged (<see cref="MessagingOptions.InvalidBindingMessage"/>).
     /// </summary>
     private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, Delivery delivery)
     {
@@ -152,9 +153,8 @@ public static partial class OrderEntryPointEndpoints
         using var _ = body;
         if (body is null)
         {
-            delivery.NotADelivery(request, unreadable!, "400, so that the broker dead-letters it");
-            delivery.Answered(InboundChannel.InputBinding, [BulkEntryStatus.DROP]);
-            return TypedResults.Problem($"Not an order: {unreadable}.", statusCode: StatusCodes.Status400BadRequest);
+            delivery.NotADelivery(request, unreadable!, delivery.RejectsInvalidBindingMessages ? "400, so that the broker dead-letters it" : "200, dropped");
+            return Invalid($"Not an order: {unreadable}.");
         }
 
         Order order;
@@ -165,8 +165,7 @@ public static partial class OrderEntryPointEndpoints
         catch (InvalidOrderException e)
         {
             delivery.Drop(entryId, e.Message);
-            delivery.Answered(InboundChannel.InputBinding, [BulkEntryStatus.DROP]);
-            return TypedResults.Problem(e.Message, statusCode: StatusCodes.Status400BadRequest);
+            return Invalid(e.Message);
         }
 
         var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.InputBinding, request.HttpContext.RequestAborted);
@@ -176,6 +175,14 @@ public static partial class OrderEntryPointEndpoints
             ? TypedResults.Ok()
             : TypedResults.Problem($"Order {order.OrderId} could not be processed now; deliver it again.",
                 statusCode: StatusCodes.Status503ServiceUnavailable);
+
+        Results<Ok, ProblemHttpResult> Invalid(string detail)
+        {
+            delivery.Answered(InboundChannel.InputBinding, [BulkEntryStatus.DROP]);
+            return delivery.RejectsInvalidBindingMessages
+                ? TypedResults.Problem(detail, statusCode: StatusCodes.Status400BadRequest)
+                : TypedResults.Ok();
+        }
     }
 
     /// <returns>The entry's id as the sidecar wrote it (a number as its text); null when it has none to answer under.</returns>
@@ -232,6 +239,8 @@ public static partial class OrderEntryPointEndpoints
         public ILogger Logger => logger;
 
         public string Source => source;
+
+        public bool RejectsInvalidBindingMessages => options.InvalidBindingMessage == InvalidBindingMessage.Reject;
 
         public async Task<DeliveryProgress> RunAsync(
             List<InboundOrder> orders, InboundChannel channel, CancellationToken requestAborted)

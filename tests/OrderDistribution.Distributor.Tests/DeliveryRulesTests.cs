@@ -1,0 +1,302 @@
+using System.Diagnostics;
+using System.Net;
+using System.Text;
+using System.Text.Json;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using OrderDistribution.Dapr;
+using OrderDistribution.Orders;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Distributor.Tests;
+
+/// <summary>
+/// The distributor over HTTP against a fake sidecar: every entry is decided on its own, the sidecar's answers
+/// are not trusted beyond what they say, and every delivery is answered within its deadline.
+/// </summary>
+public sealed class DeliveryRulesTests : IAsyncLifetime
+{
+    private FakeDaprSidecar _sidecar = null!;
+
+    public async Task InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+
+    public async Task DisposeAsync() => await _sidecar.DisposeAsync();
+
+    [Fact]
+    public async Task Poison_entries_are_dropped_one_by_one_and_their_valid_neighbours_are_published_once()
+    {
+        using var app = Distributor();
+        var client = await ReadyClientAsync(app);
+        string Event(long id) => Convert.ToBase64String(OrderJson.Serialize(TestOrders.Make(id, Delivery.Express)));
+        var body = $$$"""
+            {"entries":[
+              {"entryId":"e1","event":"{{{Event(1)}}}"},
+              {"event":"{{{Event(2)}}}"},
+              {"entryId":7,"event":"{{{Event(7)}}}"},
+              {"entryId":"\uDD00","event":"{{{Event(3)}}}"},
+              {"entryId":"e4"},
+              {"entryId":"e5","event":"\uD800abc"},
+              {"entryId":"e1","event":"{{{Event(1)}}}"},
+              {"entryId":"e6","event":"{{{Convert.ToBase64String("not json at all"u8.ToArray())}}}"},
+              {"entryId":"e8","event":{"OrderId":8,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Overnight"}},
+              "not an entry",
+              {"entryId":"e9","event":"{{{Event(9)}}}"}
+            ]}
+            """;
+
+        var response = await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var statuses = await OrderedStatusesAsync(response);
+        Assert.Equal(
+            [("e1", "SUCCESS"), ("7", "SUCCESS"), ("e4", "DROP"), ("e5", "DROP"), ("e6", "DROP"), ("e8", "DROP"), ("e9", "SUCCESS")],
+            statuses);
+        Assert.Equal([1, 7, 9], PublishedOrderIds().Order());
+        var warnings = app.Logs.AtLeast(LogLevel.Warning).Select(l => l.Message).ToList();
+        Assert.Contains(warnings, w => w.Contains("position 1", StringComparison.Ordinal));
+        Assert.Contains(warnings, w => w.Contains("position 3", StringComparison.Ordinal));
+        Assert.Contains(warnings, w => w.Contains("position 9", StringComparison.Ordinal));
+        foreach (var dropped in new[] { "e4", "e5", "e6", "e8" })
+        {
+            Assert.Contains(warnings, w => w.StartsWith($"Dropped entry {dropped} from q-order-ingress:", StringComparison.Ordinal));
+        }
+
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/health")).StatusCode);
+    }
+
+    [Fact]
+    public async Task Only_the_entries_a_2xx_answer_names_as_failed_are_answered_RETRY()
+    {
+        _sidecar.BulkAnswer = request => (200, $$"""{"failedEntries":[{"entryId":"{{FirstEntryId(request)}}","error":"busy"}]}""");
+        using var app = Distributor();
+        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(4).Where(o => o.Delivery == Delivery.Express), "q-order-ingress");
+
+        var statuses = await BulkDelivery.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+
+        Assert.Equal("RETRY", statuses[entryIds[0]]);
+        Assert.Equal("SUCCESS", statuses[entryIds[1]]);
+        Assert.Contains(app.Logs.Lines, l => l.Message == $"Publish to q-order-express failed for entry {entryIds[0]}: busy");
+    }
+
+    [Theory]
+    [InlineData(500, """{"failedEntries":[{"entryId":"not-sent","error":"x"}],"errorCode":"ERR_PUBSUB_PUBLISH_MESSAGE"}""")]
+    [InlineData(500, """{"failedEntries":[],"errorCode":"ERR_PUBSUB_PUBLISH_MESSAGE"}""")]
+    [InlineData(503, "<html>Service Unavailable</html>")]
+    [InlineData(500, """{"errorCode":"ERR_PUBSUB_NOT_FOUND","message":"pubsub order-pubsub not found"}""")]
+    [InlineData(200, "all good, probably")]
+    [InlineData(200, """{"failedEntries":[{"entryId":"not-sent"}]}""")]
+    [InlineData(400, """{"failedEntries":"many"}""")]
+    public async Task An_answer_that_does_not_say_which_entries_were_published_makes_every_entry_RETRY(int status, string answer)
+    {
+        _sidecar.BulkAnswer = _ => (status, answer);
+        using var app = Distributor();
+        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(6), "q-order-ingress");
+
+        var response = await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var statuses = await BulkDelivery.StatusesAsync(response);
+        Assert.All(entryIds, id => Assert.Equal("RETRY", statuses[id]));
+    }
+
+    [Fact]
+    public async Task A_publish_the_sidecar_confirms_with_204_is_SUCCESS_and_carries_the_byte_budget_it_was_chunked_by()
+    {
+        using var app = Distributor(("Messaging:MaxBulkPublishBytes", "4096"));
+        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(40, descriptionLength: 200), "q-order-ingress");
+
+        var statuses = await BulkDelivery.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+
+        Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
+        var publishes = _sidecar.Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
+        Assert.True(publishes.Count > 2, "the budget should have split the bulk");
+        Assert.All(publishes, p => Assert.Equal("4096", p.Query["metadata.maxBulkPubBytes"]));
+        Assert.All(publishes, p => Assert.True(p.Body.Length <= 4096, $"a request of {p.Body.Length} bytes exceeds the budget"));
+    }
+
+    [Theory]
+    [InlineData("/q-order-ingress-bulk")]
+    [InlineData("/q-order-ingress-single")]
+    [InlineData("/q-order-ingress-input")]
+    public async Task With_a_sidecar_that_never_answers_a_delivery_is_answered_within_its_deadline_and_nothing_is_SUCCESS(string route)
+    {
+        _sidecar.Hang = new TaskCompletionSource().Task;
+        using var app = Distributor(("Messaging:DeliveryDeadline", "00:00:01"));
+        var client = await ReadyClientAsync(app);
+        var order = TestOrders.Make(1, Delivery.Express);
+        var content = route switch
+        {
+            "/q-order-ingress-bulk" => BulkDelivery.Json(BulkDelivery.RawPayload(TestOrders.Many(50), "q-order-ingress").Body),
+            "/q-order-ingress-single" => BulkDelivery.Json($$"""{"specversion":"1.0","id":"c1","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}"""),
+            _ => BulkDelivery.Json(TestOrders.Json(order)),
+        };
+
+        var clock = Stopwatch.StartNew();
+        var response = await client.PostAsync(route, content);
+        clock.Stop();
+
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(4), $"answered after {clock.Elapsed.TotalSeconds:0.0} s, deadline 1 s");
+        var answer = await response.Content.ReadAsStringAsync();
+        Assert.DoesNotContain("SUCCESS", answer, StringComparison.Ordinal);
+        Assert.Equal(route.EndsWith("-input", StringComparison.Ordinal) ? HttpStatusCode.ServiceUnavailable : HttpStatusCode.OK, response.StatusCode);
+        Assert.Contains(app.Logs.Lines, l => l.Message.Contains("passed its deadline of 1 s", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task A_dead_sidecar_opens_the_circuit_so_a_large_bulk_fails_fast_instead_of_one_timeout_after_another()
+    {
+        _sidecar.Hang = new TaskCompletionSource().Task;
+        using var app = Distributor(
+            ("Messaging:DeliveryDeadline", "00:00:30"), ("Messaging:MaxBulkPublishBytes", "4096"), ("Dapr:RequestTimeout", "00:00:00.300"));
+        var client = await ReadyClientAsync(app);
+        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(2_000, descriptionLength: 200), "q-order-ingress");
+
+        var clock = Stopwatch.StartNew();
+        var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+        clock.Stop();
+
+        // About 400 requests of 0.3 s each, four at a time and tried three times: 90 s without a breaker.
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(20), $"answered after {clock.Elapsed.TotalSeconds:0.0} s");
+        Assert.All(entryIds, id => Assert.Equal("RETRY", statuses[id]));
+        Assert.DoesNotContain(app.Logs.Lines, l => l.Message.Contains("passed its deadline", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task A_caller_that_hangs_up_half_way_leaves_a_log_line()
+    {
+        _sidecar.Hang = new TaskCompletionSource().Task;
+        using var app = Distributor();
+        var client = await ReadyClientAsync(app);
+        using var hangUp = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.PostAsync(
+            "/q-order-ingress-bulk", BulkDelivery.Json(BulkDelivery.RawPayload(TestOrders.Many(5), "q-order-ingress").Body), hangUp.Token));
+
+        await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => l.Message.StartsWith(
+            "The caller of a delivery from q-order-ingress (BulkSubscription) hung up", StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public async Task With_an_app_API_token_only_health_is_open_without_it_and_the_sidecar_token_goes_with_every_publish()
+    {
+        using var app = Distributor(("APP_API_TOKEN", "app-secret"), ("DAPR_API_TOKEN", "sidecar-secret"));
+        var client = await ReadyClientAsync(app);
+        var delivery = BulkDelivery.RawPayload(TestOrders.Many(2), "q-order-ingress").Body;
+
+        var without = await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(delivery));
+        var wrong = await SendAsync(client, "/q-order-ingress-bulk", delivery, "app-secreT");
+        var with = await SendAsync(client, "/q-order-ingress-bulk", delivery, "app-secret");
+        var subscribe = await client.GetAsync("/dapr/subscribe");
+
+        Assert.Equal(HttpStatusCode.Unauthorized, without.StatusCode);
+        Assert.Equal(HttpStatusCode.Unauthorized, wrong.StatusCode);
+        Assert.Equal(HttpStatusCode.Unauthorized, subscribe.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, with.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/alive")).StatusCode);
+        var publishes = _sidecar.Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
+        Assert.NotEmpty(publishes);
+        Assert.All(publishes, p => Assert.Equal("sidecar-secret", p.Headers["dapr-api-token"]));
+    }
+
+    [Fact]
+    public async Task An_error_answer_carries_no_stack_trace_even_in_Development()
+    {
+        using var app = Distributor();
+        var client = app.WithWebHostBuilder(builder =>
+        {
+            builder.UseEnvironment("Development");
+            builder.ConfigureServices(services =>
+                services.Replace(ServiceDescriptor.Singleton<IOptions<MessagingOptions>>(new UnreadableOptions())));
+        }).CreateClient();
+
+        var response = await client.GetAsync("/dapr/subscribe");
+
+        Assert.Equal(HttpStatusCode.InternalServerError, response.StatusCode);
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.DoesNotContain("UnreadableOptions", body, StringComparison.Ordinal);
+        Assert.DoesNotContain(" at ", body, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_request_body_limit_fits_the_largest_valid_bulk_and_not_much_more()
+    {
+        using var app = Distributor(("Messaging:MaxMessagesCount", "10"), ("Messaging:MaxMessageBytes", "4096"));
+        _ = await ReadyClientAsync(app);
+        var limit = app.Services.GetRequiredService<IOptions<Microsoft.AspNetCore.Server.Kestrel.Core.KestrelServerOptions>>()
+            .Value.Limits.MaxRequestBodySize;
+        var largestEvent = Convert.ToBase64String(new byte[4096]);
+        var largestBulk = Encoding.UTF8.GetByteCount(JsonSerializer.Serialize(new
+        {
+            entries = Enumerable.Range(0, 10).Select(i => new
+            {
+                entryId = Guid.NewGuid().ToString(), @event = largestEvent, metadata = new Dictionary<string, string> { ["key"] = "value" },
+                contentType = "application/octet-stream",
+            }),
+            id = Guid.NewGuid().ToString(), metadata = new { pubsubName = "order-pubsub" }, pubsubname = "order-pubsub",
+            topic = "q-order-ingress", type = "com.dapr.event.sent.bulk",
+        }));
+
+        Assert.NotNull(limit);
+        Assert.InRange(limit.Value, largestBulk, 2 * largestBulk);
+    }
+
+    [Fact]
+    public async Task With_InvalidBindingMessage_Drop_an_invalid_binding_message_is_answered_200_after_its_drop_is_logged()
+    {
+        using var app = Distributor(("Messaging:InvalidBindingMessage", "Drop"));
+        var client = await ReadyClientAsync(app);
+        using var request = new HttpRequestMessage(HttpMethod.Post, "/q-order-ingress-input")
+        {
+            Content = BulkDelivery.Json("""{"OrderId":1,"Delivery":"Overnight"}"""),
+        };
+        request.Headers.Add("Messageid", "m-1");
+
+        var response = await client.SendAsync(request);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Warning && l.Message.StartsWith("Dropped entry m-1 from q-order-ingress-input:", StringComparison.Ordinal));
+        Assert.DoesNotContain(_sidecar.Requests, r => r.Path.StartsWith("/v1.0/bindings/", StringComparison.Ordinal));
+    }
+
+    private sealed class UnreadableOptions : IOptions<MessagingOptions>
+    {
+        public MessagingOptions Value => throw new InvalidOperationException("UnreadableOptions: the settings cannot be read");
+    }
+
+    private DistributorFactory Distributor(params (string Key, string? Value)[] settings) =>
+        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), .. settings]) { RealSidecarClient = true };
+
+    private static async Task<HttpClient> ReadyClientAsync(DistributorFactory app)
+    {
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        return client;
+    }
+
+    private static async Task<HttpResponseMessage> SendAsync(HttpClient client, string path, string body, string token)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Post, path) { Content = BulkDelivery.Json(body) };
+        request.Headers.Add("dapr-api-token", token);
+        return await client.SendAsync(request);
+    }
+
+    private static string FirstEntryId(SidecarRequest request) => request.Json[0].GetProperty("entryId").GetString()!;
+
+    private IEnumerable<long> PublishedOrderIds() =>
+        _sidecar.Requests
+            .Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal))
+            .SelectMany(r => r.Json.EnumerateArray())
+            .Select(e => e.GetProperty("event").GetProperty("OrderId").GetInt64());
+
+    private static async Task<List<(string, string)>> OrderedStatusesAsync(HttpResponseMessage response)
+    {
+        using var document = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        return document.RootElement.GetProperty("statuses").EnumerateArray()
+            .Select(s => (s.GetProperty("entryId").GetString()!, s.GetProperty("status").GetString()!))
+            .ToList();
+    }
+}

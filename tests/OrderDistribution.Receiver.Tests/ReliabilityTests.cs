@@ -1,0 +1,134 @@
+using System.Diagnostics;
+using System.Net;
+using Microsoft.Extensions.Options;
+using Microsoft.WindowsAzure.Storage;
+using Microsoft.WindowsAzure.Storage.Blob;
+using OrderDistribution.Orders;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Receiver.Tests;
+
+/// <summary>The receiver when storage misbehaves: bounded answers, readiness that follows storage, no lost container.</summary>
+public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+{
+    private readonly string _container = $"outbox-{Guid.NewGuid():N}"[..20];
+
+    [Fact]
+    public async Task With_storage_frozen_a_bulk_is_answered_RETRY_within_its_deadline_and_the_receiver_stays_live()
+    {
+        using var proxy = new TcpCutProxy(storage.Azurite.Port);
+        using var app = Receiver(Azurite.ConnectionStringFor(proxy.Port), ("Messaging:DeliveryDeadline", "00:00:02"));
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        proxy.Frozen = true;
+        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(500), "q-order-express");
+
+        var clock = Stopwatch.StartNew();
+        var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+        clock.Stop();
+
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"answered after {clock.Elapsed.TotalSeconds:0.0} s, deadline 2 s");
+        Assert.All(entryIds, id => Assert.Equal("RETRY", statuses[id]));
+        Assert.Equal("Healthy", await client.GetStringAsync("/alive"));
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.ServiceUnavailable);
+    }
+
+    [Fact]
+    public async Task Readiness_goes_unready_within_seconds_of_storage_stopping_and_ready_again_when_it_returns_while_liveness_stays_up()
+    {
+        var port = Azurite.FreePort();
+        var azurite = await Azurite.StartAsync(port: port);
+        using var app = Receiver(azurite.ConnectionString);
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+
+        await azurite.DisposeAsync();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.ServiceUnavailable, TimeSpan.FromSeconds(5));
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/alive")).StatusCode);
+
+        await using var restarted = await Azurite.StartAsync(port: port);
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK, TimeSpan.FromSeconds(10));
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/alive")).StatusCode);
+
+        // The restarted (in-memory) Azurite lost the container; the receiver confirmed it again, and writes.
+        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(3), "q-order-express");
+        var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+        Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
+        Assert.Equal(3, await Outbox.CountAsync(restarted.ConnectionString, _container));
+    }
+
+    [Fact]
+    public async Task A_container_deleted_while_the_receiver_runs_is_created_again_by_the_next_write()
+    {
+        using var app = Receiver(storage.Azurite.ConnectionString, ("Readiness:Interval", "00:01:00"));
+        var client = app.CreateClient();
+        await Deliver(client, TestOrders.Many(2));
+        await Container(storage.Azurite.ConnectionString).DeleteAsync();
+
+        var statuses = await Deliver(client, TestOrders.Many(5, firstId: 100));
+
+        Assert.All(statuses.Values, s => Assert.Equal("SUCCESS", s));
+        Assert.Equal(5, await Outbox.CountAsync(storage.Azurite.ConnectionString, _container));
+    }
+
+    [Fact]
+    public async Task Concurrent_single_deliveries_share_one_bound_on_writes_in_flight_per_process()
+    {
+        using var proxy = new TcpCutProxy(storage.Azurite.Port, latency: TimeSpan.FromMilliseconds(20));
+        using var app = Receiver(Azurite.ConnectionStringFor(proxy.Port), ("Receiver:MaxConcurrentWrites", "8"));
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        var orders = TestOrders.Many(200);
+
+        var answers = await Task.WhenAll(orders.Select(async order =>
+        {
+            var single = $$"""{"specversion":"1.0","id":"c{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
+            var response = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(single));
+            return await response.Content.ReadAsStringAsync();
+        }));
+
+        Assert.All(answers, a => Assert.Contains("SUCCESS", a, StringComparison.Ordinal));
+        // Eight writes, plus the readiness probe's own connection, plus one that closes as the next opens.
+        Assert.InRange(proxy.MostOpenConnections, 1, 10);
+        Assert.Equal(200, await Outbox.CountAsync(storage.Azurite.ConnectionString, _container));
+    }
+
+    [Fact]
+    public async Task Each_blob_carries_the_time_it_was_stored_with_sub_second_resolution()
+    {
+        using var app = Receiver(storage.Azurite.ConnectionString);
+        var before = DateTimeOffset.UtcNow;
+
+        await Deliver(app.CreateClient(), TestOrders.Many(3));
+
+        var after = DateTimeOffset.UtcNow;
+        var page = await Container(storage.Azurite.ConnectionString)
+            .ListBlobsSegmentedAsync(null, true, BlobListingDetails.Metadata, null, null, null, null);
+        var storedAt = page.Results.OfType<CloudBlob>().Select(b => OrderBlob.ParseStoredAt(b.Metadata[OrderBlob.StoredAtMetadata])).ToList();
+        Assert.Equal(3, storedAt.Count);
+        Assert.All(storedAt, t => Assert.InRange(t!.Value, before, after));
+        Assert.Contains(storedAt, t => t!.Value.Millisecond != 0 || t.Value.Ticks % TimeSpan.TicksPerSecond != 0);
+    }
+
+    [Fact]
+    public void A_storage_connection_string_that_cannot_be_parsed_stops_the_receiver_naming_the_setting()
+    {
+        using var app = Receiver("AccountName=;this is not a connection string");
+
+        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+
+        Assert.Contains("Storage:ConnectionString", error.Message, StringComparison.Ordinal);
+    }
+
+    private static async Task<Dictionary<string, string>> Deliver(HttpClient client, IEnumerable<Order> orders)
+    {
+        var (body, _) = BulkDelivery.RawPayload(orders, "q-order-express");
+        return await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+    }
+
+    private CloudBlobContainer Container(string connectionString) =>
+        CloudStorageAccount.Parse(connectionString).CreateCloudBlobClient().GetContainerReference(_container);
+
+    private ReceiverFactory Receiver(string connectionString, params (string, string?)[] settings) =>
+        new(connectionString, "express", [("Receiver:Container", _container), ("Readiness:Interval", "00:00:00.200"), .. settings]);
+}
