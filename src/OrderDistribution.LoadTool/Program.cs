@@ -1,4 +1,4 @@
 using OrderDistribution.LoadTool;
 using Spectre.Console;
 
-return await LoadToolCommands.Build(AnsiConsole.Console).Parse(args).InvokeAsync();
+return await LoadToolCommands.InvokeAsync(AnsiConsole.Console, Console.Error, args);

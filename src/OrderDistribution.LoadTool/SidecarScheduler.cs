@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Globalization;
+using System.Text;
 using OrderDistribution.Dapr;
 using OrderDistribution.Orders;
 
@@ -27,8 +28,18 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IDaprPubl
 
     /// <returns>The ids of the orders that could not be scheduled.</returns>
     /// <param name="enqueueAt">When the broker is to make the messages visible; pubsub model only.</param>
-    public async Task<IReadOnlyList<long>> ScheduleAsync(
+    public Task<IReadOnlyList<long>> ScheduleAsync(
         IReadOnlyList<Order> orders, ComponentsModel model, DateTimeOffset? enqueueAt, IProgress<int>? scheduled,
+        CancellationToken cancellationToken) =>
+        ScheduleAsync(OrderSet.ValidOnly(orders), model, enqueueAt, scheduled, cancellationToken);
+
+    /// <summary>
+    /// Schedules valid orders and poison alike, in id order (the poison is mixed into the burst): a poison entry
+    /// goes out as its own bytes with its own content type, so "not JSON at all" reaches the apps as a string.
+    /// </summary>
+    /// <returns>The ids of the entries that could not be scheduled.</returns>
+    public async Task<IReadOnlyList<long>> ScheduleAsync(
+        OrderSet set, ComponentsModel model, DateTimeOffset? enqueueAt, IProgress<int>? scheduled,
         CancellationToken cancellationToken)
     {
         if (enqueueAt is not null && model != ComponentsModel.Pubsub)
@@ -39,8 +50,12 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IDaprPubl
         var metadata = enqueueAt is { } at
             ? new Dictionary<string, string> { [ScheduledEnqueueTimeKey] = at.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture) }
             : null;
-        var entries = orders
-            .Select(o => new BulkPublishEntry(o.OrderId.ToString(CultureInfo.InvariantCulture), OrderJson.Serialize(o), metadata))
+        var entries = set.Orders
+            .Select(o => (Id: o.OrderId, Entry: new BulkPublishEntry(o.OrderId.ToString(CultureInfo.InvariantCulture), OrderJson.Serialize(o), metadata)))
+            .Concat(set.Poison.Select(p => (p.Id, Entry: new BulkPublishEntry(
+                p.Id.ToString(CultureInfo.InvariantCulture), Encoding.UTF8.GetBytes(p.Payload), metadata, p.ContentType))))
+            .OrderBy(e => e.Id)
+            .Select(e => e.Entry)
             .ToList();
         var done = 0;
         var progress = new Progress<int>(count => scheduled?.Report(Interlocked.Add(ref done, count)));

@@ -1,7 +1,11 @@
-// Measures what the apps themselves cost in the bulk model, without sidecars or broker:
+// Measures what the apps themselves cost, without real sidecars or broker:
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks [-- <orders, default 10000>]
 // 1. distributor alone: decode, route, serialize and split into bulk publishes (publishes cost nothing);
-// 2. the whole trio: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked.
+// 2. the whole trio in the bulk model: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked;
+// 3. single mode: the trio behind a Dapr double that delivers one message per request, 500 at once per app.
+//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault [<orders, default 10000>]
+// The fault run: bulk model, 5% of publishes and 5% of blob writes failing, every message delivered twice,
+// 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
 using System.Diagnostics;
 using System.Globalization;
 using Microsoft.AspNetCore.Hosting;
@@ -20,6 +24,22 @@ using OrderDistribution.TestSupport;
 
 const int BulkSize = 250;
 const int ConcurrentBulks = 4;
+if (args is ["fault", .. var rest])
+{
+    var report = await TrioRun.RunAsync(new TrioRunOptions
+    {
+        Orders = rest.Length > 0 ? int.Parse(rest[0], CultureInfo.InvariantCulture) : 10_000,
+        PublishFailureRate = 0.05,
+        WriteFailureRate = 0.05,
+        DeliverEveryMessageTwice = true,
+        PoisonRate = 0.01,
+        AzuriteDataFolder = Directory.CreateTempSubdirectory("azurite-fault").FullName,
+    });
+    Console.WriteLine(report.Details);
+    Console.WriteLine(report.Line("fault run"));
+    return report.Proven ? 0 : 1;
+}
+
 var count = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 10_000;
 var orders = OrderGenerator.Generate(count, seed: 1);
 Console.WriteLine($"{count} orders, {orders.Average(o => OrderJson.Serialize(o).Length):0} bytes each on average, " +
@@ -50,6 +70,14 @@ await using (var azurite = await Azurite.StartAsync(data.FullName))
 }
 
 data.Delete(recursive: true);
+
+var single = await TrioRun.RunAsync(new TrioRunOptions
+{
+    Orders = count, Style = DeliveryStyle.Single, AzuriteDataFolder = Directory.CreateTempSubdirectory("azurite-single").FullName,
+});
+Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.InvariantCulture, $", {count / single.Elapsed.TotalSeconds:0} orders/s"));
+Console.WriteLine(single.Details);
+return single.Proven ? 0 : 1;
 
 static async Task Measure(string name, HttpClient distributor, List<Order> orders)
 {

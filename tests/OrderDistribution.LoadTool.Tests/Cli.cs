@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -11,12 +12,39 @@ public sealed class Cli
 
     public async Task<int> RunAsync(params string[] args)
     {
+        var writer = new StringWriter(_output);
         var console = AnsiConsole.Create(new AnsiConsoleSettings
         {
             Ansi = AnsiSupport.No,
             Interactive = InteractionSupport.No,
-            Out = new AnsiConsoleOutput(new StringWriter(_output)),
+            Out = new AnsiConsoleOutput(writer),
         });
-        return await LoadToolCommands.Build(console).Parse(args).InvokeAsync();
+        // Wide enough that no summary line wraps.
+        console.Profile.Width = 400;
+        return await LoadToolCommands.InvokeAsync(console, writer, args);
+    }
+
+    /// <summary>The real program (order-load.dll beside the tests) in its own process: its exit code and every line it printed, stdout and stderr.</summary>
+    public static async Task<(int ExitCode, IReadOnlyList<string> Lines)> RunProgramAsync(params string[] args)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            WorkingDirectory = Path.GetTempPath(),
+        };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "order-load.dll"));
+        foreach (var arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using var process = Process.Start(start)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+        await process.WaitForExitAsync(timeout.Token);
+        var lines = (await stdout + await stderr).Split('\n').Select(l => l.TrimEnd('\r')).Where(l => l.Trim().Length > 0).ToList();
+        return (process.ExitCode, lines);
     }
 }

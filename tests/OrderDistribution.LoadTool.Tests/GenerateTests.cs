@@ -41,6 +41,9 @@ public sealed class GenerateTests
 
     [Theory]
     [InlineData("generate", "--count", "0")]
+    [InlineData("generate", "--invalid-rate", "1")]
+    [InlineData("generate", "--invalid-rate", "-0.1")]
+    [InlineData("generate", "--no-such-option")]
     [InlineData("watch", "--orders", "/nonexistent/orders.json", "--scheduled-at", "2026-01-01T00:00:00Z")]
     public async Task Bad_input_exits_2_with_a_message(params string[] args)
     {
@@ -48,5 +51,57 @@ public sealed class GenerateTests
 
         Assert.Equal(2, await cli.RunAsync(args));
         Assert.NotEmpty(cli.Output.Trim());
+    }
+
+    [Fact]
+    public void An_invalid_rate_mixes_that_share_of_poison_of_every_kind_evenly_into_the_burst()
+    {
+        var set = OrderGenerator.Generate(10_000, 0.01, seed: 1);
+
+        Assert.Equal(9_900, set.Orders.Count);
+        Assert.Equal(100, set.Poison.Count);
+        Assert.Equal(10_000, set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id)).Distinct().Count());
+        Assert.Equal([PoisonKind.UnknownDelivery, PoisonKind.MissingFields, PoisonKind.NotJson], set.Poison.Select(p => p.Kind).Distinct().Order());
+        Assert.InRange(set.Poison.Min(p => p.Id), OrderGenerator.FirstOrderId, OrderGenerator.FirstOrderId + 200);
+        Assert.InRange(set.Poison.Max(p => p.Id), OrderGenerator.FirstOrderId + 9_800, OrderGenerator.FirstOrderId + 9_999);
+        // Every poison entry is refused by the apps' own order reader; the valid ones are untouched.
+        Assert.All(set.Poison, p => Assert.ThrowsAny<Exception>(() => OrderJson.Deserialize(System.Text.Encoding.UTF8.GetBytes(p.Payload))));
+        Assert.All(set.Poison.Where(p => p.Kind == PoisonKind.NotJson), p => Assert.Equal("text/plain", p.ContentType));
+        Assert.Equal(OrderGenerator.Generate(10_000, seed: 1).Where(o => set.Orders.Any(v => v.OrderId == o.OrderId)).Select(TestSupport.TestOrders.Json),
+            set.Orders.Select(TestSupport.TestOrders.Json));
+    }
+
+    [Fact]
+    public void The_default_invalid_rate_generates_no_poison()
+    {
+        Assert.Empty(OrderGenerator.Generate(1_000, 0, seed: 1).Poison);
+    }
+
+    [Fact]
+    public async Task Generate_writes_the_poison_into_the_orders_file_and_it_reads_back()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var cli = new Cli();
+
+        Assert.Equal(0, await cli.RunAsync("generate", "--count", "1000", "--invalid-rate", "0.01", "--seed", "3", "--orders", path));
+
+        var set = await OrderFile.ReadSetAsync(path, default);
+        Assert.Equal(990, set.Orders.Count);
+        Assert.Equal(OrderGenerator.Generate(1_000, 0.01, seed: 3).Poison, set.Poison);
+        Assert.Contains("Generated 1000 orders", cli.Output, StringComparison.Ordinal);
+        Assert.Contains("10 poison", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task An_orders_file_of_the_first_format_a_bare_array_still_reads_as_a_burst_without_poison()
+    {
+        var orders = OrderGenerator.Generate(50, seed: 2);
+        var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        await File.WriteAllBytesAsync(path, System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(orders, OrderJsonContext.Default.ListOrder));
+
+        var set = await OrderFile.ReadSetAsync(path, default);
+
+        Assert.Equal(orders.Select(TestSupport.TestOrders.Json), set.Orders.Select(TestSupport.TestOrders.Json));
+        Assert.Empty(set.Poison);
     }
 }

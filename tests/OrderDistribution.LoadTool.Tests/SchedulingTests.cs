@@ -100,6 +100,91 @@ public sealed class SchedulingTests : IAsyncLifetime
         Assert.Equal(10, record.Count);
     }
 
+    [Fact]
+    public async Task Poison_goes_out_in_the_burst_with_not_json_entries_as_text_so_the_sidecar_carries_them_as_strings()
+    {
+        var set = OrderGenerator.Generate(300, 0.05, seed: 11);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), set, default);
+
+        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub", .. Common()]);
+
+        Assert.Equal(0, exit);
+        var entries = _sidecar.BulkPublishes("q-order-ingress").SelectMany(r => r.Json.EnumerateArray()).ToList();
+        Assert.Equal(300, entries.Count);
+        var byId = entries.ToDictionary(e => long.Parse(e.GetProperty("entryId").GetString()!, System.Globalization.CultureInfo.InvariantCulture));
+        Assert.All(set.Orders, o => Assert.Equal(o.OrderId, OrderJson.Deserialize(byId[o.OrderId].GetProperty("event")).OrderId));
+        Assert.All(set.Poison.Where(p => p.Kind == PoisonKind.NotJson), p =>
+        {
+            Assert.Equal("text/plain", byId[p.Id].GetProperty("contentType").GetString());
+            Assert.Equal(p.Payload, byId[p.Id].GetProperty("event").GetString());
+        });
+        Assert.All(set.Poison.Where(p => p.Kind != PoisonKind.NotJson), p =>
+            Assert.Throws<InvalidOrderException>(() => OrderJson.Deserialize(byId[p.Id].GetProperty("event"))));
+    }
+
+    [Fact]
+    public async Task Bindings_scheduling_hands_the_poison_to_the_binding_too_with_its_content_type()
+    {
+        var set = OrderGenerator.Generate(100, 0.1, seed: 11);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), set, default);
+
+        Assert.Equal(0, await new Cli().RunAsync(["schedule", "--model", "bindings", .. Common()]));
+
+        Assert.Equal(100, _sidecar.Requests.Count(r => r.Path == "/v1.0/bindings/q-order-ingress-output"));
+        var notJson = set.Poison.Where(p => p.Kind == PoisonKind.NotJson).Select(p => p.Payload).ToHashSet();
+        Assert.Equal(notJson, _sidecar.Requests.Select(r => r.Json.GetProperty("data"))
+            .Where(d => d.ValueKind == System.Text.Json.JsonValueKind.String).Select(d => d.GetString()!).ToHashSet());
+    }
+
+    [Theory]
+    [InlineData("pubsub", "bindings", "Run with --model pubsub")]
+    [InlineData("bindings", "pubsub", "Run with --model bindings")]
+    public async Task A_trio_running_another_model_than_model_stops_schedule_before_anything_is_published(string running, string asked, string advice)
+    {
+        await using var sidecar = await MetadataSidecar.StartAsync(running == "pubsub" ? MetadataSidecar.PubsubDistributor : MetadataSidecar.BindingsDistributor);
+        await GenerateAsync(10);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync(["schedule", "--model", asked, "--sidecar", sidecar.Address.ToString(),
+            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")]);
+
+        Assert.Equal(ExitCodes.BadInput, exit);
+        Assert.Empty(sidecar.OtherRequests);
+        var lines = cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(2, lines.Length);
+        Assert.Contains($"The trio runs the {running} model", lines[0], StringComparison.Ordinal);
+        Assert.Contains(advice, lines[1], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_trio_running_the_asked_model_is_scheduled()
+    {
+        await using var sidecar = await MetadataSidecar.StartAsync(MetadataSidecar.BindingsDistributor);
+        await GenerateAsync(10);
+
+        var exit = await new Cli().RunAsync(["schedule", "--model", "bindings", "--sidecar", sidecar.Address.ToString(),
+            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")]);
+
+        Assert.Equal(0, exit);
+        Assert.Equal(10, sidecar.OtherRequests.Count(p => p == "/v1.0/bindings/q-order-ingress-output"));
+    }
+
+    [Fact]
+    public async Task Schedule_with_no_sidecar_prints_two_lines_naming_the_endpoint_and_exits_3()
+    {
+        await GenerateAsync(10);
+        var port = TestSupport.Azurite.FreePort();
+
+        var (exit, lines) = await Cli.RunProgramAsync("schedule", "--sidecar", $"http://127.0.0.1:{port}",
+            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
+
+        Assert.Equal(ExitCodes.Unreachable, exit);
+        Assert.InRange(lines.Count, 1, 2);
+        Assert.Contains($"127.0.0.1:{port}", lines[0], StringComparison.Ordinal);
+        Assert.Contains("scripts/run-local.sh", string.Join("\n", lines), StringComparison.Ordinal);
+        Assert.DoesNotContain(lines, l => l.TrimStart().StartsWith("at ", StringComparison.Ordinal));
+    }
+
     private string[] Common() =>
         ["--sidecar", _sidecar.Address.ToString(), "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")];
 

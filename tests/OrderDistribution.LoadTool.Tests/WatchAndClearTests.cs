@@ -22,23 +22,55 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     public Task DisposeAsync() => Task.CompletedTask;
 
     [Fact]
-    public async Task When_every_order_is_a_blob_watch_reports_the_cycle_time_from_the_last_blob_and_the_counts()
+    public async Task When_every_order_is_a_blob_watch_reports_the_cycle_time_from_the_last_stored_at_to_the_millisecond()
     {
         var scheduledAt = DateTimeOffset.UtcNow.AddSeconds(-30);
-        await StoreAsync(_orders);
-        var lastModified = (await Outboxes().ListAsync(default)).Max(b => b.LastModified);
+        var lastStoredAt = scheduledAt.AddMilliseconds(12_345.678);
+        await StoreAsync(_orders.Skip(1), storedAt: scheduledAt.AddSeconds(5));
+        await StoreAsync(_orders.Take(1), storedAt: lastStoredAt);
         var cli = new Cli();
 
         var exit = await cli.RunAsync(["watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "5", .. Common()]);
 
         Assert.Equal(0, exit);
         var report = new OutboxWatcher(Outboxes(), TimeSpan.Zero).Evaluate(_orders.Select(o => o.OrderId).ToList(), scheduledAt, await Outboxes().ListAsync(default));
-        Assert.Equal(lastModified - scheduledAt, report.CycleTime);
-        Assert.InRange(report.CycleTime!.Value.TotalSeconds, 29, 35);
-        Assert.Equal(200 / report.CycleTime.Value.TotalSeconds, report.OrdersPerSecond!.Value, 3);
+        Assert.Equal(lastStoredAt - scheduledAt, report.CycleTime);
+        Assert.Equal(12_345, (int)report.CycleTime!.Value.TotalMilliseconds);
+        Assert.Equal(200 / report.CycleTime!.Value.TotalSeconds, report.OrdersPerSecond!.Value, 3);
         Assert.Equal(_orders.Count(o => o.Delivery == Delivery.Express), report.CountPerContainer["express-outbox"]);
-        Assert.Contains("200/200 orders stored", cli.Output, StringComparison.Ordinal);
+        Assert.Contains("200/200 orders stored, cycle time 12.346 s", cli.Output, StringComparison.Ordinal);
         Assert.Contains("0 missing, 0 duplicated", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Watch_expects_only_the_valid_orders_and_reports_the_poison_as_dropped_never_as_missing()
+    {
+        var set = OrderGenerator.Generate(300, 0.1, seed: 5);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), set, default);
+        await StoreAsync(set.Orders);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync(["watch", "--scheduled-at", DateTimeOffset.UtcNow.AddSeconds(-5).ToString("O"), "--timeout", "5", .. Common()]);
+
+        Assert.True(exit == 0, cli.Output);
+        Assert.Contains("270/270 orders stored", cli.Output, StringComparison.Ordinal);
+        Assert.Contains("0 missing", cli.Output, StringComparison.Ordinal);
+        Assert.Contains("270 valid stored, 30 poison dropped (expected)", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Clear_works_ten_times_in_a_row_and_leaves_both_outboxes_there_and_empty()
+    {
+        for (var run = 0; run < 10; run++)
+        {
+            await StoreAsync(_orders.Take(20));
+            var cli = new Cli();
+
+            Assert.True(await cli.RunAsync(["clear", .. Common()]) == 0, cli.Output);
+
+            Assert.Empty(await Outboxes().ListAsync(default));
+            Assert.All(OutboxStorage.DefaultOutboxes, c => Assert.True(Client().GetContainerReference(c).ExistsAsync().Result, $"{c} after clear {run + 1}"));
+        }
     }
 
     [Fact]
@@ -107,13 +139,16 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
 
     private OutboxStorage Outboxes() => new(Client(), OutboxStorage.DefaultOutboxes);
 
-    private async Task StoreAsync(IEnumerable<Order> orders, string? container = null)
+    /// <summary>As a receiver does: the order's JSON as <c>{OrderId}.json</c>, its stored time as metadata <c>storedat</c>.</summary>
+    private async Task StoreAsync(IEnumerable<Order> orders, string? container = null, DateTimeOffset? storedAt = null)
     {
         foreach (var order in orders)
         {
-            var outbox = Client().GetContainerReference(container ?? (order.Delivery == Delivery.Express ? "express-outbox" : "standard-outbox"));
+            var outbox = Client().GetContainerReference(container ?? WatchExpectation.OutboxFor(order.Delivery));
             await outbox.CreateIfNotExistsAsync();
-            await outbox.GetBlockBlobReference($"{order.OrderId}.json").UploadTextAsync(TestOrders.Json(order));
+            var blob = outbox.GetBlockBlobReference(OrderBlob.NameOf(order));
+            blob.Metadata[OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(storedAt ?? DateTimeOffset.UtcNow);
+            await blob.UploadTextAsync(TestOrders.Json(order));
         }
     }
 }

@@ -1,0 +1,100 @@
+using System.CommandLine;
+using Azure.Identity;
+using OrderDistribution.Storage;
+using Spectre.Console;
+
+namespace OrderDistribution.LoadTool.Commands;
+
+/// <summary>What several commands do the same way: open storage and the sidecar, show progress.</summary>
+internal static class CommandSupport
+{
+    /// <summary>Opens the outboxes' storage and checks, with one short call, that it answers.</summary>
+    /// <exception cref="LoadToolException">Storage is misconfigured or not reachable.</exception>
+    public static async Task<OutboxStorage> OpenStorageAsync(ParseResult result, CancellationToken ct)
+    {
+        var accountUrl = result.GetValue(CommonOptions.StorageAccountUrl);
+        var options = new StorageOptions
+        {
+            AccountUrl = accountUrl is null ? null : AbsoluteUri(CommonOptions.StorageAccountUrl, accountUrl),
+            ConnectionString = accountUrl is null
+                ? result.GetValue(CommonOptions.StorageConnectionString)
+                  ?? Environment.GetEnvironmentVariable("Storage__ConnectionString")
+                  ?? "UseDevelopmentStorage=true"
+                : null,
+        };
+        if (new StorageOptionsValidator().Validate(null, options) is { Failed: true } invalid)
+        {
+            throw new ArgumentException(invalid.FailureMessage);
+        }
+
+        OutboxStorage storage;
+        try
+        {
+            storage = await OutboxStorage.OpenAsync(options, OutboxStorage.DefaultOutboxes, ct);
+        }
+        catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
+        {
+            throw new LoadToolException(
+                $"Could not sign in to storage at {accountUrl} with DefaultAzureCredential: {FailureText.FirstLine(e.Message)}.",
+                "Run 'az login' (or 'azd auth login'), or pass --storage with a connection string.",
+                ExitCodes.BadInput, e);
+        }
+        catch (FormatException e)
+        {
+            throw new ArgumentException($"--storage is not a storage connection string: {e.Message}", e);
+        }
+
+        await storage.EnsureReachableAsync(ct);
+        return storage;
+    }
+
+    /// <summary>An HTTP client for the sidecar, carrying DAPR_API_TOKEN when it is set.</summary>
+    public static HttpClient SidecarClient(ParseResult result)
+    {
+        var http = new HttpClient { BaseAddress = AbsoluteUri(CommonOptions.Sidecar, result.GetValue(CommonOptions.Sidecar)), Timeout = TimeSpan.FromSeconds(60) };
+        if (Environment.GetEnvironmentVariable("DAPR_API_TOKEN") is { Length: > 0 } token)
+        {
+            http.DefaultRequestHeaders.Add("dapr-api-token", token);
+        }
+
+        return http;
+    }
+
+    /// <summary>Asks the sidecar what it runs: it must answer, and locally its app must run <c>--model</c>.</summary>
+    /// <exception cref="LoadToolException">The sidecar is not reachable, or runs another model.</exception>
+    public static async Task CheckSidecarAsync(IAnsiConsole console, HttpClient sidecar, ComponentsModel model, ScheduleTarget target, CancellationToken ct)
+    {
+        var metadata = await SidecarMetadata.ReadAsync(sidecar, ct);
+        if (metadata is null)
+        {
+            console.MarkupLineInterpolated($"[yellow]The sidecar at {sidecar.BaseAddress} offers no metadata API: the model was not checked.[/]");
+        }
+        else if (target == ScheduleTarget.Local)
+        {
+            // In Azure the sidecar is the load tool's own (scripts/azure-burst.sh): it subscribes to nothing.
+            metadata.EnsureModel(model, sidecar.BaseAddress!);
+        }
+    }
+
+    public static Uri AbsoluteUri(Option option, string? value) =>
+        Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https"
+            ? uri
+            : throw new ArgumentException($"{option.Name} must be an absolute http(s) URL, not '{value}'.");
+
+    /// <summary>The label of a run in the results: <c>pubsub-bulk</c>, <c>pubsub-single</c> or <c>bindings</c>.</summary>
+    public static string RunLabel(ComponentsModel model, string pubSubMode) =>
+        model == ComponentsModel.Bindings ? "bindings" : $"pubsub-{pubSubMode.ToLowerInvariant()}";
+
+    public static async Task<T> WithProgressAsync<T>(
+        IAnsiConsole console, string description, int? total, Func<IProgress<int>, IProgress<string?>, Task<T>> work) =>
+        await console.Progress().AutoClear(false).StartAsync(async context =>
+        {
+            var task = context.AddTask(description, maxValue: total ?? 1);
+            task.IsIndeterminate = total is null;
+            var status = new Progress<string?>(text => task.Description = text is null ? description : $"{description}: {Markup.Escape(text)}");
+            var result = await work(new Progress<int>(done => task.Value = done), status);
+            task.Description = description;
+            task.Value = task.MaxValue;
+            return result;
+        });
+}

@@ -1,0 +1,125 @@
+using System.CommandLine;
+
+namespace OrderDistribution.LoadTool.Commands;
+
+public enum ScheduleTarget
+{
+    Local,
+    Azure,
+}
+
+/// <summary>Every option of order-load, in one place: several commands share most of them.</summary>
+internal static class CommonOptions
+{
+    public static readonly Option<string> OrdersFile = new("--orders")
+    {
+        Description = "The orders file.", DefaultValueFactory = _ => Path.Combine("results", "orders.json"),
+    };
+
+    public static readonly Option<string> State = new("--state")
+    {
+        Description = "Where 'schedule' records the scheduled time for 'watch'.",
+        DefaultValueFactory = _ => Path.Combine("results", "last-schedule.json"),
+    };
+
+    public static readonly Option<string?> StorageConnectionString = new("--storage")
+    {
+        Description = "Storage connection string (default: Storage__ConnectionString, else Azurite).",
+    };
+
+    public static readonly Option<string?> StorageAccountUrl = new("--storage-account-url")
+    {
+        Description = "Blob endpoint in Azure, reached with DefaultAzureCredential instead of a connection string.",
+    };
+
+    public static readonly Option<bool> Verbose = new("--verbose")
+    {
+        Description = "On a failure, also print the exception with its stack trace.",
+    };
+
+    public static readonly Option<int> Count = new("--count")
+    {
+        Description = "How many orders, poison included.", DefaultValueFactory = _ => 10_000,
+    };
+
+    public static readonly Option<int?> Seed = new("--seed") { Description = "Makes generated orders the same every time." };
+
+    public static readonly Option<double> InvalidRate = new("--invalid-rate")
+    {
+        Description = "Share of the orders that are poison (unknown delivery, missing fields, not JSON at all); the apps drop " +
+                      "them, and watch reports them as dropped, never as missing.",
+        DefaultValueFactory = _ => 0,
+    };
+
+    public static readonly Option<bool> ToBlob = new("--to-blob") { Description = "Also upload the orders to blob test-data/orders.json." };
+
+    public static readonly Option<ScheduleTarget> Target = new("--target")
+    {
+        Description = "local: through the distributor's sidecar, at once; azure: through a sidecar with the Azure Service Bus " +
+                      "component, all orders enqueued at one scheduled instant.",
+        DefaultValueFactory = _ => ScheduleTarget.Local,
+    };
+
+    public static readonly Option<int> ScheduleDelay = new("--schedule-delay")
+    {
+        Description = "Azure: seconds from now until the scheduled enqueue time; must cover the time scheduling takes.",
+        DefaultValueFactory = _ => 30,
+    };
+
+    public static readonly Option<ComponentsModel> Model = new("--model")
+    {
+        Description = "The Dapr components model the trio runs: pubsub or bindings (checked with the distributor's sidecar).",
+        DefaultValueFactory = _ => ComponentsModel.Pubsub,
+    };
+
+    public static readonly Option<string> PubSubMode = new("--pubsub-mode")
+    {
+        Description = "bulk or single, as the apps run; recorded with the result.", DefaultValueFactory = _ => "bulk",
+    };
+
+    public static readonly Option<string> Sidecar = new("--sidecar")
+    {
+        Description = "The sidecar's HTTP endpoint (default: DAPR_HTTP_PORT when run under dapr run, else the distributor's, 3501).",
+        DefaultValueFactory = _ => Environment.GetEnvironmentVariable("DAPR_HTTP_PORT") is { Length: > 0 } port
+            ? $"http://127.0.0.1:{port}"
+            : "http://127.0.0.1:3501",
+    };
+
+    public static readonly Option<int> MaxBulkBytes = new("--max-bulk-bytes")
+    {
+        Description = "Byte budget of one bulk publish.", DefaultValueFactory = _ => 131_072,
+    };
+
+    public static readonly Option<int> TimeoutSeconds = new("--timeout")
+    {
+        Description = "Seconds to wait for the last order before giving up (a storage outage is waited out within it).",
+        DefaultValueFactory = _ => 300,
+    };
+
+    public static readonly Option<int> PollMilliseconds = new("--poll")
+    {
+        Description = "Shortest wait between looks at the outboxes, in ms. Looks back off while nothing changes and aim at the " +
+                      "projected finish; the cycle time comes from the blobs' own stored times, whatever the poll.",
+        DefaultValueFactory = _ => 1_000,
+    };
+
+    public static readonly Option<int> MaxPollMilliseconds = new("--max-poll")
+    {
+        Description = "Longest wait between looks at the outboxes, in ms (at least --poll).",
+        DefaultValueFactory = _ => 15_000,
+    };
+
+    public static readonly Option<DateTimeOffset?> ScheduledAt = new("--scheduled-at")
+    {
+        Description = "When the orders were scheduled (default: from the schedule record).",
+    };
+
+    public static readonly Option<string> Results = new("--results")
+    {
+        Description = "The results log a run appends its line to; the per-second series goes beside it as CSV.",
+        DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
+    };
+
+    /// <summary>Options every command takes.</summary>
+    public static readonly Option[] Global = [OrdersFile, State, StorageConnectionString, StorageAccountUrl, Verbose];
+}

@@ -1,0 +1,48 @@
+using System.CommandLine;
+using Spectre.Console;
+using static OrderDistribution.LoadTool.Commands.CommonOptions;
+
+namespace OrderDistribution.LoadTool.Commands;
+
+/// <summary><c>run</c>: clear, generate, schedule and watch; one row in the results log and the per-second series beside it.</summary>
+internal static class RunCommand
+{
+    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
+        wrap(new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
+            {
+                Count, Seed, InvalidRate, Target, ScheduleDelay, Model, PubSubMode, Sidecar, MaxBulkBytes,
+                TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results,
+            },
+            (result, ct) => RunAsync(console, result, ct));
+
+    private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
+    {
+        // Both dependencies first, before anything is changed or printed: a missing one is named in two lines.
+        var storage = await CommandSupport.OpenStorageAsync(result, ct);
+        using (var sidecar = CommandSupport.SidecarClient(result))
+        {
+            await SidecarMetadata.ReadAsync(sidecar, ct);
+        }
+
+        if (await ClearCommand.RunAsync(console, storage, ct) is not ExitCodes.Done and var cleared)
+        {
+            return cleared;
+        }
+
+        foreach (var step in new Func<IAnsiConsole, ParseResult, CancellationToken, Task<int>>[] { GenerateCommand.RunAsync, ScheduleCommand.RunAsync })
+        {
+            if (await step(console, result, ct) is not ExitCodes.Done and var failed)
+            {
+                return failed;
+            }
+        }
+
+        var report = await WatchCommand.WatchAsync(console, result, storage, await WatchCommand.ScheduleRecordOrNullAsync(result, ct), ct);
+        var label = CommandSupport.RunLabel(result.GetValue(Model), result.GetValue(PubSubMode)!);
+        WatchCommand.Print(console, report, label);
+        await ResultsLog.AppendAsync(result.GetValue(Results)!, label, report, ct);
+        var csv = await StoredSeries.From(report).WriteCsvBesideAsync(result.GetValue(Results)!, report.ScheduledAt, label, ct);
+        console.MarkupLineInterpolated($"Orders stored per second: {csv}");
+        return WatchCommand.ExitCode(console, report);
+    }
+}

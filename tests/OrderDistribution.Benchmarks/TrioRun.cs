@@ -1,0 +1,231 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.TestHost;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Logging;
+using Microsoft.WindowsAzure.Storage;
+using Microsoft.WindowsAzure.Storage.Blob;
+using OrderDistribution.Dapr;
+using OrderDistribution.Distributor;
+using OrderDistribution.LoadTool;
+using OrderDistribution.Orders;
+using OrderDistribution.Receiver;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Benchmarks;
+
+public sealed record TrioRunOptions
+{
+    public int Orders { get; init; } = 10_000;
+
+    public DeliveryStyle Style { get; init; } = DeliveryStyle.Bulk;
+
+    public double PublishFailureRate { get; init; }
+
+    public double WriteFailureRate { get; init; }
+
+    public double PoisonRate { get; init; }
+
+    public bool DeliverEveryMessageTwice { get; init; }
+
+    public TimeSpan RedeliveryDelay { get; init; } = TimeSpan.FromMilliseconds(200);
+
+    public TimeSpan Timeout { get; init; } = TimeSpan.FromMinutes(10);
+
+    /// <summary>Azurite keeps its data there (on disk, as in a real run); in memory when null.</summary>
+    public string? AzuriteDataFolder { get; init; }
+
+    public int Seed { get; init; } = 1;
+}
+
+public sealed record TrioRunReport(
+    int Orders,
+    int Valid,
+    int Stored,
+    int Poison,
+    int PoisonDropped,
+    int Lost,
+    int Duplicated,
+    int Misplaced,
+    int ValidDropped,
+    int DropStatuses,
+    int DropLogLines,
+    bool Quiet,
+    TimeSpan Elapsed,
+    TimeSpan LongestAnswer,
+    TimeSpan Deadline,
+    int Deliveries,
+    int Retries,
+    int PublishesRefused,
+    string PerTopic)
+{
+    public bool Proven =>
+        Quiet && Stored == Valid && Lost == 0 && Duplicated == 0 && Misplaced == 0 && ValidDropped == 0
+        && PoisonDropped == Poison && DropLogLines == DropStatuses && AnsweredWithinDeadline;
+
+    /// <summary>The apps stop at their deadline; the answer then still has to travel, hence a margin of a second.</summary>
+    public bool AnsweredWithinDeadline => LongestAnswer <= Deadline + TimeSpan.FromSeconds(1);
+
+    public string Line(string name) => string.Create(CultureInfo.InvariantCulture,
+        $"{name}: {Orders} orders, {Stored} valid stored, {PoisonDropped} poison dropped, {Lost} lost, {Duplicated} duplicated, " +
+        $"{Elapsed.TotalSeconds:0.0} s");
+
+    public string Details => string.Create(CultureInfo.InvariantCulture,
+        $"  {Deliveries} deliveries, {Retries} entries answered RETRY, {PublishesRefused} publishes refused by the broker, " +
+        $"{DropStatuses} DROP answers with {DropLogLines} drop log lines, {Misplaced} misplaced or wrong blobs, " +
+        $"longest answer {LongestAnswer.TotalSeconds:0.00} s (deadline {Deadline.TotalSeconds:0} s, plus 1 s for the answer's way back){(Quiet ? "" : ", NOT QUIET at the timeout")}\n  {PerTopic}");
+}
+
+/// <summary>
+/// The whole trio in-process behind a <see cref="DaprDouble"/>, into a real Azurite: the orders (and poison) go on
+/// the ingress queue at once, and the run ends when every message is done. Then every blob is read back.
+/// </summary>
+public static class TrioRun
+{
+    private const string Ingress = "q-order-ingress";
+
+    public static async Task<TrioRunReport> RunAsync(TrioRunOptions options)
+    {
+        var orders = OrderGenerator.Generate(options.Orders, options.Seed);
+        var (valid, poison) = MixInPoison(orders, options.PoisonRate, options.Seed);
+
+        await using var azurite = await Azurite.StartAsync(options.AzuriteDataFolder);
+        await using var sidecar = await DaprDouble.StartAsync(new DaprDoubleOptions
+        {
+            PublishFailureRate = options.PublishFailureRate,
+            DeliverEveryMessageTwice = options.DeliverEveryMessageTwice,
+            RedeliveryDelay = options.RedeliveryDelay,
+            Seed = options.Seed,
+        });
+        var mode = options.Style == DeliveryStyle.Bulk ? "bulk" : "single";
+        var distributorLogs = new LogRecorder();
+        using var distributor = Distributor(sidecar.Address, mode, distributorLogs);
+        using var express = Receiver("express", azurite.ConnectionString, mode, options);
+        using var standard = Receiver("standard", azurite.ConnectionString, mode, options);
+        var distributorClient = distributor.CreateClient();
+        sidecar.Subscribe(Ingress, distributorClient, options.Style);
+        sidecar.Subscribe("q-order-express", express.CreateClient(), options.Style);
+        sidecar.Subscribe("q-order-standard", standard.CreateClient(), options.Style);
+        var deadline = distributor.Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.DeliveryDeadline;
+
+        var clock = Stopwatch.StartNew();
+        foreach (var payload in valid.Select(OrderJson.Serialize).Concat(poison))
+        {
+            sidecar.Enqueue(Ingress, payload);
+        }
+
+        var quiet = await sidecar.WaitUntilQuietAsync(options.Timeout);
+        clock.Stop();
+
+        var blobs = await ReadOutboxesAsync(azurite.ConnectionString);
+        var ingress = sidecar.Topics[Ingress];
+        var droppedPayloads = ingress.DroppedMessages.Values.Select(Encoding.UTF8.GetString).ToHashSet();
+        var poisonTexts = poison.Select(Encoding.UTF8.GetString).ToHashSet();
+        var validById = valid.ToDictionary(o => o.OrderId);
+        var stored = valid.Count(o => blobs.TryGetValue(o.OrderId, out var copies) && copies.Count == 1
+                                      && copies[0] == (ContainerOf(o), TestOrders.Json(o)));
+        return new TrioRunReport(
+            Orders: valid.Count + poison.Count,
+            Valid: valid.Count,
+            Stored: stored,
+            Poison: poison.Count,
+            PoisonDropped: droppedPayloads.Count(poisonTexts.Contains),
+            Lost: valid.Count(o => !blobs.ContainsKey(o.OrderId)),
+            Duplicated: blobs.Count(b => b.Value.Count > 1),
+            Misplaced: blobs.Count(b => !validById.TryGetValue(b.Key, out var order)
+                                        || b.Value.Any(copy => copy != (ContainerOf(order), TestOrders.Json(order)))),
+            ValidDropped: sidecar.Topics.Values.Sum(t => t.DroppedMessages.Values.Count(p => !poisonTexts.Contains(Encoding.UTF8.GetString(p)))),
+            DropStatuses: ingress.Dropped,
+            DropLogLines: distributorLogs.Lines.Count(l => l.Level == Microsoft.Extensions.Logging.LogLevel.Warning && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal)),
+            Quiet: quiet,
+            Elapsed: clock.Elapsed,
+            LongestAnswer: sidecar.Topics.Values.Max(t => t.LongestAnswer),
+            Deadline: deadline,
+            Deliveries: sidecar.Topics.Values.Sum(t => t.Deliveries),
+            Retries: sidecar.Topics.Values.Sum(t => t.Retried),
+            PublishesRefused: sidecar.PublishesRefused,
+            PerTopic: string.Join("; ", sidecar.Topics.Select(t => string.Create(CultureInfo.InvariantCulture,
+                $"{t.Key}: {t.Value.Deliveries} deliveries, longest {t.Value.LongestAnswer.TotalSeconds:0.00} s, {t.Value.WholeDeliveriesRedelivered} redelivered whole"))));
+    }
+
+    /// <summary>Replaces a share of the orders with poison of three kinds: unknown delivery, missing fields, not JSON.</summary>
+    private static (List<Order> Valid, List<byte[]> Poison) MixInPoison(List<Order> orders, double rate, int seed)
+    {
+        var count = (int)Math.Round(orders.Count * rate);
+        var chosen = orders.ToList();
+        new Random(seed).Shuffle(System.Runtime.InteropServices.CollectionsMarshal.AsSpan(chosen));
+        var poisoned = chosen.Take(count).Select(o => o.OrderId).ToHashSet();
+        var poison = orders.Where(o => poisoned.Contains(o.OrderId)).Select((o, i) => (i % 3) switch
+        {
+            0 => Encoding.UTF8.GetBytes($$"""{"OrderId":{{o.OrderId}},"OrderGuid":"{{o.OrderGuid}}","Delivery":"Overnight"}"""),
+            1 => Encoding.UTF8.GetBytes($$"""{"OrderId":{{o.OrderId}}}"""),
+            _ => Encoding.UTF8.GetBytes($"order {o.OrderId}, but not as JSON"),
+        }).ToList();
+        return (orders.Where(o => !poisoned.Contains(o.OrderId)).ToList(), poison);
+    }
+
+    private static string ContainerOf(Order order) => order.Delivery == Delivery.Express ? "express-outbox" : "standard-outbox";
+
+    /// <summary>Every blob of both outboxes, by the order id it is named after: its container and content.</summary>
+    private static async Task<Dictionary<long, List<(string Container, string Json)>>> ReadOutboxesAsync(string connectionString)
+    {
+        var client = CloudStorageAccount.Parse(connectionString).CreateCloudBlobClient();
+        var found = new List<(long Id, string Container, CloudBlockBlob Blob)>();
+        foreach (var name in new[] { "express-outbox", "standard-outbox" })
+        {
+            var container = client.GetContainerReference(name);
+            if (!await container.ExistsAsync())
+            {
+                continue;
+            }
+
+            BlobContinuationToken? token = null;
+            do
+            {
+                var page = await container.ListBlobsSegmentedAsync(null, true, BlobListingDetails.None, 5_000, token, null, null);
+                found.AddRange(page.Results.OfType<CloudBlockBlob>().Select(b => (OrderBlob.OrderIdOf(b.Name) ?? -1, name, b)));
+                token = page.ContinuationToken;
+            }
+            while (token is not null);
+        }
+
+        var contents = new (long Id, string Container, string Json)[found.Count];
+        await Parallel.ForEachAsync(Enumerable.Range(0, found.Count), new ParallelOptions { MaxDegreeOfParallelism = 32 }, async (i, ct) =>
+        {
+            var (id, container, blob) = found[i];
+            contents[i] = (id, container, TestOrders.Json(OrderJson.Deserialize(Encoding.UTF8.GetBytes(await blob.DownloadTextAsync(Encoding.UTF8, null, null, null, ct)))));
+        });
+        return contents.GroupBy(c => c.Id).ToDictionary(g => g.Key, g => g.Select(c => (c.Container, c.Json)).ToList());
+    }
+
+    private static WebApplicationFactory<OrderRouter> Distributor(Uri sidecar, string mode, LogRecorder logs) =>
+        new WebApplicationFactory<OrderRouter>().WithWebHostBuilder(builder =>
+        {
+            builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Distributor", "OrderDistribution.slnx");
+            builder.UseSetting("Logging:LogLevel:Default", "Warning");
+            builder.UseSetting("DAPR_HTTP_ENDPOINT", sidecar.ToString());
+            builder.UseSetting("Messaging:PubSubMode", mode);
+            builder.ConfigureLogging(logging => logging.ClearProviders().AddProvider(logs));
+        });
+
+    private static WebApplicationFactory<BlobOrderStore> Receiver(string instance, string connectionString, string mode, TrioRunOptions options) =>
+        new WebApplicationFactory<BlobOrderStore>().WithWebHostBuilder(builder =>
+        {
+            builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Receiver", "OrderDistribution.slnx");
+            builder.UseSetting("Logging:LogLevel:Default", "Warning");
+            builder.UseSetting("INSTANCE", instance);
+            builder.UseSetting("Storage:ConnectionString", connectionString);
+            builder.UseSetting("Messaging:PubSubMode", mode);
+            builder.ConfigureLogging(logging => logging.ClearProviders());
+            if (options.WriteFailureRate > 0)
+            {
+                var seed = options.Seed + instance.Length;
+                builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton<IOrderStore>(provider =>
+                    new FlakyOrderStore(provider.GetRequiredService<BlobOrderStore>(), options.WriteFailureRate, seed))));
+            }
+        });
+}

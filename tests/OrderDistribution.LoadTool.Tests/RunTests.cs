@@ -1,0 +1,114 @@
+using System.Globalization;
+using Microsoft.WindowsAzure.Storage;
+using Microsoft.WindowsAzure.Storage.Blob;
+using OrderDistribution.LoadTool.Commands;
+using OrderDistribution.Orders;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.LoadTool.Tests;
+
+/// <summary>
+/// <c>run</c> end to end against a real Azurite and a fake sidecar, with the test playing the trio: every valid
+/// order published is stored as a receiver stores it, every poison entry is dropped.
+/// </summary>
+[Collection(nameof(RunTests))]
+public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+{
+    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+
+    [Fact]
+    public async Task Three_runs_in_a_row_each_store_every_valid_order_drop_the_poison_and_leave_a_chart_and_a_csv()
+    {
+        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        using var trio = new CancellationTokenSource();
+        var receiving = PlayTheTrioAsync(sidecar, trio.Token);
+
+        for (var run = 1; run <= 3; run++)
+        {
+            var cli = new Cli();
+            var exit = await cli.RunAsync("run", "--count", "500", "--invalid-rate", "0.02", "--seed", run.ToString(CultureInfo.InvariantCulture),
+                "--storage", storage.Azurite.ConnectionString, "--sidecar", sidecar.Address.ToString(), "--timeout", "60", "--poll", "200",
+                "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"),
+                "--results", Path.Combine(_folder, "LOG.md"));
+
+            Assert.True(exit == 0, $"run {run}: {cli.Output}");
+            Assert.Contains("pubsub-bulk: 490/490 orders stored", cli.Output, StringComparison.Ordinal);
+            Assert.Contains("490 valid stored, 10 poison dropped (expected)", cli.Output, StringComparison.Ordinal);
+            Assert.Contains("orders stored per second", cli.Output, StringComparison.Ordinal);
+        }
+
+        await trio.CancelAsync();
+        await receiving;
+        Assert.Equal(3, (await File.ReadAllLinesAsync(Path.Combine(_folder, "LOG.md"))).Count(l => l.Contains("| pubsub-bulk | 490 |", StringComparison.Ordinal)));
+        var csvs = Directory.GetFiles(_folder, "*-pubsub-bulk.csv");
+        Assert.NotEmpty(csvs);
+        var csv = await File.ReadAllLinesAsync(csvs[0]);
+        Assert.Equal("second,stored,cumulative", csv[0]);
+        Assert.EndsWith(",490", csv[^1], StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(ComponentsModel.Bindings, "bulk", "bindings")]
+    [InlineData(ComponentsModel.Bindings, "single", "bindings")]
+    [InlineData(ComponentsModel.Pubsub, "bulk", "pubsub-bulk")]
+    [InlineData(ComponentsModel.Pubsub, "single", "pubsub-single")]
+    public void A_run_is_labelled_by_its_model_and_only_pubsub_by_its_mode(ComponentsModel model, string mode, string label) =>
+        Assert.Equal(label, CommandSupport.RunLabel(model, mode));
+
+    [Fact]
+    public void The_per_second_series_counts_each_order_in_the_second_it_was_stored_after_scheduling()
+    {
+        var scheduledAt = new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
+        var report = new WatchReport(4, new Dictionary<string, int>(), [], [], scheduledAt, scheduledAt.AddSeconds(3.5))
+        {
+            StoredTimes = [scheduledAt.AddSeconds(0.2), scheduledAt.AddSeconds(0.9), scheduledAt.AddSeconds(3.1), scheduledAt.AddSeconds(3.5)],
+        };
+
+        var series = StoredSeries.From(report);
+
+        Assert.Equal([2, 0, 0, 2], series.PerSecond);
+        Assert.Equal("second,stored,cumulative\n0,2,2\n1,0,2\n2,0,2\n3,2,4\n", series.Csv());
+    }
+
+    /// <summary>Stores each valid order of every bulk publish the sidecar takes, as a receiver would; drops the rest.</summary>
+    private async Task PlayTheTrioAsync(FakeDaprSidecar sidecar, CancellationToken ct)
+    {
+        var client = CloudStorageAccount.Parse(storage.Azurite.ConnectionString).CreateCloudBlobClient();
+        var handled = 0;
+        while (!ct.IsCancellationRequested)
+        {
+            var requests = sidecar.BulkPublishes("q-order-ingress").ToList();
+            foreach (var request in requests.Skip(handled))
+            {
+                foreach (var entry in request.Json.EnumerateArray())
+                {
+                    Order order;
+                    try
+                    {
+                        order = OrderJson.Deserialize(entry.GetProperty("event"));
+                    }
+                    catch (InvalidOrderException)
+                    {
+                        continue;
+                    }
+
+                    var outbox = client.GetContainerReference(WatchExpectation.OutboxFor(order.Delivery));
+                    await outbox.CreateIfNotExistsAsync(BlobContainerPublicAccessType.Off, null, null, CancellationToken.None);
+                    var blob = outbox.GetBlockBlobReference(OrderBlob.NameOf(order));
+                    blob.Metadata[OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(DateTimeOffset.UtcNow);
+                    await blob.UploadTextAsync(TestOrders.Json(order));
+                }
+            }
+
+            handled = requests.Count;
+            try
+            {
+                await Task.Delay(100, ct);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+        }
+    }
+}
