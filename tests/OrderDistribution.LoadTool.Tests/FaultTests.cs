@@ -40,8 +40,8 @@ public sealed class FaultTests
     [Fact]
     public async Task Watch_waits_out_azurite_being_stopped_and_started_again_and_still_reports_every_order()
     {
-        await using var azurite = new AzuriteOnPort(Azurite.FreePort(), Path.Combine(_folder, "azurite"));
-        await azurite.StartAsync();
+        var (port, data) = (Azurite.FreePort(), Path.Combine(_folder, "azurite"));
+        var azurite = await Azurite.StartAsync(data, port);
         var orders = OrderGenerator.Generate(100, seed: 9);
         await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), orders, default);
         var client = CloudStorageAccount.Parse(azurite.ConnectionString).CreateCloudBlobClient();
@@ -52,10 +52,10 @@ public sealed class FaultTests
             "--timeout", "60", "--poll", "200", "--max-poll", "500",
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
         await Task.Delay(1_000);
-        await azurite.StopAsync();
+        await azurite.DisposeAsync();
         await Task.Delay(4_000);
         Assert.False(watching.IsCompleted, cli.Output);
-        await azurite.StartAsync();
+        await using var restarted = await Azurite.StartAsync(data, port);
         // As the receivers would after the outage: every order not yet there (a stop may lose Azurite's latest writes).
         var present = (await new OutboxStorage(client, OutboxStorage.DefaultOutboxes).ListAsync(default)).Select(b => b.Name).ToHashSet();
         await StoreAsync(client, orders.Where(o => !present.Contains(OrderBlob.NameOf(o))));
