@@ -70,7 +70,11 @@ public sealed partial class BlobOrderStore(
         }
     }
 
-    /// <summary>Creates the container unless it exists, once at a time for all callers.</summary>
+    /// <summary>
+    /// Sees that the container exists, creating it when it does not, once at a time for all callers. It asks
+    /// first: a create of an existing container answers 409, which telemetry would count as a failure every
+    /// time readiness looks.
+    /// </summary>
     private async Task<CloudBlobContainer> ConfirmAsync(CancellationToken cancellationToken)
     {
         await _confirming.WaitAsync(cancellationToken);
@@ -78,7 +82,11 @@ public sealed partial class BlobOrderStore(
         {
             _client ??= await BlobClientFactory.CreateAsync(storage.Value, cancellationToken);
             var container = _client.GetContainerReference(receiver.Value.ContainerName);
-            await container.CreateIfNotExistsAsync(BlobContainerPublicAccessType.Off, null, null, cancellationToken);
+            if (!await container.ExistsAsync(null, null, cancellationToken))
+            {
+                await container.CreateIfNotExistsAsync(BlobContainerPublicAccessType.Off, null, null, cancellationToken);
+            }
+
             return _confirmed = container;
         }
         catch (StorageException e) when (cancellationToken.IsCancellationRequested)
