@@ -92,13 +92,14 @@ public sealed class SubscriptionAndConfigurationTests
     }
 
     [Fact]
-    public async Task With_no_sidecar_the_distributor_is_live_but_not_ready()
+    public async Task With_no_sidecar_from_the_start_the_distributor_is_live_but_not_ready_and_says_so()
     {
         using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}")) { RealSidecarClient = true };
         var client = app.CreateClient();
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.ServiceUnavailable);
         Assert.Equal("Healthy", await client.GetStringAsync("/alive"));
+        await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => l.Message.StartsWith("Not ready, deliveries pause: Dapr sidecar", StringComparison.Ordinal)));
     }
 
     [Theory]

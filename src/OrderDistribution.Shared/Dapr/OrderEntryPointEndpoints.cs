@@ -66,7 +66,7 @@ public static partial class OrderEntryPointEndpoints
             var at = position++;
             if (EntryIdOf(entry) is not { } entryId)
             {
-                LogUnanswerable(delivery.Logger, delivery.Source, at);
+                delivery.Unanswerable(at);
                 continue;
             }
 
@@ -236,10 +236,6 @@ public static partial class OrderEntryPointEndpoints
     {
         private readonly long _started = Stopwatch.GetTimestamp();
 
-        public ILogger Logger => logger;
-
-        public string Source => source;
-
         public bool RejectsInvalidBindingMessages => options.InvalidBindingMessage == InvalidBindingMessage.Reject;
 
         public async Task<DeliveryProgress> RunAsync(
@@ -276,6 +272,8 @@ public static partial class OrderEntryPointEndpoints
         }
 
         public void Drop(string entryId, string reason) => LogDropped(logger, entryId, source, reason);
+
+        public void Unanswerable(int position) => LogUnanswerable(logger, source, position);
 
         public void NotADelivery(HttpRequest request, string reason, string answer)
         {

@@ -47,13 +47,14 @@ internal sealed partial class ReadinessMonitor(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var interval = options.Value.Interval;
+        bool? wasReady = null;
         while (!stoppingToken.IsCancellationRequested)
         {
-            var wasReady = state.IsReady;
             var results = await Task.WhenAll(probes.Select(p => CheckAsync(p, stoppingToken)));
             state.Set(results.Where(r => r.Failure is not null).ToDictionary(r => r.Name, r => r.Failure));
             if (wasReady != state.IsReady)
             {
+                wasReady = state.IsReady;
                 if (state.IsReady)
                 {
                     LogReady();
