@@ -231,8 +231,8 @@ public class BicepTests
             probe => BicepFile.StringLiteral(BicepFile.Property(probe.Trim()[1..^1], "type")!)!,
             probe => BicepFile.StringLiteral(BicepFile.PropertyPath(probe, "httpGet", "path")!));
         // Liveness never checks dependencies: a storage outage must not restart containers.
-        Assert.Equal("/alive", probes["Liveness"]);
-        Assert.Equal("/health", probes["Readiness"]);
+        Assert.Equal(Contract.LivenessPath, probes["Liveness"]);
+        Assert.Equal(Contract.ReadinessPath, probes["Readiness"]);
 
         var scale = BicepFile.PropertyPath(app.Body, "properties", "template", "scale")!;
         Assert.Contains("type: 'azure-servicebus'", scale, StringComparison.Ordinal);
@@ -360,7 +360,7 @@ public class BicepTests
         var appHealth = BicepFile.PropertyPath(app.Body, "properties", "configuration", "dapr", "appHealth")!;
 
         Assert.Equal("true", BicepFile.PropertyPath(appHealth, "enabled"));
-        Assert.Equal("'/health'", BicepFile.PropertyPath(appHealth, "path"));
+        Assert.Equal($"'{Contract.ReadinessPath}'", BicepFile.PropertyPath(appHealth, "path"));
         // appHealth exists in the containerApps schema from 2025-02-02-preview on.
         Assert.Equal("Microsoft.App/containerApps@2025-02-02-preview", app.Target);
     }

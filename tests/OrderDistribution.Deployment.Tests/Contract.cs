@@ -45,6 +45,10 @@ internal static class Contract
     public const string ReceiverSettings = "src/OrderDistribution.Receiver/appsettings.json";
 
     public const string PlaceholderScope = "skip";
+
+    /// <summary>Liveness (container probes) and readiness (container readiness, Dapr's app health check), as the apps serve them.</summary>
+    public const string LivenessPath = OrderDistribution.Hosting.ServiceDefaults.LivenessPath;
+    public const string ReadinessPath = OrderDistribution.Hosting.ServiceDefaults.ReadinessPath;
 }
 
 internal sealed record Binding(string Name, string Direction, string Queue, string AppId);

@@ -36,7 +36,7 @@ public class DaprRunFileTests
         {
             Assert.Equal($"http://127.0.0.1:{app.AppPort}", app.Env.GetValueOrDefault("ASPNETCORE_URLS"));
             Assert.Equal("http", app["appProtocol"]);
-            Assert.Equal("/health", app["appHealthCheckPath"]);
+            Assert.Equal(Contract.ReadinessPath, app["appHealthCheckPath"]);
             Assert.Equal("true", app["enableAppHealthCheck"]);
             Assert.Contains(app.Env.GetValueOrDefault("Messaging__PubSubMode"), PubSubModes);
         }
