@@ -8,9 +8,7 @@
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
 using System.Diagnostics;
 using System.Globalization;
-using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
-using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.WindowsAzure.Storage;
@@ -107,18 +105,7 @@ static async Task Post(HttpClient distributor, (string Body, List<string> EntryI
 }
 
 static WebApplicationFactory<OrderRouter> Distributor(IDaprPublisher sidecar) =>
-    new WebApplicationFactory<OrderRouter>().WithWebHostBuilder(builder =>
-    {
-        builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Distributor", "OrderDistribution.slnx");
-        builder.UseSetting("Logging:LogLevel:Default", "Warning");
-        builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton(sidecar)));
-    });
+    InProcessApps.Distributor(builder => builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton(sidecar))));
 
 static WebApplicationFactory<BlobOrderStore> Receiver(string instance, string connectionString) =>
-    new WebApplicationFactory<BlobOrderStore>().WithWebHostBuilder(builder =>
-    {
-        builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Receiver", "OrderDistribution.slnx");
-        builder.UseSetting("Logging:LogLevel:Default", "Warning");
-        builder.UseSetting("INSTANCE", instance);
-        builder.UseSetting("Storage:ConnectionString", connectionString);
-    });
+    InProcessApps.Receiver(instance, connectionString);

@@ -3,7 +3,6 @@ using System.Globalization;
 using System.Text;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
-using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
@@ -203,22 +202,16 @@ public static class TrioRun
     }
 
     private static WebApplicationFactory<OrderRouter> Distributor(Uri sidecar, string mode, LogRecorder logs) =>
-        new WebApplicationFactory<OrderRouter>().WithWebHostBuilder(builder =>
+        InProcessApps.Distributor(builder =>
         {
-            builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Distributor", "OrderDistribution.slnx");
-            builder.UseSetting("Logging:LogLevel:Default", "Warning");
             builder.UseSetting("DAPR_HTTP_ENDPOINT", sidecar.ToString());
             builder.UseSetting("Messaging:PubSubMode", mode);
             builder.ConfigureLogging(logging => logging.ClearProviders().AddProvider(logs));
         });
 
     private static WebApplicationFactory<BlobOrderStore> Receiver(string instance, string connectionString, string mode, TrioRunOptions options) =>
-        new WebApplicationFactory<BlobOrderStore>().WithWebHostBuilder(builder =>
+        InProcessApps.Receiver(instance, connectionString, builder =>
         {
-            builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Receiver", "OrderDistribution.slnx");
-            builder.UseSetting("Logging:LogLevel:Default", "Warning");
-            builder.UseSetting("INSTANCE", instance);
-            builder.UseSetting("Storage:ConnectionString", connectionString);
             builder.UseSetting("Messaging:PubSubMode", mode);
             builder.ConfigureLogging(logging => logging.ClearProviders());
             if (options.WriteFailureRate > 0)
