@@ -82,10 +82,6 @@ public static class ServiceDefaults
         });
     }
 
-    public static IServiceCollection AddReadinessProbe<TProbe>(this IServiceCollection services)
-        where TProbe : class, IReadinessProbe =>
-        services.AddSingleton<IReadinessProbe, TProbe>();
-
     private sealed class CloudRoleNameInitializer(string roleName) : ITelemetryInitializer
     {
         public void Initialize(ITelemetry telemetry) => telemetry.Context.Cloud.RoleName = roleName;
