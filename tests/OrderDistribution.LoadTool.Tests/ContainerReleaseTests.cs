@@ -1,12 +1,8 @@
 using System.Collections.Concurrent;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 using Microsoft.WindowsAzure.Storage;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
 
@@ -69,21 +65,15 @@ public sealed class ContainerReleaseTests
 
         public static async Task<BlockingBlobEndpoint> StartAsync(int blockedCreates)
         {
-            var builder = WebApplication.CreateSlimBuilder();
-            builder.WebHost.UseUrls("http://127.0.0.1:0");
-            builder.Logging.ClearProviders();
-            var app = builder.Build();
+            var app = LoopbackServer.Create();
             var endpoint = new BlockingBlobEndpoint(app, blockedCreates);
             app.Run(endpoint.AnswerAsync);
             await app.StartAsync();
             return endpoint;
         }
 
-        public Microsoft.WindowsAzure.Storage.Blob.CloudBlobClient Client()
-        {
-            var port = new Uri(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()).Port;
-            return CloudStorageAccount.Parse(TestSupport.Azurite.ConnectionStringFor(port)).CreateCloudBlobClient();
-        }
+        public Microsoft.WindowsAzure.Storage.Blob.CloudBlobClient Client() =>
+            CloudStorageAccount.Parse(Azurite.ConnectionStringFor(LoopbackServer.AddressOf(_app).Port)).CreateCloudBlobClient();
 
         public async ValueTask DisposeAsync() => await _app.DisposeAsync();
 

@@ -6,6 +6,23 @@ namespace OrderDistribution.LoadTool.Tests;
 /// <summary>Scheduling through a fake of the sidecar's HTTP API that records every request.</summary>
 public sealed class SchedulingTests : IAsyncLifetime
 {
+    /// <summary>The distributor's metadata in the pubsub model: a subscription to q-order-ingress on order-pubsub.</summary>
+    private const string PubsubDistributor = """
+        {"id":"distributor","runtimeVersion":"1.14.0","enabledFeatures":[],"actors":[],
+         "components":[{"name":"order-pubsub","type":"pubsub.redis","version":"v1","capabilities":["SUBSCRIBE_WILDCARDS"]}],
+         "extended":{"appCommand":"dotnet run"},
+         "subscriptions":[{"pubsubname":"order-pubsub","topic":"q-order-ingress","rules":[{"path":"/q-order-ingress-bulk"}],"type":"PROGRAMMATIC"}],
+         "httpEndpoints":[],"appConnectionProperties":{"port":5001,"protocol":"http","channelAddress":"127.0.0.1"}}
+        """;
+
+    /// <summary>The distributor's metadata in the bindings model: input binding q-order-ingress-input, no subscriptions.</summary>
+    private const string BindingsDistributor = """
+        {"id":"distributor","runtimeVersion":"1.14.0","enabledFeatures":[],"actors":[],
+         "components":[{"name":"q-order-ingress-input","type":"bindings.rabbitmq","version":"v1","capabilities":["INPUT_BINDING","OUTPUT_BINDING"]},
+                       {"name":"q-order-express-output","type":"bindings.rabbitmq","version":"v1","capabilities":["INPUT_BINDING","OUTPUT_BINDING"]}],
+         "subscriptions":[],"httpEndpoints":[],"appConnectionProperties":{"port":5001,"protocol":"http"}}
+        """;
+
     private FakeDaprSidecar _sidecar = null!;
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
 
@@ -141,7 +158,8 @@ public sealed class SchedulingTests : IAsyncLifetime
     [InlineData("bindings", "pubsub", "Run with --model bindings")]
     public async Task A_trio_running_another_model_than_model_stops_schedule_before_anything_is_published(string running, string asked, string advice)
     {
-        await using var sidecar = await MetadataSidecar.StartAsync(running == "pubsub" ? MetadataSidecar.PubsubDistributor : MetadataSidecar.BindingsDistributor);
+        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        sidecar.Metadata = running == "pubsub" ? PubsubDistributor : BindingsDistributor;
         await GenerateAsync(10);
         var cli = new Cli();
 
@@ -149,7 +167,7 @@ public sealed class SchedulingTests : IAsyncLifetime
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")]);
 
         Assert.Equal(ExitCodes.BadInput, exit);
-        Assert.Empty(sidecar.OtherRequests);
+        Assert.Empty(sidecar.Requests);
         var lines = cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.Equal(2, lines.Length);
         Assert.Contains($"The trio runs the {running} model", lines[0], StringComparison.Ordinal);
@@ -159,14 +177,15 @@ public sealed class SchedulingTests : IAsyncLifetime
     [Fact]
     public async Task A_trio_running_the_asked_model_is_scheduled()
     {
-        await using var sidecar = await MetadataSidecar.StartAsync(MetadataSidecar.BindingsDistributor);
+        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        sidecar.Metadata = BindingsDistributor;
         await GenerateAsync(10);
 
         var exit = await new Cli().RunAsync(["schedule", "--model", "bindings", "--sidecar", sidecar.Address.ToString(),
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")]);
 
         Assert.Equal(0, exit);
-        Assert.Equal(10, sidecar.OtherRequests.Count(p => p == "/v1.0/bindings/q-order-ingress-output"));
+        Assert.Equal(10, sidecar.Requests.Count(r => r.Path == "/v1.0/bindings/q-order-ingress-output"));
     }
 
     [Fact]

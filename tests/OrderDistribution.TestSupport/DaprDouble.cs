@@ -4,12 +4,7 @@ using System.Text;
 using System.Text.Json;
 using System.Threading.Channels;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 namespace OrderDistribution.TestSupport;
 
@@ -47,15 +42,12 @@ public sealed record DaprDoubleOptions
 public sealed class TopicReport
 {
     private int _deliveries;
-    private int _succeeded;
     private int _retried;
     private int _dropped;
     private int _wholeDeliveriesRedelivered;
     private long _longestAnswerTicks;
 
     public int Deliveries => Volatile.Read(ref _deliveries);
-
-    public int Succeeded => Volatile.Read(ref _succeeded);
 
     public int Retried => Volatile.Read(ref _retried);
 
@@ -78,8 +70,6 @@ public sealed class TopicReport
         {
         }
     }
-
-    internal void Succeed() => Interlocked.Increment(ref _succeeded);
 
     internal void Retry() => Interlocked.Increment(ref _retried);
 
@@ -119,7 +109,7 @@ public sealed class DaprDouble : IAsyncDisposable
         _random = new Random(options.Seed);
     }
 
-    public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First());
+    public Uri Address => LoopbackServer.AddressOf(_app);
 
     public ConcurrentDictionary<string, TopicReport> Topics { get; } = new();
 
@@ -129,10 +119,7 @@ public sealed class DaprDouble : IAsyncDisposable
 
     public static async Task<DaprDouble> StartAsync(DaprDoubleOptions options)
     {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.WebHost.UseUrls("http://127.0.0.1:0");
-        builder.Logging.ClearProviders();
-        var app = builder.Build();
+        var app = LoopbackServer.Create();
         var sidecar = new DaprDouble(options, app);
         app.MapPost("/v1.0-alpha1/publish/bulk/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.BulkPublishAsync(topic, request));
         app.MapPost("/v1.0/publish/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.PublishAsync(topic, request));
@@ -172,8 +159,6 @@ public sealed class DaprDouble : IAsyncDisposable
             return false;
         }
     }
-
-    public long Outstanding => Interlocked.Read(ref _outstanding);
 
     public async ValueTask DisposeAsync()
     {
@@ -398,7 +383,6 @@ public sealed class DaprDouble : IAsyncDisposable
         switch (status)
         {
             case "SUCCESS":
-                report.Succeed();
                 Done();
                 break;
             case "DROP":

@@ -1,12 +1,7 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.Logging;
 
 namespace OrderDistribution.TestSupport;
 
@@ -45,8 +40,10 @@ public sealed class FakeDaprSidecar : IAsyncDisposable
     /// <summary>What <c>GET /v1.0/healthz/outbound</c> answers.</summary>
     public int OutboundHealthStatus { get; set; } = StatusCodes.Status204NoContent;
 
-    public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!
-        .Addresses.First());
+    /// <summary>What <c>GET /v1.0/metadata</c> answers (the sidecar's components and subscriptions); 404 when null.</summary>
+    public string? Metadata { get; set; }
+
+    public Uri Address => LoopbackServer.AddressOf(_app);
 
     public IEnumerable<SidecarRequest> BulkPublishes(string topic) =>
         Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)
@@ -54,15 +51,13 @@ public sealed class FakeDaprSidecar : IAsyncDisposable
 
     public static async Task<FakeDaprSidecar> StartAsync()
     {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.WebHost.UseUrls("http://127.0.0.1:0");
-        builder.Logging.ClearProviders();
-        var app = builder.Build();
+        var app = LoopbackServer.Create();
         var sidecar = new FakeDaprSidecar(app);
         app.MapPost("/v1.0-alpha1/publish/bulk/{pubsub}/{topic}", sidecar.BulkPublishAsync);
         app.MapPost("/v1.0/publish/{pubsub}/{topic}", sidecar.RecordAsync);
         app.MapPost("/v1.0/bindings/{name}", sidecar.RecordAsync);
         app.MapGet("/v1.0/healthz/outbound", () => Results.StatusCode(sidecar.OutboundHealthStatus));
+        app.MapGet("/v1.0/metadata", () => sidecar.Metadata is { } metadata ? Results.Text(metadata, "application/json") : Results.NotFound());
         await app.StartAsync();
         return sidecar;
     }
