@@ -39,6 +39,22 @@ case "$model" in
 esac
 case "$mode" in bulk|single) ;; *) echo "mode must be bulk or single, not '$mode'" >&2; exit 2 ;; esac
 
+# Single mode: the sidecar runs up to the component's concurrency (500) deliveries into each app at
+# once, and they queue for the app's 64 writes or publishes (Receiver:MaxConcurrentWrites,
+# Dapr:MaxConcurrentRequests); deliveries at the back of that queue passed their 10 s deadline on
+# real sidecars (1,403 in a cold run) and were sent again. appMaxConcurrency holds the sidecar to
+# as many deliveries as the app works on at once. Bulk and bindings deliveries are few and large
+# (or one per consumer), so they get no such cap.
+SINGLE_MODE_APP_MAX_CONCURRENCY=64
+cap_single_mode_deliveries() {
+  if [ "$mode" = single ]; then
+    awk -v cap="$SINGLE_MODE_APP_MAX_CONCURRENCY" '{ print }
+      /^[[:space:]]*appProtocol:[[:space:]]*http$/ { match($0, /^[[:space:]]*/); printf "%sappMaxConcurrency: %s\n", substr($0, 1, RLENGTH), cap }'
+  else
+    cat
+  fi
+}
+
 render() {
   local out="$ROOT/.dapr/run-local.$model.$mode.yaml"
   mkdir -p "$ROOT/.dapr"
@@ -47,7 +63,7 @@ render() {
     -e 's#^([[:space:]]*(appDirPath|configFilePath):[[:space:]]*)\./#\1../#' \
     -e 's#^([[:space:]]*-[[:space:]]*)\./#\1../#' \
     -e "s#^([[:space:]]*Messaging__PubSubMode:[[:space:]]*).*#\1$mode#" \
-    "$template" > "$out"
+    "$template" | cap_single_mode_deliveries > "$out"
   if ! grep -qE "^[[:space:]]*Messaging__PubSubMode:[[:space:]]*$mode\$" "$out"; then
     echo "could not set Messaging__PubSubMode in $out" >&2; exit 1
   fi

@@ -30,14 +30,12 @@ public class DaprRunFileTests
 
     [Theory]
     [MemberData(nameof(RunFiles))]
-    public void Every_app_listens_where_its_sidecar_and_health_check_expect_it(string runFile)
+    public void Every_app_listens_where_its_sidecar_expects_it(string runFile)
     {
         foreach (var app in DaprRunFile.Load(runFile).Apps)
         {
             Assert.Equal($"http://127.0.0.1:{app.AppPort}", app.Env.GetValueOrDefault("ASPNETCORE_URLS"));
             Assert.Equal("http", app["appProtocol"]);
-            Assert.Equal(Contract.ReadinessPath, app["appHealthCheckPath"]);
-            Assert.Equal("true", app["enableAppHealthCheck"]);
             Assert.Contains(app.Env.GetValueOrDefault("Messaging__PubSubMode"), PubSubModes);
         }
     }
@@ -129,12 +127,9 @@ public class DaprRunFileTests
         {
             var model = runFile == DaprRunFile.PubSub ? "pubsub" : "bindings";
             var original = DaprRunFile.Load(runFile);
-            foreach (var mode in new[] { "bulk", "single" })
+            foreach (var mode in PubSubModes)
             {
-                var (exitCode, output) = Repo.Run("bash", "scripts/run-local.sh", "--render-only", model, mode);
-                Assert.True(exitCode == 0, output);
-
-                var rendered = DaprRunFile.LoadFullPath(output.Trim());
+                var rendered = Render(model, mode);
                 Assert.Equal(original.Apps.Select(a => a.Id), rendered.Apps.Select(a => a.Id));
                 foreach (var app in rendered.Apps)
                 {
@@ -148,22 +143,57 @@ public class DaprRunFileTests
         }
     }
 
-    [Theory]
-    [MemberData(nameof(RunFiles))]
-    public void Every_sidecar_pauses_delivery_within_seconds_of_its_app_reporting_not_ready(string runFile)
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void No_run_file_turns_on_the_app_health_check_that_wedges_bulk_subscriptions_and_input_bindings()
     {
-        foreach (var app in DaprRunFile.Load(runFile).Apps)
+        // When the check fails, daprd stops subscriptions and input bindings; on daprd 1.14 a stopped bulk
+        // subscription (pubsub.redis) or RabbitMQ input binding never delivers again. Every model here uses one.
+        foreach (var file in RenderedAndCommitted())
         {
-            var interval = TimeSpan.FromSeconds(int.Parse(app["appHealthProbeInterval"] ?? "5", CultureInfo.InvariantCulture));
-            var timeout = TimeSpan.FromMilliseconds(int.Parse(app["appHealthProbeTimeout"] ?? "500", CultureInfo.InvariantCulture));
-            var threshold = int.Parse(app["appHealthThreshold"] ?? "3", CultureInfo.InvariantCulture);
-
-            // Paused after `threshold` failed probes: at most 10 s, not Dapr's default 15 s.
-            Assert.True(interval * threshold <= TimeSpan.FromSeconds(10), $"{runFile}: {app.Id} pauses only after {interval * threshold}");
-            // One slow answer during a burst must not pause an app, nor may a probe outlast its interval.
-            Assert.InRange(threshold, 2, 10);
-            Assert.True(timeout >= TimeSpan.FromSeconds(1) && timeout < interval, $"{runFile}: {app.Id} probe timeout {timeout} against interval {interval}");
+            foreach (var app in file.Apps)
+            {
+                Assert.True(app["enableAppHealthCheck"] is null or "false", $"{file.Path}: {app.Id} turns on Dapr's app health check");
+            }
         }
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Single_mode_holds_each_sidecar_to_as_many_deliveries_as_its_app_works_on_at_once()
+    {
+        var receiverWrites = AppSettings.Load(Contract.ReceiverSettings).RequiredInt("Receiver:MaxConcurrentWrites");
+        var distributorCalls = new OrderDistribution.Dapr.DaprSidecarOptions().MaxConcurrentRequests;
+        foreach (var (runFile, _) in DaprRunFile.Models)
+        {
+            var model = runFile == DaprRunFile.PubSub ? "pubsub" : "bindings";
+            foreach (var app in Render(model, "single").Apps)
+            {
+                var cap = int.Parse(app["appMaxConcurrency"] ?? "0", CultureInfo.InvariantCulture);
+                Assert.Equal(app.Id == Contract.Distributor ? distributorCalls : receiverWrites, cap);
+            }
+
+            // Bulk deliveries are few and large: a cap there only adds a queue in the sidecar.
+            Assert.All(Render(model, "bulk").Apps, app => Assert.Null(app["appMaxConcurrency"]));
+            Assert.All(DaprRunFile.Load(runFile).Apps, app => Assert.Null(app["appMaxConcurrency"]));
+        }
+    }
+
+    private static IEnumerable<DaprRunFile> RenderedAndCommitted()
+    {
+        foreach (var (runFile, _) in DaprRunFile.Models)
+        {
+            yield return DaprRunFile.Load(runFile);
+            foreach (var mode in PubSubModes)
+            {
+                yield return Render(runFile == DaprRunFile.PubSub ? "pubsub" : "bindings", mode);
+            }
+        }
+    }
+
+    private static DaprRunFile Render(string model, string mode)
+    {
+        var (exitCode, output) = Repo.Run("bash", "scripts/run-local.sh", "--render-only", model, mode);
+        Assert.True(exitCode == 0, output);
+        return DaprRunFile.LoadFullPath(output.Trim());
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
