@@ -56,7 +56,10 @@ public class ComponentTests
         var expected = Contract.Bindings.Append(Contract.LocalIngressOutput).ToList();
         var distributor = AppSettings.Load(Contract.DistributorSettings);
 
-        Assert.Equal(expected.Select(b => b.Name).Order(StringComparer.Ordinal), components.Select(c => c.Name).Order(StringComparer.Ordinal));
+        // The further consumers of a queue deliver to its first one's route (the test below).
+        var routedToAnother = components.Where(c => c["route"] is not null).ToList();
+        Assert.Equal(expected.Select(b => b.Name).Order(StringComparer.Ordinal),
+            components.Except(routedToAnother).Select(c => c.Name).Order(StringComparer.Ordinal));
         foreach (var binding in expected)
         {
             var component = DaprComponent.Named(components, binding.Name, BindingsFolder);
@@ -128,12 +131,35 @@ public class ComponentTests
     }
 
     [Fact]
-    public void Rabbitmq_input_bindings_prefetch_a_bounded_window_of_100()
+    public void Every_queue_has_several_input_consumers_that_deliver_to_the_one_route_its_app_serves()
     {
-        foreach (var component in DaprComponent.LoadFolder(BindingsFolder).Where(c => c["direction"] == "input"))
+        // bindings.rabbitmq hands its app one message at a time: the consumers of a queue are how many orders
+        // its app takes on at once, and RabbitMQ spreads the queue across them.
+        var inputs = DaprComponent.LoadFolder(BindingsFolder).Where(c => c["direction"] == "input").ToList();
+        var counts = new List<int>();
+        foreach (var binding in Contract.Bindings.Where(b => b.Direction == "input"))
         {
-            // 0 (the default) lets RabbitMQ push a whole backlog into the sidecar.
-            Assert.Equal(100, int.Parse(component["prefetchCount"] ?? "0", CultureInfo.InvariantCulture));
+            var consumers = inputs.Where(c => c["queueName"] == binding.Queue).ToList();
+            counts.Add(consumers.Count);
+            Assert.All(consumers, c => Assert.Equal($"/{binding.Name}", c["route"] ?? $"/{c.Name}"));
+            Assert.All(consumers, c => Assert.Equal([binding.AppId], c.Scopes));
+            Assert.All(consumers, c => Assert.Equal("bindings.rabbitmq", c.Type));
+        }
+
+        Assert.Equal(inputs.Count, counts.Sum());
+        Assert.Single(counts.Distinct());
+        Assert.True(counts[0] >= 2, $"one consumer per queue stores one order per round trip ({counts[0]})");
+    }
+
+    [Fact]
+    public void Rabbitmq_input_bindings_prefetch_a_bounded_window_of_100_per_queue()
+    {
+        foreach (var queue in DaprComponent.LoadFolder(BindingsFolder).Where(c => c["direction"] == "input").GroupBy(c => c["queueName"]))
+        {
+            // 0 (the default) lets RabbitMQ push a whole backlog into the sidecar; a crash hands the window back at once.
+            var windows = queue.Select(c => int.Parse(c["prefetchCount"] ?? "0", CultureInfo.InvariantCulture)).ToList();
+            Assert.All(windows, window => Assert.True(window > 0, $"{queue.Key}: an unbounded prefetch"));
+            Assert.Equal(100, windows.Sum());
         }
     }
 
@@ -189,7 +215,7 @@ public class ComponentTests
         var expectedTargets = new Dictionary<string, string[]>
         {
             [PubSubFolder] = [Contract.PubSubName],
-            [BindingsFolder] = Contract.Bindings.Where(b => b.Direction == "input").Select(b => b.Name).ToArray(),
+            [BindingsFolder] = DaprComponent.LoadFolder(BindingsFolder).Where(c => c["direction"] == "input").Select(c => c.Name).ToArray(),
         };
         foreach (var (runFile, folder) in DaprRunFile.Models)
         {
