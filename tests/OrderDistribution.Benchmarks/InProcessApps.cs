@@ -1,27 +1,33 @@
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
+using Microsoft.Extensions.Logging;
 using OrderDistribution.Distributor;
 using OrderDistribution.Receiver;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Benchmarks;
 
-/// <summary>The distributor and a receiver hosted in-process with their own settings files, logging warnings only.</summary>
+/// <summary>
+/// The distributor and a receiver hosted in-process with their own settings files, log levels included: what
+/// they log goes to the recorder instead of the console, so that a run can count the lines a real one prints.
+/// </summary>
 public static class InProcessApps
 {
-    public static WebApplicationFactory<OrderRouter> Distributor(Action<IWebHostBuilder> configure) =>
+    public static WebApplicationFactory<OrderRouter> Distributor(LogRecorder logs, Action<IWebHostBuilder> configure) =>
         new WebApplicationFactory<OrderRouter>().WithWebHostBuilder(builder =>
         {
             builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Distributor", "OrderDistribution.slnx");
-            builder.UseSetting("Logging:LogLevel:Default", "Warning");
+            builder.ConfigureLogging(logging => logging.ClearProviders().AddProvider(logs));
             configure(builder);
         });
 
-    public static WebApplicationFactory<BlobOrderStore> Receiver(string instance, string connectionString, Action<IWebHostBuilder>? configure = null) =>
+    public static WebApplicationFactory<BlobOrderStore> Receiver(
+        string instance, string connectionString, LogRecorder logs, Action<IWebHostBuilder>? configure = null) =>
         new WebApplicationFactory<BlobOrderStore>().WithWebHostBuilder(builder =>
         {
             builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Receiver", "OrderDistribution.slnx");
-            builder.UseSetting("Logging:LogLevel:Default", "Warning");
+            builder.ConfigureLogging(logging => logging.ClearProviders().AddProvider(logs));
             builder.UseSetting("INSTANCE", instance);
             builder.UseSetting("Storage:ConnectionString", connectionString);
             configure?.Invoke(builder);

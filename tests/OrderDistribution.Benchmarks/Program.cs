@@ -1,8 +1,11 @@
 // Measures what the apps themselves cost, without real sidecars or broker:
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks [-- <orders, default 10000>]
-// 1. distributor alone: decode, route, serialize and split into bulk publishes (publishes cost nothing);
-// 2. the whole trio in the bulk model: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked;
-// 3. single mode: the trio behind a Dapr double that delivers one message per request, 500 at once per app.
+// 1. the whole trio in the bulk model: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked:
+//    "trio cold", the first burst on freshly started apps, then "trio to Azurite blobs", the next one;
+// 2. distributor alone: decode, route, serialize and split into bulk publishes (publishes cost nothing);
+// 3. single mode: the trio behind a Dapr double that delivers one message per request, as many at once per app
+//    as run-local.sh's appMaxConcurrency lets the sidecar.
+// Each trio line ends with the log lines the apps printed (Information and above, stack traces counted).
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault [<orders, default 10000>]
 // The fault run: bulk model, 5% of publishes and 5% of blob writes failing, every message delivered twice,
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
@@ -15,6 +18,7 @@ using Microsoft.WindowsAzure.Storage;
 using OrderDistribution.Benchmarks;
 using OrderDistribution.Dapr;
 using OrderDistribution.Distributor;
+using OrderDistribution.Hosting;
 using OrderDistribution.LoadTool;
 using OrderDistribution.Orders;
 using OrderDistribution.Receiver;
@@ -43,31 +47,37 @@ var orders = OrderGenerator.Generate(count, seed: 1);
 Console.WriteLine($"{count} orders, {orders.Average(o => OrderJson.Serialize(o).Length):0} bytes each on average, " +
                   $"ingress bulks of {BulkSize}, {ConcurrentBulks} at a time, {Environment.ProcessorCount} cores");
 
-using (var distributor = Distributor(new NullSidecar()))
-{
-    await Measure("distributor alone", distributor.CreateClient(), orders);
-}
-
+// First of all, while nothing has run in this process yet: the first burst on freshly started apps, which is
+// every burst in Azure, where the receivers scale from zero. Then the next burst on the same apps.
 var data = Directory.CreateTempSubdirectory("azurite-bench");
 await using (var azurite = await Azurite.StartAsync(data.FullName))
 {
-    using var express = Receiver("express", azurite.ConnectionString);
-    using var standard = Receiver("standard", azurite.ConnectionString);
+    var logs = new LogRecorder();
+    using var express = InProcessApps.Receiver("express", azurite.ConnectionString, logs);
+    using var standard = InProcessApps.Receiver("standard", azurite.ConnectionString, logs);
     var sidecar = new ForwardingSidecar(new Dictionary<string, HttpClient>
     {
         ["q-order-express"] = express.CreateClient(),
         ["q-order-standard"] = standard.CreateClient(),
     }, BulkSize);
-    using var distributor = Distributor(sidecar);
-    await Measure("trio to Azurite blobs", distributor.CreateClient(), orders);
+    using var distributor = Distributor(sidecar, logs);
+    await WaitUntilReadyAsync(express.CreateClient(), standard.CreateClient()); // the distributor's readiness asks a real sidecar
 
-    var outbox = new OutboxStorage(CloudStorageAccount.Parse(azurite.ConnectionString).CreateCloudBlobClient(), OutboxStorage.DefaultOutboxes);
-    var report = new OutboxWatcher(outbox, TimeSpan.Zero).Evaluate(
-        orders.Select(o => o.OrderId).ToList(), DateTimeOffset.UtcNow, await outbox.ListAsync(default));
-    Console.WriteLine($"  blobs: {count - report.Missing.Count}/{count} stored, {report.Duplicated.Count} duplicated");
+    var cold = await Measure("trio cold", distributor.CreateClient(), orders, logs);
+    await ReportStoredAsync(azurite.ConnectionString, orders, cold.Started);
+    var warm = await Measure("trio to Azurite blobs", distributor.CreateClient(), orders, logs);
+    await ReportStoredAsync(azurite.ConnectionString, orders, warm.Started);
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  cold/warm: {cold.Elapsed / warm.Elapsed:0.00}"));
 }
 
 data.Delete(recursive: true);
+
+using (var distributor = Distributor(new NullSidecar(), new LogRecorder()))
+{
+    var client = distributor.CreateClient();
+    await Post(client, BulkDelivery.RawPayload(orders.Take(BulkSize), "q-order-ingress")); // a new host: its first request
+    await Measure("distributor alone", client, orders, logs: null);
+}
 
 var single = await TrioRun.RunAsync(new TrioRunOptions
 {
@@ -77,21 +87,23 @@ Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.Invaria
 Console.WriteLine(single.Details);
 return single.Proven ? 0 : 1;
 
-static async Task Measure(string name, HttpClient distributor, List<Order> orders)
+static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string name, HttpClient distributor, List<Order> orders, LogRecorder? logs)
 {
     var bulks = orders.Chunk(BulkSize).Select(b => BulkDelivery.RawPayload(b, "q-order-ingress")).ToList();
-    await Post(distributor, bulks[0]); // warm-up: JIT, connections, containers
-
+    var linesBefore = logs?.PrintedLines() ?? 0;
     var allocated = GC.GetTotalAllocatedBytes(precise: true);
+    var started = DateTimeOffset.UtcNow;
     var clock = Stopwatch.StartNew();
     await Parallel.ForEachAsync(bulks, new ParallelOptions { MaxDegreeOfParallelism = ConcurrentBulks },
         async (bulk, _) => await Post(distributor, bulk));
     clock.Stop();
     allocated = GC.GetTotalAllocatedBytes(precise: true) - allocated;
 
+    var logLines = logs is null ? "" : string.Create(CultureInfo.InvariantCulture, $", {logs.PrintedLines() - linesBefore} log lines");
     Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
         $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s, " +
-        $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB"));
+        $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB{logLines}"));
+    return (clock.Elapsed, started);
 }
 
 static async Task Post(HttpClient distributor, (string Body, List<string> EntryIds) bulk)
@@ -104,8 +116,23 @@ static async Task Post(HttpClient distributor, (string Body, List<string> EntryI
     }
 }
 
-static WebApplicationFactory<OrderRouter> Distributor(IDaprPublisher sidecar) =>
-    InProcessApps.Distributor(builder => builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton(sidecar))));
+// The receivers start, and report ready, before a burst reaches them, as they do before the load tool schedules one.
+static async Task WaitUntilReadyAsync(params HttpClient[] apps)
+{
+    foreach (var app in apps)
+    {
+        await Eventually.StatusAsync(app, ServiceDefaults.ReadinessPath, System.Net.HttpStatusCode.OK, TimeSpan.FromSeconds(30));
+    }
+}
 
-static WebApplicationFactory<BlobOrderStore> Receiver(string instance, string connectionString) =>
-    InProcessApps.Receiver(instance, connectionString);
+// Every order of the burst, and none twice, is a blob stored since the burst started.
+static async Task ReportStoredAsync(string connectionString, List<Order> orders, DateTimeOffset since)
+{
+    var outbox = new OutboxStorage(CloudStorageAccount.Parse(connectionString).CreateCloudBlobClient(), OutboxStorage.DefaultOutboxes);
+    var blobs = (await outbox.ListAsync(default)).Where(b => b.StoredAt >= since).ToList();
+    var report = new OutboxWatcher(outbox, TimeSpan.Zero).Evaluate(orders.Select(o => o.OrderId).ToList(), since, blobs);
+    Console.WriteLine($"  blobs: {orders.Count - report.Missing.Count}/{orders.Count} stored in this burst, {report.Duplicated.Count} duplicated");
+}
+
+static WebApplicationFactory<OrderRouter> Distributor(IDaprPublisher sidecar, LogRecorder logs) =>
+    InProcessApps.Distributor(logs, builder => builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton(sidecar))));

@@ -31,6 +31,9 @@ public sealed record TrioRunOptions
 
     public bool DeliverEveryMessageTwice { get; init; }
 
+    /// <summary>Single deliveries the sidecar runs into each app at once: run-local.sh's appMaxConcurrency in single mode.</summary>
+    public int ConcurrentSingleDeliveries { get; init; } = 64;
+
     public TimeSpan RedeliveryDelay { get; init; } = TimeSpan.FromMilliseconds(200);
 
     public TimeSpan Timeout { get; init; } = TimeSpan.FromMinutes(10);
@@ -60,6 +63,7 @@ public sealed record TrioRunReport(
     int Deliveries,
     int Retries,
     int PublishesRefused,
+    int LogLines,
     string PerTopic)
 {
     public bool Proven =>
@@ -71,7 +75,7 @@ public sealed record TrioRunReport(
 
     public string Line(string name) => string.Create(CultureInfo.InvariantCulture,
         $"{name}: {Orders} orders, {Stored} valid stored, {PoisonDropped} poison dropped, {Lost} lost, {Duplicated} duplicated, " +
-        $"{Elapsed.TotalSeconds:0.0} s");
+        $"{Elapsed.TotalSeconds:0.0} s, {LogLines} log lines");
 
     public string Details => string.Create(CultureInfo.InvariantCulture,
         $"  {Deliveries} deliveries, {Retries} entries answered RETRY, {PublishesRefused} publishes refused by the broker, " +
@@ -97,14 +101,16 @@ public static class TrioRun
         {
             PublishFailureRate = options.PublishFailureRate,
             DeliverEveryMessageTwice = options.DeliverEveryMessageTwice,
+            ConcurrentSingleDeliveries = options.ConcurrentSingleDeliveries,
             RedeliveryDelay = options.RedeliveryDelay,
             Seed = options.Seed,
         });
         var mode = options.Style == DeliveryStyle.Bulk ? "bulk" : "single";
         var distributorLogs = new LogRecorder();
+        var receiverLogs = new LogRecorder();
         using var distributor = Distributor(sidecar.Address, mode, distributorLogs);
-        using var express = Receiver("express", azurite.ConnectionString, mode, options);
-        using var standard = Receiver("standard", azurite.ConnectionString, mode, options);
+        using var express = Receiver("express", azurite.ConnectionString, mode, options, receiverLogs);
+        using var standard = Receiver("standard", azurite.ConnectionString, mode, options, receiverLogs);
         var distributorClient = distributor.CreateClient();
         sidecar.Subscribe(Ingress, distributorClient, options.Style);
         sidecar.Subscribe("q-order-express", express.CreateClient(), options.Style);
@@ -147,6 +153,7 @@ public static class TrioRun
             Deliveries: sidecar.Topics.Values.Sum(t => t.Deliveries),
             Retries: sidecar.Topics.Values.Sum(t => t.Retried),
             PublishesRefused: sidecar.PublishesRefused,
+            LogLines: distributorLogs.PrintedLines() + receiverLogs.PrintedLines(),
             PerTopic: string.Join("; ", sidecar.Topics.Select(t => string.Create(CultureInfo.InvariantCulture,
                 $"{t.Key}: {t.Value.Deliveries} deliveries, longest {t.Value.LongestAnswer.TotalSeconds:0.00} s, {t.Value.WholeDeliveriesRedelivered} redelivered whole"))));
     }
@@ -202,18 +209,17 @@ public static class TrioRun
     }
 
     private static WebApplicationFactory<OrderRouter> Distributor(Uri sidecar, string mode, LogRecorder logs) =>
-        InProcessApps.Distributor(builder =>
+        InProcessApps.Distributor(logs, builder =>
         {
             builder.UseSetting("DAPR_HTTP_ENDPOINT", sidecar.ToString());
             builder.UseSetting("Messaging:PubSubMode", mode);
-            builder.ConfigureLogging(logging => logging.ClearProviders().AddProvider(logs));
         });
 
-    private static WebApplicationFactory<BlobOrderStore> Receiver(string instance, string connectionString, string mode, TrioRunOptions options) =>
-        InProcessApps.Receiver(instance, connectionString, builder =>
+    private static WebApplicationFactory<BlobOrderStore> Receiver(
+        string instance, string connectionString, string mode, TrioRunOptions options, LogRecorder logs) =>
+        InProcessApps.Receiver(instance, connectionString, logs, builder =>
         {
             builder.UseSetting("Messaging:PubSubMode", mode);
-            builder.ConfigureLogging(logging => logging.ClearProviders());
             if (options.WriteFailureRate > 0)
             {
                 var seed = options.Seed + instance.Length;
