@@ -10,13 +10,12 @@ namespace OrderDistribution.Distributor;
 /// within the byte budget, a single delivery as one publish, a binding delivery through an output binding.
 /// An order is done when the sidecar confirmed it.
 /// </summary>
-public sealed partial class OrderDistributor(
+public sealed class OrderDistributor(
     OrderRouter router,
     BulkOrderPublisher bulkPublisher,
     IDaprPublisher sidecar,
     [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience,
-    IOptions<MessagingOptions> messaging,
-    ILogger<OrderDistributor> logger) : IOrderHandler
+    IOptions<MessagingOptions> messaging) : IOrderHandler
 {
     public Task HandleAsync(
         IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken) =>
@@ -31,7 +30,8 @@ public sealed partial class OrderDistributor(
                 topic.Key,
                 topic.Select(o => new BulkPublishEntry(o.EntryId, OrderJson.Serialize(o.Order))).ToList(),
                 cancellationToken,
-                published: progress.MarkDone)));
+                published: progress.MarkDone,
+                failed: progress.MarkFailed)));
 
     private async Task ForwardOneByOneAsync(
         IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
@@ -57,11 +57,9 @@ public sealed partial class OrderDistributor(
             }
             catch (Exception e) when (DaprPublishFailure.IsTransient(e, cancellationToken))
             {
-                LogForwardFailed(order.OrderId, channel == InboundChannel.InputBinding ? destination.OutputBinding : destination.Topic, e.Message);
+                var to = channel == InboundChannel.InputBinding ? destination.OutputBinding : destination.Topic;
+                progress.MarkFailed(entryId, $"forwarding order {order.OrderId} to {to} failed: {e.Message}");
             }
         }
     }
-
-    [LoggerMessage(LogLevel.Warning, "Forwarding order {OrderId} to {Destination} failed; it will be retried: {Error}")]
-    private partial void LogForwardFailed(long orderId, string destination, string error);
 }

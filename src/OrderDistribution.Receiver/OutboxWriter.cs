@@ -6,7 +6,7 @@ namespace OrderDistribution.Receiver;
 /// Writes the orders of a delivery to the store. How many writes run at once is the store's per-process
 /// bound, shared by every delivery; an order whose write fails stays undone and is answered RETRY.
 /// </summary>
-public sealed partial class OutboxWriter(IOrderStore store, ILogger<OutboxWriter> logger) : IOrderHandler
+public sealed class OutboxWriter(IOrderStore store) : IOrderHandler
 {
     public Task HandleAsync(
         IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken) =>
@@ -23,10 +23,7 @@ public sealed partial class OutboxWriter(IOrderStore store, ILogger<OutboxWriter
             }
             catch (Exception e)
             {
-                LogWriteFailed(inbound.Order.OrderId, e.Message);
+                progress.MarkFailed(inbound.EntryId, $"storing order {inbound.Order.OrderId} failed: {e.Message}");
             }
         }));
-
-    [LoggerMessage(LogLevel.Warning, "Storing order {OrderId} failed; it will be retried: {Error}")]
-    private partial void LogWriteFailed(long orderId, string error);
 }

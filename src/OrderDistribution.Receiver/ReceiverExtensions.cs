@@ -26,7 +26,8 @@ public static class ReceiverExtensions
             var provider = context.ServiceProvider;
             pipeline.AddStorageStrategies(new DependencyLimits(
                 provider.GetRequiredService<IOptions<StorageOptions>>().Value.RequestTimeout,
-                provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites));
+                provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites),
+                provider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(StorageResilience)));
         });
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<BlobOrderStore>();

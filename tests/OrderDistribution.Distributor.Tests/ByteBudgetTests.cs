@@ -81,6 +81,5 @@ public sealed class ByteBudgetTests
     internal static BulkOrderPublisher PublisherFor(FakeDaprSidecar sidecar, int maxBytes = Budget) => new(
         new DaprHttpPublisher(new HttpClient { BaseAddress = sidecar.Address }),
         Microsoft.Extensions.Options.Options.Create(new MessagingOptions { MaxBulkPublishBytes = maxBytes }),
-        DaprSidecarResilience.Create(new DaprSidecarOptions().Limits),
-        Microsoft.Extensions.Logging.Abstractions.NullLogger<BulkOrderPublisher>.Instance);
+        DaprSidecarResilience.Create(new DaprSidecarOptions().Limits));
 }

@@ -29,7 +29,7 @@ internal static class ScheduleCommand
         await CommandSupport.CheckSidecarAsync(console, http, model, target, ct);
         var sidecar = new DaprHttpPublisher(http);
         var scheduler = new SidecarScheduler(
-            new BulkOrderPublisher(sidecar, messaging, DaprSidecarResilience.Create(new DaprSidecarOptions().Limits), NullLogger<BulkOrderPublisher>.Instance),
+            new BulkOrderPublisher(sidecar, messaging, DaprSidecarResilience.Create(new DaprSidecarOptions().Limits)),
             sidecar, SidecarMetadata.IngressTopic, "q-order-ingress-output");
 
         // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible

@@ -11,20 +11,20 @@ namespace OrderDistribution.Dapr;
 /// large batch never fails as a whole with "the message is too large". Entries the sidecar names as failed
 /// are tried again on their own; an entry counts as published only when the sidecar confirmed it.
 /// </summary>
-public sealed partial class BulkOrderPublisher(
+public sealed class BulkOrderPublisher(
     IDaprPublisher sidecar,
     IOptions<MessagingOptions> options,
-    [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience,
-    ILogger<BulkOrderPublisher> logger)
+    [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience)
 {
     private const int ConcurrentRequests = 4;
 
     /// <param name="progress">Told the number of entries each finished request carried.</param>
     /// <param name="published">Told each entry the sidecar confirmed, as soon as it did.</param>
+    /// <param name="failed">Told each entry that failed for good, with the reason.</param>
     /// <returns>The ids of the entries that were not confirmed as published, by the sidecar's answer or by the deadline.</returns>
     public async Task<IReadOnlySet<string>> PublishAsync(
         string topic, IReadOnlyList<BulkPublishEntry> entries, CancellationToken cancellationToken,
-        IProgress<int>? progress = null, Action<string>? published = null)
+        IProgress<int>? progress = null, Action<string>? published = null, Action<string, string>? failed = null)
     {
         var pubSubName = options.Value.PubSubName;
         var maxBytes = options.Value.MaxBulkPublishBytes;
@@ -36,7 +36,7 @@ public sealed partial class BulkOrderPublisher(
                 new ParallelOptions { MaxDegreeOfParallelism = ConcurrentRequests, CancellationToken = cancellationToken },
                 async (chunk, ct) =>
                 {
-                    foreach (var entryId in await PublishChunkAsync(pubSubName, topic, chunk, maxBytes, ct))
+                    foreach (var entryId in await PublishChunkAsync(pubSubName, topic, chunk, maxBytes, failed, ct))
                     {
                         confirmed.TryAdd(entryId, 0);
                         published?.Invoke(entryId);
@@ -55,7 +55,8 @@ public sealed partial class BulkOrderPublisher(
 
     /// <returns>The ids of the entries the sidecar confirmed.</returns>
     private async Task<IEnumerable<string>> PublishChunkAsync(
-        string pubSubName, string topic, List<BulkPublishEntry> chunk, int maxBytes, CancellationToken cancellationToken)
+        string pubSubName, string topic, List<BulkPublishEntry> chunk, int maxBytes, Action<string, string>? failed,
+        CancellationToken cancellationToken)
     {
         var remaining = chunk;
         try
@@ -89,12 +90,15 @@ public sealed partial class BulkOrderPublisher(
         {
             foreach (var entry in e.Failed)
             {
-                LogEntryFailed(topic, entry.EntryId, entry.Error);
+                failed?.Invoke(entry.EntryId, $"publish to {topic} failed: {entry.Error}");
             }
         }
         catch (Exception e) when (DaprPublishFailure.IsTransient(e, cancellationToken))
         {
-            LogChunkFailed(topic, remaining.Count, e.Message);
+            foreach (var entry in remaining)
+            {
+                failed?.Invoke(entry.EntryId, $"bulk publish of {remaining.Count} entries to {topic} failed: {e.Message}");
+            }
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -104,12 +108,6 @@ public sealed partial class BulkOrderPublisher(
         var unconfirmed = remaining.Select(e => e.EntryId).ToHashSet(StringComparer.Ordinal);
         return chunk.Select(e => e.EntryId).Where(id => !unconfirmed.Contains(id));
     }
-
-    [LoggerMessage(LogLevel.Warning, "Publish to {Topic} failed for entry {EntryId}: {Error}")]
-    private partial void LogEntryFailed(string topic, string entryId, string error);
-
-    [LoggerMessage(LogLevel.Error, "Bulk publish of {Count} entries to {Topic} failed: {Error}")]
-    private partial void LogChunkFailed(string topic, int count, string error);
 }
 
 /// <summary>The sidecar named some entries of a bulk publish as failed: those are tried again, and only those.</summary>

@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using OrderDistribution.Hosting;
 using Polly;
@@ -32,7 +33,9 @@ public static class DaprServiceCollectionExtensions
         services.AddHttpClient<DaprSidecarProbe>(ConfigureSidecarClient);
         services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<DaprSidecarProbe>());
         services.AddResiliencePipeline(DaprSidecarResilience.Key, (builder, context) =>
-            builder.AddSidecarStrategies(context.ServiceProvider.GetRequiredService<DaprSidecarOptions>().Limits));
+            builder.AddSidecarStrategies(
+                context.ServiceProvider.GetRequiredService<DaprSidecarOptions>().Limits,
+                context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DaprSidecarResilience))));
         services.AddTransient<BulkOrderPublisher>();
         return services;
     }

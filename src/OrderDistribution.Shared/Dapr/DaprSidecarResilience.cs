@@ -1,3 +1,5 @@
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using OrderDistribution.Hosting;
 using Polly;
 
@@ -8,15 +10,17 @@ public static class DaprSidecarResilience
 {
     public const string Key = "dapr-sidecar";
 
-    public static ResiliencePipelineBuilder AddSidecarStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits) =>
+    public static ResiliencePipelineBuilder AddSidecarStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits, ILogger logger) =>
         builder.AddDependencyStrategies(
             limits,
             // The caller's own cancellation (the delivery's deadline) is not the sidecar's failure.
             isFailure: e => e is DaprPublishException or HttpRequestException or Polly.Timeout.TimeoutRejectedException,
+            logger,
+            "the Dapr sidecar",
             // A partly failed bulk publish is worth trying again for its failed entries, but says nothing
             // about the sidecar's health: the broker refused some messages.
             isRetriedWithoutCountingAsFailure: e => e is BulkPublishPartlyFailedException);
 
     public static ResiliencePipeline Create(DependencyLimits limits) =>
-        new ResiliencePipelineBuilder().AddSidecarStrategies(limits).Build();
+        new ResiliencePipelineBuilder().AddSidecarStrategies(limits, NullLogger.Instance).Build();
 }

@@ -101,7 +101,7 @@ public static partial class OrderEntryPointEndpoints
                 : progress.IsDone(id) ? BulkEntryStatus.SUCCESS
                 : BulkEntryStatus.RETRY))
             .ToList();
-        delivery.Answered(InboundChannel.BulkSubscription, statuses.Select(s => s.Status).ToList());
+        delivery.Answered(InboundChannel.BulkSubscription, statuses.Select(s => s.Status).ToList(), progress);
         return TypedResults.Ok(new BulkSubscribeResponse(statuses));
     }
 
@@ -132,11 +132,11 @@ public static partial class OrderEntryPointEndpoints
         }
 
         var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.Subscription, request.HttpContext.RequestAborted);
-        return Answer(progress.IsDone(entryId) ? BulkEntryStatus.SUCCESS : BulkEntryStatus.RETRY);
+        return Answer(progress.IsDone(entryId) ? BulkEntryStatus.SUCCESS : BulkEntryStatus.RETRY, progress);
 
-        Ok<SubscriptionResponse> Answer(BulkEntryStatus status)
+        Ok<SubscriptionResponse> Answer(BulkEntryStatus status, DeliveryProgress? progress = null)
         {
-            delivery.Answered(InboundChannel.Subscription, [status]);
+            delivery.Answered(InboundChannel.Subscription, [status], progress);
             return TypedResults.Ok(new SubscriptionResponse(status));
         }
     }
@@ -170,7 +170,7 @@ public static partial class OrderEntryPointEndpoints
 
         var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.InputBinding, request.HttpContext.RequestAborted);
         var done = progress.IsDone(entryId);
-        delivery.Answered(InboundChannel.InputBinding, [done ? BulkEntryStatus.SUCCESS : BulkEntryStatus.RETRY]);
+        delivery.Answered(InboundChannel.InputBinding, [done ? BulkEntryStatus.SUCCESS : BulkEntryStatus.RETRY], progress);
         return done
             ? TypedResults.Ok()
             : TypedResults.Problem($"Order {order.OrderId} could not be processed now; deliver it again.",
@@ -178,7 +178,7 @@ public static partial class OrderEntryPointEndpoints
 
         Results<Ok, ProblemHttpResult> Invalid(string detail)
         {
-            delivery.Answered(InboundChannel.InputBinding, [BulkEntryStatus.DROP]);
+            delivery.Answered(InboundChannel.InputBinding, [BulkEntryStatus.DROP], null);
             return delivery.RejectsInvalidBindingMessages
                 ? TypedResults.Problem(detail, statusCode: StatusCodes.Status400BadRequest)
                 : TypedResults.Ok();
@@ -257,11 +257,11 @@ public static partial class OrderEntryPointEndpoints
             }
             catch (OperationCanceledException) when (requestAborted.IsCancellationRequested)
             {
-                LogCallerHungUp(logger, source, channel, ElapsedMs);
+                progress.MarkFailed("(all)", $"the sidecar hung up after {ElapsedMs} ms");
             }
             catch (OperationCanceledException) when (deadline.IsCancellationRequested)
             {
-                LogDeadlinePassed(logger, source, channel, options.DeliveryDeadline.TotalSeconds);
+                progress.MarkFailed("(all)", $"the delivery passed its deadline of {options.DeliveryDeadline.TotalSeconds:0.###} s");
             }
             catch (Exception e)
             {
@@ -287,10 +287,23 @@ public static partial class OrderEntryPointEndpoints
             }
         }
 
-        public void Answered(InboundChannel channel, List<BulkEntryStatus> statuses) =>
-            LogDelivery(logger, statuses.Count, source, channel,
-                statuses.Count(s => s == BulkEntryStatus.SUCCESS), statuses.Count(s => s == BulkEntryStatus.RETRY),
-                statuses.Count(s => s == BulkEntryStatus.DROP), ElapsedMs);
+        /// <summary>
+        /// One line per delivery: at Debug when every entry is done or dropped (each drop has its own warning), at
+        /// Warning when some are to be retried, naming the first failure.
+        /// </summary>
+        public void Answered(InboundChannel channel, List<BulkEntryStatus> statuses, DeliveryProgress? progress)
+        {
+            var retryCount = statuses.Count(s => s == BulkEntryStatus.RETRY);
+            var level = retryCount > 0 ? LogLevel.Warning : LogLevel.Debug;
+            if (logger.IsEnabled(level))
+            {
+                var successCount = statuses.Count(s => s == BulkEntryStatus.SUCCESS);
+                var dropCount = statuses.Count(s => s == BulkEntryStatus.DROP);
+                var elapsedMs = ElapsedMs;
+                LogDelivery(logger, level, statuses.Count, source, channel, successCount, retryCount, dropCount, elapsedMs,
+                    progress?.FirstFailure ?? "none");
+            }
+        }
 
         private long ElapsedMs => (long)Stopwatch.GetElapsedTime(_started).TotalMilliseconds;
     }
@@ -305,14 +318,11 @@ public static partial class OrderEntryPointEndpoints
     [LoggerMessage(LogLevel.Warning, "A request to {Source} is not a delivery, answered {Answer}: {Reason}")]
     private static partial void LogNotADelivery(ILogger logger, string source, string reason, string answer);
 
-    [LoggerMessage(LogLevel.Information,
-        "Delivery of {Count} from {Source} ({Channel}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms")]
+    [LoggerMessage(
+        "Delivery of {Count} from {Source} ({Channel}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms; first failure: {FirstFailure}")]
     private static partial void LogDelivery(
-        ILogger logger, int count, string source, InboundChannel channel, int successCount, int retryCount, int dropCount, long elapsedMs);
-
-    [LoggerMessage(LogLevel.Warning,
-        "A delivery from {Source} ({Channel}) passed its deadline of {DeadlineSeconds} s: what is not done is answered RETRY")]
-    private static partial void LogDeadlinePassed(ILogger logger, string source, InboundChannel channel, double deadlineSeconds);
+        ILogger logger, LogLevel level, int count, string source, InboundChannel channel, int successCount, int retryCount, int dropCount,
+        long elapsedMs, string firstFailure);
 
     [LoggerMessage(LogLevel.Warning, "The caller of a delivery from {Source} ({Channel}) hung up after {ElapsedMs} ms")]
     private static partial void LogCallerHungUp(ILogger logger, string source, InboundChannel? channel, long elapsedMs);

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Logging;
 using Polly;
 using Polly.CircuitBreaker;
 using Polly.Retry;
@@ -19,12 +20,14 @@ public sealed record DependencyLimits(TimeSpan AttemptTimeout, int MaxConcurrent
 /// instead of each waiting out its own timeout;</item>
 /// <item>timeout of each attempt.</item>
 /// </list>
+/// Polly's own log lines are off (<see cref="ServiceDefaults"/>): it logs every attempt, with a stack trace for each
+/// timeout. What the apps handle is logged once, by the delivery it belongs to; the breaker says when it opens and closes.
 /// </summary>
-public static class DependencyResilience
+public static partial class DependencyResilience
 {
     public static ResiliencePipelineBuilder AddDependencyStrategies(
         this ResiliencePipelineBuilder builder, DependencyLimits limits, Func<Exception, bool> isFailure,
-        Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null)
+        ILogger logger, string dependency, Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null)
     {
         var retried = isRetriedWithoutCountingAsFailure ?? (_ => false);
         return builder
@@ -44,7 +47,23 @@ public static class DependencyResilience
                 MinimumThroughput = 20,
                 SamplingDuration = TimeSpan.FromSeconds(10),
                 BreakDuration = TimeSpan.FromSeconds(2),
+                OnOpened = args =>
+                {
+                    LogCircuitOpened(logger, dependency, args.BreakDuration.TotalSeconds, args.Outcome.Exception?.Message ?? "failed");
+                    return default;
+                },
+                OnClosed = _ =>
+                {
+                    LogCircuitClosed(logger, dependency);
+                    return default;
+                },
             })
             .AddTimeout(limits.AttemptTimeout);
     }
+
+    [LoggerMessage(LogLevel.Warning, "Most calls to {Dependency} failed: calls fail at once for {Seconds} s, then one is tried ({Error})")]
+    private static partial void LogCircuitOpened(ILogger logger, string dependency, double seconds, string error);
+
+    [LoggerMessage(LogLevel.Warning, "{Dependency} answers again")]
+    private static partial void LogCircuitClosed(ILogger logger, string dependency);
 }

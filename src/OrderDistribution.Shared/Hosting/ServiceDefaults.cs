@@ -9,6 +9,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 
 namespace OrderDistribution.Hosting;
 
@@ -29,6 +30,11 @@ public static class ServiceDefaults
         // Reads the ApplicationInsights section: adaptive sampling is off there, so the cycle time queries
         // see the first and the last request.
         builder.Services.AddApplicationInsightsTelemetry();
+        // Polly logs every attempt, and every timeout with its stack trace: hundreds of thousands of lines in a
+        // burst with faults, on the CPU the burst needs. The apps log what they handle once (DependencyResilience).
+        builder.Logging.AddFilter("Polly", LogLevel.None);
+        // It logs an error for every /health request while the app is not ready; ReadinessMonitor logs each change once.
+        builder.Logging.AddFilter("Microsoft.Extensions.Diagnostics.HealthChecks", LogLevel.None);
         builder.Services.AddSingleton<ITelemetryInitializer>(new CloudRoleNameInitializer(roleName));
 
         builder.Services.AddOptions<ReadinessOptions>()
