@@ -75,7 +75,7 @@ data.Delete(recursive: true);
 using (var distributor = Distributor(new NullSidecar(), new LogRecorder()))
 {
     var client = distributor.CreateClient();
-    await Post(client, BulkDelivery.RawPayload(orders.Take(BulkSize), "q-order-ingress")); // a new host: its first request
+    await DeliverAsync(client, orders.Take(BulkSize).ToList()); // a new host: its first request
     await Measure("distributor alone", client, orders, logs: null);
 }
 
@@ -89,30 +89,47 @@ return single.Proven ? 0 : 1;
 
 static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string name, HttpClient distributor, List<Order> orders, LogRecorder? logs)
 {
-    var bulks = orders.Chunk(BulkSize).Select(b => BulkDelivery.RawPayload(b, "q-order-ingress")).ToList();
+    var bulks = orders.Chunk(BulkSize).ToList();
+    var retried = 0;
     var linesBefore = logs?.PrintedLines() ?? 0;
     var allocated = GC.GetTotalAllocatedBytes(precise: true);
     var started = DateTimeOffset.UtcNow;
     var clock = Stopwatch.StartNew();
     await Parallel.ForEachAsync(bulks, new ParallelOptions { MaxDegreeOfParallelism = ConcurrentBulks },
-        async (bulk, _) => await Post(distributor, bulk));
+        async (bulk, _) => Interlocked.Add(ref retried, await DeliverAsync(distributor, bulk)));
     clock.Stop();
     allocated = GC.GetTotalAllocatedBytes(precise: true) - allocated;
 
     var logLines = logs is null ? "" : string.Create(CultureInfo.InvariantCulture, $", {logs.PrintedLines() - linesBefore} log lines");
     Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
         $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s, " +
-        $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB{logLines}"));
+        $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB, " +
+        $"{retried} entries answered RETRY{logLines}"));
     return (clock.Elapsed, started);
 }
 
-static async Task Post(HttpClient distributor, (string Body, List<string> EntryIds) bulk)
+// As the sidecar does (resiliency.yaml): what the app answers RETRY is delivered again a second later, on its own.
+static async Task<int> DeliverAsync(HttpClient distributor, IReadOnlyList<Order> orders)
 {
-    var response = await distributor.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(bulk.Body));
-    var statuses = await BulkDelivery.StatusesAsync(response);
-    if (statuses.Values.Any(s => s != "SUCCESS"))
+    const int Deliveries = 15;
+    var retried = 0;
+    for (var delivery = 1; ; delivery++)
     {
-        throw new InvalidOperationException($"{statuses.Values.Count(s => s != "SUCCESS")} entries were not SUCCESS");
+        var (body, entryIds) = BulkDelivery.RawPayload(orders, "q-order-ingress");
+        var statuses = await BulkDelivery.StatusesAsync(await distributor.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+        orders = orders.Where((_, i) => statuses[entryIds[i]] != "SUCCESS").ToList();
+        if (orders.Count == 0)
+        {
+            return retried;
+        }
+
+        if (delivery == Deliveries)
+        {
+            throw new InvalidOperationException($"{orders.Count} entries were not SUCCESS after {Deliveries} deliveries");
+        }
+
+        retried += orders.Count;
+        await Task.Delay(TimeSpan.FromSeconds(1));
     }
 }
 
