@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Options;
-using OrderDistribution.Dapr;
+using OrderDistribution.Inbound;
+using OrderDistribution.Outbound;
 
 namespace OrderDistribution.Distributor;
 
@@ -11,8 +12,7 @@ public static class DistributorExtensions
             .Bind(builder.Configuration.GetSection(DistributorOptions.Section))
             .ValidateDataAnnotations()
             .ValidateOnStart();
-        builder.Services.AddDaprMessaging(builder.Configuration);
-        builder.Services.AddDaprPublisher(builder.Configuration);
+        builder.Services.AddDaprPublishing(builder.Configuration);
         builder.Services.AddSingleton<OrderRouter>();
         builder.Services.AddTransient<IOrderHandler, OrderDistributor>();
         return builder;

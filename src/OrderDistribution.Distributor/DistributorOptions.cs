@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using OrderDistribution.Orders;
 
 namespace OrderDistribution.Distributor;
 
@@ -7,15 +8,15 @@ public sealed class DistributorOptions
 {
     public const string Section = "Distributor";
 
-    [Required] public string IngressTopic { get; set; } = "q-order-ingress";
+    [Required] public string IngressTopic { get; set; } = OrderTopology.IngressQueue;
 
-    [Required] public string ExpressTopic { get; set; } = "q-order-express";
+    [Required] public string ExpressTopic { get; set; } = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Express));
 
-    [Required] public string StandardTopic { get; set; } = "q-order-standard";
+    [Required] public string StandardTopic { get; set; } = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Standard));
 
-    [Required] public string IngressInputBinding { get; set; } = "q-order-ingress-input";
+    [Required] public string IngressInputBinding { get; set; } = OrderTopology.IngressInputBinding;
 
-    [Required] public string ExpressOutputBinding { get; set; } = "q-order-express-output";
+    [Required] public string ExpressOutputBinding { get; set; } = OrderTopology.OutputBindingOf(OrderTopology.InstanceOf(Delivery.Express));
 
-    [Required] public string StandardOutputBinding { get; set; } = "q-order-standard-output";
+    [Required] public string StandardOutputBinding { get; set; } = OrderTopology.OutputBindingOf(OrderTopology.InstanceOf(Delivery.Standard));
 }

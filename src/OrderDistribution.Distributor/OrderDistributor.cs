@@ -1,6 +1,8 @@
+using Dapr.Client;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Dapr;
+using OrderDistribution.Inbound;
 using OrderDistribution.Orders;
+using OrderDistribution.Outbound;
 using Polly;
 
 namespace OrderDistribution.Distributor;
@@ -13,10 +15,12 @@ namespace OrderDistribution.Distributor;
 public sealed class OrderDistributor(
     OrderRouter router,
     BulkOrderPublisher bulkPublisher,
-    IDaprPublisher sidecar,
+    DaprClient dapr,
     [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience,
     IOptions<MessagingOptions> messaging) : IOrderHandler
 {
+    private static readonly Dictionary<string, string> RawPayload = new() { ["rawPayload"] = "true" };
+
     public Task HandleAsync(
         IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken) =>
         channel == InboundChannel.BulkSubscription
@@ -28,7 +32,7 @@ public sealed class OrderDistributor(
             .GroupBy(o => router.Route(o.Order).Topic)
             .Select(topic => bulkPublisher.PublishAsync(
                 topic.Key,
-                topic.Select(o => new BulkPublishEntry(o.EntryId, OrderJson.Serialize(o.Order))).ToList(),
+                topic.Select(o => new OutboundMessage(o.EntryId, OrderJson.Serialize(o.Order))).ToList(),
                 cancellationToken,
                 published: progress.MarkDone,
                 failed: progress.MarkFailed)));
@@ -46,11 +50,13 @@ public sealed class OrderDistributor(
                 {
                     if (channel == InboundChannel.InputBinding)
                     {
-                        await sidecar.InvokeOutputBindingAsync(destination.OutputBinding, payload, DaprContentTypes.Json, ct);
+                        await dapr.InvokeBindingAsync(
+                            new BindingRequest(destination.OutputBinding, "create") { Data = payload }, ct);
                     }
                     else
                     {
-                        await sidecar.PublishAsync(messaging.Value.PubSubName, destination.Topic, payload, DaprContentTypes.Json, ct);
+                        await dapr.PublishByteEventAsync(
+                            messaging.Value.PubSubName, destination.Topic, payload, "application/json", RawPayload, ct);
                     }
                 }, cancellationToken);
                 progress.MarkDone(entryId);

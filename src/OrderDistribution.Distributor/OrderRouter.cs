@@ -4,8 +4,6 @@ using OrderDistribution.Orders;
 namespace OrderDistribution.Distributor;
 
 /// <summary>Where an order goes: its delivery picks the express or the standard queue.</summary>
-public sealed record Destination(string Topic, string OutputBinding);
-
 public sealed class OrderRouter(IOptions<DistributorOptions> options)
 {
     private readonly Destination _express = new(options.Value.ExpressTopic, options.Value.ExpressOutputBinding);

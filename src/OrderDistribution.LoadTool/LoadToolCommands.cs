@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection;
 using System.CommandLine;
 using Microsoft.Extensions.Options;
 using Microsoft.WindowsAzure.Storage;
@@ -18,9 +19,11 @@ public static class LoadToolCommands
 
     /// <summary>Parses and runs, as the program does. Parse errors exit 2.</summary>
     /// <param name="errors">Where failures go (standard error for the program).</param>
-    public static async Task<int> InvokeAsync(IAnsiConsole console, TextWriter errors, string[] args)
+    /// <param name="configurePublishing">Changes the publishing services before use (tests put a sidecar double behind DaprClient).</param>
+    public static async Task<int> InvokeAsync(
+        IAnsiConsole console, TextWriter errors, string[] args, Action<IServiceCollection>? configurePublishing = null)
     {
-        var parsed = Build(console, errors).Parse(args);
+        var parsed = Build(console, errors, configurePublishing).Parse(args);
         if (parsed.Errors.Count > 0)
         {
             await errors.WriteLineAsync(parsed.Errors[0].Message);
@@ -31,7 +34,7 @@ public static class LoadToolCommands
         return await parsed.InvokeAsync();
     }
 
-    public static RootCommand Build(IAnsiConsole console, TextWriter errors)
+    public static RootCommand Build(IAnsiConsole console, TextWriter errors, Action<IServiceCollection>? configurePublishing = null)
     {
         var root = new RootCommand("Schedules a burst of orders and measures the cycle time until the last valid one is a blob.");
         foreach (var option in CommonOptions.Global)
@@ -57,10 +60,10 @@ public static class LoadToolCommands
         }
 
         root.Subcommands.Add(GenerateCommand.Create(console, Wrap));
-        root.Subcommands.Add(ScheduleCommand.Create(console, Wrap));
+        root.Subcommands.Add(ScheduleCommand.Create(console, Wrap, configurePublishing));
         root.Subcommands.Add(WatchCommand.Create(console, Wrap));
         root.Subcommands.Add(ClearCommand.Create(console, Wrap));
-        root.Subcommands.Add(RunCommand.Create(console, Wrap));
+        root.Subcommands.Add(RunCommand.Create(console, Wrap, configurePublishing));
         return root;
     }
 

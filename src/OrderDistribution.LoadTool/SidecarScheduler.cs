@@ -1,8 +1,9 @@
 using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text;
-using OrderDistribution.Dapr;
+using Dapr.Client;
 using OrderDistribution.Orders;
+using OrderDistribution.Outbound;
 
 namespace OrderDistribution.LoadTool;
 
@@ -19,9 +20,9 @@ public enum ComponentsModel
 /// component; there every message carries one scheduled enqueue time, so that all orders become
 /// visible at the same instant.
 /// </summary>
-public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IDaprPublisher sidecar, string ingressTopic, string ingressOutputBinding)
+public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, DaprClient dapr, string ingressTopic, string ingressOutputBinding)
 {
-    /// <summary>The per-message metadata Dapr's Azure Service Bus component turns into a scheduled enqueue time.</summary>
+    /// <summary>The message metadata Dapr's Azure Service Bus component turns into a scheduled enqueue time.</summary>
     public const string ScheduledEnqueueTimeKey = "ScheduledEnqueueTimeUtc";
 
     private const int ConcurrentBindingCalls = 16;
@@ -35,7 +36,7 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IDaprPubl
 
     /// <summary>
     /// Schedules valid orders and poison alike, in id order (the poison is mixed into the burst): a poison entry
-    /// goes out as its own bytes with its own content type, so "not JSON at all" reaches the apps as a string.
+    /// goes out as its own bytes, so "not JSON at all" reaches the apps as it is.
     /// </summary>
     /// <returns>The ids of the entries that could not be scheduled.</returns>
     public async Task<IReadOnlyList<long>> ScheduleAsync(
@@ -51,23 +52,22 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IDaprPubl
             ? new Dictionary<string, string> { [ScheduledEnqueueTimeKey] = at.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture) }
             : null;
         var entries = set.Orders
-            .Select(o => (Id: o.OrderId, Entry: new BulkPublishEntry(o.OrderId.ToString(CultureInfo.InvariantCulture), OrderJson.Serialize(o), metadata)))
-            .Concat(set.Poison.Select(p => (p.Id, Entry: new BulkPublishEntry(
-                p.Id.ToString(CultureInfo.InvariantCulture), Encoding.UTF8.GetBytes(p.Payload), metadata, p.ContentType))))
+            .Select(o => (Id: o.OrderId, Payload: OrderJson.Serialize(o)))
+            .Concat(set.Poison.Select(p => (p.Id, Payload: Encoding.UTF8.GetBytes(p.Payload))))
             .OrderBy(e => e.Id)
-            .Select(e => e.Entry)
+            .Select(e => new OutboundMessage(e.Id.ToString(CultureInfo.InvariantCulture), e.Payload))
             .ToList();
         var done = 0;
         var progress = new Progress<int>(count => scheduled?.Report(Interlocked.Add(ref done, count)));
 
         var failed = model == ComponentsModel.Pubsub
-            ? await bulkPublisher.PublishAsync(ingressTopic, entries, cancellationToken, progress)
+            ? await bulkPublisher.PublishAsync(ingressTopic, entries, cancellationToken, metadata, progress)
             : await InvokeBindingAsync(entries, progress, cancellationToken);
         return failed.Select(id => long.Parse(id, CultureInfo.InvariantCulture)).Order().ToList();
     }
 
     private async Task<IReadOnlySet<string>> InvokeBindingAsync(
-        List<BulkPublishEntry> entries, IProgress<int> progress, CancellationToken cancellationToken)
+        List<OutboundMessage> entries, IProgress<int> progress, CancellationToken cancellationToken)
     {
         var failed = new ConcurrentBag<string>();
         await Parallel.ForEachAsync(entries,
@@ -76,7 +76,7 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IDaprPubl
             {
                 try
                 {
-                    await sidecar.InvokeOutputBindingAsync(ingressOutputBinding, entry.Payload, entry.ContentType, ct);
+                    await dapr.InvokeBindingAsync(new BindingRequest(ingressOutputBinding, "create") { Data = entry.Payload }, ct);
                 }
                 catch (Exception e) when (DaprPublishFailure.IsTransient(e, ct))
                 {

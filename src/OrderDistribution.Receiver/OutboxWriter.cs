@@ -1,4 +1,4 @@
-using OrderDistribution.Dapr;
+using OrderDistribution.Inbound;
 
 namespace OrderDistribution.Receiver;
 

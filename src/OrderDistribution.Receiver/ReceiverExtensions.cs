@@ -1,5 +1,5 @@
 using Microsoft.Extensions.Options;
-using OrderDistribution.Dapr;
+using OrderDistribution.Inbound;
 using OrderDistribution.Hosting;
 using OrderDistribution.Storage;
 using Polly;

@@ -10,8 +10,6 @@ public sealed class ReceiverOptions
 {
     public const string Section = "Receiver";
 
-    public static readonly string[] Instances = ["express", "standard"];
-
     public string Instance { get; set; } = "";
 
     public string? Topic { get; set; }
@@ -26,18 +24,18 @@ public sealed class ReceiverOptions
     /// </summary>
     public int MaxConcurrentWrites { get; set; } = 64;
 
-    public string TopicName => Topic ?? $"q-order-{Instance}";
+    public string TopicName => Topic ?? OrderTopology.QueueOf(Instance);
 
-    public string InputBindingName => InputBinding ?? $"q-order-{Instance}-input";
+    public string InputBindingName => InputBinding ?? OrderTopology.InputBindingOf(Instance);
 
-    public string ContainerName => Container ?? $"{Instance}-outbox";
+    public string ContainerName => Container ?? OrderTopology.OutboxOf(Instance);
 }
 
 public sealed class ReceiverOptionsValidator : IValidateOptions<ReceiverOptions>
 {
     public ValidateOptionsResult Validate(string? name, ReceiverOptions options)
     {
-        if (!ReceiverOptions.Instances.Contains(options.Instance))
+        if (!OrderTopology.Instances.Contains(options.Instance))
         {
             return ValidateOptionsResult.Fail(
                 $"INSTANCE (or Receiver:Instance) must be 'express' or 'standard', not '{options.Instance}'.");

@@ -1,20 +1,42 @@
 using System.Text.Json;
-using OrderDistribution.Dapr;
+using Dapr.Client;
+using NSubstitute;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
-/// Stands in for sidecars and broker at no cost of their own: a bulk publish to a topic is delivered at
-/// once to that topic's receiver as bulk deliveries of base64 entries, as Service Bus and Redis deliver
-/// raw payloads. Entries the receiver answers RETRY are reported failed.
+/// Stands in for sidecars and broker at no cost of their own, behind the distributor's DaprClient: a bulk publish
+/// to a topic is delivered at once to that topic's receiver as bulk deliveries of base64 entries, as Service Bus
+/// and Redis deliver raw payloads. Entries the receiver answers RETRY are reported failed.
 /// </summary>
-public sealed class ForwardingSidecar(IReadOnlyDictionary<string, HttpClient> receivers, int maxMessagesCount) : IDaprPublisher
+public static class ForwardingSidecar
 {
-    public async Task<IReadOnlyList<FailedBulkEntry>> BulkPublishAsync(
-        string pubSubName, string topic, IReadOnlyList<BulkPublishEntry> entries, int maxBulkPubBytes, CancellationToken cancellationToken)
+    public static DaprClient To(IReadOnlyDictionary<string, HttpClient> receivers, int maxMessagesCount)
     {
-        var failed = new List<FailedBulkEntry>();
+        var dapr = Substitute.For<DaprClient>();
+        dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ReturnsForAnyArgs(call =>
+            ForwardAsync(receivers, maxMessagesCount, call.ArgAt<string>(0), call.ArgAt<string>(1), call.ArgAt<IReadOnlyList<byte[]>>(2),
+                call.ArgAt<CancellationToken>(4)));
+        return dapr;
+    }
+
+    /// <summary>Takes every publish at no cost: what is left is the distributor's own work.</summary>
+    public static DaprClient Null()
+    {
+        var dapr = Substitute.For<DaprClient>();
+        dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default)
+            .ReturnsForAnyArgs(Task.FromResult(new BulkPublishResponse<byte[]>([])));
+        return dapr;
+    }
+
+    private static async Task<BulkPublishResponse<byte[]>> ForwardAsync(
+        IReadOnlyDictionary<string, HttpClient> receivers, int maxMessagesCount, string pubSubName, string topic,
+        IReadOnlyList<byte[]> events, CancellationToken cancellationToken)
+    {
+        var entries = events.Select((payload, i) => new BulkPublishEntry<byte[]>(
+            i.ToString(System.Globalization.CultureInfo.InvariantCulture), payload, "application/octet-stream")).ToList();
+        var failed = new List<BulkPublishResponseFailedEntry<byte[]>>();
         foreach (var batch in entries.Chunk(maxMessagesCount))
         {
             var body = JsonSerializer.Serialize(new
@@ -22,9 +44,9 @@ public sealed class ForwardingSidecar(IReadOnlyDictionary<string, HttpClient> re
                 entries = batch.Select(e => new
                 {
                     entryId = e.EntryId,
-                    @event = Convert.ToBase64String(e.Payload),
+                    @event = Convert.ToBase64String(e.EventData),
                     metadata = (object?)null,
-                    contentType = "application/octet-stream",
+                    contentType = e.ContentType,
                 }),
                 topic,
                 pubsubname = pubSubName,
@@ -32,29 +54,11 @@ public sealed class ForwardingSidecar(IReadOnlyDictionary<string, HttpClient> re
             });
             var response = await receivers[topic].PostAsync($"/{topic}-bulk", BulkDelivery.Json(body), cancellationToken);
             response.EnsureSuccessStatusCode();
-            failed.AddRange((await BulkDelivery.StatusesAsync(response))
-                .Where(s => s.Value != "SUCCESS")
-                .Select(s => new FailedBulkEntry(s.Key, s.Value)));
+            var statuses = await BulkDelivery.StatusesAsync(response);
+            failed.AddRange(batch.Where(e => statuses[e.EntryId] != "SUCCESS")
+                .Select(e => new BulkPublishResponseFailedEntry<byte[]>(e, statuses[e.EntryId])));
         }
 
-        return failed;
+        return new BulkPublishResponse<byte[]>(failed);
     }
-
-    public Task PublishAsync(string pubSubName, string topic, byte[] payload, string contentType, CancellationToken cancellationToken) =>
-        throw new NotSupportedException("The benchmark runs the bulk model only.");
-
-    public Task InvokeOutputBindingAsync(string bindingName, byte[] payload, string contentType, CancellationToken cancellationToken) =>
-        throw new NotSupportedException("The benchmark runs the bulk model only.");
-}
-
-/// <summary>Takes every publish at no cost: what is left is the distributor's own work.</summary>
-public sealed class NullSidecar : IDaprPublisher
-{
-    public Task<IReadOnlyList<FailedBulkEntry>> BulkPublishAsync(
-        string pubSubName, string topic, IReadOnlyList<BulkPublishEntry> entries, int maxBulkPubBytes, CancellationToken cancellationToken) =>
-        Task.FromResult<IReadOnlyList<FailedBulkEntry>>([]);
-
-    public Task PublishAsync(string pubSubName, string topic, byte[] payload, string contentType, CancellationToken cancellationToken) => Task.CompletedTask;
-
-    public Task InvokeOutputBindingAsync(string bindingName, byte[] payload, string contentType, CancellationToken cancellationToken) => Task.CompletedTask;
 }

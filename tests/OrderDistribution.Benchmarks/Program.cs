@@ -11,12 +11,14 @@
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
 using System.Diagnostics;
 using System.Globalization;
+using Dapr.Client;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.WindowsAzure.Storage;
 using OrderDistribution.Benchmarks;
-using OrderDistribution.Dapr;
+using OrderDistribution.Inbound;
+using OrderDistribution.Outbound;
 using OrderDistribution.Distributor;
 using OrderDistribution.Hosting;
 using OrderDistribution.LoadTool;
@@ -55,7 +57,7 @@ await using (var azurite = await Azurite.StartAsync(data.FullName))
     var logs = new LogRecorder();
     using var express = InProcessApps.Receiver("express", azurite.ConnectionString, logs);
     using var standard = InProcessApps.Receiver("standard", azurite.ConnectionString, logs);
-    var sidecar = new ForwardingSidecar(new Dictionary<string, HttpClient>
+    var sidecar = ForwardingSidecar.To(new Dictionary<string, HttpClient>
     {
         ["q-order-express"] = express.CreateClient(),
         ["q-order-standard"] = standard.CreateClient(),
@@ -72,7 +74,7 @@ await using (var azurite = await Azurite.StartAsync(data.FullName))
 
 data.Delete(recursive: true);
 
-using (var distributor = Distributor(new NullSidecar(), new LogRecorder()))
+using (var distributor = Distributor(ForwardingSidecar.Null(), new LogRecorder()))
 {
     var client = distributor.CreateClient();
     await DeliverAsync(client, orders.Take(BulkSize).ToList()); // a new host: its first request
@@ -151,5 +153,5 @@ static async Task ReportStoredAsync(string connectionString, List<Order> orders,
     Console.WriteLine($"  blobs: {orders.Count - report.Missing.Count}/{orders.Count} stored in this burst, {report.Duplicated.Count} duplicated");
 }
 
-static WebApplicationFactory<OrderRouter> Distributor(IDaprPublisher sidecar, LogRecorder logs) =>
+static WebApplicationFactory<OrderRouter> Distributor(DaprClient sidecar, LogRecorder logs) =>
     InProcessApps.Distributor(logs, builder => builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton(sidecar))));

@@ -8,7 +8,8 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using Microsoft.WindowsAzure.Storage;
 using Microsoft.WindowsAzure.Storage.Blob;
-using OrderDistribution.Dapr;
+using OrderDistribution.Inbound;
+using OrderDistribution.Outbound;
 using OrderDistribution.Distributor;
 using OrderDistribution.LoadTool;
 using OrderDistribution.Orders;
@@ -213,6 +214,7 @@ public static class TrioRun
         {
             builder.UseSetting("DAPR_HTTP_ENDPOINT", sidecar.ToString());
             builder.UseSetting("Messaging:PubSubMode", mode);
+            builder.ConfigureServices(services => services.UseSidecarDouble());
         });
 
     private static WebApplicationFactory<BlobOrderStore> Receiver(

@@ -1,19 +1,67 @@
 using System.Text.Json;
+using System.Text.Json.Nodes;
+using System.Text.Json.Serialization;
+using OrderDistribution.Distributor;
+using OrderDistribution.Hosting;
+using OrderDistribution.Inbound;
+using OrderDistribution.Outbound;
+using OrderDistribution.Receiver;
+using OrderDistribution.Storage;
 
 namespace OrderDistribution.Deployment.Tests;
 
-/// <summary>An app's appsettings.json, read as the configuration keys the apps use ("Section:Key").</summary>
+/// <summary>
+/// An app's settings as it runs with no environment of its own: the defaults of its typed options, with its
+/// appsettings.json over them, read as the configuration keys the apps use ("Section:Key").
+/// </summary>
 internal sealed class AppSettings
 {
+    private static readonly JsonSerializerOptions Json = new() { Converters = { new JsonStringEnumConverter() } };
+
     private readonly JsonElement _root;
 
     private AppSettings(JsonElement root) => _root = root;
 
     public static AppSettings Load(string relative)
     {
-        var options = new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip, AllowTrailingCommas = true };
-        using var document = JsonDocument.Parse(Repo.Read(relative), options);
-        return new AppSettings(document.RootElement.Clone());
+        var defaults = relative == Contract.DistributorSettings
+            ? Sections((MessagingOptions.Section, new MessagingOptions()), (DistributorOptions.Section, new DistributorOptions()),
+                (DaprSidecarOptions.Section, new DaprSidecarOptions()), (ReadinessOptions.Section, new ReadinessOptions()))
+            : Sections((MessagingOptions.Section, new MessagingOptions()), (ReceiverOptions.Section, new ReceiverOptions()),
+                (StorageOptions.Section, new StorageOptions()), (ReadinessOptions.Section, new ReadinessOptions()));
+        var file = JsonNode.Parse(Repo.Read(relative), documentOptions: new JsonDocumentOptions
+        {
+            CommentHandling = JsonCommentHandling.Skip, AllowTrailingCommas = true,
+        })!.AsObject();
+        Merge(defaults, file);
+        return new AppSettings(JsonSerializer.SerializeToElement(defaults));
+    }
+
+    private static JsonObject Sections(params (string Name, object Options)[] sections)
+    {
+        var root = new JsonObject();
+        foreach (var (name, options) in sections)
+        {
+            root[name] = JsonSerializer.SerializeToNode(options, options.GetType(), Json);
+        }
+
+        return root;
+    }
+
+    /// <summary>As configuration binds: a key in the file replaces the default, a section merges into it.</summary>
+    private static void Merge(JsonObject into, JsonObject from)
+    {
+        foreach (var (key, value) in from.ToList())
+        {
+            if (value is JsonObject section && into[key] is JsonObject existing)
+            {
+                Merge(existing, section);
+            }
+            else
+            {
+                into[key] = value?.DeepClone();
+            }
+        }
     }
 
     public string? this[string key]
@@ -29,7 +77,12 @@ internal sealed class AppSettings
                 }
             }
 
-            return current.ValueKind == JsonValueKind.String ? current.GetString() : current.GetRawText();
+            return current.ValueKind switch
+            {
+                JsonValueKind.String => current.GetString(),
+                JsonValueKind.Null => null,
+                _ => current.GetRawText(),
+            };
         }
     }
 

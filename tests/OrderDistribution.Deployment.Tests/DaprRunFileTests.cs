@@ -100,9 +100,10 @@ public class DaprRunFileTests
         var bindings = DaprRunFile.Load(DaprRunFile.Bindings);
         var pubSub = DaprRunFile.Load(DaprRunFile.PubSub);
 
-        // Messaging:InvalidBindingMessage is Reject (400, for brokers that dead-letter) or Drop (MessagingOptions.cs).
-        Assert.Contains("    Drop,", Repo.Read("src/OrderDistribution.Shared/Dapr/MessagingOptions.cs"), StringComparison.Ordinal);
-        Assert.All(bindings.Apps, app => Assert.Equal("Drop", app.Env["Messaging__InvalidBindingMessage"]));
+        // Messaging:InvalidBindingMessage is Reject (400, for brokers that dead-letter) or Drop.
+        Assert.All(bindings.Apps, app => Assert.Equal(
+            OrderDistribution.Inbound.InvalidBindingMessage.Drop,
+            Enum.Parse<OrderDistribution.Inbound.InvalidBindingMessage>(app.Env["Messaging__InvalidBindingMessage"])));
         Assert.All(pubSub.Apps, app => Assert.False(app.Env.ContainsKey("Messaging__InvalidBindingMessage")));
     }
 
@@ -161,7 +162,7 @@ public class DaprRunFileTests
     public void Single_mode_holds_each_sidecar_to_as_many_deliveries_as_its_app_works_on_at_once()
     {
         var receiverWrites = AppSettings.Load(Contract.ReceiverSettings).RequiredInt("Receiver:MaxConcurrentWrites");
-        var distributorCalls = new OrderDistribution.Dapr.DaprSidecarOptions().MaxConcurrentRequests;
+        var distributorCalls = new OrderDistribution.Outbound.DaprSidecarOptions().MaxConcurrentRequests;
         foreach (var (runFile, _) in DaprRunFile.Models)
         {
             var model = runFile == DaprRunFile.PubSub ? "pubsub" : "bindings";

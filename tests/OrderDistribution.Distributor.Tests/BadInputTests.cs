@@ -40,12 +40,25 @@ public sealed class BadInputTests : IDisposable
     [InlineData("""{"id":"x"}""")]
     [InlineData("""[1,2]""")]
     [InlineData("""{"entries":{"entryId":"e1"}}""")]
+    [InlineData("""{"entries":"x"}""")]
     public async Task A_bulk_body_without_an_entries_array_is_answered_404_saying_why(string body)
     {
         var response = await _app.CreateClient().PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
 
         Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
         Assert.Contains("'entries' array", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_single_CloudEvent_whose_id_is_no_readable_text_is_published_like_any_other_and_answered_without_500()
+    {
+        var order = TestOrders.Json(TestOrders.Make(5, Orders.Delivery.Express));
+        var response = await _app.CreateClient().PostAsync("/q-order-ingress-single", BulkDelivery.Json(
+            $$"""{"specversion":"1.0","id":"\uD800abc","type":"com.dapr.event.sent","data":{{order}}}"""));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal("SUCCESS", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
+        Assert.Single(_app.Sidecar.Publishes);
     }
 
     [Fact]

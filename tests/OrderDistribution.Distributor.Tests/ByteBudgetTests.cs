@@ -1,5 +1,6 @@
-using OrderDistribution.Dapr;
+using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.Orders;
+using OrderDistribution.Outbound;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Distributor.Tests;
@@ -24,8 +25,9 @@ public sealed class ByteBudgetTests
         Assert.True(publishes.Count(p => p.Topic == "q-order-express") > 1, "express went out in one publish");
         Assert.True(publishes.Count(p => p.Topic == "q-order-standard") > 1, "standard went out in one publish");
         Assert.All(publishes, p => Assert.True(
-            p.Entries.Sum(BulkPublishBudget.CostOf) <= Budget, $"a publish of {p.Entries.Count} entries is over budget"));
-        var published = publishes.SelectMany(p => p.Entries).Select(e => OrderJson.Deserialize(e.Payload).OrderId).ToList();
+            p.Payloads.Sum(payload => BulkPublishBudget.CostOf(new OutboundMessage("", payload), p.Metadata)) <= Budget,
+            $"a publish of {p.Payloads.Count} entries is over budget"));
+        var published = publishes.SelectMany(p => p.Payloads).Select(payload => OrderJson.Deserialize(payload).OrderId).ToList();
         Assert.Equal(orders.Select(o => o.OrderId).Order(), published.Order());
     }
 
@@ -34,9 +36,10 @@ public sealed class ByteBudgetTests
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
         sidecar.MaxBulkRequestBytes = Budget;
-        var publisher = PublisherFor(sidecar);
+        using var publishing = PublishingOver(sidecar);
+        var publisher = publishing.GetRequiredService<BulkOrderPublisher>();
         var entries = TestOrders.Many(500, descriptionLength: 1_500)
-            .Select(o => new BulkPublishEntry(Guid.NewGuid().ToString(), OrderJson.Serialize(o)))
+            .Select(o => new OutboundMessage(Guid.NewGuid().ToString(), OrderJson.Serialize(o)))
             .ToList();
 
         var failed = await publisher.PublishAsync("q-order-express", entries, CancellationToken.None);
@@ -46,30 +49,31 @@ public sealed class ByteBudgetTests
         Assert.True(requests.Count > 1);
         Assert.All(requests, r => Assert.True(r.Body.Length <= Budget, $"request of {r.Body.Length} bytes"));
         Assert.Equal(
-            entries.Select(e => e.EntryId).Order(),
-            requests.SelectMany(r => r.Json.EnumerateArray()).Select(e => e.GetProperty("entryId").GetString()).Order());
+            entries.Select(e => OrderJson.Deserialize(e.Payload).OrderId).Order(),
+            requests.SelectMany(r => r.Json.EnumerateArray()).Select(e => OrderJson.Deserialize(e.GetProperty("event")).OrderId).Order());
     }
 
     [Fact]
     public void Chunks_keep_the_entries_in_order_and_lose_none()
     {
         var entries = Enumerable.Range(0, 100)
-            .Select(i => new BulkPublishEntry($"e{i}", new byte[100 + (i * 37 % 900)]))
+            .Select(i => new OutboundMessage($"e{i}", new byte[100 + (i * 37 % 900)]))
             .ToList();
 
         var chunks = BulkPublishBudget.Chunk(entries, 4_096);
 
         Assert.Equal(entries, chunks.SelectMany(c => c));
-        Assert.All(chunks, c => Assert.True(c.Sum(BulkPublishBudget.CostOf) <= 4_096));
+        Assert.All(chunks, c => Assert.True(c.Sum(m => BulkPublishBudget.CostOf(m)) <= 4_096));
     }
 
     [Fact]
     public async Task An_order_too_large_for_any_batch_is_published_on_its_own()
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
-        var publisher = PublisherFor(sidecar, maxBytes: 2_048);
-        var huge = new BulkPublishEntry("big", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express, descriptionLength: 4_000)));
-        var small = new BulkPublishEntry("small", OrderJson.Serialize(TestOrders.Make(2, Delivery.Express)));
+        using var publishing = PublishingOver(sidecar, maxBytes: 2_048);
+        var publisher = publishing.GetRequiredService<BulkOrderPublisher>();
+        var huge = new OutboundMessage("big", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express, descriptionLength: 4_000)));
+        var small = new OutboundMessage("small", OrderJson.Serialize(TestOrders.Make(2, Delivery.Express)));
 
         var failed = await publisher.PublishAsync("q-order-express", [huge, small], CancellationToken.None);
 
@@ -78,8 +82,6 @@ public sealed class ByteBudgetTests
         Assert.Single(sidecar.BulkPublishes("q-order-express"));
     }
 
-    internal static BulkOrderPublisher PublisherFor(FakeDaprSidecar sidecar, int maxBytes = Budget) => new(
-        new DaprHttpPublisher(new HttpClient { BaseAddress = sidecar.Address }),
-        Microsoft.Extensions.Options.Options.Create(new MessagingOptions { MaxBulkPublishBytes = maxBytes }),
-        DaprSidecarResilience.Create(new DaprSidecarOptions().Limits));
+    private static ServiceProvider PublishingOver(FakeDaprSidecar sidecar, int maxBytes = Budget) =>
+        SidecarDaprClient.Publishing(sidecar.Address, ("Messaging:MaxBulkPublishBytes", maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
 }

@@ -7,7 +7,8 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Dapr;
+using OrderDistribution.Inbound;
+using OrderDistribution.Outbound;
 using OrderDistribution.Orders;
 using OrderDistribution.TestSupport;
 
@@ -240,7 +241,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
                 services.Replace(ServiceDescriptor.Singleton<IOptions<MessagingOptions>>(new UnreadableOptions())));
         }).CreateClient();
 
-        var response = await client.GetAsync("/dapr/subscribe");
+        var response = await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("""{"entries":[]}"""));
 
         Assert.Equal(HttpStatusCode.InternalServerError, response.StatusCode);
         Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
@@ -290,13 +291,18 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         Assert.DoesNotContain(_sidecar.Requests, r => r.Path.StartsWith("/v1.0/bindings/", StringComparison.Ordinal));
     }
 
+    /// <summary>Settings that can be read once, when the routes are mapped at start, and fail every request after that.</summary>
     private sealed class UnreadableOptions : IOptions<MessagingOptions>
     {
-        public MessagingOptions Value => throw new InvalidOperationException("UnreadableOptions: the settings cannot be read");
+        private int _reads;
+
+        public MessagingOptions Value => Interlocked.Increment(ref _reads) == 1
+            ? new MessagingOptions()
+            : throw new InvalidOperationException("UnreadableOptions: the settings cannot be read");
     }
 
     private DistributorFactory Distributor(params (string Key, string? Value)[] settings) =>
-        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), .. settings]) { RealSidecarClient = true };
+        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), .. settings]) { SidecarDouble = true };
 
     private static async Task<HttpClient> ReadyClientAsync(DistributorFactory app)
     {

@@ -3,22 +3,21 @@ using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
-using OrderDistribution.Dapr;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Distributor.Tests;
 
 /// <summary>
-/// The distributor in-process. By default the sidecar is replaced by a <see cref="RecordingDaprPublisher"/>;
-/// with <see cref="RealSidecarClient"/> the app talks HTTP to whatever DAPR_HTTP_ENDPOINT names.
+/// The distributor in-process. By default its DaprClient is a <see cref="RecordingDaprClient"/>; with
+/// <see cref="SidecarDouble"/>, one over the sidecar double that DAPR_HTTP_ENDPOINT names (<see cref="SidecarDaprClient"/>).
 /// </summary>
 public sealed class DistributorFactory(params (string Key, string? Value)[] settings) : WebApplicationFactory<Program>
 {
-    public RecordingDaprPublisher Sidecar { get; } = new();
+    public RecordingDaprClient Sidecar { get; } = new();
 
     public LogRecorder Logs { get; } = new();
 
-    public bool RealSidecarClient { get; init; }
+    public bool SidecarDouble { get; init; }
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
@@ -29,9 +28,16 @@ public sealed class DistributorFactory(params (string Key, string? Value)[] sett
         }
 
         builder.ConfigureLogging(logging => logging.AddProvider(Logs));
-        if (!RealSidecarClient)
+        builder.ConfigureServices(services =>
         {
-            builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton<IDaprPublisher>(Sidecar)));
-        }
+            if (SidecarDouble)
+            {
+                services.UseSidecarDouble();
+            }
+            else
+            {
+                services.Replace(ServiceDescriptor.Singleton(Sidecar.Client));
+            }
+        });
     }
 }

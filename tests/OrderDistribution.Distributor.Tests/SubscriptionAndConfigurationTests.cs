@@ -2,6 +2,7 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using Microsoft.Extensions.Options;
 using OrderDistribution.TestSupport;
+using static OrderDistribution.TestSupport.SubscriptionAnswer;
 
 namespace OrderDistribution.Distributor.Tests;
 
@@ -14,9 +15,9 @@ public sealed class SubscriptionAndConfigurationTests
 
         var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
 
-        Assert.Equal("order-pubsub", subscription.GetProperty("pubsubname").GetString());
+        Assert.Equal("order-pubsub", Field(subscription, "pubsubname").GetString());
         Assert.Equal("q-order-ingress", subscription.GetProperty("topic").GetString());
-        Assert.Equal("/q-order-ingress-bulk", subscription.GetProperty("route").GetString());
+        Assert.Equal("/q-order-ingress-bulk", RouteOf(subscription));
         Assert.Equal("true", subscription.GetProperty("metadata").GetProperty("rawPayload").GetString());
         var bulk = subscription.GetProperty("bulkSubscribe");
         Assert.True(bulk.GetProperty("enabled").GetBoolean());
@@ -43,7 +44,7 @@ public sealed class SubscriptionAndConfigurationTests
 
         var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
 
-        Assert.Equal("/q-order-ingress-single", subscription.GetProperty("route").GetString());
+        Assert.Equal("/q-order-ingress-single", RouteOf(subscription));
         Assert.False(subscription.TryGetProperty("bulkSubscribe", out _));
         Assert.Equal("true", subscription.GetProperty("metadata").GetProperty("rawPayload").GetString());
     }
@@ -58,7 +59,7 @@ public sealed class SubscriptionAndConfigurationTests
         var binding = await client.PostAsync("/orders-in-binding", BulkDelivery.Json(
             """{"OrderId":1,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Express"}"""));
 
-        Assert.Equal("/orders-in-bulk", subscription.GetProperty("route").GetString());
+        Assert.Equal("/orders-in-bulk", RouteOf(subscription));
         Assert.Equal(System.Net.HttpStatusCode.OK, binding.StatusCode);
     }
 
@@ -79,7 +80,7 @@ public sealed class SubscriptionAndConfigurationTests
     public async Task Readiness_follows_the_sidecar_while_liveness_stays_up()
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString())) { RealSidecarClient = true };
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString())) { SidecarDouble = true };
         var client = app.CreateClient();
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.OK);
@@ -94,7 +95,7 @@ public sealed class SubscriptionAndConfigurationTests
     [Fact]
     public async Task With_no_sidecar_from_the_start_the_distributor_is_live_but_not_ready_and_says_so()
     {
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}")) { RealSidecarClient = true };
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}")) { SidecarDouble = true };
         var client = app.CreateClient();
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.ServiceUnavailable);
@@ -127,6 +128,4 @@ public sealed class SubscriptionAndConfigurationTests
 
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
-
-    private static List<string> Keys(JsonElement element) => element.EnumerateObject().Select(p => p.Name).Order().ToList();
 }

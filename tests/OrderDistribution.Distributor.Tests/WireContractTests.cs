@@ -51,7 +51,7 @@ public sealed class WireContractTests : IDisposable
         await _app.CreateClient().SendAsync(
             WireRecording.Load("bulk-rawpayload.request.json").ToRequest("/q-order-ingress-bulk"));
 
-        var payload = _app.Sidecar.BulkPublishes.Single(p => p.Topic == "q-order-express").Entries.Single().Payload;
+        var payload = _app.Sidecar.BulkPublishes.Single(p => p.Topic == "q-order-express").Payloads.Single();
         using var json = JsonDocument.Parse(payload);
         Assert.Equal(
             ["OrderId", "OrderGuid", "Description", "FirstName", "LastName", "Delivery", "Items"],
@@ -71,7 +71,7 @@ public sealed class WireContractTests : IDisposable
         Assert.Equal("DROP", statuses["166e9504-1c2c-4696-9450-4db8d351b240"]);
         Assert.Equal("SUCCESS", statuses["df7088b4-e768-486f-a188-46591dd915b1"]);
         Assert.Equal("SUCCESS", statuses["93b3e96d-0817-4a6b-a624-0085a5198a63"]);
-        Assert.Equal(2, _app.Sidecar.BulkPublishes.Sum(p => p.Entries.Count));
+        Assert.Equal(2, _app.Sidecar.BulkPublishes.Sum(p => p.Payloads.Count));
     }
 
     [Fact]

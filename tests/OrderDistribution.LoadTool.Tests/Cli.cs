@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using OrderDistribution.TestSupport;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -21,7 +22,7 @@ public sealed class Cli
         });
         // Wide enough that no summary line wraps.
         console.Profile.Width = 400;
-        return await LoadToolCommands.InvokeAsync(console, writer, args);
+        return await LoadToolCommands.InvokeAsync(console, writer, args, services => services.UseSidecarDouble());
     }
 
     /// <summary>The real program (order-load.dll beside the tests) in its own process: its exit code and every line it printed, stdout and stderr.</summary>

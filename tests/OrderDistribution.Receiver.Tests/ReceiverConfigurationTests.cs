@@ -19,7 +19,7 @@ public sealed class ReceiverConfigurationTests
         var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
 
         Assert.Equal($"q-order-{instance}", subscription.GetProperty("topic").GetString());
-        Assert.Equal($"/q-order-{instance}-bulk", subscription.GetProperty("route").GetString());
+        Assert.Equal($"/q-order-{instance}-bulk", SubscriptionAnswer.RouteOf(subscription));
         Assert.Equal("true", subscription.GetProperty("metadata").GetProperty("rawPayload").GetString());
     }
 

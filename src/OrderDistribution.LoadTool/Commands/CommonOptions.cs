@@ -85,6 +85,14 @@ internal static class CommonOptions
             : "http://127.0.0.1:3501",
     };
 
+    public static readonly Option<string> SidecarGrpc = new("--sidecar-grpc")
+    {
+        Description = "The sidecar's gRPC endpoint, which publishes (default: DAPR_GRPC_PORT when run under dapr run, else the distributor's, 50011).",
+        DefaultValueFactory = _ => Environment.GetEnvironmentVariable("DAPR_GRPC_PORT") is { Length: > 0 } port
+            ? $"http://127.0.0.1:{port}"
+            : "http://127.0.0.1:50011",
+    };
+
     public static readonly Option<int> MaxBulkBytes = new("--max-bulk-bytes")
     {
         Description = "Byte budget of one bulk publish.", DefaultValueFactory = _ => 131_072,

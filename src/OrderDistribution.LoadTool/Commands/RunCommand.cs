@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection;
 using System.CommandLine;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
@@ -7,15 +8,16 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>run</c>: clear, generate, schedule and watch; one row in the results log and the per-second series beside it.</summary>
 internal static class RunCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
+    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap, Action<IServiceCollection>? configurePublishing) =>
         wrap(new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
             {
-                Count, Seed, InvalidRate, Target, ScheduleDelay, Model, PubSubMode, Sidecar, MaxBulkBytes,
+                Count, Seed, InvalidRate, Target, ScheduleDelay, Model, PubSubMode, Sidecar, SidecarGrpc, MaxBulkBytes,
                 TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results,
             },
-            (result, ct) => RunAsync(console, result, ct));
+            (result, ct) => RunAsync(console, result, configurePublishing, ct));
 
-    private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
+    private static async Task<int> RunAsync(
+        IAnsiConsole console, ParseResult result, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
     {
         // Both dependencies first, before anything is changed or printed: a missing one is named in two lines.
         var storage = await CommandSupport.OpenStorageAsync(result, ct);
@@ -29,7 +31,8 @@ internal static class RunCommand
             return cleared;
         }
 
-        foreach (var step in new Func<IAnsiConsole, ParseResult, CancellationToken, Task<int>>[] { GenerateCommand.RunAsync, ScheduleCommand.RunAsync })
+        foreach (var step in new Func<IAnsiConsole, ParseResult, CancellationToken, Task<int>>[]
+                 { GenerateCommand.RunAsync, (c, r, t) => ScheduleCommand.RunAsync(c, r, configurePublishing, t) })
         {
             if (await step(console, result, ct) is not ExitCodes.Done and var failed)
             {

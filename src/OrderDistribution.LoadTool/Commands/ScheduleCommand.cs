@@ -1,7 +1,10 @@
 using System.CommandLine;
-using Microsoft.Extensions.Logging.Abstractions;
+using Dapr.Client;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Dapr;
+using OrderDistribution.Inbound;
+using OrderDistribution.Outbound;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 
@@ -10,27 +13,26 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>schedule</c>: the orders file, poison included, onto the ingress queue through a sidecar.</summary>
 internal static class ScheduleCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("schedule", "Put the orders on the ingress queue.") { Target, ScheduleDelay, Model, Sidecar, MaxBulkBytes },
-            (result, ct) => RunAsync(console, result, ct));
+    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap, Action<IServiceCollection>? configurePublishing) =>
+        wrap(new Command("schedule", "Put the orders on the ingress queue.") { Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes },
+            (result, ct) => RunAsync(console, result, configurePublishing, ct));
 
-    public static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
+    public static async Task<int> RunAsync(
+        IAnsiConsole console, ParseResult result, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
     {
         var set = await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct);
         var model = result.GetValue(Model);
         var target = result.GetValue(Target);
-        var messaging = Options.Create(new MessagingOptions { MaxBulkPublishBytes = result.GetValue(MaxBulkBytes) });
-        Validate(messaging.Value);
+        await using var publishing = Publishing(result, configurePublishing);
         DateTimeOffset? enqueueAt = target == ScheduleTarget.Azure
             ? DateTimeOffset.FromUnixTimeSeconds(DateTimeOffset.UtcNow.ToUnixTimeSeconds() + ScheduleDelaySeconds(result))
             : null;
 
         using var http = CommandSupport.SidecarClient(result);
         await CommandSupport.CheckSidecarAsync(console, http, model, target, ct);
-        var sidecar = new DaprHttpPublisher(http);
         var scheduler = new SidecarScheduler(
-            new BulkOrderPublisher(sidecar, messaging, DaprSidecarResilience.Create(new DaprSidecarOptions().Limits)),
-            sidecar, SidecarMetadata.IngressTopic, "q-order-ingress-output");
+            publishing.GetRequiredService<BulkOrderPublisher>(), publishing.GetRequiredService<DaprClient>(),
+            OrderTopology.IngressQueue, OrderTopology.IngressOutputBinding);
 
         // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible
         // at one whole second (the broker's time resolution).
@@ -61,12 +63,29 @@ internal static class ScheduleCommand
             ? seconds
             : throw new ArgumentException($"--schedule-delay must be between 1 and 3600 seconds, not {result.GetValue(ScheduleDelay)}.");
 
-    private static void Validate(MessagingOptions messaging)
+    /// <summary>The distributor's own publishing, at the sidecar the options name.</summary>
+    /// <exception cref="ArgumentException">An option is out of range; the message names it.</exception>
+    private static ServiceProvider Publishing(ParseResult result, Action<IServiceCollection>? configure)
     {
-        var errors = new List<System.ComponentModel.DataAnnotations.ValidationResult>();
-        if (!System.ComponentModel.DataAnnotations.Validator.TryValidateObject(messaging, new(messaging), errors, true))
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?>
         {
-            throw new ArgumentException(string.Join(" ", errors.Select(e => e.ErrorMessage)));
+            ["DAPR_HTTP_ENDPOINT"] = CommandSupport.AbsoluteUri(Sidecar, result.GetValue(Sidecar)).ToString(),
+            ["DAPR_GRPC_ENDPOINT"] = CommandSupport.AbsoluteUri(SidecarGrpc, result.GetValue(SidecarGrpc)).ToString(),
+            [$"{MessagingOptions.Section}:{nameof(MessagingOptions.MaxBulkPublishBytes)}"] =
+                result.GetValue(MaxBulkBytes).ToString(System.Globalization.CultureInfo.InvariantCulture),
+        }).Build();
+        var services = new ServiceCollection().AddLogging().AddDaprPublishing(configuration);
+        configure?.Invoke(services);
+        var provider = services.BuildServiceProvider();
+        try
+        {
+            _ = provider.GetRequiredService<IOptions<MessagingOptions>>().Value;
+            return provider;
+        }
+        catch (OptionsValidationException e)
+        {
+            provider.Dispose();
+            throw new ArgumentException($"--max-bulk-bytes: {e.Message}", e);
         }
     }
 }

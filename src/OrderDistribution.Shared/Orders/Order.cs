@@ -13,17 +13,3 @@ public sealed record Order
     public required Delivery Delivery { get; init; }
     public IReadOnlyList<OrderItem> Items { get; init; } = [];
 }
-
-public sealed record OrderItem
-{
-    public int OrderItemId { get; init; }
-    public string? SKU { get; init; }
-    public int Quantity { get; init; }
-}
-
-[JsonConverter(typeof(JsonStringEnumConverter<Delivery>))]
-public enum Delivery
-{
-    Express = 1,
-    Standard = 2,
-}

@@ -69,13 +69,3 @@ public static class OrderJson
         return order;
     }
 }
-
-public sealed class InvalidOrderException(string message) : Exception(message);
-
-[JsonSourceGenerationOptions(
-    PropertyNamingPolicy = JsonKnownNamingPolicy.Unspecified,
-    PropertyNameCaseInsensitive = true,
-    NumberHandling = JsonNumberHandling.Strict)]
-[JsonSerializable(typeof(Order))]
-[JsonSerializable(typeof(List<Order>))]
-public sealed partial class OrderJsonContext : JsonSerializerContext;

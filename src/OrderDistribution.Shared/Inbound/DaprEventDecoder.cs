@@ -2,7 +2,7 @@ using System.Text;
 using System.Text.Json;
 using OrderDistribution.Orders;
 
-namespace OrderDistribution.Dapr;
+namespace OrderDistribution.Inbound;
 
 /// <summary>
 /// Turns one event, in any form the sidecar delivers it, into an order. The sidecar sends an order as
@@ -30,6 +30,7 @@ public static class DaprEventDecoder
         JsonValueKind.Object when IsCloudEvent(@event) => DecodeCloudEventData(@event),
         JsonValueKind.Object => OrderJson.Deserialize(@event),
         JsonValueKind.String => DecodeString(@event),
+        JsonValueKind.Undefined => throw new InvalidOrderException("the entry has no event"),
         _ => throw new InvalidOrderException($"not an order: the event is a JSON {@event.ValueKind}"),
     };
 

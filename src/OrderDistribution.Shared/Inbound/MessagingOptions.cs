@@ -1,22 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 
-namespace OrderDistribution.Dapr;
-
-public enum PubSubMode
-{
-    Bulk,
-    Single,
-}
-
-/// <summary>What an input binding delivery that is not a valid order is answered.</summary>
-public enum InvalidBindingMessage
-{
-    /// <summary>400: the broker keeps it and dead-letters it after its delivery limit (Azure Service Bus).</summary>
-    Reject,
-
-    /// <summary>200 after the drop is logged: for brokers with no delivery limit, which would requeue it forever (RabbitMQ).</summary>
-    Drop,
-}
+namespace OrderDistribution.Inbound;
 
 /// <summary>How the app talks to the sidecar. Section <c>Messaging</c>.</summary>
 public sealed class MessagingOptions

@@ -1,4 +1,4 @@
-namespace OrderDistribution.Dapr;
+namespace OrderDistribution.Outbound;
 
 /// <summary>Splits entries into bulk publishes that each stay within a byte budget.</summary>
 public static class BulkPublishBudget
@@ -9,23 +9,25 @@ public static class BulkPublishBudget
     /// </summary>
     public const int PerEntryOverheadBytes = 256;
 
-    public static int CostOf(BulkPublishEntry entry) =>
-        entry.Payload.Length + PerEntryOverheadBytes
-        + (entry.Metadata?.Sum(m => System.Text.Encoding.UTF8.GetByteCount(m.Key) + System.Text.Encoding.UTF8.GetByteCount(m.Value)) ?? 0);
+    /// <param name="metadata">Metadata every entry carries (the SDK and the alpha request copy the request's onto each).</param>
+    public static int CostOf(OutboundMessage message, IReadOnlyDictionary<string, string>? metadata = null) =>
+        message.Payload.Length + PerEntryOverheadBytes
+        + (metadata?.Sum(m => System.Text.Encoding.UTF8.GetByteCount(m.Key) + System.Text.Encoding.UTF8.GetByteCount(m.Value)) ?? 0);
 
     /// <summary>
     /// Greedy, in order: each chunk holds as many entries as fit in <paramref name="maxBytes"/>.
     /// An entry that alone exceeds the budget goes in a chunk of its own.
     /// </summary>
-    public static List<List<BulkPublishEntry>> Chunk(IReadOnlyList<BulkPublishEntry> entries, int maxBytes)
+    public static List<List<OutboundMessage>> Chunk(
+        IReadOnlyList<OutboundMessage> entries, int maxBytes, IReadOnlyDictionary<string, string>? metadata = null)
     {
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(maxBytes, PerEntryOverheadBytes);
-        var chunks = new List<List<BulkPublishEntry>>();
-        var current = new List<BulkPublishEntry>();
+        var chunks = new List<List<OutboundMessage>>();
+        var current = new List<OutboundMessage>();
         var currentBytes = 0;
         foreach (var entry in entries)
         {
-            var cost = CostOf(entry);
+            var cost = CostOf(entry, metadata);
             if (current.Count > 0 && currentBytes + cost > maxBytes)
             {
                 chunks.Add(current);

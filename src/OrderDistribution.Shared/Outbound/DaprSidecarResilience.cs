@@ -3,7 +3,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 using OrderDistribution.Hosting;
 using Polly;
 
-namespace OrderDistribution.Dapr;
+namespace OrderDistribution.Outbound;
 
 /// <summary>The resilience pipeline every call to the sidecar goes through, one per process.</summary>
 public static class DaprSidecarResilience
@@ -14,7 +14,7 @@ public static class DaprSidecarResilience
         builder.AddDependencyStrategies(
             limits,
             // The caller's own cancellation (the delivery's deadline) is not the sidecar's failure.
-            isFailure: e => e is DaprPublishException or HttpRequestException or Polly.Timeout.TimeoutRejectedException,
+            isFailure: DaprPublishFailure.IsSidecarFailure,
             logger,
             "the Dapr sidecar",
             // A partly failed bulk publish is worth trying again for its failed entries, but says nothing

@@ -1,0 +1,88 @@
+using System.Collections.Concurrent;
+using Dapr;
+using Dapr.Client;
+using Grpc.Core;
+using NSubstitute;
+using OrderDistribution.Orders;
+
+namespace OrderDistribution.Distributor.Tests;
+
+/// <summary>One bulk publish the distributor made: the topic, its metadata and the payloads, in order.</summary>
+public sealed record RecordedBulkPublish(string Topic, IReadOnlyDictionary<string, string> Metadata, IReadOnlyList<byte[]> Payloads);
+
+/// <summary>
+/// Stands in for the sidecar behind <see cref="DaprClient"/>: records every publish and binding call, fails the orders it
+/// is told to the way the SDK reports it (named entries of a bulk publish; a DaprException for one publish or binding
+/// call), and refuses whole destinations as an unreachable sidecar would.
+/// </summary>
+public sealed class RecordingDaprClient
+{
+    public RecordingDaprClient()
+    {
+        Client = Substitute.For<DaprClient>();
+        Client.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ReturnsForAnyArgs(call =>
+            BulkPublish(call.ArgAt<string>(1), call.ArgAt<IReadOnlyList<byte[]>>(2), call.ArgAt<Dictionary<string, string>?>(3)));
+        Client.PublishByteEventAsync(default!, default!, default, default!, default, default).ReturnsForAnyArgs(call =>
+        {
+            Take(call.ArgAt<string>(1), call.ArgAt<ReadOnlyMemory<byte>>(2).ToArray(), Publishes);
+            return Task.CompletedTask;
+        });
+        Client.InvokeBindingAsync(default(BindingRequest)!, default).ReturnsForAnyArgs(call =>
+        {
+            var request = call.ArgAt<BindingRequest>(0);
+            Take(request.BindingName, request.Data.ToArray(), BindingCalls);
+            return Task.FromResult(new BindingResponse(request, default, new Dictionary<string, string>()));
+        });
+        Client.CheckOutboundHealthAsync(default).ReturnsForAnyArgs(true);
+    }
+
+    public DaprClient Client { get; }
+
+    public ConcurrentQueue<RecordedBulkPublish> BulkPublishes { get; } = new();
+
+    public ConcurrentQueue<(string Topic, byte[] Payload)> Publishes { get; } = new();
+
+    public ConcurrentQueue<(string Binding, byte[] Payload)> BindingCalls { get; } = new();
+
+    /// <summary>Orders reported failed by the sidecar, one entry at a time.</summary>
+    public Func<Order, bool> FailOrder { get; set; } = _ => false;
+
+    /// <summary>Topics or bindings whose whole request the sidecar refuses.</summary>
+    public HashSet<string> Unreachable { get; } = [];
+
+    public IEnumerable<Order> BulkPublishedOrders(string topic) =>
+        BulkPublishes.Where(p => p.Topic == topic).SelectMany(p => p.Payloads).Select(payload => OrderJson.Deserialize(payload));
+
+    private Task<BulkPublishResponse<byte[]>> BulkPublish(string topic, IReadOnlyList<byte[]> payloads, Dictionary<string, string>? metadata)
+    {
+        ThrowIfUnreachable(topic);
+        BulkPublishes.Enqueue(new RecordedBulkPublish(topic, metadata ?? [], payloads));
+        var failed = payloads
+            .Select((payload, i) => (payload, i))
+            .Where(p => FailOrder(OrderJson.Deserialize(p.payload)))
+            .Select(p => new BulkPublishResponseFailedEntry<byte[]>(
+                new BulkPublishEntry<byte[]>(p.i.ToString(System.Globalization.CultureInfo.InvariantCulture), p.payload, "application/octet-stream"),
+                "chosen to fail"))
+            .ToList();
+        return Task.FromResult(new BulkPublishResponse<byte[]>(failed));
+    }
+
+    private void Take(string destination, byte[] payload, ConcurrentQueue<(string, byte[])> record)
+    {
+        ThrowIfUnreachable(destination);
+        if (FailOrder(OrderJson.Deserialize(payload)))
+        {
+            throw new DaprException("Publish operation failed", new RpcException(new Status(StatusCode.Internal, "chosen to fail")));
+        }
+
+        record.Enqueue((destination, payload));
+    }
+
+    private void ThrowIfUnreachable(string destination)
+    {
+        if (Unreachable.Contains(destination))
+        {
+            throw new DaprException($"{destination}: the Dapr endpoint is not reachable", new RpcException(new Status(StatusCode.Unavailable, "connection refused")));
+        }
+    }
+}
