@@ -8,10 +8,10 @@
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
 using System.Diagnostics;
 using System.Globalization;
+using Azure.Storage.Blobs;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using Microsoft.WindowsAzure.Storage;
 using OrderDistribution.Benchmarks;
 using OrderDistribution.Dapr;
 using OrderDistribution.Distributor;
@@ -61,7 +61,7 @@ await using (var azurite = await Azurite.StartAsync(data.FullName))
     using var distributor = Distributor(sidecar);
     await Measure("trio to Azurite blobs", distributor.CreateClient(), orders);
 
-    var outbox = new OutboxStorage(CloudStorageAccount.Parse(azurite.ConnectionString).CreateCloudBlobClient(), OutboxStorage.DefaultOutboxes);
+    var outbox = new OutboxStorage(new BlobServiceClient(azurite.ConnectionString), OutboxStorage.DefaultOutboxes);
     var report = new OutboxWatcher(outbox, TimeSpan.Zero).Evaluate(
         orders.Select(o => o.OrderId).ToList(), DateTimeOffset.UtcNow, await outbox.ListAsync(default));
     Console.WriteLine($"  blobs: {count - report.Missing.Count}/{count} stored, {report.Duplicated.Count} duplicated");

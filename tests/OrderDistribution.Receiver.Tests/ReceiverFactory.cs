@@ -1,7 +1,6 @@
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Blob;
+using Azure.Storage.Blobs;
 using OrderDistribution.Orders;
 
 namespace OrderDistribution.Receiver.Tests;
@@ -33,8 +32,13 @@ public static class Outbox
             return 0;
         }
 
-        var page = await blobs.ListBlobsSegmentedAsync(null, true, BlobListingDetails.None, null, null, null, null);
-        return page.Results.Count();
+        var count = 0;
+        await foreach (var _ in blobs.GetBlobsAsync())
+        {
+            count++;
+        }
+
+        return count;
     }
 
     public static async Task<Dictionary<string, Order>> ReadAsync(string connectionString, string container)
@@ -46,24 +50,15 @@ public static class Outbox
             return found;
         }
 
-        BlobContinuationToken? token = null;
-        do
+        await foreach (var blob in blobs.GetBlobsAsync())
         {
-            var page = await blobs.ListBlobsSegmentedAsync(null, true, BlobListingDetails.None, null, token, null, null);
-            foreach (var blob in page.Results.OfType<CloudBlockBlob>())
-            {
-                var bytes = new byte[blob.Properties.Length];
-                await blob.DownloadToByteArrayAsync(bytes, 0);
-                found[blob.Name] = OrderJson.Deserialize(bytes);
-            }
-
-            token = page.ContinuationToken;
+            var content = await blobs.GetBlobClient(blob.Name).DownloadContentAsync();
+            found[blob.Name] = OrderJson.Deserialize(content.Value.Content.ToArray());
         }
-        while (token is not null);
 
         return found;
     }
 
-    private static CloudBlobContainer Container(string connectionString, string container) =>
-        CloudStorageAccount.Parse(connectionString).CreateCloudBlobClient().GetContainerReference(container);
+    public static BlobContainerClient Container(string connectionString, string container) =>
+        new BlobServiceClient(connectionString).GetBlobContainerClient(container);
 }
