@@ -108,6 +108,10 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
                     b.Metadata.TryGetValue(OrderBlob.StoredAtMetadata, out var storedAt) ? OrderBlob.ParseStoredAt(storedAt) : null)));
             }
         }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw StorageFailure.NoAnswer(e);
+        }
         catch (RequestFailedException e) when (e.Status == 404)
         {
             // No container yet (just cleared, no order stored): nothing stored.
@@ -181,6 +185,10 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
         {
             throw Unreachable(e, " while clearing the outboxes");
         }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(StorageFailure.NoAnswer(e), " while clearing the outboxes");
+        }
     }
 
     public async Task UploadTestDataAsync(byte[] ordersJson, CancellationToken cancellationToken)
@@ -199,8 +207,9 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
         {
             throw Unreachable(e, " while uploading test-data/orders.json");
         }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(StorageFailure.NoAnswer(e), " while uploading test-data/orders.json");
+        }
     }
-
-    /// <summary>A failure a later try may not meet: no answer, a timeout, throttling, a server error.</summary>
-    public static bool IsTransient(Exception exception) => StorageFailure.IsTransient(exception) || exception is TimeoutException;
 }

@@ -92,6 +92,10 @@ public sealed partial class BlobOrderStore(
             LogContainerMissing(_container.Name);
             throw;
         }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw StorageFailure.NoAnswer(e);
+        }
     }
 
     /// <summary>
@@ -116,6 +120,10 @@ public sealed partial class BlobOrderStore(
             }
 
             _confirmed = true;
+        }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw StorageFailure.NoAnswer(e);
         }
         finally
         {

@@ -1,7 +1,9 @@
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.Logging;
 using Azure.Storage.Blobs;
 using OrderDistribution.Orders;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Receiver.Tests;
 
@@ -9,8 +11,11 @@ namespace OrderDistribution.Receiver.Tests;
 public sealed class ReceiverFactory(string connectionString, string instance = "express", params (string Key, string? Value)[] settings)
     : WebApplicationFactory<Program>
 {
+    public LogRecorder Logs { get; } = new();
+
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
+        builder.ConfigureLogging(logging => logging.AddProvider(Logs));
         builder.UseSetting("INSTANCE", instance);
         builder.UseSetting("Storage:ConnectionString", connectionString);
         builder.UseSetting("Storage:RequestTimeout", "00:00:05");

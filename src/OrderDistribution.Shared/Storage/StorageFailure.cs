@@ -8,18 +8,22 @@ namespace OrderDistribution.Storage;
 public static class StorageFailure
 {
     /// <summary>
-    /// No answer (status 0: refused, reset; or the SDK's network timeout), a timeout, throttling, a server error,
-    /// or a container that is still being deleted: storage is unwell, and a retry may work. The caller's own
-    /// cancellation is none of these.
+    /// No answer (status 0: refused, reset), a timeout, throttling, a server error, or a container that is still
+    /// being deleted: storage is unwell, and a retry may work. The caller's own cancellation is none of these.
     /// </summary>
     public static bool IsTransient(Exception exception) => exception switch
     {
         RequestFailedException failed => failed.Status is 0 or 408 or 429 or >= 500 || IsContainerBeingDeleted(failed),
-        // The SDK's network timeout is a cancellation carrying a TimeoutException; the caller's carries none.
-        OperationCanceledException { InnerException: TimeoutException } => true,
-        HttpRequestException or IOException or Polly.Timeout.TimeoutRejectedException => true,
+        HttpRequestException or IOException or TimeoutException or Polly.Timeout.TimeoutRejectedException => true,
         _ => false,
     };
+
+    /// <summary>
+    /// The SDK reports its own network timeout as a cancellation the caller never asked for (catch it with
+    /// <c>when (!callersToken.IsCancellationRequested)</c>); named as what it is, it is a transient failure.
+    /// </summary>
+    public static TimeoutException NoAnswer(OperationCanceledException sdkTimeout) =>
+        new($"no answer in time ({FirstLine(sdkTimeout.Message)})", sdkTimeout);
 
     public static bool IsContainerNotFound(Exception exception) =>
         exception is RequestFailedException { Status: 404 } failed && failed.ErrorCode == BlobErrorCode.ContainerNotFound;
@@ -34,12 +38,17 @@ public static class StorageFailure
     /// </summary>
     public static RequestFailedException OnOneLine(RequestFailedException failed)
     {
-        var firstLine = failed.Message.AsSpan().Trim();
-        var end = firstLine.IndexOfAny('\r', '\n');
-        var text = (end < 0 ? firstLine : firstLine[..end]).ToString();
+        var text = FirstLine(failed.Message);
         var line = failed.Status == 0
             ? $"no answer: {text}"
             : string.Create(CultureInfo.InvariantCulture, $"{failed.Status} {failed.ErrorCode}: {text}");
         return new RequestFailedException(failed.Status, line, failed.ErrorCode, failed);
+    }
+
+    private static string FirstLine(string text)
+    {
+        var line = text.AsSpan().Trim();
+        var end = line.IndexOfAny('\r', '\n');
+        return (end < 0 ? line : line[..end]).ToString();
     }
 }
