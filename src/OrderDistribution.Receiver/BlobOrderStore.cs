@@ -23,8 +23,6 @@ public sealed partial class BlobOrderStore(
     TimeProvider time,
     ILogger<BlobOrderStore> logger) : IOrderStore, IReadinessProbe, IDisposable
 {
-    private static readonly BlobHttpHeaders JsonContent = new() { ContentType = "application/json" };
-
     private readonly SemaphoreSlim _confirming = new(1, 1);
 
     // The pipeline's attempt timeout bounds every write; the SDK's own bound sits above it so it never fires first.
@@ -82,7 +80,7 @@ public sealed partial class BlobOrderStore(
             // No conditions: the same order delivered again overwrites its blob.
             await blob.UploadAsync(json, new BlobUploadOptions
             {
-                HttpHeaders = JsonContent,
+                HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" },
                 Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(time.GetUtcNow()) },
             }, cancellationToken);
         }

@@ -19,34 +19,24 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
     [Fact]
     public async Task A_write_storage_keeps_refusing_is_tried_three_times_in_all_because_the_sdk_adds_no_retries_of_its_own()
     {
-        await using var busy = await BusyBlobEndpoint.StartAsync();
-        using var app = Receiver(Azurite.ConnectionStringFor(busy.Port));
-        var client = app.CreateClient();
-        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        var (answer, uploads, _) = await WriteOneOrderWhileStorageIsBusyAsync();
 
-        var answer = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(SingleDelivery(TestOrders.Make(7, Orders.Delivery.Express))));
-
-        Assert.Contains("\"RETRY\"", await answer.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        Assert.Contains("\"RETRY\"", answer, StringComparison.Ordinal);
         // The pipeline's first try and its two retries; the SDK's default would have made each of them four.
-        Assert.Equal(3, busy.Calls.Count(c => c == "PUT 7.json"));
+        Assert.Equal(3, uploads);
     }
 
     [Fact]
     public async Task A_failed_write_is_logged_as_one_warning_line_without_a_stack_trace_naming_the_status()
     {
-        await using var busy = await BusyBlobEndpoint.StartAsync();
-        using var app = Receiver(Azurite.ConnectionStringFor(busy.Port));
-        var client = app.CreateClient();
-        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        var (_, _, logs) = await WriteOneOrderWhileStorageIsBusyAsync();
 
-        await client.PostAsync("/q-order-express-single", BulkDelivery.Json(SingleDelivery(TestOrders.Make(7, Orders.Delivery.Express))));
-
-        var storeLines = app.Logs.AtLeast(LogLevel.Warning).Where(l => l.Category.StartsWith("OrderDistribution.Receiver", StringComparison.Ordinal)).ToList();
+        var storeLines = logs.AtLeast(LogLevel.Warning).Where(l => l.Category.StartsWith("OrderDistribution.Receiver", StringComparison.Ordinal)).ToList();
         var line = Assert.Single(storeLines);
         Assert.Equal(LogLevel.Warning, line.Level);
         Assert.Contains("503 ServerBusy: The server is busy", line.Message, StringComparison.Ordinal);
         Assert.True(line.Exception is null && !line.Message.Contains('\n', StringComparison.Ordinal), $"{line.Message} {line.Exception}");
-        Assert.DoesNotContain(app.Logs.Lines, l => l.Category.StartsWith("Azure", StringComparison.Ordinal));
+        Assert.DoesNotContain(logs.Lines, l => l.Category.StartsWith("Azure", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -63,6 +53,19 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
         Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
         Assert.DoesNotContain(app.Logs.Lines.Skip(before), l => l.Category.StartsWith("OrderDistribution.Receiver", StringComparison.Ordinal));
         Assert.DoesNotContain(app.Logs.Lines, l => l.Category.StartsWith("Azure", StringComparison.Ordinal));
+    }
+
+    /// <summary>One single delivery of order 7 to a receiver whose storage answers every upload 503 ServerBusy.</summary>
+    private async Task<(string Answer, int Uploads, LogRecorder Logs)> WriteOneOrderWhileStorageIsBusyAsync()
+    {
+        await using var busy = await BusyBlobEndpoint.StartAsync();
+        using var app = Receiver(Azurite.ConnectionStringFor(busy.Port));
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+
+        var answer = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(SingleDelivery(TestOrders.Make(7, Orders.Delivery.Express))));
+
+        return (await answer.Content.ReadAsStringAsync(), busy.Calls.Count(c => c == "PUT 7.json"), app.Logs);
     }
 
     private static string SingleDelivery(Orders.Order order) =>
