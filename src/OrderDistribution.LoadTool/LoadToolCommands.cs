@@ -1,7 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using System.CommandLine;
 using Microsoft.Extensions.Options;
-using Microsoft.WindowsAzure.Storage;
+using Azure;
 using OrderDistribution.LoadTool.Commands;
 using Spectre.Console;
 
@@ -76,7 +76,7 @@ public static class LoadToolCommands
             LoadToolException e => (e.Message, e.WhatToDo, e.ExitCode),
             InvalidDataException or FileNotFoundException or OptionsValidationException or ArgumentException or FormatException =>
                 (FailureText.FirstLine(exception.Message) + ".", null, ExitCodes.BadInput),
-            StorageException or HttpRequestException or TimeoutException or Polly.Timeout.TimeoutRejectedException =>
+            RequestFailedException or HttpRequestException or TimeoutException or Polly.Timeout.TimeoutRejectedException =>
                 ($"A call to storage or the sidecar failed: {FailureText.Reason(exception)}.",
                     "Check that the trio and Azurite run (scripts/run-local.sh); --verbose shows the call.", ExitCodes.Unreachable),
             _ => ($"order-load failed unexpectedly: {exception.GetType().Name}: {FailureText.FirstLine(exception.Message)}.",

@@ -1,7 +1,7 @@
 using System.Globalization;
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Blob;
-using Microsoft.WindowsAzure.Storage.RetryPolicies;
+using Azure;
+using Azure.Storage.Blobs;
+using Azure.Storage.Blobs.Models;
 using OrderDistribution.Orders;
 using OrderDistribution.Storage;
 using Polly;
@@ -29,22 +29,23 @@ public interface IOutboxReader
 }
 
 /// <summary>The two outbox containers and <c>test-data</c> in the storage the receivers write to.</summary>
-public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> outboxes) : IOutboxReader
+public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string> outboxes) : IOutboxReader
 {
     public const string TestDataContainer = "test-data";
     public const string OrdersBlob = "orders.json";
 
     public static readonly string[] DefaultOutboxes = ["express-outbox", "standard-outbox"];
 
-
-    private static readonly BlobRequestOptions Probe = new() { RetryPolicy = new NoRetry(), MaximumExecutionTime = TimeSpan.FromSeconds(5) };
-
-    // No retries inside the SDK: the callers decide (watch waits an outage out, the others name it and stop).
-    private static readonly BlobRequestOptions Calls = new() { RetryPolicy = new NoRetry(), MaximumExecutionTime = TimeSpan.FromSeconds(30) };
+    /// <summary>The SDK's bound on one call; the SDK itself never retries: the callers decide (watch waits an
+    /// outage out, the others name it and stop).</summary>
+    public static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(30);
 
     public IReadOnlyList<string> Outboxes => outboxes;
 
-    public string Endpoint => client.BaseUri.ToString().TrimEnd('/');
+    public string Endpoint => client.Uri.ToString().TrimEnd('/');
+
+    /// <summary>How long the first call may take before storage is named unreachable.</summary>
+    public TimeSpan ProbeTimeout { get; init; } = TimeSpan.FromSeconds(5);
 
     /// <summary>How long clear waits, at most, for Azure to release a deleted container's name (about 30 s there).</summary>
     public TimeSpan ContainerReleaseBudget { get; init; } = TimeSpan.FromSeconds(120);
@@ -52,18 +53,28 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
     /// <summary>How long clear waits between tries to recreate a container Azure still deletes.</summary>
     public TimeSpan ContainerReleaseInterval { get; init; } = TimeSpan.FromSeconds(2);
 
-    public static async Task<OutboxStorage> OpenAsync(StorageOptions options, IReadOnlyList<string> outboxes, CancellationToken cancellationToken) =>
-        new(await BlobClientFactory.CreateAsync(options, cancellationToken), outboxes);
+    public static OutboxStorage Open(StorageOptions options, IReadOnlyList<string> outboxes) =>
+        new(BlobClientFactory.Create(options, CallTimeout), outboxes)
+        {
+            // With an account URL the first call also signs in, which through the Azure CLI takes seconds.
+            ProbeTimeout = options.AccountUrl is null ? TimeSpan.FromSeconds(5) : TimeSpan.FromSeconds(30),
+        };
 
     /// <summary>One cheap call with a short timeout, so that a store that is not there is named at once.</summary>
     /// <exception cref="LoadToolException">Storage cannot be reached or refuses the tool.</exception>
     public async Task EnsureReachableAsync(CancellationToken cancellationToken)
     {
+        using var probe = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        probe.CancelAfter(ProbeTimeout);
         try
         {
-            await client.GetContainerReference(outboxes[0]).ExistsAsync(Probe, null, cancellationToken);
+            await client.GetBlobContainerClient(outboxes[0]).ExistsAsync(probe.Token);
         }
-        catch (StorageException e) when (!cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(new TimeoutException($"no answer within {ProbeTimeout.TotalSeconds:0} s", e));
+        }
+        catch (RequestFailedException e)
         {
             throw Unreachable(e);
         }
@@ -71,7 +82,7 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
 
     /// <summary>Names what failed and what to do, for a storage call that failed.</summary>
     public LoadToolException Unreachable(Exception e, string doing = "") =>
-        e is StorageException { RequestInformation.HttpStatusCode: (401 or 403) and var status }
+        e is RequestFailedException { Status: (401 or 403) and var status }
             ? new LoadToolException(
                 $"Storage at {Endpoint} refused the load tool{doing} ({status}: {FailureText.FirstLine(e.Message)}).",
                 "Check --storage (the account key) or, with --storage-account-url, your Storage Blob Data Contributor role.",
@@ -84,28 +95,24 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
     public async Task<IReadOnlyList<OutboxBlob>> ListAsync(string container, CancellationToken cancellationToken)
     {
         var found = new List<OutboxBlob>();
-        var reference = client.GetContainerReference(container);
-        BlobContinuationToken? token = null;
         try
         {
-            do
+            // Metadata in the same call: each blob's stored time comes with its name, at no extra request.
+            var pages = client.GetBlobContainerClient(container)
+                .GetBlobsAsync(BlobTraits.Metadata, BlobStates.None, prefix: null, cancellationToken)
+                .AsPages(pageSizeHint: 5_000);
+            await foreach (var page in pages)
             {
-                // Metadata in the same call: each blob's stored time comes with its name, at no extra request.
-                var page = await reference.ListBlobsSegmentedAsync(
-                    null, true, BlobListingDetails.Metadata, 5_000, token, Calls, null, cancellationToken);
-                found.AddRange(page.Results.OfType<CloudBlob>().Select(b => new OutboxBlob(
+                found.AddRange(page.Values.Select(b => new OutboxBlob(
                     container, b.Name, b.Properties.LastModified ?? DateTimeOffset.MinValue,
                     b.Metadata.TryGetValue(OrderBlob.StoredAtMetadata, out var storedAt) ? OrderBlob.ParseStoredAt(storedAt) : null)));
-                token = page.ContinuationToken;
             }
-            while (token is not null);
         }
-        catch (StorageException e) when (cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
         {
-            // The SDK wraps a cancellation: unwrapped, the caller (or its Polly timeout) sees it as one.
-            throw new OperationCanceledException("cancelled", e, cancellationToken);
+            throw StorageFailure.NoAnswer(e);
         }
-        catch (StorageException e) when (e.RequestInformation?.HttpStatusCode == 404)
+        catch (RequestFailedException e) when (e.Status == 404)
         {
             // No container yet (just cleared, no order stored): nothing stored.
             return [];
@@ -140,7 +147,7 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
         {
             foreach (var name in outboxes)
             {
-                await client.GetContainerReference(name).DeleteIfExistsAsync(null, Calls, null, cancellationToken);
+                await client.GetBlobContainerClient(name).DeleteIfExistsAsync(cancellationToken: cancellationToken);
             }
 
             var started = DateTimeOffset.UtcNow;
@@ -148,7 +155,7 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
                 .AddTimeout(ContainerReleaseBudget)
                 .AddRetry(new Polly.Retry.RetryStrategyOptions
                 {
-                    ShouldHandle = new PredicateBuilder().Handle<StorageException>(IsContainerBeingDeleted),
+                    ShouldHandle = new PredicateBuilder().Handle<RequestFailedException>(StorageFailure.IsContainerBeingDeleted),
                     MaxRetryAttempts = int.MaxValue,
                     Delay = ContainerReleaseInterval,
                     BackoffType = DelayBackoffType.Constant,
@@ -163,18 +170,7 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
             foreach (var name in outboxes)
             {
                 await recreate.ExecuteAsync(
-                    async ct =>
-                    {
-                        try
-                        {
-                            await client.GetContainerReference(name).CreateIfNotExistsAsync(BlobContainerPublicAccessType.Off, Calls, null, ct);
-                        }
-                        catch (StorageException e) when (ct.IsCancellationRequested)
-                        {
-                            // The SDK wraps a cancellation; unwrapped, Polly sees its own timeout.
-                            throw new OperationCanceledException("cancelled", e, ct);
-                        }
-                    },
+                    async ct => await client.GetBlobContainerClient(name).CreateIfNotExistsAsync(PublicAccessType.None, cancellationToken: ct),
                     cancellationToken);
             }
         }
@@ -185,9 +181,13 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
                 "Run the next burst anyway (the receivers create a missing outbox on their next write), or clear again in a minute.",
                 ExitCodes.Unreachable, e);
         }
-        catch (StorageException e) when (!cancellationToken.IsCancellationRequested)
+        catch (RequestFailedException e)
         {
             throw Unreachable(e, " while clearing the outboxes");
+        }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(StorageFailure.NoAnswer(e), " while clearing the outboxes");
         }
     }
 
@@ -195,22 +195,21 @@ public sealed class OutboxStorage(CloudBlobClient client, IReadOnlyList<string> 
     {
         try
         {
-            var container = client.GetContainerReference(TestDataContainer);
-            await container.CreateIfNotExistsAsync(BlobContainerPublicAccessType.Off, Calls, null, cancellationToken);
-            var blob = container.GetBlockBlobReference(OrdersBlob);
-            blob.Properties.ContentType = "application/json";
-            await blob.UploadFromByteArrayAsync(ordersJson, 0, ordersJson.Length, null, Calls, null, cancellationToken);
+            var container = client.GetBlobContainerClient(TestDataContainer);
+            await container.CreateIfNotExistsAsync(PublicAccessType.None, cancellationToken: cancellationToken);
+            // No conditions: a second generate overwrites the first one's orders.
+            await container.GetBlobClient(OrdersBlob).UploadAsync(
+                new BinaryData(ordersJson),
+                new BlobUploadOptions { HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" } },
+                cancellationToken);
         }
-        catch (StorageException e) when (!cancellationToken.IsCancellationRequested)
+        catch (RequestFailedException e)
         {
             throw Unreachable(e, " while uploading test-data/orders.json");
         }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(StorageFailure.NoAnswer(e), " while uploading test-data/orders.json");
+        }
     }
-
-    /// <summary>A failure a later try may not meet: no answer, a timeout, throttling, a server error.</summary>
-    public static bool IsTransient(Exception exception) =>
-        StorageFailure.IsTransient(exception) || exception is TimeoutException or StorageException { InnerException: TimeoutException };
-
-    private static bool IsContainerBeingDeleted(StorageException exception) =>
-        exception.RequestInformation is { HttpStatusCode: 409, ErrorCode: "ContainerBeingDeleted" };
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using OrderDistribution.Orders;
+using OrderDistribution.Storage;
 using Polly;
 
 namespace OrderDistribution.LoadTool;
@@ -183,7 +184,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
             .AddTimeout(budget > TimeSpan.FromSeconds(1) ? budget : TimeSpan.FromSeconds(1))
             .AddRetry(new Polly.Retry.RetryStrategyOptions
             {
-                ShouldHandle = new PredicateBuilder().Handle<Exception>(OutboxStorage.IsTransient),
+                ShouldHandle = new PredicateBuilder().Handle<Exception>(StorageFailure.IsTransient),
                 MaxRetryAttempts = int.MaxValue,
                 Delay = OutageRetryDelay,
                 MaxDelay = OutageMaxRetryDelay,
@@ -208,7 +209,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
 
             return blobs;
         }
-        catch (Exception e) when (e is Polly.Timeout.TimeoutRejectedException || (OutboxStorage.IsTransient(e) && !cancellationToken.IsCancellationRequested))
+        catch (Exception e) when (e is Polly.Timeout.TimeoutRejectedException || (StorageFailure.IsTransient(e) && !cancellationToken.IsCancellationRequested))
         {
             throw new LoadToolException(
                 $"Storage at {storage.Endpoint} did not answer listing {outbox} until the watch's timeout: {FailureText.Reason(e)}.",

@@ -1,6 +1,8 @@
+using Azure;
+using Azure.Storage.Blobs;
+using Azure.Storage.Blobs.Models;
+using Azure.Storage.Blobs.Specialized;
 using Microsoft.Extensions.Options;
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Blob;
 using OrderDistribution.Hosting;
 using OrderDistribution.Orders;
 using OrderDistribution.Storage;
@@ -22,23 +24,42 @@ public sealed partial class BlobOrderStore(
     ILogger<BlobOrderStore> logger) : IOrderStore, IReadinessProbe, IDisposable
 {
     private readonly SemaphoreSlim _confirming = new(1, 1);
-    private CloudBlobClient? _client;
-    private volatile CloudBlobContainer? _confirmed;
+
+    // The pipeline's attempt timeout bounds every write; the SDK's own bound sits above it so it never fires first.
+    private readonly BlobContainerClient _container = BlobClientFactory
+        .Create(storage.Value, storage.Value.RequestTimeout * 2)
+        .GetBlobContainerClient(receiver.Value.ContainerName);
+
+    private volatile bool _confirmed;
 
     public string Name => $"storage container {receiver.Value.ContainerName}";
 
-    public async Task SaveAsync(Order order, CancellationToken cancellationToken) =>
-        await resilience.ExecuteAsync(async ct => await WriteAsync(order, ct), cancellationToken);
+    public async Task SaveAsync(Order order, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await resilience.ExecuteAsync(async ct => await WriteAsync(order, ct), cancellationToken);
+        }
+        catch (RequestFailedException e)
+        {
+            throw StorageFailure.OnOneLine(e);
+        }
+    }
 
     public async Task CheckAsync(CancellationToken cancellationToken)
     {
         try
         {
-            await ConfirmAsync(cancellationToken);
+            await ConfirmAsync(recheck: true, cancellationToken);
+        }
+        catch (RequestFailedException e)
+        {
+            _confirmed = false;
+            throw StorageFailure.OnOneLine(e);
         }
         catch
         {
-            _confirmed = null;
+            _confirmed = false;
             throw;
         }
     }
@@ -47,26 +68,31 @@ public sealed partial class BlobOrderStore(
 
     private async Task WriteAsync(Order order, CancellationToken cancellationToken)
     {
-        var container = _confirmed ?? await ConfirmAsync(cancellationToken);
-        var blob = container.GetBlockBlobReference(OrderBlob.NameOf(order));
-        blob.Properties.ContentType = "application/json";
-        blob.Metadata[OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(time.GetUtcNow());
-        var json = OrderJson.Serialize(order);
+        if (!_confirmed)
+        {
+            await ConfirmAsync(recheck: false, cancellationToken);
+        }
+
+        var blob = _container.GetBlockBlobClient(OrderBlob.NameOf(order));
+        using var json = new MemoryStream(OrderJson.Serialize(order), writable: false);
         try
         {
-            await blob.UploadFromByteArrayAsync(json, 0, json.Length, null, null, null, cancellationToken);
+            // No conditions: the same order delivered again overwrites its blob.
+            await blob.UploadAsync(json, new BlobUploadOptions
+            {
+                HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" },
+                Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(time.GetUtcNow()) },
+            }, cancellationToken);
         }
-        catch (StorageException e) when (cancellationToken.IsCancellationRequested)
+        catch (RequestFailedException e) when (StorageFailure.IsContainerNotFound(e))
         {
-            // The storage client reports cancellation as a StorageException; the pipeline needs to see it as
-            // cancellation to tell its own attempt timeout from the delivery's deadline.
-            throw new OperationCanceledException(e.Message, e, cancellationToken);
-        }
-        catch (StorageException e) when (StorageFailure.IsContainerNotFound(e))
-        {
-            _confirmed = null;
-            LogContainerMissing(container.Name);
+            _confirmed = false;
+            LogContainerMissing(_container.Name);
             throw;
+        }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw StorageFailure.NoAnswer(e);
         }
     }
 
@@ -75,23 +101,27 @@ public sealed partial class BlobOrderStore(
     /// first: a create of an existing container answers 409, which telemetry would count as a failure every
     /// time readiness looks.
     /// </summary>
-    private async Task<CloudBlobContainer> ConfirmAsync(CancellationToken cancellationToken)
+    /// <param name="recheck">Ask storage even when another caller confirmed the container meanwhile (readiness).</param>
+    private async Task ConfirmAsync(bool recheck, CancellationToken cancellationToken)
     {
         await _confirming.WaitAsync(cancellationToken);
         try
         {
-            _client ??= await BlobClientFactory.CreateAsync(storage.Value, cancellationToken);
-            var container = _client.GetContainerReference(receiver.Value.ContainerName);
-            if (!await container.ExistsAsync(null, null, cancellationToken))
+            if (_confirmed && !recheck)
             {
-                await container.CreateIfNotExistsAsync(BlobContainerPublicAccessType.Off, null, null, cancellationToken);
+                return;
             }
 
-            return _confirmed = container;
+            if (!await _container.ExistsAsync(cancellationToken))
+            {
+                await _container.CreateIfNotExistsAsync(PublicAccessType.None, cancellationToken: cancellationToken);
+            }
+
+            _confirmed = true;
         }
-        catch (StorageException e) when (cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
         {
-            throw new OperationCanceledException(e.Message, e, cancellationToken);
+            throw StorageFailure.NoAnswer(e);
         }
         finally
         {

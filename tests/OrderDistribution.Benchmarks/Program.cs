@@ -11,11 +11,11 @@
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
 using System.Diagnostics;
 using System.Globalization;
+using Azure.Storage.Blobs;
 using Dapr.Client;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using Microsoft.WindowsAzure.Storage;
 using OrderDistribution.Benchmarks;
 using OrderDistribution.Inbound;
 using OrderDistribution.Outbound;
@@ -147,7 +147,7 @@ static async Task WaitUntilReadyAsync(params HttpClient[] apps)
 // Every order of the burst, and none twice, is a blob stored since the burst started.
 static async Task ReportStoredAsync(string connectionString, List<Order> orders, DateTimeOffset since)
 {
-    var outbox = new OutboxStorage(CloudStorageAccount.Parse(connectionString).CreateCloudBlobClient(), OutboxStorage.DefaultOutboxes);
+    var outbox = new OutboxStorage(new BlobServiceClient(connectionString), OutboxStorage.DefaultOutboxes);
     var blobs = (await outbox.ListAsync(default)).Where(b => b.StoredAt >= since).ToList();
     var report = new OutboxWatcher(outbox, TimeSpan.Zero).Evaluate(orders.Select(o => o.OrderId).ToList(), since, blobs);
     Console.WriteLine($"  blobs: {orders.Count - report.Missing.Count}/{orders.Count} stored in this burst, {report.Duplicated.Count} duplicated");

@@ -1,15 +1,13 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text;
+using Azure.Storage.Blobs;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Blob;
 using OrderDistribution.Inbound;
-using OrderDistribution.Outbound;
 using OrderDistribution.Distributor;
 using OrderDistribution.LoadTool;
 using OrderDistribution.Orders;
@@ -180,31 +178,27 @@ public static class TrioRun
     /// <summary>Every blob of both outboxes, by the order id it is named after: its container and content.</summary>
     private static async Task<Dictionary<long, List<(string Container, string Json)>>> ReadOutboxesAsync(string connectionString)
     {
-        var client = CloudStorageAccount.Parse(connectionString).CreateCloudBlobClient();
-        var found = new List<(long Id, string Container, CloudBlockBlob Blob)>();
+        var client = new BlobServiceClient(connectionString);
+        var found = new List<(long Id, string Container, BlobClient Blob)>();
         foreach (var name in new[] { "express-outbox", "standard-outbox" })
         {
-            var container = client.GetContainerReference(name);
+            var container = client.GetBlobContainerClient(name);
             if (!await container.ExistsAsync())
             {
                 continue;
             }
 
-            BlobContinuationToken? token = null;
-            do
+            await foreach (var blob in container.GetBlobsAsync())
             {
-                var page = await container.ListBlobsSegmentedAsync(null, true, BlobListingDetails.None, 5_000, token, null, null);
-                found.AddRange(page.Results.OfType<CloudBlockBlob>().Select(b => (OrderBlob.OrderIdOf(b.Name) ?? -1, name, b)));
-                token = page.ContinuationToken;
+                found.Add((OrderBlob.OrderIdOf(blob.Name) ?? -1, name, container.GetBlobClient(blob.Name)));
             }
-            while (token is not null);
         }
 
         var contents = new (long Id, string Container, string Json)[found.Count];
         await Parallel.ForEachAsync(Enumerable.Range(0, found.Count), new ParallelOptions { MaxDegreeOfParallelism = 32 }, async (i, ct) =>
         {
             var (id, container, blob) = found[i];
-            contents[i] = (id, container, TestOrders.Json(OrderJson.Deserialize(Encoding.UTF8.GetBytes(await blob.DownloadTextAsync(Encoding.UTF8, null, null, null, ct)))));
+            contents[i] = (id, container, TestOrders.Json(OrderJson.Deserialize((await blob.DownloadContentAsync(ct)).Value.Content.ToArray())));
         });
         return contents.GroupBy(c => c.Id).ToDictionary(g => g.Key, g => g.Select(c => (c.Container, c.Json)).ToList());
     }

@@ -1,7 +1,8 @@
 using System.Collections.Concurrent;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
-using Microsoft.WindowsAzure.Storage;
+using Azure.Storage.Blobs;
+using OrderDistribution.Storage;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -72,8 +73,8 @@ public sealed class ContainerReleaseTests
             return endpoint;
         }
 
-        public Microsoft.WindowsAzure.Storage.Blob.CloudBlobClient Client() =>
-            CloudStorageAccount.Parse(Azurite.ConnectionStringFor(LoopbackServer.AddressOf(_app).Port)).CreateCloudBlobClient();
+        public BlobServiceClient Client() => BlobClientFactory.Create(
+            new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(LoopbackServer.AddressOf(_app).Port) }, OutboxStorage.CallTimeout);
 
         public async ValueTask DisposeAsync() => await _app.DisposeAsync();
 

@@ -1,6 +1,5 @@
 using System.Diagnostics;
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Blob;
+using Azure.Storage.Blobs;
 using OrderDistribution.Orders;
 using OrderDistribution.TestSupport;
 
@@ -44,7 +43,7 @@ public sealed class FaultTests
         var azurite = await Azurite.StartAsync(data, port);
         var orders = OrderGenerator.Generate(100, seed: 9);
         await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), orders, default);
-        var client = CloudStorageAccount.Parse(azurite.ConnectionString).CreateCloudBlobClient();
+        var client = new BlobServiceClient(azurite.ConnectionString);
         await StoreAsync(client, orders.Take(50));
         var cli = new Cli();
 
@@ -71,11 +70,11 @@ public sealed class FaultTests
         var data = Directory.CreateTempSubdirectory("azurite-clear");
         await using (var azurite = await Azurite.StartAsync(data.FullName))
         {
-            var client = CloudStorageAccount.Parse(azurite.ConnectionString).CreateCloudBlobClient();
+            var client = new BlobServiceClient(azurite.ConnectionString);
             var orders = OrderGenerator.Generate(10_000, seed: 1);
             foreach (var outbox in OutboxStorage.DefaultOutboxes)
             {
-                await client.GetContainerReference(outbox).CreateIfNotExistsAsync();
+                await client.GetBlobContainerClient(outbox).CreateIfNotExistsAsync();
             }
 
             var upload = Stopwatch.StartNew();
@@ -99,19 +98,11 @@ public sealed class FaultTests
         data.Delete(recursive: true);
     }
 
-    private static async Task StoreAsync(CloudBlobClient client, IEnumerable<Order> orders, bool createContainer = true)
+    private static async Task StoreAsync(BlobServiceClient client, IEnumerable<Order> orders, bool createContainer = true)
     {
         foreach (var order in orders)
         {
-            var outbox = client.GetContainerReference(WatchExpectation.OutboxFor(order.Delivery));
-            if (createContainer)
-            {
-                await outbox.CreateIfNotExistsAsync();
-            }
-
-            var blob = outbox.GetBlockBlobReference(OrderBlob.NameOf(order));
-            blob.Metadata[OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(DateTimeOffset.UtcNow);
-            await blob.UploadTextAsync(TestOrders.Json(order));
+            await StoredOrders.StoreAsync(client, WatchExpectation.OutboxFor(order.Delivery), order, DateTimeOffset.UtcNow, createContainer);
         }
     }
 }

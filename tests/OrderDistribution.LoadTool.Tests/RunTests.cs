@@ -1,6 +1,5 @@
 using System.Globalization;
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Blob;
+using Azure.Storage.Blobs;
 using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.Orders;
 using OrderDistribution.TestSupport;
@@ -73,7 +72,7 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
     /// <summary>Stores each valid order of every bulk publish the sidecar takes, as a receiver would; drops the rest.</summary>
     private async Task PlayTheTrioAsync(FakeDaprSidecar sidecar, CancellationToken ct)
     {
-        var client = CloudStorageAccount.Parse(storage.Azurite.ConnectionString).CreateCloudBlobClient();
+        var client = new BlobServiceClient(storage.Azurite.ConnectionString);
         var handled = 0;
         while (!ct.IsCancellationRequested)
         {
@@ -92,11 +91,7 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
                         continue;
                     }
 
-                    var outbox = client.GetContainerReference(WatchExpectation.OutboxFor(order.Delivery));
-                    await outbox.CreateIfNotExistsAsync(BlobContainerPublicAccessType.Off, null, null, CancellationToken.None);
-                    var blob = outbox.GetBlockBlobReference(OrderBlob.NameOf(order));
-                    blob.Metadata[OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(DateTimeOffset.UtcNow);
-                    await blob.UploadTextAsync(TestOrders.Json(order));
+                    await StoredOrders.StoreAsync(client, WatchExpectation.OutboxFor(order.Delivery), order, DateTimeOffset.UtcNow);
                 }
             }
 

@@ -1,5 +1,4 @@
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Blob;
+using Azure.Storage.Blobs;
 using OrderDistribution.Orders;
 using OrderDistribution.TestSupport;
 
@@ -69,7 +68,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
             Assert.True(await cli.RunAsync(["clear", .. Common()]) == 0, cli.Output);
 
             Assert.Empty(await Outboxes().ListAsync(default));
-            Assert.All(OutboxStorage.DefaultOutboxes, c => Assert.True(Client().GetContainerReference(c).ExistsAsync().Result, $"{c} after clear {run + 1}"));
+            Assert.All(OutboxStorage.DefaultOutboxes, c => Assert.True(Client().GetBlobContainerClient(c).Exists().Value, $"{c} after clear {run + 1}"));
         }
     }
 
@@ -128,14 +127,14 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     {
         Assert.Equal(0, await new Cli().RunAsync(["generate", "--count", "50", "--seed", "2", "--to-blob", .. Common()]));
 
-        var blob = Client().GetContainerReference("test-data").GetBlockBlobReference("orders.json");
-        Assert.Equal(50, OrderFile.Deserialize(System.Text.Encoding.UTF8.GetBytes(await blob.DownloadTextAsync())).Count);
+        var blob = Client().GetBlobContainerClient("test-data").GetBlobClient("orders.json");
+        Assert.Equal(50, OrderFile.Deserialize((await blob.DownloadContentAsync()).Value.Content.ToArray()).Count);
     }
 
     private string[] Common() =>
         ["--storage", storage.Azurite.ConnectionString, "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")];
 
-    private CloudBlobClient Client() => CloudStorageAccount.Parse(storage.Azurite.ConnectionString).CreateCloudBlobClient();
+    private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 
     private OutboxStorage Outboxes() => new(Client(), OutboxStorage.DefaultOutboxes);
 
@@ -144,11 +143,8 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     {
         foreach (var order in orders)
         {
-            var outbox = Client().GetContainerReference(container ?? WatchExpectation.OutboxFor(order.Delivery));
-            await outbox.CreateIfNotExistsAsync();
-            var blob = outbox.GetBlockBlobReference(OrderBlob.NameOf(order));
-            blob.Metadata[OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(storedAt ?? DateTimeOffset.UtcNow);
-            await blob.UploadTextAsync(TestOrders.Json(order));
+            await StoredOrders.StoreAsync(
+                Client(), container ?? WatchExpectation.OutboxFor(order.Delivery), order, storedAt ?? DateTimeOffset.UtcNow);
         }
     }
 }

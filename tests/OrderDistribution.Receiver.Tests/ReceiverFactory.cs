@@ -1,8 +1,9 @@
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Blob;
+using Microsoft.Extensions.Logging;
+using Azure.Storage.Blobs;
 using OrderDistribution.Orders;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Receiver.Tests;
 
@@ -10,8 +11,11 @@ namespace OrderDistribution.Receiver.Tests;
 public sealed class ReceiverFactory(string connectionString, string instance = "express", params (string Key, string? Value)[] settings)
     : WebApplicationFactory<Program>
 {
+    public LogRecorder Logs { get; } = new();
+
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
+        builder.ConfigureLogging(logging => logging.AddProvider(Logs));
         builder.UseSetting("INSTANCE", instance);
         builder.UseSetting("Storage:ConnectionString", connectionString);
         builder.UseSetting("Storage:RequestTimeout", "00:00:05");
@@ -33,8 +37,13 @@ public static class Outbox
             return 0;
         }
 
-        var page = await blobs.ListBlobsSegmentedAsync(null, true, BlobListingDetails.None, null, null, null, null);
-        return page.Results.Count();
+        var count = 0;
+        await foreach (var _ in blobs.GetBlobsAsync())
+        {
+            count++;
+        }
+
+        return count;
     }
 
     public static async Task<Dictionary<string, Order>> ReadAsync(string connectionString, string container)
@@ -46,24 +55,15 @@ public static class Outbox
             return found;
         }
 
-        BlobContinuationToken? token = null;
-        do
+        await foreach (var blob in blobs.GetBlobsAsync())
         {
-            var page = await blobs.ListBlobsSegmentedAsync(null, true, BlobListingDetails.None, null, token, null, null);
-            foreach (var blob in page.Results.OfType<CloudBlockBlob>())
-            {
-                var bytes = new byte[blob.Properties.Length];
-                await blob.DownloadToByteArrayAsync(bytes, 0);
-                found[blob.Name] = OrderJson.Deserialize(bytes);
-            }
-
-            token = page.ContinuationToken;
+            var content = await blobs.GetBlobClient(blob.Name).DownloadContentAsync();
+            found[blob.Name] = OrderJson.Deserialize(content.Value.Content.ToArray());
         }
-        while (token is not null);
 
         return found;
     }
 
-    private static CloudBlobContainer Container(string connectionString, string container) =>
-        CloudStorageAccount.Parse(connectionString).CreateCloudBlobClient().GetContainerReference(container);
+    public static BlobContainerClient Container(string connectionString, string container) =>
+        new BlobServiceClient(connectionString).GetBlobContainerClient(container);
 }

@@ -1,8 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using Microsoft.Extensions.Options;
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Blob;
+using Azure.Storage.Blobs.Models;
 using OrderDistribution.Orders;
 using OrderDistribution.TestSupport;
 
@@ -63,7 +62,7 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
         using var app = Receiver(storage.Azurite.ConnectionString, ("Readiness:Interval", "00:01:00"));
         var client = app.CreateClient();
         await Deliver(client, TestOrders.Many(2));
-        await Container(storage.Azurite.ConnectionString).DeleteAsync();
+        await Outbox.Container(storage.Azurite.ConnectionString, _container).DeleteAsync();
 
         var statuses = await Deliver(client, TestOrders.Many(5, firstId: 100));
 
@@ -102,9 +101,12 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
         await Deliver(app.CreateClient(), TestOrders.Many(3));
 
         var after = DateTimeOffset.UtcNow;
-        var page = await Container(storage.Azurite.ConnectionString)
-            .ListBlobsSegmentedAsync(null, true, BlobListingDetails.Metadata, null, null, null, null);
-        var storedAt = page.Results.OfType<CloudBlob>().Select(b => OrderBlob.ParseStoredAt(b.Metadata[OrderBlob.StoredAtMetadata])).ToList();
+        var storedAt = new List<DateTimeOffset?>();
+        await foreach (var blob in Outbox.Container(storage.Azurite.ConnectionString, _container).GetBlobsAsync(new GetBlobsOptions { Traits = BlobTraits.Metadata }))
+        {
+            storedAt.Add(OrderBlob.ParseStoredAt(blob.Metadata[OrderBlob.StoredAtMetadata]));
+        }
+
         Assert.Equal(3, storedAt.Count);
         Assert.All(storedAt, t => Assert.InRange(t!.Value, before, after));
         Assert.Contains(storedAt, t => t!.Value.Millisecond != 0 || t.Value.Ticks % TimeSpan.TicksPerSecond != 0);
@@ -125,9 +127,6 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
         var (body, _) = BulkDelivery.RawPayload(orders, "q-order-express");
         return await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
     }
-
-    private CloudBlobContainer Container(string connectionString) =>
-        CloudStorageAccount.Parse(connectionString).CreateCloudBlobClient().GetContainerReference(_container);
 
     private ReceiverFactory Receiver(string connectionString, params (string, string?)[] settings) =>
         new(connectionString, "express", [("Receiver:Container", _container), ("Readiness:Interval", "00:00:00.200"), .. settings]);

@@ -27,24 +27,20 @@ internal static class CommandSupport
             throw new ArgumentException(invalid.FailureMessage);
         }
 
-        OutboxStorage storage;
+        var storage = OutboxStorage.Open(options, OutboxStorage.DefaultOutboxes);
         try
         {
-            storage = await OutboxStorage.OpenAsync(options, OutboxStorage.DefaultOutboxes, ct);
+            // The SDK signs in on the first call: this one.
+            await storage.EnsureReachableAsync(ct);
         }
-        catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
+        catch (AuthenticationFailedException e)
         {
             throw new LoadToolException(
                 $"Could not sign in to storage at {accountUrl} with DefaultAzureCredential: {FailureText.FirstLine(e.Message)}.",
                 "Run 'az login' (or 'azd auth login'), or pass --storage with a connection string.",
                 ExitCodes.BadInput, e);
         }
-        catch (FormatException e)
-        {
-            throw new ArgumentException($"--storage is not a storage connection string: {e.Message}", e);
-        }
 
-        await storage.EnsureReachableAsync(ct);
         return storage;
     }
 

@@ -1,55 +1,31 @@
-using Azure.Core;
 using Azure.Identity;
-using Microsoft.WindowsAzure.Storage;
-using Microsoft.WindowsAzure.Storage.Auth;
-using TokenCredential = Microsoft.WindowsAzure.Storage.Auth.TokenCredential;
-using Microsoft.WindowsAzure.Storage.Blob;
-using Microsoft.WindowsAzure.Storage.RetryPolicies;
+using Azure.Storage.Blobs;
 
 namespace OrderDistribution.Storage;
 
 /// <summary>
-/// Opens the blob service from <see cref="StorageOptions"/>. Azure.Storage.Blobs cannot be restored in
-/// this project's feed, so this uses WindowsAzure.Storage; with an account URL it signs in with
-/// <see cref="DefaultAzureCredential"/> (managed identity in Azure), never with an account key.
+/// Opens the blob service from <see cref="StorageOptions"/>: with a connection string locally (Azurite), or with
+/// the account URL and <see cref="DefaultAzureCredential"/> (managed identity in Azure), never an account key.
 /// </summary>
 public static class BlobClientFactory
 {
-    private static readonly TokenRequestContext StorageScope = new(["https://storage.azure.com/.default"]);
-
-    public static async Task<CloudBlobClient> CreateAsync(StorageOptions options, CancellationToken cancellationToken)
+    /// <param name="networkTimeout">
+    /// The SDK's own bound on one request. Callers that bound their attempts themselves (a resilience pipeline's
+    /// timeout) set it above their own, so that theirs is the one that fires.
+    /// </param>
+    public static BlobServiceClient Create(StorageOptions options, TimeSpan networkTimeout)
     {
-        var client = options.AccountUrl is { } accountUrl
-            ? new CloudBlobClient(accountUrl, await ManagedIdentityCredentialsAsync(cancellationToken))
-            : CloudStorageAccount.Parse(options.ConnectionString).CreateCloudBlobClient();
-        // Retries and timeouts are the callers' resilience pipelines'; this bound only stops a call the
-        // caller forgot to bound.
-        client.DefaultRequestOptions = new BlobRequestOptions
+        var clientOptions = new BlobClientOptions
         {
-            RetryPolicy = new NoRetry(),
-            MaximumExecutionTime = options.RequestTimeout,
+            // Retries are the callers' (the receiver's resilience pipeline; the load tool's own waits): a retry
+            // inside the SDK would multiply theirs and outlast their timeouts.
+            Retry = { MaxRetries = 0, NetworkTimeout = networkTimeout },
+            // Nothing reads the SDK's event source, and the HTTP calls are traced (for Application Insights) by
+            // HttpClient itself: the SDK's own log records and activities would only cost allocations per call.
+            Diagnostics = { IsLoggingEnabled = false, IsDistributedTracingEnabled = false },
         };
-        return client;
-    }
-
-    private static async Task<StorageCredentials> ManagedIdentityCredentialsAsync(CancellationToken cancellationToken)
-    {
-        var credential = new DefaultAzureCredential();
-        var token = await credential.GetTokenAsync(StorageScope, cancellationToken);
-        return new StorageCredentials(new TokenCredential(
-            token.Token,
-            async (_, ct) =>
-            {
-                var renewed = await credential.GetTokenAsync(StorageScope, ct);
-                return new NewTokenAndFrequency(renewed.Token, RenewBefore(renewed.ExpiresOn));
-            },
-            null,
-            RenewBefore(token.ExpiresOn)));
-    }
-
-    private static TimeSpan RenewBefore(DateTimeOffset expiresOn)
-    {
-        var untilFiveMinutesBefore = expiresOn - DateTimeOffset.UtcNow - TimeSpan.FromMinutes(5);
-        return untilFiveMinutesBefore > TimeSpan.FromSeconds(30) ? untilFiveMinutesBefore : TimeSpan.FromSeconds(30);
+        return options.AccountUrl is { } accountUrl
+            ? new BlobServiceClient(accountUrl, new DefaultAzureCredential(), clientOptions)
+            : new BlobServiceClient(options.ConnectionString, clientOptions);
     }
 }

@@ -1,5 +1,5 @@
 using Microsoft.Extensions.Options;
-using Microsoft.WindowsAzure.Storage;
+using Azure.Storage.Blobs;
 
 namespace OrderDistribution.Storage;
 
@@ -36,7 +36,7 @@ public sealed class StorageOptionsValidator : IValidateOptions<StorageOptions>
             return ValidateOptionsResult.Fail($"Storage:AccountUrl must be an absolute http(s) URL, not '{options.AccountUrl}'.");
         }
 
-        if (hasConnectionString && !CloudStorageAccount.TryParse(options.ConnectionString, out _))
+        if (hasConnectionString && !IsConnectionString(options.ConnectionString!))
         {
             return ValidateOptionsResult.Fail(
                 "Storage:ConnectionString is not a storage connection string (expected e.g. UseDevelopmentStorage=true, " +
@@ -49,5 +49,19 @@ public sealed class StorageOptionsValidator : IValidateOptions<StorageOptions>
         }
 
         return ValidateOptionsResult.Success;
+    }
+
+    /// <summary>Whether the blob SDK accepts it: the client parses it and opens no connection.</summary>
+    private static bool IsConnectionString(string connectionString)
+    {
+        try
+        {
+            _ = new BlobServiceClient(connectionString);
+            return true;
+        }
+        catch (Exception e) when (e is FormatException or ArgumentException or InvalidOperationException)
+        {
+            return false;
+        }
     }
 }

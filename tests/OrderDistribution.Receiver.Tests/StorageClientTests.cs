@@ -1,0 +1,119 @@
+using System.Collections.Concurrent;
+using System.Net;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Logging;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Receiver.Tests;
+
+/// <summary>
+/// How the receiver uses the blob SDK: the process's storage pipeline is the one retry layer, and neither the SDK
+/// nor the store adds to the logs beyond one Warning line, without a stack trace, per failed write. (What Polly's
+/// own telemetry logs is the pipeline's setting, shared with the sidecar's, and not asserted here.)
+/// </summary>
+public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+{
+    private readonly string _container = $"outbox-{Guid.NewGuid():N}"[..20];
+
+    [Fact]
+    public async Task A_write_storage_keeps_refusing_is_tried_three_times_in_all_because_the_sdk_adds_no_retries_of_its_own()
+    {
+        var (answer, uploads, _) = await WriteOneOrderWhileStorageIsBusyAsync();
+
+        Assert.Contains("\"RETRY\"", answer, StringComparison.Ordinal);
+        // The pipeline's first try and its two retries; the SDK's default would have made each of them four.
+        Assert.Equal(3, uploads);
+    }
+
+    [Fact]
+    public async Task A_failed_write_is_logged_as_one_warning_line_without_a_stack_trace_naming_the_status()
+    {
+        var (_, _, logs) = await WriteOneOrderWhileStorageIsBusyAsync();
+
+        // The delivery reports its failed entries in its one line.
+        var appLines = logs.AtLeast(LogLevel.Warning).Where(l => l.Category.StartsWith("OrderDistribution", StringComparison.Ordinal)).ToList();
+        var line = Assert.Single(appLines);
+        Assert.Equal(LogLevel.Warning, line.Level);
+        Assert.Contains("503 ServerBusy: The server is busy", line.Message, StringComparison.Ordinal);
+        Assert.True(line.Exception is null && !line.Message.Contains('\n', StringComparison.Ordinal), $"{line.Message} {line.Exception}");
+        Assert.DoesNotContain(logs.Lines, l => l.Category.StartsWith("Azure", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Successful_writes_make_the_store_log_nothing_and_the_sdk_nothing_at_all()
+    {
+        using var app = Receiver(storage.Azurite.ConnectionString);
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        var before = app.Logs.Lines.Count;
+        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(100), "q-order-express");
+
+        var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+
+        Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
+        Assert.DoesNotContain(app.Logs.Lines.Skip(before), l => l.Category.StartsWith("OrderDistribution.Receiver", StringComparison.Ordinal));
+        Assert.DoesNotContain(app.Logs.Lines, l => l.Category.StartsWith("Azure", StringComparison.Ordinal));
+    }
+
+    /// <summary>One single delivery of order 7 to a receiver whose storage answers every upload 503 ServerBusy.</summary>
+    private async Task<(string Answer, int Uploads, LogRecorder Logs)> WriteOneOrderWhileStorageIsBusyAsync()
+    {
+        await using var busy = await BusyBlobEndpoint.StartAsync();
+        using var app = Receiver(Azurite.ConnectionStringFor(busy.Port));
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+
+        var answer = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(SingleDelivery(TestOrders.Make(7, Orders.Delivery.Express))));
+
+        return (await answer.Content.ReadAsStringAsync(), busy.Calls.Count(c => c == "PUT 7.json"), app.Logs);
+    }
+
+    private static string SingleDelivery(Orders.Order order) =>
+        $$"""{"specversion":"1.0","id":"c{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
+
+    private ReceiverFactory Receiver(string connectionString) =>
+        new(connectionString, "express", [("Receiver:Container", _container), ("Readiness:Interval", "00:00:00.200")]);
+
+    /// <summary>A blob endpoint whose containers exist and which answers every upload 503 ServerBusy.</summary>
+    private sealed class BusyBlobEndpoint : IAsyncDisposable
+    {
+        private readonly WebApplication _app;
+
+        private BusyBlobEndpoint(WebApplication app) => _app = app;
+
+        public ConcurrentQueue<string> Calls { get; } = new();
+
+        public int Port => LoopbackServer.AddressOf(_app).Port;
+
+        public static async Task<BusyBlobEndpoint> StartAsync()
+        {
+            var app = LoopbackServer.Create();
+            var endpoint = new BusyBlobEndpoint(app);
+            app.Run(endpoint.AnswerAsync);
+            await app.StartAsync();
+            return endpoint;
+        }
+
+        public async ValueTask DisposeAsync() => await _app.DisposeAsync();
+
+        private async Task AnswerAsync(HttpContext context)
+        {
+            Calls.Enqueue($"{context.Request.Method} {context.Request.Path.Value!.Split('/').Last()}");
+            context.Response.Headers["x-ms-request-id"] = Guid.NewGuid().ToString();
+            if (context.Request.Method == "PUT")
+            {
+                context.Response.StatusCode = StatusCodes.Status503ServiceUnavailable;
+                context.Response.Headers["x-ms-error-code"] = "ServerBusy";
+                context.Response.ContentType = "application/xml";
+                await context.Response.WriteAsync(
+                    "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code><Message>The server is busy.</Message></Error>");
+                return;
+            }
+
+            context.Response.StatusCode = StatusCodes.Status200OK;
+            context.Response.Headers.ETag = "\"0x1\"";
+            context.Response.Headers.LastModified = DateTimeOffset.UtcNow.ToString("R");
+        }
+    }
+}
