@@ -5,8 +5,8 @@ namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
 /// Just enough Bicep reading for consistency checks: declarations, bodies of resources and modules,
-/// properties, and literal values (strings, arrays, objects, ternaries on a parameter). No compiler
-/// is installable here; BicepCompileTests runs the real one where it is on PATH.
+/// properties, and literal values (strings, arrays, objects, ternaries on a parameter): what the source
+/// says before ARM evaluates it. BicepCompiler gives the compiled ARM JSON where that serves.
 /// </summary>
 internal sealed partial class BicepFile
 {
