@@ -8,6 +8,7 @@ public partial class AzdTests
     [
         "DAPR_COMPONENTS_MODEL", "DAPR_PUBSUB_MODEL", "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS",
         "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS", "SERVICE_BUS_SKU", "SERVICE_BUS_MESSAGING_UNITS",
+        "BINDING_CONSUMERS_PER_QUEUE",
     ];
 
     private static readonly string[] Models = ["bindings", "pubsub"];
@@ -36,6 +37,22 @@ public partial class AzdTests
             Assert.Equal([Repo.PathOf(Contract.ProjectOfApp[key.ToString()])], Directory.GetFiles(project, "*.csproj"));
             Assert.Equal("containerapp", service.Scalar("host"));
             Assert.Equal("dotnet", service.Scalar("language"));
+        }
+    }
+
+    [RequiresBicepFact]
+    public void Azure_yaml_deploys_each_app_with_the_container_apps_api_version_the_bicep_provisions_it_with()
+    {
+        // azd deploy writes the app back with the service's apiVersion: an older one drops what only the
+        // Bicep's version has (dapr.maxConcurrency).
+        var services = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("services")!;
+        var bicepVersions = BicepTests.ContainerAppResources().Select(app => app["apiVersion"]!.GetValue<string>()).Distinct().ToList();
+        var bicepVersion = Assert.Single(bicepVersions);
+
+        foreach (var (key, value) in services.Children)
+        {
+            Assert.True(bicepVersion == ((YamlDotNet.RepresentationModel.YamlMappingNode)value).Scalar("apiVersion"),
+                $"service {key}: apiVersion is not {bicepVersion}, the version infra/ deploys the container apps with");
         }
     }
 
@@ -87,7 +104,7 @@ public partial class AzdTests
         Assert.Contains(values["DAPR_PUBSUB_MODEL"], PubSubModes);
         Assert.Contains(values["SERVICE_BUS_SKU"], BicepFacts.Skus);
         Assert.Contains(values["SERVICE_BUS_MESSAGING_UNITS"], MessagingUnits);
-        foreach (var key in new[] { "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS", "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS" })
+        foreach (var key in new[] { "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS", "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS", "BINDING_CONSUMERS_PER_QUEUE" })
         {
             Assert.True(int.TryParse(values[key], out var number) && number > 0, $"{key}={values[key]}");
         }

@@ -284,6 +284,7 @@ public class BicepTests
     [InlineData("maxConcurrentHandlers", "${MAX_CONCURRENT_HANDLERS=1}")]
     [InlineData("singleMaxActiveMessages", "${SINGLE_MAX_ACTIVE_MESSAGES=128}")]
     [InlineData("singleMaxConcurrentHandlers", "${SINGLE_MAX_CONCURRENT_HANDLERS=64}")]
+    [InlineData("bindingConsumersPerQueue", "${BINDING_CONSUMERS_PER_QUEUE=4}")]
     [InlineData("serviceBusSku", "${SERVICE_BUS_SKU=Standard}")]
     [InlineData("serviceBusMessagingUnits", "${SERVICE_BUS_MESSAGING_UNITS=1}")]
     [InlineData("deliveryDeadlineSeconds", "${DELIVERY_DEADLINE_SECONDS=10}")]
@@ -352,18 +353,38 @@ public class BicepTests
         Assert.EndsWith("?? placeholderImage", file.Var("image"), StringComparison.Ordinal);
     }
 
-    [Fact]
-    public void Dapr_app_health_in_container_apps_checks_readiness_so_deliveries_pause_while_an_app_is_not_ready()
+    [RequiresBicepFact]
+    public void No_container_app_runs_the_dapr_app_health_check_which_stops_bulk_subscriptions_and_input_bindings_for_good()
     {
-        var file = BicepFile.Load(BicepFacts.ContainerApp);
-        var app = file.Resources("Microsoft.App/containerApps@").Single();
-        var appHealth = BicepFile.PropertyPath(app.Body, "properties", "configuration", "dapr", "appHealth")!;
-
-        Assert.Equal("true", BicepFile.PropertyPath(appHealth, "enabled"));
-        Assert.Equal($"'{Contract.ReadinessPath}'", BicepFile.PropertyPath(appHealth, "path"));
-        // appHealth exists in the containerApps schema from 2025-02-02-preview on.
-        Assert.Equal("Microsoft.App/containerApps@2025-02-02-preview", app.Target);
+        // dapr-wire 16: a subscription or input binding stopped by app health wedged daprd 1.14.
+        // Backpressure is the apps' per-entry RETRY answer; the container probes stay.
+        var apps = ContainerAppResources().ToList();
+        Assert.Equal(3, apps.Count);
+        Assert.All(apps, app => Assert.DoesNotContain("appHealth", app["properties"]!["configuration"]!.ToJsonString(), StringComparison.Ordinal));
     }
+
+    [RequiresBicepFact]
+    public void Single_mode_bounds_the_deliveries_each_sidecar_runs_into_its_app_with_the_handlers_number_and_nothing_else_does()
+    {
+        var main = BicepFacts.MainFile();
+        var bound = BicepFile.Ternary(main.Var("daprMaxConcurrency"))!.Value;
+        Assert.Equal("daprComponentsModel == 'pubsub' && daprPubSubModel == 'single'", bound.Condition);
+        Assert.Equal("singleMaxConcurrentHandlers", bound.WhenTrue);
+        Assert.Equal("0", bound.WhenFalse);
+        Assert.Equal(64, BicepArithmetic.Evaluate(main, "singleMaxConcurrentHandlers"));
+        Assert.All(BicepFacts.ContainerApps(), app => Assert.Equal("daprMaxConcurrency", app.ModuleParams["daprMaxConcurrency"]));
+
+        // The compiled app sets Container Apps' dapr.maxConcurrency from it, only when it is above 0.
+        Assert.All(ContainerAppResources(), app =>
+        {
+            var dapr = app["properties"]!["configuration"]!["dapr"]!.GetValue<string>();
+            Assert.Contains("if(greater(parameters('daprMaxConcurrency'), 0), createObject('maxConcurrency', parameters('daprMaxConcurrency')), createObject())", dapr, StringComparison.Ordinal);
+        });
+    }
+
+    /// <summary>The container apps infra/ deploys, from the compiled ARM JSON.</summary>
+    internal static IEnumerable<System.Text.Json.Nodes.JsonObject> ContainerAppResources() =>
+        BicepCompiler.Resources(BicepCompiler.Main).Where(r => r["type"]?.GetValue<string>() == "Microsoft.App/containerApps");
 
     internal static Dictionary<string, string> MainParameters()
     {
