@@ -204,6 +204,72 @@ public class ScriptTests
     }
 
     [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_unsets_a_setting_that_left_dot_env_so_its_default_applies_again()
+    {
+        using var azure = new FakeAzure();
+        azure.SetAzdValue("MAX_ACTIVE_MESSAGES", "500").SetAzdValue("DAPR_PUBSUB_MODEL", "single");
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=eastus\nDAPR_COMPONENTS_MODEL=pubsub\n# MAX_ACTIVE_MESSAGES=500\n");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.True(exitCode == 0, output);
+        var values = azure.AzdValues;
+        Assert.False(values.ContainsKey("MAX_ACTIVE_MESSAGES"), output);
+        Assert.False(values.ContainsKey("DAPR_PUBSUB_MODEL"), output);
+        Assert.Equal("pubsub", values["DAPR_COMPONENTS_MODEL"]);
+        Assert.Contains("env unset MAX_ACTIVE_MESSAGES", azure.AzdCalls);
+        // Only the settings it owns: deployment outputs stay.
+        Assert.Equal("rg-fake", values["AZURE_RESOURCE_GROUP"]);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_drops_windows_line_ends_spaces_inline_comments_and_quotes_from_the_values()
+    {
+        using var azure = new FakeAzure();
+        var env = azure.WriteFile(".env",
+            "AZURE_LOCATION=eastus\r\nDAPR_COMPONENTS_MODEL=pubsub\r\nDAPR_PUBSUB_MODEL=single   # one message per request\r\n" +
+            "SERVICE_BUS_SKU=\"Premium\"\nMAX_MESSAGES_COUNT = 100\t# smaller bulks\nSINGLE_MAX_CONCURRENT_HANDLERS='32'");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.True(exitCode == 0, output);
+        var values = azure.AzdValues;
+        Assert.Equal("pubsub", values["DAPR_COMPONENTS_MODEL"]);
+        Assert.Equal("single", values["DAPR_PUBSUB_MODEL"]);
+        Assert.Equal("Premium", values["SERVICE_BUS_SKU"]);
+        Assert.Equal("100", values["MAX_MESSAGES_COUNT"]);
+        Assert.Equal("32", values["SINGLE_MAX_CONCURRENT_HANDLERS"]);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_refuses_another_location_for_a_deployed_environment_and_changes_nothing()
+    {
+        using var azure = new FakeAzure();
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=westeurope\nDAPR_COMPONENTS_MODEL=bindings\n");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("AZURE_LOCATION=westeurope", output, StringComparison.Ordinal);
+        Assert.Contains("deployed in eastus", output, StringComparison.Ordinal);
+        Assert.DoesNotContain(azure.AzdCalls, call => call.StartsWith("env set", StringComparison.Ordinal) || call.StartsWith("env unset", StringComparison.Ordinal));
+        Assert.Equal("eastus", azure.AzdValues["AZURE_LOCATION"]);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_takes_a_location_change_before_the_first_deployment()
+    {
+        using var azure = new FakeAzure();
+        azure.RemoveAzdValue("AZURE_RESOURCE_GROUP");
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=westeurope\n");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Equal("westeurope", azure.AzdValues["AZURE_LOCATION"]);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
     public void The_postprovision_hook_removes_the_unused_components_in_the_deployed_subscription()
     {
         using var azure = new FakeAzure();
