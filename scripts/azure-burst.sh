@@ -134,6 +134,12 @@ drain_queues() {
   return 1
 }
 
+# The schedule record's ScheduledAt as a UTC instant (2026-11-24T10:00:00Z); empty without a record.
+scheduled_instant() { # RECORD
+  [[ -f "$1" ]] || return 0
+  sed -nE 's/.*"ScheduledAt":"([0-9T:.-]+)(Z|\+00:00)".*/\1Z/p' "$1"
+}
+
 needs_management() {
   : "${AZURE_RESOURCE_GROUP:?not in the azd environment: run azd provision first}"
   : "${SERVICEBUS_NAMESPACE:?not in the azd environment: run azd provision first}"
@@ -190,16 +196,21 @@ if [[ -n "${MAX_BULK_PUBLISH_BYTES:-}" ]]; then budget=(--max-bulk-bytes "$MAX_B
 before="$(dead_letter_snapshot)"
 echo "burst: $count orders, model $model ($mode), namespace $SERVICEBUS_NAMESPACE_FQDN" >&2
 started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+# The load tool records the scheduled instant (in storage's time) here; the cycle-time query measures from it.
+schedule_record="$ROOT/results/azure-last-schedule.json"
+rm -f "$schedule_record"
 status=0
 dapr run --app-id order-load --dapr-http-port 3599 --resources-path "$components" -- \
   dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- \
   run --target azure --count "$count" --model "$model" --pubsub-mode "$mode" \
-  --storage-account-url "$STORAGE_BLOB_ENDPOINT" ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?
+  --storage-account-url "$STORAGE_BLOB_ENDPOINT" --state "$schedule_record" \
+  ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?
 
 drain_queues || status=$(( status == 0 ? 1 : status ))
 report_dead_letters "$before" "$(dead_letter_snapshot)" || status=$(( status == 0 ? 1 : status ))
 
 ended="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "burst started $started; telemetry arrives within minutes, then:" >&2
-echo "  scripts/query-kql.sh --start $started --end $ended cycle-time retry-drop publish-errors" >&2
+scheduled_at="$(scheduled_instant "$schedule_record")"
+echo "burst started $started, scheduled for ${scheduled_at:-(not recorded)}; telemetry arrives within minutes, then:" >&2
+echo "  scripts/query-kql.sh --start $started --end $ended${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2
 exit "$status"

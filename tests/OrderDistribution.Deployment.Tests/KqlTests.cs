@@ -33,6 +33,24 @@ public class KqlTests
         Assert.Contains("EnableAdaptiveSampling false", Repo.Read("scripts/kql/cycle-time.kql"), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Cycle_time_runs_from_the_scheduled_instant_to_the_end_of_the_last_successful_store()
+    {
+        var query = Repo.Read("scripts/kql/cycle-time.kql");
+
+        // The start: the placeholder scripts/query-kql.sh fills with --scheduled-at, never the first delivery.
+        Assert.Contains("\nlet scheduledAt = datetime(null);\n", query, StringComparison.Ordinal);
+        Assert.Contains("datetime_diff(\"millisecond\", lastEnd, scheduledAt)", query, StringComparison.Ordinal);
+        Assert.Contains("placeholder='let scheduledAt = datetime(null);'", Repo.Read("scripts/query-kql.sh"), StringComparison.Ordinal);
+        // The end: a request's timestamp is its start, so its end adds the duration (milliseconds).
+        Assert.Contains("| extend ended = timestamp + duration * 1ms;", query, StringComparison.Ordinal);
+        Assert.Contains("lastEnd = max(ended)", query, StringComparison.Ordinal);
+        Assert.DoesNotContain("max(timestamp)", query, StringComparison.Ordinal);
+        // The burst's row is the stores: the receivers' requests.
+        Assert.Contains("| where cloud_RoleName startswith \"receiver-\"", query, StringComparison.Ordinal);
+        Assert.All(Contract.AppIds.Where(id => id != Contract.Distributor), id => Assert.StartsWith("receiver-", id, StringComparison.Ordinal));
+    }
+
     [Theory]
     [InlineData(Contract.DistributorSettings)]
     [InlineData(Contract.ReceiverSettings)]

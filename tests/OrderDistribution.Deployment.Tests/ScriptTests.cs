@@ -193,6 +193,50 @@ public class ScriptTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Query_kql_measures_the_cycle_time_from_the_scheduled_instant_it_is_given()
+    {
+        using var azure = new FakeAzure();
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "--scheduled-at", "2026-11-24T10:00:30Z", "cycle-time");
+
+        Assert.True(exitCode == 0, output);
+        var query = azure.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal));
+        Assert.Contains("let scheduledAt = datetime(2026-11-24T10:00:30Z);", query, StringComparison.Ordinal);
+        Assert.DoesNotContain("datetime(null)", query, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Query_kql_says_cycle_time_has_no_start_without_the_scheduled_instant_and_refuses_a_local_time()
+    {
+        using var azure = new FakeAzure();
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "cycle-time");
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("cycle-time: no --scheduled-at, so no cycle time", output, StringComparison.Ordinal);
+
+        var (refused, message) = azure.Run("bash", "scripts/query-kql.sh", "--scheduled-at", "2026-11-24 10:00:30", "cycle-time");
+        Assert.Equal(2, refused);
+        Assert.Contains("is not a UTC instant", message, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_reads_the_scheduled_instant_from_the_load_tools_schedule_record()
+    {
+        var script = Repo.Read("scripts/azure-burst.sh");
+        // The load tool writes its record where the script reads it.
+        Assert.Contains("--state \"$schedule_record\"", script, StringComparison.Ordinal);
+        Assert.Contains("--scheduled-at $scheduled_at", script, StringComparison.Ordinal);
+
+        // The record as System.Text.Json writes it (ScheduleRecord): the instant comes out as UTC with a Z.
+        using var azure = new FakeAzure();
+        var record = azure.WriteFile("record.json", System.Text.Json.JsonSerializer.Serialize(
+            new { ScheduledAt = DateTimeOffset.FromUnixTimeSeconds(1_795_000_000), Model = "pubsub", Count = 10_000, ClockSkewSeconds = 0.4 }));
+        var function = System.Text.RegularExpressions.Regex.Match(script, @"^scheduled_instant\(\) \{.*?^\}", System.Text.RegularExpressions.RegexOptions.Multiline | System.Text.RegularExpressions.RegexOptions.Singleline).Value;
+        var (exitCode, output) = Repo.Run("bash", "-c", function + "\nscheduled_instant \"$1\"", "bash", record);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Equal(DateTimeOffset.FromUnixTimeSeconds(1_795_000_000).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", System.Globalization.CultureInfo.InvariantCulture), output.Trim());
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
     public void Query_kql_installs_the_log_analytics_extension_the_console_log_query_needs()
     {
         using var azure = new FakeAzure(extensionsInstalled: false);
