@@ -324,6 +324,19 @@ module pubSubRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) 
   }
 }]
 
+// The burst workbook in Azure Monitor (Application Insights > Workbooks): cycle time per burst,
+// orders per 5 s, RETRY/DROP answers and dead letters, per model.
+module workbook 'modules/workbook.bicep' = {
+  name: 'workbook'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    appInsightsName: monitoring.outputs.appInsightsName
+    serviceBusNamespaceName: serviceBus.outputs.name
+  }
+}
+
 module containerAppsEnvironment 'modules/container-apps-environment.bicep' = {
   name: 'container-apps-environment'
   scope: rg
@@ -496,3 +509,4 @@ output DAPR_PLACEHOLDER_SCOPE string = daprComponents.outputs.placeholderScope
 output SERVICEBUS_SKU string = serviceBusSku
 output MAX_BULK_PUBLISH_BYTES int = maxBulkPubBytes
 output AZURE_SUBSCRIPTION_ID string = subscription().subscriptionId
+output WORKBOOK_NAME string = workbook.outputs.name

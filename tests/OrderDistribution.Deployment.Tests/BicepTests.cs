@@ -382,6 +382,24 @@ public class BicepTests
         });
     }
 
+    [RequiresBicepFact]
+    public void Azd_up_deploys_the_burst_workbook_beside_application_insights_with_the_real_resource_ids()
+    {
+        var workbook = Assert.Single(BicepCompiler.Resources(BicepCompiler.Main), r => r["type"]?.GetValue<string>() == "Microsoft.Insights/workbooks");
+        Assert.Equal("shared", workbook["kind"]!.GetValue<string>());
+        Assert.Contains("Microsoft.Insights/components", workbook["properties"]!["sourceId"]!.GetValue<string>(), StringComparison.Ordinal);
+
+        // The compiled content is the workbook file with both placeholders replaced by resource ids.
+        var module = BicepFile.Load("infra/modules/workbook.bicep");
+        Assert.Equal("replace(replace(loadTextContent('../workbook/bursts.workbook.json'), '__APP_INSIGHTS_ID__', appInsights.id), '__SERVICE_BUS_ID__', serviceBus.id)",
+            module.Var("content"));
+        var file = Repo.Read(KqlTests.Workbook.File);
+        Assert.Contains("__APP_INSIGHTS_ID__", file, StringComparison.Ordinal);
+        Assert.Contains("__SERVICE_BUS_ID__", file, StringComparison.Ordinal);
+        Assert.Equal("Notebook/1.0", System.Text.Json.Nodes.JsonNode.Parse(file)!["version"]!.GetValue<string>());
+        Assert.Equal("serviceBus.outputs.name", BicepFacts.MainFile().Modules("modules/workbook.bicep").Single().ModuleParams["serviceBusNamespaceName"]);
+    }
+
     /// <summary>The container apps infra/ deploys, from the compiled ARM JSON.</summary>
     internal static IEnumerable<System.Text.Json.Nodes.JsonObject> ContainerAppResources() =>
         BicepCompiler.Resources(BicepCompiler.Main).Where(r => r["type"]?.GetValue<string>() == "Microsoft.App/containerApps");
