@@ -23,12 +23,6 @@ internal sealed partial class BicepFile
 
     public static BicepFile Load(string relative) => new(relative, Repo.Read(relative));
 
-    /// <summary>param NAME TYPE [= default], in order.</summary>
-    public IReadOnlyList<BicepParam> Params =>
-        ParamRegex().Matches(Text)
-            .Select(m => new BicepParam(m.Groups["name"].Value, m.Groups["type"].Value, m.Groups["default"].Success))
-            .ToList();
-
     public IReadOnlyList<string> Outputs => OutputRegex().Matches(Text).Select(m => m.Groups["name"].Value).ToList();
 
     /// <summary>The expression of var NAME (up to the end of its line at nesting depth 0).</summary>
@@ -409,17 +403,12 @@ internal sealed partial class BicepFile
 
     private static bool IsIdentifierChar(char c) => char.IsLetterOrDigit(c) || c == '_';
 
-    [GeneratedRegex(@"^param\s+(?<name>\w+)\s+(?<type>\w+)(?<default>\s*=)?", RegexOptions.Multiline)]
-    private static partial Regex ParamRegex();
-
     [GeneratedRegex(@"^output\s+(?<name>\w+)\s", RegexOptions.Multiline)]
     private static partial Regex OutputRegex();
 
     [GeneratedRegex(@"^[A-Za-z_]\w*$")]
     private static partial Regex IdentifierRegex();
 }
-
-internal sealed record BicepParam(string Name, string Type, bool HasDefault);
 
 /// <summary>A resource or module declaration: symbol, type or path, header text and body (inside the braces).</summary>
 internal sealed record BicepBlock(string Symbol, string Target, string Header, string Body)

@@ -6,8 +6,8 @@ public class BicepCompileTests
     [RequiresBicepFact]
     public void Main_bicep_compiles_without_warnings()
     {
-        var template = BicepCompiler.Main;
-        Assert.Equal("subscription", DeploymentScope(template));
+        // Build fails the test on any error or warning; the template it returns has the deployment's resources.
+        Assert.NotEmpty(BicepCompiler.Resources(BicepCompiler.Main));
     }
 
     [RequiresBicepFact]
@@ -33,7 +33,4 @@ public class BicepCompileTests
             File.Delete(file);
         }
     }
-
-    private static string DeploymentScope(System.Text.Json.Nodes.JsonObject template) =>
-        template["$schema"]!.GetValue<string>().Contains("subscriptionDeploymentTemplate", StringComparison.Ordinal) ? "subscription" : "other";
 }
