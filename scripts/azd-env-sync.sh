@@ -70,14 +70,21 @@ if location="$(value_of AZURE_LOCATION "$wanted")" && [ -n "$location" ]; then
     exit 1
   fi
   if [ "$location" != "$deployed_location" ]; then
-    azd env set AZURE_LOCATION "$location" >/dev/null && echo "azd env: AZURE_LOCATION=$location"
+    azd env set AZURE_LOCATION "$location" >/dev/null || { echo "error: azd env set AZURE_LOCATION failed" >&2; exit 1; }
+    echo "azd env: AZURE_LOCATION=$location"
   fi
 fi
 
 for key in $keys; do
   if value="$(value_of "$key" "$wanted")"; then
-    azd env set "$key" "$value" >/dev/null && echo "azd env: $key=$value"
+    azd env set "$key" "$value" >/dev/null || { echo "error: azd env set $key failed" >&2; exit 1; }
+    echo "azd env: $key=$value"
   elif value_of "$key" "$current" >/dev/null; then
-    azd env unset "$key" >/dev/null && echo "azd env: $key unset (not in $(basename "$env_file"): its default applies)"
+    # A provision must not go on with the old value: stop when this azd cannot unset (it predates `azd env unset`).
+    azd env unset "$key" >/dev/null || {
+      echo "error: could not unset $key, which $(basename "$env_file") no longer sets: update azd (azd env unset), or set it in $(basename "$env_file")" >&2
+      exit 1
+    }
+    echo "azd env: $key unset (not in $(basename "$env_file"): its default applies)"
   fi
 done

@@ -32,7 +32,9 @@ internal sealed class FakeAzure : IDisposable
             state='{{AzdEnvironment}}'
             case "$1 $2" in
               'env set') grep -v "^$3=" "$state" > "$state.new"; printf '%s="%s"\n' "$3" "$4" >> "$state.new"; mv "$state.new" "$state" ;;
-              'env unset') grep -v "^$3=" "$state" > "$state.new"; mv "$state.new" "$state" ;;
+              'env unset')
+                if [ -f '{{NoUnsetMarker}}' ]; then echo 'Error: unknown command "unset" for "azd env"' >&2; exit 1; fi
+                grep -v "^$3=" "$state" > "$state.new"; mv "$state.new" "$state" ;;
               *) cat "$state" ;;
             esac
             """);
@@ -46,6 +48,8 @@ internal sealed class FakeAzure : IDisposable
     private string AzdLog => Path.Combine(_dir, "azd.log");
 
     private string AzdEnvironment => Path.Combine(_dir, "azd.env");
+
+    private string NoUnsetMarker => Path.Combine(_dir, "azd-has-no-unset");
 
     public List<string> Calls => File.Exists(Log) ? File.ReadAllLines(Log).ToList() : [];
 
@@ -66,6 +70,13 @@ internal sealed class FakeAzure : IDisposable
     public FakeAzure RemoveAzdValue(string key)
     {
         File.WriteAllLines(AzdEnvironment, File.ReadAllLines(AzdEnvironment).Where(l => !l.StartsWith(key + "=", StringComparison.Ordinal)));
+        return this;
+    }
+
+    /// <summary>An azd from before <c>azd env unset</c>: the command fails as an unknown one.</summary>
+    public FakeAzure WithoutAzdEnvUnset()
+    {
+        File.WriteAllText(NoUnsetMarker, "");
         return this;
     }
 

@@ -313,6 +313,20 @@ public class ScriptTests
     }
 
     [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_stops_the_provision_when_azd_cannot_unset_a_setting_that_left_dot_env()
+    {
+        using var azure = new FakeAzure();
+        azure.SetAzdValue("MAX_ACTIVE_MESSAGES", "500").WithoutAzdEnvUnset();
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=eastus\n");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("could not unset MAX_ACTIVE_MESSAGES", output, StringComparison.Ordinal);
+        Assert.Equal("500", azure.AzdValues["MAX_ACTIVE_MESSAGES"]);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
     public void Env_sync_drops_windows_line_ends_spaces_inline_comments_and_quotes_from_the_values()
     {
         using var azure = new FakeAzure();
