@@ -43,11 +43,12 @@ param singleMaxActiveMessages int = 128
 @description('Single mode, order-pubsub maxConcurrentHandlers (deliveries one sidecar runs at once)')
 param singleMaxConcurrentHandlers int = 64
 
-@description('Input bindings maxActiveMessages (the component default is 1, one message at a time)')
-param bindingMaxActiveMessages int = 1000
-
-@description('Input bindings maxConcurrentHandlers (the component default is 1)')
-param bindingMaxConcurrentHandlers int = 8
+// The bindings model's consumers per queue: locally each queue has this many RabbitMQ input
+// components (components-bindings/), each handing the app one message at a time; in Azure the one
+// Service Bus input binding per queue runs this many handlers. A deployment test keeps both equal.
+@description('Bindings model: concurrent deliveries per input binding (Service Bus maxConcurrentHandlers)')
+@minValue(1)
+param bindingConsumersPerQueue int = 4
 
 @description('Service Bus tier. Standard: shared, throttled at about 1,000 credits/s per namespace (one per message operation), batches up to 256 KB. Premium: dedicated messaging units, batches up to 1 MB; the seed article\'s 27.8 s was measured on Premium.')
 @allowed([
@@ -106,6 +107,22 @@ var serviceBusName = serviceBusSku == 'Premium' ? 'sbp-${resourceToken}' : 'sb-$
 // Handler settings of order-pubsub for the chosen mode.
 var pubSubMaxActiveMessages = daprPubSubModel == 'single' ? singleMaxActiveMessages : maxActiveMessages
 var pubSubMaxConcurrentHandlers = daprPubSubModel == 'single' ? singleMaxConcurrentHandlers : maxConcurrentHandlers
+
+// Input bindings: one message per handler, and one more locked per handler so that the next is
+// already received when a handler frees (as single mode's 128 for 64).
+var bindingMaxConcurrentHandlers = bindingConsumersPerQueue
+var bindingMaxActiveMessages = 2 * bindingConsumersPerQueue
+
+// Single mode: the sidecar runs at most this many deliveries into the app at once (Container Apps'
+// dapr.maxConcurrency, daprd's --app-max-concurrency), the same number as the component's handlers
+// and the receiver's bound on blob writes: real sidecars with it passed the 10 s deadline 36 times
+// cold instead of 1,403 (dapr-wire 21). Bulk and bindings run without it (0: no bound).
+var daprMaxConcurrency = daprComponentsModel == 'pubsub' && daprPubSubModel == 'single' ? singleMaxConcurrentHandlers : 0
+
+// Dapr's Service Bus components wait up to maxConnectionRecoveryInSec (default 300 s) between
+// reconnects. On a first deployment the sidecars start before their role assignments apply, and
+// would then sit out minutes after the rights arrive; 30 s bounds that wait.
+var connectionRecoveryMaxSeconds = 30
 
 // Timers, all from the apps' delivery deadline (decisions: every delivery answered within it):
 // - one delivery attempt by the sidecar may take the deadline; the inbound timeout (resiliency
@@ -307,6 +324,19 @@ module pubSubRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) 
   }
 }]
 
+// The burst workbook in Azure Monitor (Application Insights > Workbooks): cycle time per burst,
+// orders per 5 s, RETRY/DROP answers and dead letters, per model.
+module workbook 'modules/workbook.bicep' = {
+  name: 'workbook'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    appInsightsName: monitoring.outputs.appInsightsName
+    serviceBusNamespaceName: serviceBus.outputs.name
+  }
+}
+
 module containerAppsEnvironment 'modules/container-apps-environment.bicep' = {
   name: 'container-apps-environment'
   scope: rg
@@ -335,6 +365,7 @@ module daprComponents 'modules/dapr-components.bicep' = {
     bindingMaxConcurrentHandlers: bindingMaxConcurrentHandlers
     handlerTimeoutInSec: handlerTimeoutInSec
     lockRenewalInSec: lockRenewalInSec
+    connectionRecoveryMaxSeconds: connectionRecoveryMaxSeconds
     inboundAttemptTimeoutSeconds: inboundAttemptTimeoutSeconds
     inboundMaxRetries: inboundMaxRetries
     inboundInitialDelayMs: inboundInitialDelayMs
@@ -357,6 +388,7 @@ var daprComponentsStamp = join([
   string(bindingMaxConcurrentHandlers)
   string(handlerTimeoutInSec)
   string(lockRenewalInSec)
+  string(connectionRecoveryMaxSeconds)
   string(inboundAttemptTimeoutSeconds)
   string(inboundMaxRetries)
   string(inboundInitialDelayMs)
@@ -394,6 +426,7 @@ module distributor 'modules/container-app.bicep' = {
     appInsightsName: monitoring.outputs.appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.ingress
+    daprMaxConcurrency: daprMaxConcurrency
     env: messagingEnv
   }
 }
@@ -420,6 +453,7 @@ module receiverExpress 'modules/container-app.bicep' = {
     appInsightsName: monitoring.outputs.appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.express
+    daprMaxConcurrency: daprMaxConcurrency
     env: concat(messagingEnv, [
       { name: 'INSTANCE', value: 'express' }
       { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }
@@ -449,6 +483,7 @@ module receiverStandard 'modules/container-app.bicep' = {
     appInsightsName: monitoring.outputs.appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.standard
+    daprMaxConcurrency: daprMaxConcurrency
     env: concat(messagingEnv, [
       { name: 'INSTANCE', value: 'standard' }
       { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }
@@ -474,3 +509,4 @@ output DAPR_PLACEHOLDER_SCOPE string = daprComponents.outputs.placeholderScope
 output SERVICEBUS_SKU string = serviceBusSku
 output MAX_BULK_PUBLISH_BYTES int = maxBulkPubBytes
 output AZURE_SUBSCRIPTION_ID string = subscription().subscriptionId
+output WORKBOOK_NAME string = workbook.outputs.name

@@ -1,28 +1,90 @@
 #!/bin/sh
-# Copies the model settings of the repository's .env (made from .env.template) into the current
-# azd environment, so that `azd provision` uses them. Runs as azd's preprovision hook; run it by
-# hand too (before `azd up`) when in doubt. Without a .env it changes nothing.
+# Makes the azd environment's model settings what the repository's .env (made from .env.template)
+# says, so that `azd provision` uses them. Runs as azd's preprovision hook; run it by hand too (before
+# `azd up`) when in doubt. Without a .env it changes nothing.
+# - Both ways: a setting .env sets is set; a setting it no longer sets is unset in the azd
+#   environment, so main.parameters.json's default applies again instead of the old value.
+# - Values as a person means them: a Windows line end (\r), spaces, an inline "# comment" and
+#   quotes around the value are not part of it (Bicep's @allowed would refuse "pubsub\r").
+# - AZURE_LOCATION seeds every resource name: for an environment already provisioned, a different
+#   location is refused (exit 1) before anything changes.
 # Usage: scripts/azd-env-sync.sh [ENV_FILE]
 set -eu
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 env_file="${1:-$ROOT/.env}"
-keys=" AZURE_LOCATION DAPR_COMPONENTS_MODEL DAPR_PUBSUB_MODEL SERVICE_BUS_SKU SERVICE_BUS_MESSAGING_UNITS MAX_MESSAGES_COUNT MAX_ACTIVE_MESSAGES MAX_CONCURRENT_HANDLERS SINGLE_MAX_ACTIVE_MESSAGES SINGLE_MAX_CONCURRENT_HANDLERS BINDING_MAX_ACTIVE_MESSAGES BINDING_MAX_CONCURRENT_HANDLERS DELIVERY_DEADLINE_SECONDS "
+keys=" DAPR_COMPONENTS_MODEL DAPR_PUBSUB_MODEL SERVICE_BUS_SKU SERVICE_BUS_MESSAGING_UNITS MAX_MESSAGES_COUNT MAX_ACTIVE_MESSAGES MAX_CONCURRENT_HANDLERS SINGLE_MAX_ACTIVE_MESSAGES SINGLE_MAX_CONCURRENT_HANDLERS BINDING_CONSUMERS_PER_QUEUE DELIVERY_DEADLINE_SECONDS "
+tab="$(printf '\t')"
 
 if [ ! -f "$env_file" ]; then
   echo "no $env_file: the azd environment's values stay as they are"
   exit 0
 fi
 
-current_env="${AZURE_ENV_NAME:-}"
-while IFS= read -r line || [ -n "$line" ]; do
-  case "$line" in ''|'#'*) continue ;; esac
-  key=$(printf '%s' "${line%%=*}" | tr -d ' ')
-  value=${line#*=}
-  value=${value%\"}; value=${value#\"}
-  if [ "$key" = AZURE_ENV_NAME ] && [ -n "$current_env" ] && [ "$value" != "$current_env" ]; then
-    echo "warning: .env names environment '$value' but azd runs '$current_env' (azd env select $value)" >&2
+# KEY<tab>VALUE for each setting of a dotenv file (.env, or azd env get-values' KEY="VALUE" lines).
+settings() {
+  awk '
+    { gsub(/\r/, "") }
+    /^[ \t]*(#|$)/ { next }
+    {
+      line = $0
+      sub(/^[ \t]*(export[ \t]+)?/, "", line)
+      eq = index(line, "=")
+      if (eq == 0) next
+      key = substr(line, 1, eq - 1); gsub(/[ \t]/, "", key)
+      value = substr(line, eq + 1); sub(/^[ \t]+/, "", value)
+      quote = substr(value, 1, 1)
+      if ((quote == "\"" || quote == "\047") && (end = index(substr(value, 2), quote)) > 0) {
+        value = substr(value, 2, end - 1)
+      } else {
+        sub(/[ \t]+#.*$/, "", value); sub(/[ \t]+$/, "", value)
+      }
+      print key "\t" value
+    }' "$1"
+}
+
+# The value of KEY in a settings file; status 1 when the file does not set it.
+value_of() { # KEY FILE
+  awk -F "$tab" -v key="$1" '$1 == key { value = $2; found = 1 } END { if (found) print value; exit !found }' "$2"
+}
+
+wanted="$(mktemp)"; current="$(mktemp)"; azd_values="$(mktemp)"
+trap 'rm -f "$wanted" "$current" "$azd_values"' EXIT
+settings "$env_file" > "$wanted"
+azd env get-values > "$azd_values"
+settings "$azd_values" > "$current"
+
+env_name="$(value_of AZURE_ENV_NAME "$wanted" || true)"
+azd_env_name="${AZURE_ENV_NAME:-$(value_of AZURE_ENV_NAME "$current" || true)}"
+if [ -n "$env_name" ] && [ -n "$azd_env_name" ] && [ "$env_name" != "$azd_env_name" ]; then
+  echo "warning: .env names environment '$env_name' but azd runs '$azd_env_name' (azd env select $env_name)" >&2
+fi
+
+# Resource names come from uniqueString(subscription, environment, location): another location
+# would deploy a second copy of everything beside the first, which keeps running and costing.
+if location="$(value_of AZURE_LOCATION "$wanted")" && [ -n "$location" ]; then
+  deployed_location="$(value_of AZURE_LOCATION "$current" || true)"
+  if [ -n "$(value_of AZURE_RESOURCE_GROUP "$current" || true)" ] && [ -n "$deployed_location" ] && [ "$location" != "$deployed_location" ]; then
+    echo "error: .env sets AZURE_LOCATION=$location, but azd environment '${azd_env_name:-current}' is deployed in $deployed_location." >&2
+    echo "  Every resource name is derived from the location, so this would deploy a second copy of everything." >&2
+    echo "  Set AZURE_LOCATION=$deployed_location in .env, or use another region in a new environment (azd env new NAME), or azd down first." >&2
+    exit 1
   fi
-  case "$keys" in
-    *" $key "*) azd env set "$key" "$value" >/dev/null && echo "azd env: $key=$value" ;;
-  esac
-done < "$env_file"
+  if [ "$location" != "$deployed_location" ]; then
+    azd env set AZURE_LOCATION "$location" >/dev/null || { echo "error: azd env set AZURE_LOCATION failed" >&2; exit 1; }
+    echo "azd env: AZURE_LOCATION=$location"
+  fi
+fi
+
+for key in $keys; do
+  if value="$(value_of "$key" "$wanted")"; then
+    azd env set "$key" "$value" >/dev/null || { echo "error: azd env set $key failed" >&2; exit 1; }
+    echo "azd env: $key=$value"
+  elif value_of "$key" "$current" >/dev/null; then
+    # A provision must not go on with the old value: stop when this azd cannot unset (it predates `azd env unset`).
+    azd env unset "$key" >/dev/null || {
+      echo "error: could not unset $key, which $(basename "$env_file") no longer sets: update azd (azd env unset), or set it in $(basename "$env_file")" >&2
+      exit 1
+    }
+    echo "azd env: $key unset (not in $(basename "$env_file"): its default applies)"
+  fi
+done

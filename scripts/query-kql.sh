@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs the queries in scripts/kql against the deployed environment.
-# Usage: scripts/query-kql.sh [--offset 30m | --start ISO8601 --end ISO8601] [--subscription ID] [NAME...]
+# Usage: scripts/query-kql.sh [--offset 30m | --start ISO8601 --end ISO8601] [--scheduled-at ISO8601]
+#                            [--subscription ID] [NAME...]
 #   --offset: how far back from now, as [Nd][Nh][Nm][Ns] (30m, 1h, 1d, 1d12h); default 1h
+#   --scheduled-at: the burst's scheduled instant (UTC, e.g. 2026-11-24T10:00:00Z; azure-burst.sh
+#     prints it): cycle-time measures from it; without it cycle-time has no cycle time
 #   NAME: a file name in scripts/kql without .kql (default: all), e.g. cycle-time lock-lost
 #   --subscription: default AZURE_SUBSCRIPTION_ID of the azd environment (the one azd deployed to)
 # Application Insights tables (requests, traces, dependencies) go through
@@ -12,7 +15,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-usage() { sed -n '2,12p' "$0"; }
+usage() { sed -n '2,15p' "$0"; }
 
 # [Nd][Nh][Nm][Ns] to an ISO 8601 duration (1d12h -> P1DT12H, 30m -> PT30M); fails on anything else.
 iso_duration() {
@@ -31,13 +34,14 @@ iso_duration() {
   if [[ -n "$time" ]]; then printf 'P%sT%s\n' "$days" "$time"; else printf 'P%s\n' "$days"; fi
 }
 
-offset="1h"; start=""; end=""; subscription=""; names=()
+offset="1h"; start=""; end=""; scheduled_at=""; subscription=""; names=()
 need_value() { [[ $# -ge 2 ]] || { echo "$1 needs a value" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --offset) need_value "$@"; offset="$2"; shift 2 ;;
     --start) need_value "$@"; start="$2"; shift 2 ;;
     --end) need_value "$@"; end="$2"; shift 2 ;;
+    --scheduled-at) need_value "$@"; scheduled_at="$2"; shift 2 ;;
     --subscription) need_value "$@"; subscription="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -46,6 +50,9 @@ while [[ $# -gt 0 ]]; do
 done
 if [[ -n "$start" && -z "$end" ]] || [[ -z "$start" && -n "$end" ]]; then
   echo "give both --start and --end" >&2; exit 2
+fi
+if [[ -n "$scheduled_at" && ! "$scheduled_at" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$ ]]; then
+  echo "--scheduled-at '$scheduled_at' is not a UTC instant like 2026-11-24T10:00:00Z" >&2; exit 2
 fi
 if ! timespan_offset="$(iso_duration "$offset")"; then
   echo "--offset '$offset' is not a duration like 30m, 1h, 1d or 1d12h" >&2; exit 2
@@ -89,8 +96,17 @@ print_table() { # az output (JSON) on stdin
   fi
 }
 
+# The queries declare `let scheduledAt = datetime(null);` where they measure from the burst's instant.
+placeholder='let scheduledAt = datetime(null);'
 for file in "${files[@]}"; do
   query="$(cat "$file")"
+  if [[ "$query" == *"$placeholder"* ]]; then
+    if [[ -n "$scheduled_at" ]]; then
+      query="${query/"$placeholder"/"let scheduledAt = datetime($scheduled_at);"}"
+    else
+      echo "$(basename "$file" .kql): no --scheduled-at, so no cycle time (the burst script prints the instant)" >&2
+    fi
+  fi
   echo "== $(basename "$file" .kql)"
   if grep -q 'ContainerAppConsoleLogs_CL' "$file"; then
     ensure_extension log-analytics

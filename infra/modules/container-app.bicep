@@ -18,6 +18,8 @@ param serviceBusNamespaceName string
 param scaleQueueName string
 @description('Extra environment variables: [{ name, value }]')
 param env array = []
+@description('Deliveries the sidecar runs into the app at once (daprd --app-max-concurrency); 0: no bound')
+param daprMaxConcurrency int = 0
 param minReplicas int = 1
 param maxReplicas int = 10
 
@@ -68,7 +70,9 @@ var probes = [
   }
 ]
 
-// 2025-02-02-preview: the first API version whose dapr block has appHealth (Dapr's app health check).
+// 2025-02-02-preview: its dapr block has maxConcurrency (daprd's --app-max-concurrency), which
+// 2025-01-01, the newest stable version, lacks. azure.yaml names the same version for azd deploy,
+// so that a deploy does not write the app back without it (AzdTests).
 resource app 'Microsoft.App/containerApps@2025-02-02-preview' = {
   name: name
   location: location
@@ -98,16 +102,10 @@ resource app 'Microsoft.App/containerApps@2025-02-02-preview' = {
         appId: daprAppId
         appPort: port
         appProtocol: 'http'
-        // Dapr's app health check on readiness: while /health fails (receiver: storage unreachable;
-        // distributor: its sidecar's outbound side), the sidecar stops delivering and resumes by itself.
-        // On the placeholder image it fails too, so nothing is delivered to an app that cannot take it.
-        appHealth: {
-          enabled: true
-          path: '/health'
-          probeIntervalSeconds: 3
-          probeTimeoutMilliseconds: 1000
-          threshold: 3
-        }
+        // No appHealth: Dapr's app health check stops bulk subscriptions and input bindings while
+        // /health fails, and a stopped one may never deliver again (dapr-wire 16). Backpressure is
+        // the apps' per-entry RETRY answer instead; docs/azure.md says why.
+        ...(daprMaxConcurrency > 0 ? { maxConcurrency: daprMaxConcurrency } : {})
       }
       registries: [
         {

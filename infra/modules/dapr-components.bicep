@@ -22,13 +22,17 @@ param receiverStandardClientId string
 param maxActiveMessages int = 250
 @description('order-pubsub maxConcurrentHandlers for the chosen pub/sub mode')
 param maxConcurrentHandlers int = 1
-param bindingMaxActiveMessages int = 1000
-param bindingMaxConcurrentHandlers int = 8
+@description('Input bindings maxActiveMessages (main.bicep: twice the consumers per queue)')
+param bindingMaxActiveMessages int
+@description('Input bindings maxConcurrentHandlers: the consumers per queue (main.bicep)')
+param bindingMaxConcurrentHandlers int
 
 @description('Dapr Service Bus handlerTimeoutInSec: must outlast one delivery with all its inbound retries (main.bicep)')
 param handlerTimeoutInSec int
 @description('Dapr Service Bus lockRenewalInSec: must stay well under the queues\' lock duration (main.bicep)')
 param lockRenewalInSec int
+@description('Dapr Service Bus maxConnectionRecoveryInSec: longest wait between reconnects (main.bicep)')
+param connectionRecoveryMaxSeconds int
 
 @description('Inbound resiliency (sidecar to app): timeout of one delivery attempt, seconds')
 param inboundAttemptTimeoutSeconds int
@@ -69,6 +73,11 @@ var bindingScopes = daprComponentsModel == 'bindings' ? {
   ]
 }
 
+// Every Service Bus component: how long it may wait between reconnects (main.bicep says why).
+var connectionRecovery = [
+  { name: 'maxConnectionRecoveryInSec', value: string(connectionRecoveryMaxSeconds) }
+]
+
 var inputBindingTuning = [
   { name: 'maxActiveMessages', value: string(bindingMaxActiveMessages) }
   { name: 'maxConcurrentHandlers', value: string(bindingMaxConcurrentHandlers) }
@@ -82,8 +91,9 @@ var inputBindingTuning = [
 // queue's maxDeliveryCount: an app restarting for 15 s could dead-letter valid orders.
 // Bounded, so that one delivery with all its retries ends within handlerTimeoutInSec.
 // No circuit breaker: an open breaker fails deliveries at once, which Service Bus counts as
-// deliveries too (dead-lettering instead of waiting); the Dapr app health check (/health, see
-// container-app.bicep) already stops deliveries while an app is not ready.
+// deliveries too (dead-lettering instead of waiting). While storage is down the apps answer RETRY
+// per entry at once (deadline, breaker in the app), these retries space the tries, and Service Bus
+// redelivers after the lock: that is the backpressure (no Dapr app health check, docs/azure.md).
 var inboundPolicy = {
   timeoutPolicy: {
     responseTimeoutInSeconds: inboundAttemptTimeoutSeconds
@@ -107,7 +117,7 @@ resource orderPubSub 'Microsoft.App/managedEnvironments/daprComponents@2025-01-0
   properties: {
     componentType: 'pubsub.azure.servicebus.queues'
     version: 'v1'
-    metadata: [
+    metadata: concat([
       // No azureClientId: each app's sidecar signs in with that app's system-assigned identity, which
       // holds only the queue rights that app needs (main.bicep, pubSubRoleAssignments).
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
@@ -118,7 +128,7 @@ resource orderPubSub 'Microsoft.App/managedEnvironments/daprComponents@2025-01-0
       { name: 'disableEntityManagement', value: 'true' }
       // No maxBulkPubBytes here: the component ignores it at this level and reads it from each bulk
       // publish request (metadata.maxBulkPubBytes), which the apps send with Messaging__MaxBulkPublishBytes.
-    ]
+    ], connectionRecovery)
     scopes: pubSubScopes
   }
 }
@@ -143,7 +153,7 @@ resource ingressInput 'Microsoft.App/managedEnvironments/daprComponents@2025-01-
       { name: 'azureClientId', value: distributorClientId }
       { name: 'direction', value: 'input' }
       { name: 'disableEntityManagement', value: 'true' }
-    ], inputBindingTuning)
+    ], inputBindingTuning, connectionRecovery)
     scopes: bindingScopes.distributor
   }
 }
@@ -154,13 +164,13 @@ resource expressOutput 'Microsoft.App/managedEnvironments/daprComponents@2025-01
   properties: {
     componentType: 'bindings.azure.servicebusqueues'
     version: 'v1'
-    metadata: [
+    metadata: concat([
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
       { name: 'queueName', value: 'q-order-express' }
       { name: 'azureClientId', value: distributorClientId }
       { name: 'direction', value: 'output' }
       { name: 'disableEntityManagement', value: 'true' }
-    ]
+    ], connectionRecovery)
     scopes: bindingScopes.distributor
   }
 }
@@ -171,13 +181,13 @@ resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2025-0
   properties: {
     componentType: 'bindings.azure.servicebusqueues'
     version: 'v1'
-    metadata: [
+    metadata: concat([
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
       { name: 'queueName', value: 'q-order-standard' }
       { name: 'azureClientId', value: distributorClientId }
       { name: 'direction', value: 'output' }
       { name: 'disableEntityManagement', value: 'true' }
-    ]
+    ], connectionRecovery)
     scopes: bindingScopes.distributor
   }
 }
@@ -194,7 +204,7 @@ resource expressInput 'Microsoft.App/managedEnvironments/daprComponents@2025-01-
       { name: 'azureClientId', value: receiverExpressClientId }
       { name: 'direction', value: 'input' }
       { name: 'disableEntityManagement', value: 'true' }
-    ], inputBindingTuning)
+    ], inputBindingTuning, connectionRecovery)
     scopes: bindingScopes.receiverExpress
   }
 }
@@ -211,7 +221,7 @@ resource standardInput 'Microsoft.App/managedEnvironments/daprComponents@2025-01
       { name: 'azureClientId', value: receiverStandardClientId }
       { name: 'direction', value: 'input' }
       { name: 'disableEntityManagement', value: 'true' }
-    ], inputBindingTuning)
+    ], inputBindingTuning, connectionRecovery)
     scopes: bindingScopes.receiverStandard
   }
 }

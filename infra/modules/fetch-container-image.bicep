@@ -7,4 +7,5 @@ resource existingApp 'Microsoft.App/containerApps@2025-01-01' existing = if (exi
   name: name
 }
 
-output containers array = exists ? existingApp.properties.template.containers : []
+// The resource is declared only when `exists`, and read only then: `!` tells the compiler so.
+output containers array = exists ? existingApp!.properties.template.containers : []

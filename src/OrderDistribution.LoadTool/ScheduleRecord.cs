@@ -5,6 +5,9 @@ namespace OrderDistribution.LoadTool;
 /// <summary>What 'schedule' leaves for 'watch': when the orders were scheduled, and how.</summary>
 public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, int Count, string OrdersFile)
 {
+    /// <summary>Azure: storage's clock minus this machine's when scheduling (ServiceClock); ScheduledAt is already in storage's time.</summary>
+    public double? ClockSkewSeconds { get; init; }
+
     public static async Task WriteAsync(string path, ScheduleRecord record, CancellationToken cancellationToken)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);

@@ -170,6 +170,43 @@ public partial class AzureDeploymentTests
         }
     }
 
+    [Fact]
+    public void Every_service_bus_component_reconnects_within_half_a_minute_not_dapr_s_default_five_minutes()
+    {
+        var main = BicepFacts.MainFile();
+        var recovery = BicepArithmetic.Evaluate(main, "connectionRecoveryMaxSeconds");
+        Assert.InRange(recovery, 5, 60);
+        Assert.Equal("connectionRecoveryMaxSeconds", main.Modules("modules/dapr-components.bicep").Single().ModuleParams["connectionRecoveryMaxSeconds"]);
+
+        Assert.All(BicepFacts.Components(), component =>
+            Assert.Equal("string(connectionRecoveryMaxSeconds)", component.Metadata.GetValueOrDefault("maxConnectionRecoveryInSec")));
+    }
+
+    [Fact]
+    public void Each_azure_input_binding_runs_as_many_consumers_as_the_local_run_has_input_components_per_queue()
+    {
+        // Locally: RabbitMQ input components on one queue, each handing the app one message at a time.
+        var local = DaprComponent.LoadFolder("components-bindings")
+            .Where(c => c.Type == "bindings.rabbitmq" && (c["direction"] ?? "input").Contains("input", StringComparison.Ordinal))
+            .GroupBy(c => c["queueName"] ?? "")
+            .ToDictionary(g => g.Key, g => g.Count());
+        var inputQueues = Contract.Bindings.Where(b => b.Direction == "input").Select(b => b.Queue).ToList();
+        Assert.Equal(inputQueues.Order(StringComparer.Ordinal), local.Keys.Order(StringComparer.Ordinal));
+        var perQueue = Assert.Single(local.Values.Distinct());
+
+        // In Azure: one Service Bus input binding per queue, with that many handlers (and twice as many locked).
+        var main = BicepFacts.MainFile();
+        Assert.Equal(perQueue, BicepArithmetic.Evaluate(main, "bindingConsumersPerQueue"));
+        Assert.Equal(perQueue, BicepArithmetic.Evaluate(main, "bindingMaxConcurrentHandlers"));
+        Assert.Equal(2 * perQueue, BicepArithmetic.Evaluate(main, "bindingMaxActiveMessages"));
+        foreach (var binding in Contract.Bindings.Where(b => b.Direction == "input"))
+        {
+            var component = BicepFacts.Component(binding.Name);
+            Assert.Equal("string(bindingMaxConcurrentHandlers)", component.Metadata["maxConcurrentHandlers"]);
+            Assert.Equal("string(bindingMaxActiveMessages)", component.Metadata["maxActiveMessages"]);
+        }
+    }
+
     private static List<(string Who, string Queue, string Role)> Assignments(BicepFile main, string expression)
     {
         var e = expression.Trim();

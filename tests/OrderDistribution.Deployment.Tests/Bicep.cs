@@ -5,8 +5,8 @@ namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
 /// Just enough Bicep reading for consistency checks: declarations, bodies of resources and modules,
-/// properties, and literal values (strings, arrays, objects, ternaries on a parameter). No compiler
-/// is installable here; BicepCompileTests runs the real one where it is on PATH.
+/// properties, and literal values (strings, arrays, objects, ternaries on a parameter): what the source
+/// says before ARM evaluates it. BicepCompiler gives the compiled ARM JSON where that serves.
 /// </summary>
 internal sealed partial class BicepFile
 {
@@ -22,12 +22,6 @@ internal sealed partial class BicepFile
     public string Text { get; }
 
     public static BicepFile Load(string relative) => new(relative, Repo.Read(relative));
-
-    /// <summary>param NAME TYPE [= default], in order.</summary>
-    public IReadOnlyList<BicepParam> Params =>
-        ParamRegex().Matches(Text)
-            .Select(m => new BicepParam(m.Groups["name"].Value, m.Groups["type"].Value, m.Groups["default"].Success))
-            .ToList();
 
     public IReadOnlyList<string> Outputs => OutputRegex().Matches(Text).Select(m => m.Groups["name"].Value).ToList();
 
@@ -409,17 +403,12 @@ internal sealed partial class BicepFile
 
     private static bool IsIdentifierChar(char c) => char.IsLetterOrDigit(c) || c == '_';
 
-    [GeneratedRegex(@"^param\s+(?<name>\w+)\s+(?<type>\w+)(?<default>\s*=)?", RegexOptions.Multiline)]
-    private static partial Regex ParamRegex();
-
     [GeneratedRegex(@"^output\s+(?<name>\w+)\s", RegexOptions.Multiline)]
     private static partial Regex OutputRegex();
 
     [GeneratedRegex(@"^[A-Za-z_]\w*$")]
     private static partial Regex IdentifierRegex();
 }
-
-internal sealed record BicepParam(string Name, string Type, bool HasDefault);
 
 /// <summary>A resource or module declaration: symbol, type or path, header text and body (inside the braces).</summary>
 internal sealed record BicepBlock(string Symbol, string Target, string Header, string Body)

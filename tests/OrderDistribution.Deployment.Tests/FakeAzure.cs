@@ -2,20 +2,21 @@ namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
 /// Stand-ins for az and azd on PATH, so the Azure scripts' argument handling runs for real without Azure:
-/// azd prints an azd environment; az records each call (one line of arguments) and answers what it was told.
+/// azd keeps an azd environment in a file (env get-values, env set, env unset) and records each call; az records
+/// each call (one line of arguments) and answers what it was told.
 /// </summary>
 internal sealed class FakeAzure : IDisposable
 {
     public const string Subscription = "00000000-1111-2222-3333-444444444444";
 
     private readonly string _dir = Directory.CreateTempSubdirectory("fake-azure-").FullName;
-    private readonly List<(string Match, string Answer)> _answers = [];
+    private readonly List<(string Match, string Answer, int ExitCode)> _answers = [];
 
     public FakeAzure(bool extensionsInstalled = true)
     {
-        Write("azd", $"""
-            #!/bin/sh
-            cat <<'VALUES'
+        File.WriteAllText(AzdEnvironment, $"""
+            AZURE_ENV_NAME="fake"
+            AZURE_LOCATION="eastus"
             AZURE_SUBSCRIPTION_ID="{Subscription}"
             AZURE_RESOURCE_GROUP="rg-fake"
             APPLICATIONINSIGHTS_NAME="appi-fake"
@@ -23,7 +24,19 @@ internal sealed class FakeAzure : IDisposable
             SERVICEBUS_NAMESPACE="sb-fake"
             SERVICEBUS_NAMESPACE_FQDN="sb-fake.servicebus.windows.net"
             STORAGE_BLOB_ENDPOINT="https://stfake.blob.core.windows.net/"
-            VALUES
+
+            """);
+        Write("azd", $$"""
+            #!/bin/sh
+            printf '%s\n' "$*" >> '{{AzdLog}}'
+            state='{{AzdEnvironment}}'
+            case "$1 $2" in
+              'env set') grep -v "^$3=" "$state" > "$state.new"; printf '%s="%s"\n' "$3" "$4" >> "$state.new"; mv "$state.new" "$state" ;;
+              'env unset')
+                if [ -f '{{NoUnsetMarker}}' ]; then echo 'Error: unknown command "unset" for "azd env"' >&2; exit 1; fi
+                grep -v "^$3=" "$state" > "$state.new"; mv "$state.new" "$state" ;;
+              *) cat "$state" ;;
+            esac
             """);
         ExtensionsInstalled = extensionsInstalled;
     }
@@ -32,18 +45,60 @@ internal sealed class FakeAzure : IDisposable
 
     private string Log => Path.Combine(_dir, "az.log");
 
+    private string AzdLog => Path.Combine(_dir, "azd.log");
+
+    private string AzdEnvironment => Path.Combine(_dir, "azd.env");
+
+    private string NoUnsetMarker => Path.Combine(_dir, "azd-has-no-unset");
+
     public List<string> Calls => File.Exists(Log) ? File.ReadAllLines(Log).ToList() : [];
+
+    public List<string> AzdCalls => File.Exists(AzdLog) ? File.ReadAllLines(AzdLog).ToList() : [];
+
+    /// <summary>The azd environment as the fake azd keeps it: each line KEY="VALUE", the value exactly as set.</summary>
+    public Dictionary<string, string> AzdValues =>
+        File.ReadAllText(AzdEnvironment).Split('\n').Where(line => line.Contains('=', StringComparison.Ordinal))
+            .Select(line => line.Split('=', 2))
+            .ToDictionary(parts => parts[0], parts => parts[1][1..^1]);
+
+    public FakeAzure SetAzdValue(string key, string value)
+    {
+        File.WriteAllLines(AzdEnvironment, File.ReadAllLines(AzdEnvironment).Where(l => !l.StartsWith(key + "=", StringComparison.Ordinal)).Append($"{key}=\"{value}\""));
+        return this;
+    }
+
+    public FakeAzure RemoveAzdValue(string key)
+    {
+        File.WriteAllLines(AzdEnvironment, File.ReadAllLines(AzdEnvironment).Where(l => !l.StartsWith(key + "=", StringComparison.Ordinal)));
+        return this;
+    }
+
+    /// <summary>An azd from before <c>azd env unset</c>: the command fails as an unknown one.</summary>
+    public FakeAzure WithoutAzdEnvUnset()
+    {
+        File.WriteAllText(NoUnsetMarker, "");
+        return this;
+    }
 
     /// <summary>When an az call's arguments contain <paramref name="match"/>, it prints <paramref name="answer"/>.</summary>
     public FakeAzure Respond(string match, string answer)
     {
-        _answers.Add((match, answer));
+        _answers.Add((match, answer, 0));
+        return this;
+    }
+
+    /// <summary>When an az call's arguments contain <paramref name="match"/>, it fails with an error on stderr.</summary>
+    public FakeAzure Fail(string match, string error)
+    {
+        _answers.Add((match, error, 1));
         return this;
     }
 
     public (int ExitCode, string Output) Run(string program, params string[] arguments)
     {
-        var cases = string.Concat(_answers.Select(a => $"  *'{a.Match}'*) printf '%s\\n' '{a.Answer}' ;;\n"));
+        var cases = string.Concat(_answers.Select(a => a.ExitCode == 0
+            ? $"  *'{a.Match}'*) printf '%s\\n' '{a.Answer}' ;;\n"
+            : $"  *'{a.Match}'*) printf 'ERROR: %s\\n' '{a.Answer}' >&2; exit {a.ExitCode} ;;\n"));
         Write("az", $$"""
             #!/bin/sh
             printf '%s' "$*" | tr '\n' ' ' >> '{{Log}}'; echo >> '{{Log}}'
@@ -58,6 +113,14 @@ internal sealed class FakeAzure : IDisposable
         return program == "env"
             ? Repo.Run("env", [path, .. arguments])
             : Repo.Run("env", [path, program, .. arguments]);
+    }
+
+    /// <summary>A file in the fake's folder (removed with it), e.g. a .env for the sync script.</summary>
+    public string WriteFile(string name, string text)
+    {
+        var file = Path.Combine(_dir, name);
+        File.WriteAllText(file, text);
+        return file;
     }
 
     public void Dispose() => Directory.Delete(_dir, recursive: true);

@@ -33,6 +33,24 @@ public class KqlTests
         Assert.Contains("EnableAdaptiveSampling false", Repo.Read("scripts/kql/cycle-time.kql"), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Cycle_time_runs_from_the_scheduled_instant_to_the_end_of_the_last_successful_store()
+    {
+        var query = Repo.Read("scripts/kql/cycle-time.kql");
+
+        // The start: the placeholder scripts/query-kql.sh fills with --scheduled-at, never the first delivery.
+        Assert.Contains("\nlet scheduledAt = datetime(null);\n", query, StringComparison.Ordinal);
+        Assert.Contains("datetime_diff(\"millisecond\", lastEnd, scheduledAt)", query, StringComparison.Ordinal);
+        Assert.Contains("placeholder='let scheduledAt = datetime(null);'", Repo.Read("scripts/query-kql.sh"), StringComparison.Ordinal);
+        // The end: a request's timestamp is its start, so its end adds the duration (milliseconds).
+        Assert.Contains("| extend ended = timestamp + duration * 1ms;", query, StringComparison.Ordinal);
+        Assert.Contains("lastEnd = max(ended)", query, StringComparison.Ordinal);
+        Assert.DoesNotContain("max(timestamp)", query, StringComparison.Ordinal);
+        // The burst's row is the stores: the receivers' requests.
+        Assert.Contains("| where cloud_RoleName startswith \"receiver-\"", query, StringComparison.Ordinal);
+        Assert.All(Contract.AppIds.Where(id => id != Contract.Distributor), id => Assert.StartsWith("receiver-", id, StringComparison.Ordinal));
+    }
+
     [Theory]
     [InlineData(Contract.DistributorSettings)]
     [InlineData(Contract.ReceiverSettings)]
@@ -85,6 +103,64 @@ public class KqlTests
     }
 
     [RequiresKqlCheckerFact]
+    public void The_burst_workbooks_queries_parse_against_the_telemetry_schema()
+    {
+        var folder = Directory.CreateTempSubdirectory("workbook-kql-").FullName;
+        try
+        {
+            var files = Workbook.Queries().Select(q =>
+            {
+                var file = Path.Combine(folder, q.Key + ".kql");
+                File.WriteAllText(file, q.Value);
+                return file;
+            }).ToArray();
+            Assert.Equal(3, files.Length);
+
+            var (exitCode, output) = Repo.Run("node", ["scripts/kql-check.js", .. files]);
+            Assert.True(exitCode == 0, output);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
+    public void The_burst_workbook_shows_cycle_time_throughput_per_5_s_retries_drops_and_dead_letters_per_model()
+    {
+        var queries = Workbook.Queries();
+
+        // Cycle time per burst: to the end of the last store, from the scheduled instant when given.
+        Assert.Contains("| extend ended = timestamp + duration * 1ms", queries["bursts"], StringComparison.Ordinal);
+        Assert.Contains("lastStoreEnd = maxif(ended, cloud_RoleName startswith \"receiver-\")", queries["bursts"], StringComparison.Ordinal);
+        Assert.Contains("let scheduledAt = todatetime(\"{ScheduledAt}\");", queries["bursts"], StringComparison.Ordinal);
+        Assert.Contains("bin(timestamp, 5s)", queries["throughput"], StringComparison.Ordinal);
+        Assert.Contains("customDimensions.RetryCount", queries["retries-drops"], StringComparison.Ordinal);
+        Assert.Contains("customDimensions.DropCount", queries["retries-drops"], StringComparison.Ordinal);
+
+        // Per model: the routes the apps serve and the channels they log name the model.
+        var routes = new OrderDistribution.Inbound.OrderRoutes("q-order-express", "q-order-express-input");
+        foreach (var (route, model) in new[] { (routes.Bulk, "pubsub-bulk"), (routes.Single, "pubsub-single"), (routes.Binding, "bindings") })
+        {
+            var suffix = route[route.LastIndexOf('-')..];
+            Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["bursts"], StringComparison.Ordinal);
+            Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["throughput"], StringComparison.Ordinal);
+        }
+
+        foreach (var channel in Enum.GetNames<OrderDistribution.Inbound.InboundChannel>())
+        {
+            Assert.Contains($"tostring(customDimensions.Channel) == \"{channel}\"", queries["retries-drops"], StringComparison.Ordinal);
+        }
+
+        // Dead letters: Service Bus's own metric, per queue.
+        var metric = Workbook.Item("dead-letters")["content"]!;
+        Assert.Equal(["__SERVICE_BUS_ID__"], metric["resourceIds"]!.AsArray().Select(n => n!.GetValue<string>()));
+        var deadLetters = Assert.Single(metric["metrics"]!.AsArray())!;
+        Assert.Equal("microsoft.servicebus/namespaces--DeadletteredMessages", deadLetters["metric"]!.GetValue<string>());
+        Assert.Equal(["EntityName"], deadLetters["splitBy"]!.AsArray().Select(n => n!.GetValue<string>()));
+    }
+
+    [RequiresKqlCheckerFact]
     public void The_kql_checker_reports_an_unknown_column()
     {
         var bad = Path.Combine(Path.GetTempPath(), $"bad-{Guid.NewGuid():N}.kql");
@@ -99,6 +175,22 @@ public class KqlTests
         {
             File.Delete(bad);
         }
+    }
+
+    /// <summary>infra/workbook/bursts.workbook.json, the workbook main.bicep deploys.</summary>
+    internal static class Workbook
+    {
+        public const string File = "infra/workbook/bursts.workbook.json";
+
+        public static System.Text.Json.Nodes.JsonObject Item(string name) =>
+            System.Text.Json.Nodes.JsonNode.Parse(Repo.Read(File))!["items"]!.AsArray()
+                .Single(item => item!["name"]!.GetValue<string>() == name)!.AsObject();
+
+        /// <summary>The KQL items' queries by item name.</summary>
+        public static Dictionary<string, string> Queries() =>
+            System.Text.Json.Nodes.JsonNode.Parse(Repo.Read(File))!["items"]!.AsArray()
+                .Where(item => item!["type"]!.GetValue<int>() == 3)
+                .ToDictionary(item => item!["name"]!.GetValue<string>(), item => item!["content"]!["query"]!.GetValue<string>());
     }
 
     private enum Level

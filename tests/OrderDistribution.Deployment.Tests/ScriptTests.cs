@@ -121,8 +121,54 @@ public class ScriptTests
         {
             Assert.Contains($"--subscription {FakeAzure.Subscription}", call, StringComparison.Ordinal);
             Assert.Contains("--namespace-name sb-fake", call, StringComparison.Ordinal);
-            Assert.Contains("--query countDetails.deadLetterMessageCount", call, StringComparison.Ordinal);
+            Assert.Contains("--query [countDetails.deadLetterMessageCount]", call, StringComparison.Ordinal);
         });
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_counts_scheduled_messages_as_still_on_the_queues_while_draining()
+    {
+        using var azure = new FakeAzure();
+        // No active message anywhere, but 5 scheduled on each queue: a burst not yet visible is not drained.
+        azure.Respond("activeMessageCount", "0\t5").Respond("deadLetterMessageCount", "0");
+
+        var (exitCode, output) = azure.Run("bash", "scripts/azure-burst.sh", "--drain-only", "--drain-timeout", "0");
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("still on the queues after 0 s: 15 messages (active and scheduled)", output, StringComparison.Ordinal);
+        Assert.Contains("dead-lettered in this burst: 0", output, StringComparison.Ordinal);
+        Assert.All(azure.Calls.Where(c => c.Contains("activeMessageCount", StringComparison.Ordinal)), call =>
+            Assert.Contains("--query [countDetails.activeMessageCount,countDetails.scheduledMessageCount]", call, StringComparison.Ordinal));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_reports_an_az_failure_while_draining_and_still_prints_the_dead_letter_report()
+    {
+        using var azure = new FakeAzure();
+        azure.Fail("activeMessageCount", "(AuthorizationFailed) no read access to the namespace").Respond("deadLetterMessageCount", "2");
+
+        var (exitCode, output) = azure.Run("bash", "scripts/azure-burst.sh", "--drain-only", "--drain-timeout", "0");
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("az could not read q-order-ingress: ERROR: (AuthorizationFailed) no read access to the namespace", output, StringComparison.Ordinal);
+        Assert.Contains("could not read q-order-ingress q-order-express q-order-standard", output, StringComparison.Ordinal);
+        Assert.Contains("dead-lettered: q-order-standard 2 (now 2 in its dead-letter queue)", output, StringComparison.Ordinal);
+        Assert.Contains("dead-lettered in this burst: 6", output, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_reports_a_queue_whose_dead_letters_az_cannot_read_and_goes_on_with_the_others()
+    {
+        using var azure = new FakeAzure();
+        azure.Fail("--name q-order-express --query [countDetails.deadLetterMessageCount]", "(ResourceNotFound) queue not found")
+            .Respond("deadLetterMessageCount", "1");
+
+        var (exitCode, output) = azure.Run("bash", "scripts/azure-burst.sh", "--dead-letters-only");
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("dead-lettered: q-order-express unknown (az failed, see above)", output, StringComparison.Ordinal);
+        Assert.Contains("dead-lettered: q-order-standard 1 (now 1 in its dead-letter queue)", output, StringComparison.Ordinal);
+        Assert.Contains("dead-lettered in this burst: 2 (and the queues az could not read)", output, StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -144,6 +190,50 @@ public class ScriptTests
         using var other = new FakeAzure();
         Assert.Equal(0, other.Run("bash", "scripts/query-kql.sh", "--subscription", "other-sub", "cycle-time").ExitCode);
         Assert.Contains("--subscription other-sub ", other.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)), StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Query_kql_measures_the_cycle_time_from_the_scheduled_instant_it_is_given()
+    {
+        using var azure = new FakeAzure();
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "--scheduled-at", "2026-11-24T10:00:30Z", "cycle-time");
+
+        Assert.True(exitCode == 0, output);
+        var query = azure.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal));
+        Assert.Contains("let scheduledAt = datetime(2026-11-24T10:00:30Z);", query, StringComparison.Ordinal);
+        Assert.DoesNotContain("datetime(null)", query, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Query_kql_says_cycle_time_has_no_start_without_the_scheduled_instant_and_refuses_a_local_time()
+    {
+        using var azure = new FakeAzure();
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "cycle-time");
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("cycle-time: no --scheduled-at, so no cycle time", output, StringComparison.Ordinal);
+
+        var (refused, message) = azure.Run("bash", "scripts/query-kql.sh", "--scheduled-at", "2026-11-24 10:00:30", "cycle-time");
+        Assert.Equal(2, refused);
+        Assert.Contains("is not a UTC instant", message, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_reads_the_scheduled_instant_from_the_load_tools_schedule_record()
+    {
+        var script = Repo.Read("scripts/azure-burst.sh");
+        // The load tool writes its record where the script reads it.
+        Assert.Contains("--state \"$schedule_record\"", script, StringComparison.Ordinal);
+        Assert.Contains("--scheduled-at $scheduled_at", script, StringComparison.Ordinal);
+
+        // The record as System.Text.Json writes it (ScheduleRecord): the instant comes out as UTC with a Z.
+        using var azure = new FakeAzure();
+        var record = azure.WriteFile("record.json", System.Text.Json.JsonSerializer.Serialize(
+            new { ScheduledAt = DateTimeOffset.FromUnixTimeSeconds(1_795_000_000), Model = "pubsub", Count = 10_000, ClockSkewSeconds = 0.4 }));
+        var function = System.Text.RegularExpressions.Regex.Match(script, @"^scheduled_instant\(\) \{.*?^\}", System.Text.RegularExpressions.RegexOptions.Multiline | System.Text.RegularExpressions.RegexOptions.Singleline).Value;
+        var (exitCode, output) = Repo.Run("bash", "-c", function + "\nscheduled_instant \"$1\"", "bash", record);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Equal(DateTimeOffset.FromUnixTimeSeconds(1_795_000_000).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", System.Globalization.CultureInfo.InvariantCulture), output.Trim());
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -201,6 +291,86 @@ public class ScriptTests
         Assert.Equal(2, exitCode);
         Assert.Contains("is not a duration", output, StringComparison.Ordinal);
         Assert.Empty(azure.Calls);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_unsets_a_setting_that_left_dot_env_so_its_default_applies_again()
+    {
+        using var azure = new FakeAzure();
+        azure.SetAzdValue("MAX_ACTIVE_MESSAGES", "500").SetAzdValue("DAPR_PUBSUB_MODEL", "single");
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=eastus\nDAPR_COMPONENTS_MODEL=pubsub\n# MAX_ACTIVE_MESSAGES=500\n");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.True(exitCode == 0, output);
+        var values = azure.AzdValues;
+        Assert.False(values.ContainsKey("MAX_ACTIVE_MESSAGES"), output);
+        Assert.False(values.ContainsKey("DAPR_PUBSUB_MODEL"), output);
+        Assert.Equal("pubsub", values["DAPR_COMPONENTS_MODEL"]);
+        Assert.Contains("env unset MAX_ACTIVE_MESSAGES", azure.AzdCalls);
+        // Only the settings it owns: deployment outputs stay.
+        Assert.Equal("rg-fake", values["AZURE_RESOURCE_GROUP"]);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_stops_the_provision_when_azd_cannot_unset_a_setting_that_left_dot_env()
+    {
+        using var azure = new FakeAzure();
+        azure.SetAzdValue("MAX_ACTIVE_MESSAGES", "500").WithoutAzdEnvUnset();
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=eastus\n");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("could not unset MAX_ACTIVE_MESSAGES", output, StringComparison.Ordinal);
+        Assert.Equal("500", azure.AzdValues["MAX_ACTIVE_MESSAGES"]);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_drops_windows_line_ends_spaces_inline_comments_and_quotes_from_the_values()
+    {
+        using var azure = new FakeAzure();
+        var env = azure.WriteFile(".env",
+            "AZURE_LOCATION=eastus\r\nDAPR_COMPONENTS_MODEL=pubsub\r\nDAPR_PUBSUB_MODEL=single   # one message per request\r\n" +
+            "SERVICE_BUS_SKU=\"Premium\"\nMAX_MESSAGES_COUNT = 100\t# smaller bulks\nSINGLE_MAX_CONCURRENT_HANDLERS='32'");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.True(exitCode == 0, output);
+        var values = azure.AzdValues;
+        Assert.Equal("pubsub", values["DAPR_COMPONENTS_MODEL"]);
+        Assert.Equal("single", values["DAPR_PUBSUB_MODEL"]);
+        Assert.Equal("Premium", values["SERVICE_BUS_SKU"]);
+        Assert.Equal("100", values["MAX_MESSAGES_COUNT"]);
+        Assert.Equal("32", values["SINGLE_MAX_CONCURRENT_HANDLERS"]);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_refuses_another_location_for_a_deployed_environment_and_changes_nothing()
+    {
+        using var azure = new FakeAzure();
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=westeurope\nDAPR_COMPONENTS_MODEL=bindings\n");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("AZURE_LOCATION=westeurope", output, StringComparison.Ordinal);
+        Assert.Contains("deployed in eastus", output, StringComparison.Ordinal);
+        Assert.DoesNotContain(azure.AzdCalls, call => call.StartsWith("env set", StringComparison.Ordinal) || call.StartsWith("env unset", StringComparison.Ordinal));
+        Assert.Equal("eastus", azure.AzdValues["AZURE_LOCATION"]);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void Env_sync_takes_a_location_change_before_the_first_deployment()
+    {
+        using var azure = new FakeAzure();
+        azure.RemoveAzdValue("AZURE_RESOURCE_GROUP");
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=westeurope\n");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Equal("westeurope", azure.AzdValues["AZURE_LOCATION"]);
     }
 
     [RequiresProgramFact("sh", "apt-get install dash")]

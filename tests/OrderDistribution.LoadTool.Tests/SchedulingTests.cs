@@ -1,3 +1,4 @@
+using Microsoft.AspNetCore.Builder;
 using OrderDistribution.Orders;
 using OrderDistribution.TestSupport;
 
@@ -77,12 +78,19 @@ public sealed class SchedulingTests : IAsyncLifetime
     public async Task Azure_scheduling_bulk_publishes_every_order_with_one_scheduled_enqueue_time_whatever_the_model()
     {
         var orders = await GenerateAsync(500);
+        await using var storage = await Azurite.StartAsync();
+        await new Azure.Storage.Blobs.BlobContainerClient(storage.ConnectionString, "express-outbox").CreateIfNotExistsAsync();
         var before = DateTimeOffset.UtcNow;
+        var cli = new Cli();
 
-        var exit = await new Cli().RunAsync(["schedule", "--target", "azure", "--schedule-delay", "20", "--model", "bindings", .. Common()]);
+        var exit = await cli.RunAsync(["schedule", "--target", "azure", "--schedule-delay", "20", "--model", "bindings", "--storage", storage.ConnectionString, .. Common()]);
 
         Assert.Equal(0, exit);
         var record = await ScheduleRecord.ReadAsync(Path.Combine(_folder, "schedule.json"), default);
+        // The instant is in storage's time; the skew it was corrected by is recorded and reported in one line.
+        Assert.NotNull(record.ClockSkewSeconds);
+        Assert.InRange(record.ClockSkewSeconds!.Value, -1, 1);
+        Assert.Single(cli.Output.Split('\n'), line => line.StartsWith("Clock: storage's clock is", StringComparison.Ordinal));
         Assert.InRange(record.ScheduledAt, before.AddSeconds(19), before.AddSeconds(21));
         Assert.Equal(0, record.ScheduledAt.Millisecond);
         var entries = _sidecar.BulkPublishes("q-order-ingress").SelectMany(r => r.Json.EnumerateArray()).ToList();
@@ -91,6 +99,33 @@ public sealed class SchedulingTests : IAsyncLifetime
             record.ScheduledAt,
             DateTimeOffset.Parse(e.GetProperty("metadata").GetProperty("ScheduledEnqueueTimeUtc").GetString()!, System.Globalization.CultureInfo.InvariantCulture)));
         Assert.DoesNotContain(_sidecar.Requests, r => r.Path.StartsWith("/v1.0/bindings/", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Azure_scheduling_puts_the_instant_in_storages_time_when_this_machines_clock_is_off()
+    {
+        await GenerateAsync(50);
+        // Storage whose clock is two minutes ahead of this machine's: its Date header says so.
+        var ahead = TimeSpan.FromMinutes(2);
+        await using var storage = LoopbackServer.Create();
+        storage.MapMethods("/{account}/{container}", ["HEAD", "GET"], (Microsoft.AspNetCore.Http.HttpContext context) =>
+        {
+            context.Response.Headers.Date = (DateTimeOffset.UtcNow + ahead).ToString("R", System.Globalization.CultureInfo.InvariantCulture);
+            context.Response.Headers.ETag = "\"0x1\"";
+            context.Response.Headers.LastModified = DateTimeOffset.UtcNow.ToString("R", System.Globalization.CultureInfo.InvariantCulture);
+            return Microsoft.AspNetCore.Http.Results.Ok();
+        });
+        await storage.StartAsync();
+        var connection = $"DefaultEndpointsProtocol=http;AccountName={Azurite.AccountName};AccountKey={Azurite.AccountKey};" +
+                         $"BlobEndpoint={LoopbackServer.AddressOf(storage)}{Azurite.AccountName};";
+        var before = DateTimeOffset.UtcNow;
+
+        var exit = await new Cli().RunAsync(["schedule", "--target", "azure", "--schedule-delay", "20", "--storage", connection, .. Common()]);
+
+        Assert.Equal(0, exit);
+        var record = await ScheduleRecord.ReadAsync(Path.Combine(_folder, "schedule.json"), default);
+        Assert.InRange(record.ClockSkewSeconds!.Value, ahead.TotalSeconds - 1, ahead.TotalSeconds + 1);
+        Assert.InRange(record.ScheduledAt, before + ahead + TimeSpan.FromSeconds(18), DateTimeOffset.UtcNow + ahead + TimeSpan.FromSeconds(22));
     }
 
     [Fact]

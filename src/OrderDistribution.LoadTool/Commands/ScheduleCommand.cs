@@ -24,8 +24,10 @@ internal static class ScheduleCommand
         var model = result.GetValue(Model);
         var target = result.GetValue(Target);
         await using var publishing = Publishing(result, configurePublishing);
+        // Azure: the burst's instant in storage's time (Azure's), so that the cycle time has one clock.
+        var skew = target == ScheduleTarget.Azure ? await MeasureStorageClockAsync(console, result, ct) : default;
         DateTimeOffset? enqueueAt = target == ScheduleTarget.Azure
-            ? DateTimeOffset.FromUnixTimeSeconds(DateTimeOffset.UtcNow.ToUnixTimeSeconds() + ScheduleDelaySeconds(result))
+            ? DateTimeOffset.FromUnixTimeSeconds(skew.ToServiceTime(DateTimeOffset.UtcNow).ToUnixTimeSeconds() + ScheduleDelaySeconds(result))
             : null;
 
         using var http = CommandSupport.SidecarClient(result);
@@ -40,7 +42,10 @@ internal static class ScheduleCommand
         var failed = await CommandSupport.WithProgressAsync(console, $"Scheduling {set.Count} orders ({target}, {model})", set.Count,
             (progress, _) => scheduler.ScheduleAsync(set, enqueueAt is null ? model : ComponentsModel.Pubsub, enqueueAt, progress, ct));
         await ScheduleRecord.WriteAsync(result.GetValue(State)!,
-            new ScheduleRecord(scheduledAt, model.ToString().ToLowerInvariant(), set.Count, result.GetValue(OrdersFile)!), ct);
+            new ScheduleRecord(scheduledAt, model.ToString().ToLowerInvariant(), set.Count, result.GetValue(OrdersFile)!)
+            {
+                ClockSkewSeconds = target == ScheduleTarget.Azure ? skew.Offset.TotalSeconds : null,
+            }, ct);
 
         if (failed.Count > 0)
         {
@@ -48,7 +53,7 @@ internal static class ScheduleCommand
             return ExitCodes.Incomplete;
         }
 
-        if (enqueueAt < DateTimeOffset.UtcNow)
+        if (enqueueAt < skew.ToServiceTime(DateTimeOffset.UtcNow))
         {
             console.MarkupLineInterpolated($"[yellow]Scheduling took longer than --schedule-delay: some orders were visible late, and the cycle time includes that.[/]");
         }
@@ -56,6 +61,18 @@ internal static class ScheduleCommand
         var poison = set.Poison.Count > 0 ? $" ({set.Poison.Count} of them poison, to be dropped)" : "";
         console.MarkupLineInterpolated($"Scheduled {set.Count} orders{poison} for {scheduledAt:O}.");
         return ExitCodes.Done;
+    }
+
+    private static async Task<ClockSkew> MeasureStorageClockAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
+    {
+        var accountUrl = result.GetValue(StorageAccountUrl);
+        var clock = ServiceClock.OfStorage(
+            accountUrl is null ? null : CommandSupport.AbsoluteUri(StorageAccountUrl, accountUrl),
+            result.GetValue(StorageConnectionString) ?? Environment.GetEnvironmentVariable("Storage__ConnectionString") ?? "UseDevelopmentStorage=true",
+            WatchExpectation.OutboxFor(Orders.Delivery.Express));
+        var skew = await clock.MeasureAsync(ct);
+        console.MarkupLineInterpolated($"{skew.Describe("storage")}");
+        return skew;
     }
 
     private static int ScheduleDelaySeconds(ParseResult result) =>

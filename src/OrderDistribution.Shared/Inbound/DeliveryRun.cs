@@ -62,17 +62,17 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
     }
 
     /// <summary>
-    /// One line per delivery: at Debug when every entry is done or dropped (each drop has its own warning), at
-    /// Warning when some are to be retried, naming the first failure.
+    /// One line per delivery: at Debug when every entry is done, at Warning when some are to be retried or were
+    /// dropped (the counts reach Application Insights for retry-drop.kql and the workbook), naming the first failure.
     /// </summary>
     public void Answered(InboundChannel channel, IReadOnlyList<BulkSubscribeAppResponseStatus> statuses, DeliveryProgress? progress)
     {
-        var retryCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.RETRY);
-        var level = retryCount > 0 ? LogLevel.Warning : LogLevel.Debug;
+        var successCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.SUCCESS);
+        var level = successCount < statuses.Count ? LogLevel.Warning : LogLevel.Debug;
         if (logger.IsEnabled(level))
         {
-            var successCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.SUCCESS);
-            var dropCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.DROP);
+            var retryCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.RETRY);
+            var dropCount = statuses.Count - successCount - retryCount;
             var elapsedMs = ElapsedMs;
             LogDelivery(logger, level, statuses.Count, source, channel, successCount, retryCount, dropCount, elapsedMs,
                 progress?.FirstFailure ?? "none");
