@@ -61,6 +61,7 @@ public static class LoadToolCommands
         root.Subcommands.Add(WatchCommand.Create(console, Wrap));
         root.Subcommands.Add(ClearCommand.Create(console, Wrap));
         root.Subcommands.Add(RunCommand.Create(console, Wrap));
+        root.Subcommands.Add(CeilingCommand.Create(console, Wrap));
         return root;
     }
 

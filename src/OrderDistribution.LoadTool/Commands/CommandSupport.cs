@@ -13,6 +13,35 @@ internal static class CommandSupport
     public static async Task<OutboxStorage> OpenStorageAsync(ParseResult result, CancellationToken ct)
     {
         var accountUrl = result.GetValue(CommonOptions.StorageAccountUrl);
+        var options = StorageOptionsOf(result);
+        OutboxStorage storage;
+        try
+        {
+            storage = await OutboxStorage.OpenAsync(options, OutboxStorage.DefaultOutboxes, ct);
+        }
+        catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
+        {
+            throw SignInFailed(accountUrl, e);
+        }
+        catch (FormatException e)
+        {
+            throw new ArgumentException($"--storage is not a storage connection string: {e.Message}", e);
+        }
+
+        await storage.EnsureReachableAsync(ct);
+        return storage;
+    }
+
+    public static LoadToolException SignInFailed(string? accountUrl, Exception e) => new(
+        $"Could not sign in to storage at {accountUrl} with DefaultAzureCredential: {FailureText.FirstLine(e.Message)}.",
+        "Run 'az login' (or 'azd auth login'), or pass --storage with a connection string.",
+        ExitCodes.BadInput, e);
+
+    /// <summary>Where storage is: --storage-account-url, else --storage, else Storage__ConnectionString, else Azurite.</summary>
+    /// <exception cref="ArgumentException">The options name no valid store.</exception>
+    public static StorageOptions StorageOptionsOf(ParseResult result)
+    {
+        var accountUrl = result.GetValue(CommonOptions.StorageAccountUrl);
         var options = new StorageOptions
         {
             AccountUrl = accountUrl is null ? null : AbsoluteUri(CommonOptions.StorageAccountUrl, accountUrl),
@@ -22,30 +51,9 @@ internal static class CommandSupport
                   ?? "UseDevelopmentStorage=true"
                 : null,
         };
-        if (new StorageOptionsValidator().Validate(null, options) is { Failed: true } invalid)
-        {
-            throw new ArgumentException(invalid.FailureMessage);
-        }
-
-        OutboxStorage storage;
-        try
-        {
-            storage = await OutboxStorage.OpenAsync(options, OutboxStorage.DefaultOutboxes, ct);
-        }
-        catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
-        {
-            throw new LoadToolException(
-                $"Could not sign in to storage at {accountUrl} with DefaultAzureCredential: {FailureText.FirstLine(e.Message)}.",
-                "Run 'az login' (or 'azd auth login'), or pass --storage with a connection string.",
-                ExitCodes.BadInput, e);
-        }
-        catch (FormatException e)
-        {
-            throw new ArgumentException($"--storage is not a storage connection string: {e.Message}", e);
-        }
-
-        await storage.EnsureReachableAsync(ct);
-        return storage;
+        return new StorageOptionsValidator().Validate(null, options) is { Failed: true } invalid
+            ? throw new ArgumentException(invalid.FailureMessage)
+            : options;
     }
 
     /// <summary>An HTTP client for the sidecar, carrying DAPR_API_TOKEN when it is set.</summary>
