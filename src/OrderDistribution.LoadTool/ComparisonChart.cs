@@ -28,7 +28,7 @@ public static class ComparisonChart
     private static Plot CycleTimes(ComparisonReport report)
     {
         var plot = new Plot();
-        plot.Title("Cycle time of every burst (10,000 orders unless the log says otherwise)");
+        plot.Title("Cycle time of every burst, against storage alone");
         plot.YLabel("seconds");
         var top = 0.0;
         if (report.Storage is { WarmMean: { } storageMean } storage)

@@ -39,7 +39,7 @@ public sealed record ModelResults(
 /// </summary>
 public sealed class ComparisonReport
 {
-    /// <summary>Known models first, in this order; others after them by name; storage alone is never a model.</summary>
+    /// <summary>Known models first, in this order (a variant such as "pubsub-single (appMaxConcurrency 64)" with its model); others after them by name.</summary>
     private static readonly string[] KnownModels = ["pubsub-bulk", "pubsub-single", "bindings"];
 
     private ComparisonReport(IReadOnlyList<ModelResults> models, ModelResults? storage, int rows)
@@ -67,7 +67,9 @@ public sealed class ComparisonReport
             .ToList();
         var models = results
             .Where(m => m.Label != StorageCeiling.Label)
-            .OrderBy(m => Array.IndexOf(KnownModels, m.Label) is >= 0 and var known ? known : KnownModels.Length)
+            .OrderBy(m => Array.FindIndex(KnownModels, known => m.Label == known || m.Label.StartsWith(known + " ", StringComparison.Ordinal)) is >= 0 and var known
+                ? known
+                : KnownModels.Length)
             .ThenBy(m => m.Label, StringComparer.Ordinal)
             .ToList();
         return new ComparisonReport(models, results.SingleOrDefault(m => m.Label == StorageCeiling.Label), rows.Count);
@@ -101,7 +103,7 @@ public sealed class ComparisonReport
         }
 
         text.Append(Storage is { } alone
-            ? string.Create(CultureInfo.InvariantCulture, $"- storage alone: `order-load ceiling` in the same log (complete runs: {alone.Warm.Count}), mean {alone.WarmMean:0.00} s; the ratios divide each model's mean by it.\n")
+            ? string.Create(CultureInfo.InvariantCulture, $"- storage alone: the `storage-alone` rows of this log (`order-load ceiling`; complete runs: {alone.Warm.Count}), mean {alone.WarmMean:0.00} s; the ratios divide each model's mean by it.\n")
             : "- storage alone: no `storage-alone` row in this log (run `order-load ceiling`), so no ratios.\n");
         var runsWithSeries = Models.Sum(m => m.RunsWithSeries) + (Storage?.RunsWithSeries ?? 0);
         text.Append(HasSeries

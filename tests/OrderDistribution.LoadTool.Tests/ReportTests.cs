@@ -78,6 +78,19 @@ public sealed class ReportTests
     }
 
     [Fact]
+    public void Models_are_listed_bulk_single_bindings_each_variant_beside_its_model_and_others_after_them()
+    {
+        string[] labels = ["other", "bindings", "pubsub-single (appMaxConcurrency 64)", "storage-alone", "pubsub-single", "pubsub-bulk"];
+        var rows = labels.Select(label => new ResultsRow("2026-11-23", label, 10_000, 30.0, 0, BurstStart.Warm))
+            .ToList();
+
+        var report = ComparisonReport.From(rows, new Dictionary<ResultsRow, StoredSeries>());
+
+        Assert.Equal(["pubsub-bulk", "pubsub-single", "pubsub-single (appMaxConcurrency 64)", "bindings", "other"], report.Models.Select(m => m.Label));
+        Assert.Equal("storage-alone", report.Storage?.Label);
+    }
+
+    [Fact]
     public async Task A_log_whose_runs_kept_no_series_gets_the_cycle_time_chart_alone_and_the_report_says_why()
     {
         await File.WriteAllTextAsync(Path.Combine(_folder, "LOG.md"), Header +
