@@ -1,3 +1,4 @@
+using OrderDistribution.TestSupport;
 using SkiaSharp;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -117,6 +118,24 @@ public sealed class ReportTests
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.StartsWith("No results log at", Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_example_report_in_docs_and_the_readme_is_what_report_renders_from_its_log_today()
+    {
+        var example = Path.Combine(RepositoryRoot.Path, "docs", "compare-example");
+        File.Copy(Path.Combine(example, "LOG.md"), Path.Combine(_folder, "LOG.md"));
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
+
+        Assert.True(exit == 0, cli.Output);
+        Assert.Equal(await File.ReadAllTextAsync(Path.Combine(example, "report.md")), await File.ReadAllTextAsync(Path.Combine(_folder, "report.md")));
+        var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md"))).Where(l => l.StartsWith("| ", StringComparison.Ordinal)).ToList();
+        var readme = await File.ReadAllLinesAsync(Path.Combine(RepositoryRoot.Path, "README.md"));
+        var at = Array.IndexOf(readme, table[0]);
+        Assert.True(at >= 0, "the README does not hold the example's table");
+        Assert.Equal(table, readme.Skip(at).Take(table.Count));
     }
 
     /// <summary>A PNG that decodes to the expected size and is no blank canvas.</summary>
