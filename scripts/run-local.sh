@@ -5,6 +5,9 @@
 #          writes the run file only and prints its path
 #        scripts/run-local.sh --azurite-args
 #          prints the arguments Azurite would be started with, one per line
+#        scripts/run-local.sh --storage-only
+#          starts Azurite only (if nothing listens on its ports) and keeps it until Ctrl+C; what
+#          scripts/compare-local.sh keeps running under every model's trio and storage alone
 #
 # The model picks the committed run file: dapr.yaml (components-pubsub) or dapr.bindings.yaml
 # (components-bindings). The mode sets Messaging__PubSubMode in a copy of it under .dapr/
@@ -29,7 +32,9 @@ azurite_args() {
 if [[ "${1:-}" == "--azurite-args" ]]; then azurite_args; exit 0; fi
 
 render_only=false
+storage_only=false
 if [[ "${1:-}" == "--render-only" ]]; then render_only=true; shift; fi
+if [[ "${1:-}" == "--storage-only" ]]; then storage_only=true; shift; fi
 model="${1:-pubsub}"
 mode="${2:-bulk}"
 case "$model" in
@@ -178,6 +183,12 @@ start_rabbitmq() {
   wait_for_port 5672 60
   echo "RabbitMQ: started ($rabbitmq_started_by; stopped again on exit)"
 }
+
+if $storage_only; then
+  start_azurite
+  echo "Storage only: Azurite on 127.0.0.1:10000 until Ctrl+C"
+  while :; do sleep 3600; done
+fi
 
 check_dapr
 case "$model" in

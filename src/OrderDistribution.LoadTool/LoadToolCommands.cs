@@ -8,7 +8,8 @@ using Spectre.Console;
 namespace OrderDistribution.LoadTool;
 
 /// <summary>
-/// order-load: generate, schedule, watch, clear, and run (all four), for the 10,000-order burst. One file per
+/// order-load: generate, schedule, watch, clear, and run (all four), for the 10,000-order burst; ceiling (storage
+/// alone) and report (the models compared, from the results log). One file per
 /// command in Commands/. Every failure ends in one or two lines (what failed, what to do) and an exit code of
 /// <see cref="ExitCodes"/>; the stack trace only with <c>--verbose</c>.
 /// </summary>
@@ -64,6 +65,8 @@ public static class LoadToolCommands
         root.Subcommands.Add(WatchCommand.Create(console, Wrap));
         root.Subcommands.Add(ClearCommand.Create(console, Wrap));
         root.Subcommands.Add(RunCommand.Create(console, Wrap, configurePublishing));
+        root.Subcommands.Add(CeilingCommand.Create(console, Wrap));
+        root.Subcommands.Add(ReportCommand.Create(console, Wrap));
         return root;
     }
 

@@ -1,18 +1,18 @@
-using System.Globalization;
-
 namespace OrderDistribution.LoadTool;
 
-/// <summary>One Markdown table row per run, so that runs can be compared.</summary>
+/// <summary>One Markdown table row per run, so that runs can be compared (<c>report</c> reads them back).</summary>
 public static class ResultsLog
 {
-    private const string Header =
-        "| timestamp | model | count | cycle time s | orders/s | missing |\n| --- | --- | ---: | ---: | ---: | ---: |\n";
-
-    public static async Task AppendAsync(string path, string model, WatchReport report, CancellationToken cancellationToken)
+    public static async Task AppendAsync(string path, ResultsRow row, CancellationToken cancellationToken)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
-        var row = string.Create(CultureInfo.InvariantCulture,
-            $"| {report.ScheduledAt:yyyy-MM-ddTHH:mm:ss} | {model} | {report.Expected} | {report.CycleTime?.TotalSeconds:0.0} | {report.OrdersPerSecond:0} | {report.Missing.Count} |\n");
-        await File.AppendAllTextAsync(path, File.Exists(path) ? row : Header + row, cancellationToken);
+        await File.AppendAllTextAsync(path, File.Exists(path) ? row.Format() : ResultsRow.Header + row.Format(), cancellationToken);
     }
+
+    /// <summary>Every row of the log, in order; lines that are no row are passed over.</summary>
+    /// <exception cref="FileNotFoundException">There is no log at <paramref name="path"/>.</exception>
+    public static async Task<IReadOnlyList<ResultsRow>> ReadAsync(string path, CancellationToken cancellationToken) =>
+        File.Exists(path)
+            ? (await File.ReadAllLinesAsync(path, cancellationToken)).Select(ResultsRow.TryParse).OfType<ResultsRow>().ToList()
+            : throw new FileNotFoundException($"No results log at {path}: run 'order-load run' (or scripts/compare-local.sh) first.", path);
 }

@@ -14,14 +14,18 @@ public sealed class StoredSeries
     /// <summary>Index s: orders stored in [s, s+1) seconds after scheduling (before scheduling counts as second 0).</summary>
     public IReadOnlyList<int> PerSecond { get; }
 
-    public static StoredSeries From(WatchReport report)
+    public static StoredSeries From(WatchReport report) => From(report.ScheduledAt, report.StoredTimes);
+
+    /// <param name="start">Second 0: when the orders were scheduled (or the uploads began).</param>
+    /// <param name="storedTimes">When each order was stored.</param>
+    public static StoredSeries From(DateTimeOffset start, IReadOnlyCollection<DateTimeOffset> storedTimes)
     {
-        if (report.StoredTimes.Count == 0)
+        if (storedTimes.Count == 0)
         {
             return new StoredSeries([]);
         }
 
-        var seconds = report.StoredTimes.Select(t => Math.Max(0, (int)Math.Floor((t - report.ScheduledAt).TotalSeconds))).ToList();
+        var seconds = storedTimes.Select(t => Math.Max(0, (int)Math.Floor((t - start).TotalSeconds))).ToList();
         var series = new int[seconds.Max() + 1];
         foreach (var second in seconds)
         {
@@ -68,8 +72,36 @@ public sealed class StoredSeries
     {
         var folder = Path.GetDirectoryName(Path.GetFullPath(resultsLog))!;
         Directory.CreateDirectory(folder);
-        var path = Path.Combine(folder, string.Create(CultureInfo.InvariantCulture, $"{scheduledAt.UtcDateTime:yyyyMMdd-HHmmss}-{model}.csv"));
+        var path = Path.Combine(folder, ResultsRow.CsvFileName(scheduledAt, model));
         await File.WriteAllTextAsync(path, Csv(), cancellationToken);
         return path;
+    }
+
+    /// <summary>Reads a series <see cref="Csv"/> wrote (the stored column; cumulative follows from it).</summary>
+    /// <exception cref="InvalidDataException">The file is not such a series.</exception>
+    public static async Task<StoredSeries> ReadCsvAsync(string path, CancellationToken cancellationToken)
+    {
+        var lines = (await File.ReadAllLinesAsync(path, cancellationToken)).Where(l => l.Length > 0).ToList();
+        if (lines.Count == 0 || lines[0] != "second,stored,cumulative")
+        {
+            throw new InvalidDataException($"{path} is not a per-second series (its first line must be 'second,stored,cumulative').");
+        }
+
+        var perSecond = new List<int>();
+        foreach (var line in lines.Skip(1))
+        {
+            var cells = line.Split(',');
+            if (cells.Length != 3
+                || !int.TryParse(cells[0], NumberStyles.None, CultureInfo.InvariantCulture, out var second)
+                || second != perSecond.Count
+                || !int.TryParse(cells[1], NumberStyles.None, CultureInfo.InvariantCulture, out var stored))
+            {
+                throw new InvalidDataException($"{path}: '{line}' is not the row of second {perSecond.Count}.");
+            }
+
+            perSecond.Add(stored);
+        }
+
+        return new StoredSeries(perSecond);
     }
 }

@@ -12,6 +12,29 @@ internal static class CommandSupport
     /// <exception cref="LoadToolException">Storage is misconfigured or not reachable.</exception>
     public static async Task<OutboxStorage> OpenStorageAsync(ParseResult result, CancellationToken ct)
     {
+        var storage = OutboxStorage.Open(StorageOptionsOf(result), OutboxStorage.DefaultOutboxes);
+        try
+        {
+            // The SDK signs in on the first call: this one.
+            await storage.EnsureReachableAsync(ct);
+        }
+        catch (AuthenticationFailedException e)
+        {
+            throw SignInFailed(result.GetValue(CommonOptions.StorageAccountUrl), e);
+        }
+
+        return storage;
+    }
+
+    public static LoadToolException SignInFailed(string? accountUrl, Exception e) => new(
+        $"Could not sign in to storage at {accountUrl} with DefaultAzureCredential: {FailureText.FirstLine(e.Message)}.",
+        "Run 'az login' (or 'azd auth login'), or pass --storage with a connection string.",
+        ExitCodes.BadInput, e);
+
+    /// <summary>Where storage is: --storage-account-url, else --storage, else Storage__ConnectionString, else Azurite.</summary>
+    /// <exception cref="ArgumentException">The options name no valid store.</exception>
+    public static StorageOptions StorageOptionsOf(ParseResult result)
+    {
         var accountUrl = result.GetValue(CommonOptions.StorageAccountUrl);
         var options = new StorageOptions
         {
@@ -22,26 +45,9 @@ internal static class CommandSupport
                   ?? "UseDevelopmentStorage=true"
                 : null,
         };
-        if (new StorageOptionsValidator().Validate(null, options) is { Failed: true } invalid)
-        {
-            throw new ArgumentException(invalid.FailureMessage);
-        }
-
-        var storage = OutboxStorage.Open(options, OutboxStorage.DefaultOutboxes);
-        try
-        {
-            // The SDK signs in on the first call: this one.
-            await storage.EnsureReachableAsync(ct);
-        }
-        catch (AuthenticationFailedException e)
-        {
-            throw new LoadToolException(
-                $"Could not sign in to storage at {accountUrl} with DefaultAzureCredential: {FailureText.FirstLine(e.Message)}.",
-                "Run 'az login' (or 'azd auth login'), or pass --storage with a connection string.",
-                ExitCodes.BadInput, e);
-        }
-
-        return storage;
+        return new StorageOptionsValidator().Validate(null, options) is { Failed: true } invalid
+            ? throw new ArgumentException(invalid.FailureMessage)
+            : options;
     }
 
     /// <summary>An HTTP client for the sidecar, carrying DAPR_API_TOKEN when it is set.</summary>

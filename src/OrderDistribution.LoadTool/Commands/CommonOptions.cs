@@ -128,6 +128,12 @@ internal static class CommonOptions
         DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
     };
 
+    public static readonly Option<BurstStart?> Start = new("--start")
+    {
+        Description = "cold: the first burst since the trio started; warm: a later one. Recorded in the results log " +
+                      "(default: cold with --target azure, where the receivers scale from zero; else not recorded).",
+    };
+
     /// <summary>Options every command takes.</summary>
     public static readonly Option[] Global = [OrdersFile, State, StorageConnectionString, StorageAccountUrl, Verbose];
 }

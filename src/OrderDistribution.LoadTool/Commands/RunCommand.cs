@@ -12,7 +12,7 @@ internal static class RunCommand
         wrap(new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
             {
                 Count, Seed, InvalidRate, Target, ScheduleDelay, Model, PubSubMode, Sidecar, SidecarGrpc, MaxBulkBytes,
-                TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results,
+                TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start,
             },
             (result, ct) => RunAsync(console, result, configurePublishing, ct));
 
@@ -43,9 +43,13 @@ internal static class RunCommand
         var report = await WatchCommand.WatchAsync(console, result, storage, await WatchCommand.ScheduleRecordOrNullAsync(result, ct), ct);
         var label = CommandSupport.RunLabel(result.GetValue(Model), result.GetValue(PubSubMode)!);
         WatchCommand.Print(console, report, label);
-        await ResultsLog.AppendAsync(result.GetValue(Results)!, label, report, ct);
+        await ResultsLog.AppendAsync(result.GetValue(Results)!, ResultsRow.Of(label, report, StartOf(result)), ct);
         var csv = await StoredSeries.From(report).WriteCsvBesideAsync(result.GetValue(Results)!, report.ScheduledAt, label, ct);
         console.MarkupLineInterpolated($"Orders stored per second: {csv}");
         return WatchCommand.ExitCode(console, report);
     }
+
+    /// <summary>--start, else cold in Azure, where the receivers scale from zero and every burst is a first one.</summary>
+    public static BurstStart? StartOf(ParseResult result) =>
+        result.GetValue(Start) ?? (result.GetValue(Target) == ScheduleTarget.Azure ? BurstStart.Cold : null);
 }

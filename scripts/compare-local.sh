@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# Compares the delivery models locally in one command. For each model in turn it starts the trio
+# (scripts/run-local.sh), waits until the apps and their sidecars are ready, runs the bursts (the
+# first one after the start recorded as cold, the others as warm) and stops the trio; then it
+# measures storage alone (order-load ceiling) and writes the report (order-load report).
+# Usage: scripts/compare-local.sh [--runs 3] [--models pubsub-bulk,pubsub-single,bindings]
+#                                 [--count 10000] [--ready-timeout 300] [--out DIR]
+#                                 [extra order-load run arguments...]
+# Everything lands in DIR (default results/compare-<UTC time>): LOG.md, each burst's per-second
+# CSV, each trio's output (<model>.trio.log), report.md and report.png.
+# A model whose trio is not ready in time, or one of whose bursts fails, is reported in one line;
+# its trio is stopped and the other models still run; the script then exits 1. Every trio it
+# started is stopped on exit, a failure or Ctrl+C included, and so is the Azurite it started:
+# Azurite runs for the whole comparison (run-local.sh --storage-only), so that every model and
+# storage alone meet the same store.
+# RUN_LOCAL names another run-local script (the tests put a stand-in there). Runs on bash 3.2+.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RUN_LOCAL="${RUN_LOCAL:-$ROOT/scripts/run-local.sh}"
+# What the trio answers when it can take a burst: each sidecar's health and each app's readiness.
+READY_URLS="http://127.0.0.1:3501/v1.0/healthz http://127.0.0.1:3502/v1.0/healthz http://127.0.0.1:3503/v1.0/healthz
+http://127.0.0.1:5001/health http://127.0.0.1:5002/health http://127.0.0.1:5003/health"
+STORAGE_URL="http://127.0.0.1:10000/"
+
+usage() { sed -n '2,16p' "$0"; }
+
+runs=3
+models="pubsub-bulk,pubsub-single,bindings"
+count=10000
+ready_timeout=300
+out=""
+args=()
+need_value() { [[ $# -ge 2 ]] || { echo "$1 needs a value" >&2; exit 2; }; }
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --runs) need_value "$@"; runs="$2"; shift 2 ;;
+    --models) need_value "$@"; models="$2"; shift 2 ;;
+    --count) need_value "$@"; count="$2"; shift 2 ;;
+    --ready-timeout) need_value "$@"; ready_timeout="$2"; shift 2 ;;
+    --out) need_value "$@"; out="$2"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+for number in "$runs" "$count" "$ready_timeout"; do
+  [[ "$number" =~ ^[1-9][0-9]*$ ]] || { echo "not a positive number: $number" >&2; exit 2; }
+done
+labels=""
+for label in ${models//,/ }; do
+  case "$label" in
+    pubsub-bulk|pubsub-single|bindings) labels="$labels $label" ;;
+    *) echo "unknown model '$label': use pubsub-bulk, pubsub-single or bindings" >&2; exit 2 ;;
+  esac
+done
+[[ -n "$labels" ]] || { echo "no model to compare" >&2; exit 2; }
+command -v curl >/dev/null 2>&1 || { echo "curl is needed to see when the trio is ready" >&2; exit 1; }
+
+cd "$ROOT"
+out="${out:-results/compare-$(date -u +%Y%m%d-%H%M%S)}"
+mkdir -p "$out"
+log="$out/LOG.md"
+
+# Background jobs in process groups of their own, so that stopping one stops all it started.
+set -m
+trio_pid=""
+storage_pid=""
+
+# Ctrl+C to the job's whole group (dapr run stops the apps and sidecars, run-local.sh what it
+# started), then TERM after 30 s and KILL after 40 s if anything is left.
+stop_group() {
+  local pid="$1" waited=0
+  kill -INT -- "-$pid" 2>/dev/null || return 0
+  while kill -0 "$pid" 2>/dev/null; do
+    if [[ $waited -eq 30 ]]; then kill -TERM -- "-$pid" 2>/dev/null || true; fi
+    if [[ $waited -ge 40 ]]; then kill -KILL -- "-$pid" 2>/dev/null || true; break; fi
+    sleep 1; waited=$((waited + 1))
+  done
+  wait "$pid" 2>/dev/null || true
+}
+
+stop_trio() {
+  if [[ -n "$trio_pid" ]]; then stop_group "$trio_pid"; trio_pid=""; fi
+}
+
+cleanup() {
+  stop_trio
+  if [[ -n "$storage_pid" ]]; then stop_group "$storage_pid"; storage_pid=""; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+order_load() {
+  dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- "$@"
+}
+
+# What order-load's exit code means (README, "The order-load tool").
+exit_reason() {
+  case "$1" in
+    1) echo "orders not scheduled, or valid orders still missing at the timeout" ;;
+    2) echo "bad input, or the trio runs another model" ;;
+    3) echo "storage or the sidecar could not be reached" ;;
+    *) echo "unexpected failure" ;;
+  esac
+}
+
+failures=""
+fail() { # label reason
+  echo "$1: FAILED: $2" >&2
+  failures="$failures
+$1: FAILED: $2"
+}
+
+# 0 once every URL of READY_URLS answers, 1 after SECONDS, 2 if the trio's script ended first.
+wait_ready() {
+  local seconds="$1" waited=0 url ready
+  while [[ $waited -lt $seconds ]]; do
+    kill -0 "$trio_pid" 2>/dev/null || return 2
+    ready=true
+    for url in $READY_URLS; do
+      if ! curl -fsS -o /dev/null -m 2 "$url" >/dev/null 2>&1; then ready=false; break; fi
+    done
+    if $ready; then return 0; fi
+    sleep 2; waited=$((waited + 2))
+  done
+  return 1
+}
+
+run_model() { # label
+  local label="$1" model mode burst start status ready=0
+  case "$label" in
+    pubsub-bulk) model=pubsub; mode=bulk ;;
+    pubsub-single) model=pubsub; mode=single ;;
+    *) model=bindings; mode=bulk ;;
+  esac
+  echo "$label: starting the trio (log $out/$label.trio.log)"
+  "$RUN_LOCAL" "$model" "$mode" > "$out/$label.trio.log" 2>&1 &
+  trio_pid=$!
+  wait_ready "$ready_timeout" || ready=$?
+  case "$ready" in
+    1) fail "$label" "the trio was not ready within $ready_timeout s (see $out/$label.trio.log)"; stop_trio; return 1 ;;
+    2) fail "$label" "run-local.sh ended before the trio was ready (see $out/$label.trio.log)"; stop_trio; return 1 ;;
+  esac
+  for burst in $(seq 1 "$runs"); do
+    start=warm
+    if [[ $burst -eq 1 ]]; then start=cold; fi
+    echo "$label: burst $burst of $runs ($start)"
+    status=0
+    order_load run --model "$model" --pubsub-mode "$mode" --count "$count" --start "$start" --results "$log" \
+      ${args[@]+"${args[@]}"} || status=$?
+    if [[ $status -ne 0 ]]; then
+      fail "$label" "burst $burst of $runs exited $status: $(exit_reason "$status") (see $out/$label.trio.log)"
+      stop_trio
+      return 1
+    fi
+  done
+  stop_trio
+  echo "$label: $runs bursts done, trio stopped"
+}
+
+wait_for_storage() {
+  local waited=0
+  while [[ $waited -lt 60 ]]; do
+    kill -0 "$storage_pid" 2>/dev/null || return 1
+    if curl -s -o /dev/null -m 2 "$STORAGE_URL" >/dev/null 2>&1; then return 0; fi
+    sleep 1; waited=$((waited + 1))
+  done
+  return 1
+}
+
+dotnet build -c Release "$ROOT/src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj"
+"$RUN_LOCAL" --storage-only > "$out/storage.log" 2>&1 &
+storage_pid=$!
+if ! wait_for_storage; then
+  echo "Azurite did not start (see $out/storage.log)" >&2
+  exit 1
+fi
+
+for label in $labels; do
+  run_model "$label" || true
+done
+
+echo "storage alone: order-load ceiling"
+status=0
+order_load ceiling --results "$log" || status=$?
+if [[ $status -ne 0 ]]; then fail storage-alone "ceiling exited $status: $(exit_reason "$status")"; fi
+
+if [[ -f "$log" ]]; then
+  order_load report "$log" || fail report "order-load report failed"
+else
+  fail report "no results log at $log: no burst and no ceiling finished"
+fi
+
+echo "comparison: $out (LOG.md, report.md, report.png)"
+if [[ -n "$failures" ]]; then
+  echo "failed:$failures" >&2
+  exit 1
+fi

@@ -1,0 +1,60 @@
+using System.CommandLine;
+using Spectre.Console;
+
+namespace OrderDistribution.LoadTool.Commands;
+
+/// <summary><c>report</c>: the comparison of the models in a results log, as Markdown and a PNG chart beside it.</summary>
+internal static class ReportCommand
+{
+    private static readonly Argument<string> Log = new("log")
+    {
+        Description = "The results log to compare (run, ceiling and scripts/compare-local.sh write it).",
+        DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
+    };
+
+    private static readonly Option<string?> Output = new("--output")
+    {
+        Description = "The report to write (Markdown); the chart goes beside it with the same name and .png. Default: report.md beside the log.",
+    };
+
+    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
+        wrap(new Command("report", "Compare the models in a results log: a table per model and a chart (report.md and report.png).")
+            {
+                Log, Output,
+            },
+            (result, ct) => RunAsync(console, result, ct));
+
+    private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
+    {
+        var log = Path.GetFullPath(result.GetValue(Log)!);
+        var markdown = Path.GetFullPath(result.GetValue(Output) ?? Path.Combine(Path.GetDirectoryName(log)!, "report.md"));
+        var rows = await ResultsLog.ReadAsync(log, ct);
+        if (rows.Count == 0)
+        {
+            throw new InvalidDataException($"{log} holds no results rows");
+        }
+
+        var report = ComparisonReport.From(rows, await SeriesBesideAsync(log, rows, ct));
+        var chart = Path.ChangeExtension(markdown, ".png");
+        Directory.CreateDirectory(Path.GetDirectoryName(markdown)!);
+        ComparisonChart.SavePng(report, chart);
+        await File.WriteAllTextAsync(markdown, report.Markdown(Path.GetRelativePath(Path.GetDirectoryName(markdown)!, log), Path.GetFileName(chart)), ct);
+        console.MarkupLineInterpolated($"{rows.Count} runs of {report.Models.Count} models compared: {markdown}, {chart}");
+        return ExitCodes.Done;
+    }
+
+    /// <summary>The per-second series each run wrote beside the log, for the runs whose file is still there.</summary>
+    private static async Task<Dictionary<ResultsRow, StoredSeries>> SeriesBesideAsync(string log, IReadOnlyList<ResultsRow> rows, CancellationToken ct)
+    {
+        var series = new Dictionary<ResultsRow, StoredSeries>();
+        foreach (var row in rows)
+        {
+            if (row.CsvFileName() is { } name && Path.Combine(Path.GetDirectoryName(log)!, name) is var path && File.Exists(path) && !series.ContainsKey(row))
+            {
+                series[row] = await StoredSeries.ReadCsvAsync(path, ct);
+            }
+        }
+
+        return series;
+    }
+}

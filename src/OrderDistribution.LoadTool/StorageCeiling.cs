@@ -1,0 +1,133 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using Azure;
+using Azure.Identity;
+using Azure.Storage.Blobs;
+using Azure.Storage.Blobs.Models;
+using OrderDistribution.Orders;
+using OrderDistribution.Storage;
+
+namespace OrderDistribution.LoadTool;
+
+/// <summary>What storage alone managed: every upload's end, and the failures.</summary>
+/// <param name="StartedAt">When the first upload began: second 0 of the per-second series.</param>
+/// <param name="Elapsed">From the first upload's start to the last one's end.</param>
+/// <param name="FirstFailure">Why the first failed upload failed, in one line.</param>
+/// <param name="LeftBehind">The scratch container, when it could not be deleted afterwards.</param>
+public sealed record CeilingResult(
+    int Count, int InFlight, DateTimeOffset StartedAt, TimeSpan Elapsed, IReadOnlyList<DateTimeOffset> UploadedAt, int Failed,
+    string? FirstFailure, string? LeftBehind)
+{
+    public double UploadsPerSecond => Elapsed > TimeSpan.Zero ? (Count - Failed) / Elapsed.TotalSeconds : 0;
+}
+
+/// <summary>
+/// Storage alone, the ceiling of every model: order blobs uploaded straight into a scratch container, a fixed number
+/// in flight (as the receivers bound their writes), timed to the last. The scratch container is new for each
+/// measurement and deleted afterwards; the outboxes are never touched. Written with Azure.Storage.Blobs 12.
+/// </summary>
+public sealed class StorageCeiling(BlobServiceClient service)
+{
+    /// <summary>The label of its rows in the results log.</summary>
+    public const string Label = "storage-alone";
+
+    public const string ContainerPrefix = "ceiling-";
+
+    public string Endpoint => service.Uri.ToString().TrimEnd('/');
+
+    public static StorageCeiling Open(StorageOptions options)
+    {
+        // Retried as the receivers retry their writes (after about 0.1 and 0.2 s, each attempt bounded by
+        // Storage:RequestTimeout), so storage alone is measured under the same rules as the models.
+        var client = new BlobClientOptions
+        {
+            Retry = { MaxRetries = 2, Delay = TimeSpan.FromMilliseconds(100), Mode = Azure.Core.RetryMode.Exponential, NetworkTimeout = options.RequestTimeout },
+        };
+        return new(options.AccountUrl is { } accountUrl
+            ? new BlobServiceClient(accountUrl, new DefaultAzureCredential(), client)
+            : new BlobServiceClient(options.ConnectionString, client));
+    }
+
+    /// <summary>Uploads each order as blob <c>{OrderId}.json</c>, as a receiver stores it, <paramref name="inFlight"/> at a time.</summary>
+    /// <exception cref="LoadToolException">Storage cannot be reached, or refuses the tool.</exception>
+    public async Task<CeilingResult> MeasureAsync(IReadOnlyList<Order> orders, int inFlight, IProgress<int>? progress, CancellationToken cancellationToken)
+    {
+        var blobs = orders.Select(o => (Name: OrderBlob.NameOf(o), Content: BinaryData.FromBytes(OrderJson.Serialize(o)))).ToList();
+        var container = service.GetBlobContainerClient(ContainerPrefix + Guid.NewGuid().ToString("N"));
+        try
+        {
+            await container.CreateAsync(cancellationToken: cancellationToken);
+        }
+        catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
+        {
+            throw Commands.CommandSupport.SignInFailed(Endpoint, e);
+        }
+        catch (Exception e) when (e is RequestFailedException or AggregateException && !cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(e);
+        }
+
+        var uploadedAt = new ConcurrentQueue<DateTimeOffset>();
+        var failed = 0;
+        string? firstFailure = null;
+        var startedAt = DateTimeOffset.UtcNow;
+        var clock = Stopwatch.StartNew();
+        try
+        {
+            await Parallel.ForEachAsync(blobs, new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = cancellationToken }, async (blob, ct) =>
+            {
+                var options = new BlobUploadOptions
+                {
+                    HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" },
+                    Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(DateTimeOffset.UtcNow) },
+                };
+                try
+                {
+                    await container.GetBlobClient(blob.Name).UploadAsync(blob.Content, options, ct);
+                    uploadedAt.Enqueue(DateTimeOffset.UtcNow);
+                    progress?.Report(uploadedAt.Count);
+                }
+                catch (Exception e) when (e is RequestFailedException or AggregateException && !ct.IsCancellationRequested)
+                {
+                    // The SDK has retried it already: counted, and the first reason kept for the summary.
+                    Interlocked.Increment(ref failed);
+                    Interlocked.CompareExchange(ref firstFailure, FailureText.Reason(e), null);
+                }
+            });
+        }
+        finally
+        {
+            clock.Stop();
+        }
+
+        var leftBehind = await DeleteAsync(container);
+        return new CeilingResult(orders.Count, inFlight, startedAt, clock.Elapsed, [.. uploadedAt.Order()], failed, firstFailure, leftBehind);
+    }
+
+    /// <returns>The container's name if it could not be deleted, else null.</returns>
+    private static async Task<string?> DeleteAsync(BlobContainerClient container)
+    {
+        // Not the caller's token: a cancelled measurement still removes its scratch container.
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        try
+        {
+            await container.DeleteIfExistsAsync(cancellationToken: timeout.Token);
+            return null;
+        }
+        catch (Exception e) when (e is RequestFailedException or AggregateException or OperationCanceledException)
+        {
+            return container.Name;
+        }
+    }
+
+    private LoadToolException Unreachable(Exception e) =>
+        e is RequestFailedException { Status: 401 or 403 } refused
+            ? new LoadToolException(
+                $"Storage at {Endpoint} refused the load tool ({refused.Status}: {FailureText.FirstLine(refused.Message)}).",
+                "Check --storage (the account key) or, with --storage-account-url, your Storage Blob Data Contributor role.",
+                ExitCodes.BadInput, e)
+            : new LoadToolException(
+                $"Storage at {Endpoint} is not reachable: {FailureText.Reason(e)}.",
+                "Start Azurite (scripts/run-local.sh), or point --storage / --storage-account-url at a running account.",
+                ExitCodes.Unreachable, e);
+}

@@ -1,0 +1,167 @@
+namespace OrderDistribution.Deployment.Tests;
+
+/// <summary>
+/// scripts/compare-local.sh's orchestration, with stand-ins for what it drives: run-local.sh (RUN_LOCAL), dotnet and
+/// curl on PATH. Each records its calls, in order, in one log.
+/// </summary>
+public sealed class CompareScriptTests : IDisposable
+{
+    private readonly string _dir = Directory.CreateTempSubdirectory("fake-compare-").FullName;
+
+    public CompareScriptTests()
+    {
+        // The trio's script: records its start, and its stop when its process group gets Ctrl+C (or TERM).
+        Write("run-local", $$"""
+            #!/usr/bin/env bash
+            echo "start $*" >> '{{CallLog}}'
+            trap 'echo "stop $*" >> "{{CallLog}}"; exit 0' INT TERM
+            if [[ -f '{{_dir}}/trio-exits' ]]; then exit 1; fi
+            # Bounded, so that a script that forgot to stop it leaves nothing behind for long.
+            for _ in $(seq 1 120); do sleep 1; done
+            """);
+        // dotnet (order-load): records every call and appends a row to its --results log; a call whose arguments contain
+        // the text in dotnet-fails exits 1, and one containing the text in dotnet-interrupts sends the script TERM, as a
+        // Ctrl+C in the middle of a burst would.
+        Write("dotnet", $$"""
+            #!/usr/bin/env bash
+            echo "dotnet $*" >> '{{CallLog}}'
+            all="$*"
+            while [[ $# -gt 0 ]]; do
+              if [[ "$1" == --results ]]; then echo "| a row |" >> "$2"; fi
+              shift
+            done
+            if [[ -f '{{_dir}}/dotnet-fails' && "$all" == *"$(cat '{{_dir}}/dotnet-fails')"* ]]; then exit 1; fi
+            if [[ -f '{{_dir}}/dotnet-interrupts' && "$all" == *"$(cat '{{_dir}}/dotnet-interrupts')"* ]]; then kill -TERM "$PPID"; sleep 1; fi
+            exit 0
+            """);
+        Write("curl", $$"""
+            #!/usr/bin/env bash
+            if [[ -f '{{_dir}}/not-ready' && "$*" == *3501* ]]; then exit 7; fi
+            if [[ -f '{{_dir}}/trio-exits' && "$*" == *3501* ]]; then exit 7; fi
+            exit 0
+            """);
+    }
+
+    private string CallLog => Path.Combine(_dir, "calls.log");
+
+    private string Out => Path.Combine(_dir, "out");
+
+    private List<string> Calls => File.Exists(CallLog) ? [.. File.ReadAllLines(CallLog)] : [];
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Each_model_gets_its_own_trio_a_cold_burst_then_warm_ones_and_then_storage_alone_and_the_report()
+    {
+        var (exitCode, output) = Compare("--runs", "2", "--models", "pubsub-bulk,pubsub-single,bindings");
+
+        Assert.True(exitCode == 0, output);
+        var log = Path.Combine(Out, "LOG.md");
+        var run = $"dotnet run --project {Repo.PathOf("src/OrderDistribution.LoadTool")} -c Release --no-build --";
+        Assert.Equal(
+            [
+                $"dotnet build -c Release {Repo.PathOf("src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj")}",
+                "start --storage-only",
+                "start pubsub bulk",
+                $"{run} run --model pubsub --pubsub-mode bulk --count 10000 --start cold --results {log}",
+                $"{run} run --model pubsub --pubsub-mode bulk --count 10000 --start warm --results {log}",
+                "stop pubsub bulk",
+                "start pubsub single",
+                $"{run} run --model pubsub --pubsub-mode single --count 10000 --start cold --results {log}",
+                $"{run} run --model pubsub --pubsub-mode single --count 10000 --start warm --results {log}",
+                "stop pubsub single",
+                "start bindings bulk",
+                $"{run} run --model bindings --pubsub-mode bulk --count 10000 --start cold --results {log}",
+                $"{run} run --model bindings --pubsub-mode bulk --count 10000 --start warm --results {log}",
+                "stop bindings bulk",
+                $"{run} ceiling --results {log}",
+                $"{run} report {log}",
+                "stop --storage-only",
+            ],
+            Calls);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_failed_burst_stops_its_trio_is_reported_in_one_line_and_the_next_model_still_runs()
+    {
+        File.WriteAllText(Path.Combine(_dir, "dotnet-fails"), "--pubsub-mode single");
+
+        var (exitCode, output) = Compare("--runs", "3", "--models", "pubsub-single,bindings", "--count", "500");
+
+        Assert.Equal(1, exitCode);
+        var calls = Calls;
+        Assert.Single(calls, c => c.Contains("--pubsub-mode single", StringComparison.Ordinal));
+        Assert.InRange(calls.IndexOf("stop pubsub single"), 0, calls.IndexOf("start bindings bulk"));
+        Assert.Equal(3, calls.Count(c => c.Contains("run --model bindings", StringComparison.Ordinal) && c.Contains("--count 500", StringComparison.Ordinal)));
+        Assert.Contains(calls, c => c.EndsWith($"report {Path.Combine(Out, "LOG.md")}", StringComparison.Ordinal));
+        var failed = output.Split('\n').Where(l => l.StartsWith("pubsub-single: FAILED", StringComparison.Ordinal)).Distinct().ToList();
+        Assert.Equal(
+            $"pubsub-single: FAILED: burst 1 of 3 exited 1: orders not scheduled, or valid orders still missing at the timeout (see {Path.Combine(Out, "pubsub-single.trio.log")})",
+            Assert.Single(failed));
+        Assert.DoesNotContain("bindings: FAILED", output, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_trio_that_is_not_ready_in_time_is_stopped_reported_and_never_loaded()
+    {
+        File.WriteAllText(Path.Combine(_dir, "not-ready"), "");
+
+        var (exitCode, output) = Compare("--models", "pubsub-bulk", "--ready-timeout", "2");
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("pubsub-bulk: FAILED: the trio was not ready within 2 s", output, StringComparison.Ordinal);
+        Assert.Contains("stop pubsub bulk", Calls);
+        Assert.DoesNotContain(Calls, c => c.Contains(" run --model", StringComparison.Ordinal));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_trio_whose_script_ends_at_start_is_reported_without_waiting_for_the_timeout()
+    {
+        File.WriteAllText(Path.Combine(_dir, "trio-exits"), "");
+
+        var (exitCode, output) = Compare("--models", "bindings");
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("bindings: FAILED: run-local.sh ended before the trio was ready", output, StringComparison.Ordinal);
+        Assert.DoesNotContain(Calls, c => c.Contains(" run --model", StringComparison.Ordinal));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Interrupted_in_the_middle_of_a_burst_it_stops_the_trio_and_the_storage_it_started()
+    {
+        File.WriteAllText(Path.Combine(_dir, "dotnet-interrupts"), "--start warm");
+
+        var (exitCode, output) = Compare("--models", "pubsub-bulk,bindings");
+
+        Assert.True(exitCode == 130, output);
+        var calls = Calls;
+        Assert.Equal(["stop pubsub bulk", "stop --storage-only"], calls.Where(c => c.StartsWith("stop ", StringComparison.Ordinal)));
+        Assert.DoesNotContain("start bindings bulk", calls);
+    }
+
+    [RequiresProgramTheory("bash", "apt-get install bash")]
+    [InlineData("--models", "grpc")]
+    [InlineData("--runs", "0")]
+    [InlineData("--runs", "three")]
+    public void Compare_refuses_bad_arguments_before_starting_anything(string option, string value)
+    {
+        var (exitCode, _) = Compare(option, value);
+
+        Assert.Equal(2, exitCode);
+        Assert.Empty(Calls);
+    }
+
+    public void Dispose() => Directory.Delete(_dir, recursive: true);
+
+    private (int ExitCode, string Output) Compare(params string[] arguments) =>
+        Repo.Run("env", [$"PATH={_dir}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}", $"RUN_LOCAL={Path.Combine(_dir, "run-local")}",
+            "bash", "scripts/compare-local.sh", "--out", Out, .. arguments]);
+
+    private void Write(string name, string script)
+    {
+        var file = Path.Combine(_dir, name);
+        File.WriteAllText(file, script + "\n");
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(file, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        }
+    }
+}

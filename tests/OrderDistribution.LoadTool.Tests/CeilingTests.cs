@@ -1,0 +1,67 @@
+using Azure.Storage.Blobs;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.LoadTool.Tests;
+
+/// <summary>ceiling, storage alone, against a real Azurite.</summary>
+[Collection(nameof(CeilingTests))]
+public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+{
+    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+
+    [Fact]
+    public async Task Ceiling_uploads_every_blob_into_a_scratch_container_it_deletes_and_never_touches_the_outboxes()
+    {
+        var service = new BlobServiceClient(storage.Azurite.ConnectionString);
+        var outbox = service.GetBlobContainerClient("express-outbox");
+        await outbox.CreateIfNotExistsAsync();
+        await outbox.GetBlobClient("1000001.json").UploadAsync(BinaryData.FromString("{}"), overwrite: true);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync("ceiling", "--count", "300", "--in-flight", "16", "--storage", storage.Azurite.ConnectionString,
+            "--results", Path.Combine(_folder, "LOG.md"));
+
+        Assert.True(exit == 0, cli.Output);
+        Assert.Contains("storage-alone: 300/300 uploads in ", cli.Output, StringComparison.Ordinal);
+        Assert.Contains("16 in flight, 0 failed", cli.Output, StringComparison.Ordinal);
+        var containers = new List<string>();
+        await foreach (var container in service.GetBlobContainersAsync())
+        {
+            containers.Add(container.Name);
+        }
+
+        Assert.DoesNotContain(containers, name => name.StartsWith(StorageCeiling.ContainerPrefix, StringComparison.Ordinal));
+        Assert.Equal(["1000001.json"], await NamesAsync(outbox));
+
+        var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default));
+        Assert.Equal((StorageCeiling.Label, 300, 0, (BurstStart?)null), (row.Label, row.Count, row.Missing, row.Start));
+        Assert.True(row.CycleSeconds > 0, $"cycle time {row.CycleSeconds}");
+        var series = await StoredSeries.ReadCsvAsync(Path.Combine(_folder, row.CsvFileName()!), default);
+        Assert.Equal(300, series.PerSecond.Sum());
+    }
+
+    [Fact]
+    public async Task Ceiling_names_storage_that_does_not_answer_in_two_lines_without_a_stack_trace()
+    {
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync("ceiling", "--count", "10", "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()),
+            "--results", Path.Combine(_folder, "LOG.md"));
+
+        Assert.Equal(ExitCodes.Unreachable, exit);
+        Assert.Contains("is not reachable", cli.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", cli.Output, StringComparison.Ordinal);
+        Assert.False(File.Exists(Path.Combine(_folder, "LOG.md")));
+    }
+
+    private static async Task<List<string>> NamesAsync(BlobContainerClient container)
+    {
+        var names = new List<string>();
+        await foreach (var blob in container.GetBlobsAsync())
+        {
+            names.Add(blob.Name);
+        }
+
+        return names;
+    }
+}

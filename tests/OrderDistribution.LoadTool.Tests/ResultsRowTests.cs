@@ -1,0 +1,80 @@
+using OrderDistribution.LoadTool.Commands;
+using Spectre.Console;
+
+namespace OrderDistribution.LoadTool.Tests;
+
+/// <summary>The results log's rows: what run and ceiling write is what report reads, old rows included.</summary>
+public sealed class ResultsRowTests
+{
+    private static readonly DateTimeOffset ScheduledAt = new(2026, 11, 23, 9, 41, 7, 512, TimeSpan.Zero);
+
+    [Fact]
+    public async Task A_row_appended_to_the_log_reads_back_with_its_model_times_and_start()
+    {
+        var log = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}", "LOG.md");
+        await ResultsLog.AppendAsync(log, ResultsRow.Of(ScheduledAt, "pubsub-bulk", 10_000, TimeSpan.FromSeconds(37.3), 0, BurstStart.Cold), default);
+        await ResultsLog.AppendAsync(log, ResultsRow.Of(ScheduledAt.AddMinutes(2), "pubsub-bulk", 10_000, TimeSpan.FromSeconds(26.84), 0, BurstStart.Warm), default);
+        await ResultsLog.AppendAsync(log, ResultsRow.Of(ScheduledAt.AddMinutes(4), "bindings", 10_000, null, 10_000, null), default);
+
+        var lines = await File.ReadAllLinesAsync(log);
+        var rows = await ResultsLog.ReadAsync(log, default);
+
+        Assert.Equal("| timestamp | model | count | cycle time s | orders/s | missing | start |", lines[0]);
+        Assert.Equal("| 2026-11-23T09:41:07 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |", lines[2]);
+        Assert.Equal(
+            [
+                new ResultsRow("2026-11-23T09:41:07", "pubsub-bulk", 10_000, 37.3, 0, BurstStart.Cold),
+                new ResultsRow("2026-11-23T09:43:07", "pubsub-bulk", 10_000, 26.8, 0, BurstStart.Warm),
+                new ResultsRow("2026-11-23T09:45:07", "bindings", 10_000, null, 10_000, null),
+            ],
+            rows);
+        Assert.False(rows[2].Complete);
+    }
+
+    [Fact]
+    public void A_row_written_before_the_start_column_existed_reads_as_a_row_without_a_start()
+    {
+        var row = ResultsRow.TryParse("| 2026-11-20T08:00:00 | pubsub-bulk | 10000 | 18.2 | 549 | 0 |");
+
+        Assert.Equal(new ResultsRow("2026-11-20T08:00:00", "pubsub-bulk", 10_000, 18.2, 0, null), row);
+        Assert.True(row!.Complete);
+    }
+
+    [Theory]
+    [InlineData("| timestamp | model | count | cycle time s | orders/s | missing | start |")]
+    [InlineData("| --- | --- | ---: | ---: | ---: | ---: | --- |")]
+    [InlineData("Runs on the 2-core machine, summarized by hand:")]
+    [InlineData("| 2026-11-20 | pubsub-bulk | many | 18.2 | 549 | 0 |")]
+    [InlineData("")]
+    public void Lines_that_are_no_row_are_passed_over(string line) => Assert.Null(ResultsRow.TryParse(line));
+
+    [Fact]
+    public async Task A_rows_series_file_is_the_one_the_run_wrote_beside_the_log()
+    {
+        var log = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}", "LOG.md");
+        var report = new WatchReport(2, new Dictionary<string, int>(), [], [], ScheduledAt, ScheduledAt.AddSeconds(1.5))
+        {
+            StoredTimes = [ScheduledAt.AddSeconds(0.5), ScheduledAt.AddSeconds(1.5)],
+        };
+
+        var written = await StoredSeries.From(report).WriteCsvBesideAsync(log, report.ScheduledAt, "pubsub-single", default);
+        var row = ResultsRow.Of("pubsub-single", report, BurstStart.Warm);
+
+        Assert.Equal(Path.GetFileName(written), row.CsvFileName());
+        Assert.Equal([1, 1], (await StoredSeries.ReadCsvAsync(written, default)).PerSecond);
+    }
+
+    [Theory]
+    [InlineData(new[] { "run" }, null)]
+    [InlineData(new[] { "run", "--start", "cold" }, BurstStart.Cold)]
+    [InlineData(new[] { "run", "--start", "warm" }, BurstStart.Warm)]
+    [InlineData(new[] { "run", "--target", "azure" }, BurstStart.Cold)]
+    [InlineData(new[] { "run", "--target", "azure", "--start", "warm" }, BurstStart.Warm)]
+    public void A_run_records_the_start_it_is_told_and_in_azure_cold_unless_told_otherwise(string[] args, BurstStart? start)
+    {
+        var parsed = LoadToolCommands.Build(AnsiConsole.Create(new AnsiConsoleSettings()), TextWriter.Null).Parse(args);
+
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(start, RunCommand.StartOf(parsed));
+    }
+}
