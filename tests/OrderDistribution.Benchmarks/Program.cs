@@ -95,17 +95,20 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string nam
     var retried = 0;
     var linesBefore = logs?.PrintedLines() ?? 0;
     var allocated = GC.GetTotalAllocatedBytes(precise: true);
+    var cpu = Process.GetCurrentProcess().TotalProcessorTime;
     var started = DateTimeOffset.UtcNow;
     var clock = Stopwatch.StartNew();
     await Parallel.ForEachAsync(bulks, new ParallelOptions { MaxDegreeOfParallelism = ConcurrentBulks },
         async (bulk, _) => Interlocked.Add(ref retried, await DeliverAsync(distributor, bulk)));
     clock.Stop();
     allocated = GC.GetTotalAllocatedBytes(precise: true) - allocated;
+    cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
 
     var logLines = logs is null ? "" : string.Create(CultureInfo.InvariantCulture, $", {logs.PrintedLines() - linesBefore} log lines");
     Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
         $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s, " +
-        $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB, " +
+        $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, {cpu.TotalSeconds:0.0} CPU-s (the apps and this harness), " +
+        $"peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB, " +
         $"{retried} entries answered RETRY{logLines}"));
     return (clock.Elapsed, started);
 }
