@@ -10,15 +10,28 @@ namespace OrderDistribution.Benchmarks;
 
 /// <summary>
 /// The distributor and a receiver hosted in-process with their own settings files, log levels included: what
-/// they log goes to the recorder instead of the console, so that a run can count the lines a real one prints.
+/// they log goes to the recorder, so that a run can count the lines a real one prints, and with
+/// <see cref="Console"/> to a console too, as under <c>dapr run</c>, so that a run also pays for printing them.
 /// </summary>
 public static class InProcessApps
 {
+    /// <summary>Whether the apps also log to the console (the benchmark's <c>--console</c>).</summary>
+    public static bool Console { get; set; }
+
+    private static void Log(ILoggingBuilder logging, LogRecorder logs)
+    {
+        logging.ClearProviders().AddProvider(logs);
+        if (Console)
+        {
+            logging.AddSimpleConsole();
+        }
+    }
+
     public static WebApplicationFactory<OrderRouter> Distributor(LogRecorder logs, Action<IWebHostBuilder> configure) =>
         new WebApplicationFactory<OrderRouter>().WithWebHostBuilder(builder =>
         {
             builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Distributor", "OrderDistribution.slnx");
-            builder.ConfigureLogging(logging => logging.ClearProviders().AddProvider(logs));
+            builder.ConfigureLogging(logging => Log(logging, logs));
             configure(builder);
         });
 
@@ -27,7 +40,7 @@ public static class InProcessApps
         new WebApplicationFactory<BlobOrderStore>().WithWebHostBuilder(builder =>
         {
             builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Receiver", "OrderDistribution.slnx");
-            builder.ConfigureLogging(logging => logging.ClearProviders().AddProvider(logs));
+            builder.ConfigureLogging(logging => Log(logging, logs));
             builder.UseSetting("INSTANCE", instance);
             builder.UseSetting("Storage:ConnectionString", connectionString);
             configure?.Invoke(builder);

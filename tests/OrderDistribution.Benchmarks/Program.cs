@@ -1,5 +1,5 @@
 // Measures what the apps themselves cost, without real sidecars or broker:
-//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks [-- <orders, default 10000>]
+//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks [-- [--console] <orders, default 10000>]
 // 1. the whole trio in the bulk model: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked:
 //    "trio cold", the first burst on freshly started apps, then "trio to Azurite blobs", the next one;
 // 2. distributor alone: decode, route, serialize and split into bulk publishes (publishes cost nothing);
@@ -25,6 +25,10 @@ using OrderDistribution.LoadTool;
 using OrderDistribution.Orders;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
+
+// --console: the apps also print their log lines, as they do under dapr run (send the output to a file).
+InProcessApps.Console = args.Contains("--console");
+args = [.. args.Where(a => a != "--console")];
 
 const int BulkSize = 250;
 const int ConcurrentBulks = 4;
