@@ -31,10 +31,10 @@ public interface IOutboxReader
 /// <summary>The two outbox containers and <c>test-data</c> in the storage the receivers write to.</summary>
 public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string> outboxes) : IOutboxReader
 {
-    public const string TestDataContainer = "test-data";
+    public const string TestDataContainer = OrderTopology.TestDataContainer;
     public const string OrdersBlob = "orders.json";
 
-    public static readonly string[] DefaultOutboxes = ["express-outbox", "standard-outbox"];
+    public static readonly string[] DefaultOutboxes = [.. OrderTopology.Outboxes];
 
     /// <summary>The SDK's bound on one call; the SDK itself never retries: the callers decide (watch waits an
     /// outage out, the others name it and stop).</summary>

@@ -19,7 +19,7 @@ public sealed class WatchExpectation
 
     public IReadOnlySet<long> Poison { get; }
 
-    public static string OutboxFor(Delivery delivery) => delivery == Delivery.Express ? "express-outbox" : "standard-outbox";
+    public static string OutboxFor(Delivery delivery) => OrderTopology.OutboxOf(OrderTopology.InstanceOf(delivery));
 
     public static WatchExpectation For(OrderSet set) => new(
         set.Orders.ToDictionary(o => o.OrderId, o => (string?)OutboxFor(o.Delivery)),

@@ -9,9 +9,9 @@ namespace OrderDistribution.LoadTool;
 /// </summary>
 public sealed class SidecarMetadata
 {
-    public const string PubSubName = "order-pubsub";
-    public const string IngressTopic = "q-order-ingress";
-    public const string IngressInputBinding = "q-order-ingress-input";
+    public const string PubSubName = OrderTopology.PubSubName;
+    public const string IngressTopic = OrderTopology.IngressQueue;
+    public const string IngressInputBinding = OrderTopology.IngressInputBinding;
 
     private SidecarMetadata(string? appId, IReadOnlyList<(string Name, string Type)> components, IReadOnlyList<(string PubSub, string Topic)> subscriptions)
     {

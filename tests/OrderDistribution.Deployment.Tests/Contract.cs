@@ -9,17 +9,17 @@ internal static class Contract
 
     public static readonly string[] AppIds = [Distributor, ReceiverExpress, ReceiverStandard];
 
-    public static readonly string[] Instances = ["express", "standard"];
+    public static readonly string[] Instances = [.. OrderTopology.Instances];
 
-    public const string PubSubName = "order-pubsub";
+    public const string PubSubName = OrderTopology.PubSubName;
 
-    public const string IngressQueue = "q-order-ingress";
-    public const string ExpressQueue = "q-order-express";
-    public const string StandardQueue = "q-order-standard";
+    public const string IngressQueue = OrderTopology.IngressQueue;
+    public static readonly string ExpressQueue = OrderTopology.QueueOf("express");
+    public static readonly string StandardQueue = OrderTopology.QueueOf("standard");
 
     public static readonly string[] Queues = [IngressQueue, ExpressQueue, StandardQueue];
 
-    public static readonly string[] BlobContainers = ["express-outbox", "standard-outbox", "test-data"];
+    public static readonly string[] BlobContainers = [.. OrderTopology.Outboxes, OrderTopology.TestDataContainer];
 
     /// <summary>Binding component name, direction, queue and the one app it is scoped to.</summary>
     public static readonly Binding[] Bindings =

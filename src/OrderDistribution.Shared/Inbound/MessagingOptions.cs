@@ -8,7 +8,7 @@ public sealed class MessagingOptions
     public const string Section = "Messaging";
 
     [Required]
-    public string PubSubName { get; set; } = "order-pubsub";
+    public string PubSubName { get; set; } = OrderTopology.PubSubName;
 
     /// <summary>Whether the app subscribes one message per request or in bulk.</summary>
     public PubSubMode PubSubMode { get; set; } = PubSubMode.Bulk;
