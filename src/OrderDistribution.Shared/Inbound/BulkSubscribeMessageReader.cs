@@ -11,6 +11,9 @@ namespace OrderDistribution.Inbound;
 /// </summary>
 internal static class BulkSubscribeMessageReader
 {
+    /// <summary>The entries' metadata, which nothing here reads: one empty dictionary rather than one an entry.</summary>
+    private static readonly Dictionary<string, string> NoMetadata = [];
+
     /// <returns>The delivery; null when the body is no JSON object with an <c>entries</c> array.</returns>
     /// <param name="unanswerable">Told the position of each entry that has no readable id.</param>
     public static BulkSubscribeMessage<JsonElement>? Read(JsonDocument? body, Action<int> unanswerable)
@@ -36,11 +39,11 @@ internal static class BulkSubscribeMessageReader
             if (seen.Add(entryId))
             {
                 var @event = entry.ValueKind == JsonValueKind.Object && entry.TryGetProperty("event", out var value) ? value : default;
-                read.Add(new BulkSubscribeMessageEntry<JsonElement>(entryId, TextOf(entry, "contentType") ?? "", [], @event));
+                read.Add(new BulkSubscribeMessageEntry<JsonElement>(entryId, TextOf(entry, "contentType") ?? "", NoMetadata, @event));
             }
         }
 
-        return new BulkSubscribeMessage<JsonElement>(read, TextOf(root, "topic") ?? "", []);
+        return new BulkSubscribeMessage<JsonElement>(read, TextOf(root, "topic") ?? "", NoMetadata);
     }
 
     /// <returns>The entry's id as the sidecar wrote it (a number as its text); null when it has none to answer under.</returns>
