@@ -64,7 +64,7 @@ public sealed class OrderDistributor(
             catch (Exception e) when (DaprPublishFailure.IsTransient(e, cancellationToken))
             {
                 var to = channel == InboundChannel.InputBinding ? destination.OutputBinding : destination.Topic;
-                progress.MarkFailed(entryId, $"forwarding order {order.OrderId} to {to} failed: {e.Message}");
+                progress.MarkFailed(entryId, $"forwarding order {order.OrderId} to {to} failed: {DaprPublishFailure.Reason(e)}");
             }
         }
     }

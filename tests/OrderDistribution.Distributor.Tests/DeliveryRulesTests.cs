@@ -176,6 +176,23 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task A_refused_single_publish_is_answered_RETRY_with_one_warning_naming_the_sidecars_own_reason()
+    {
+        using var app = new DistributorFactory(("Messaging:PubSubMode", "single"));
+        app.Sidecar.FailOrder = _ => true;
+        var client = app.CreateClient();
+        var order = TestOrders.Json(TestOrders.Make(3, Delivery.Standard));
+
+        var response = await client.PostAsync("/q-order-ingress-single",
+            BulkDelivery.Json($$"""{"specversion":"1.0","id":"c3","type":"com.dapr.event.sent","data":{{order}}}"""));
+
+        Assert.Equal("RETRY", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
+        var warning = Assert.Single(app.Logs.AtLeast(LogLevel.Warning));
+        Assert.EndsWith("first failure: c3: forwarding order 3 to q-order-standard failed: Internal: chosen to fail", warning.Message, StringComparison.Ordinal);
+        Assert.Null(warning.Exception);
+    }
+
+    [Fact]
     public async Task A_delivery_that_goes_well_logs_nothing_at_information_or_above()
     {
         using var app = Distributor(("Logging:LogLevel:OrderDistribution", "Debug"));

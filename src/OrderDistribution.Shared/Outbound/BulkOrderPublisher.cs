@@ -106,7 +106,7 @@ public sealed class BulkOrderPublisher(
         {
             foreach (var message in remaining)
             {
-                failed?.Invoke(message.EntryId, $"bulk publish of {remaining.Count} entries to {topic} failed: {e.Message}");
+                failed?.Invoke(message.EntryId, $"bulk publish of {remaining.Count} entries to {topic} failed: {DaprPublishFailure.Reason(e)}");
             }
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
