@@ -35,18 +35,12 @@ public sealed class StorageCeiling(BlobServiceClient service)
 
     public string Endpoint => service.Uri.ToString().TrimEnd('/');
 
-    public static StorageCeiling Open(StorageOptions options)
-    {
-        // Retried as the receivers retry their writes (after about 0.1 and 0.2 s, each attempt bounded by
-        // Storage:RequestTimeout), so storage alone is measured under the same rules as the models.
-        var client = new BlobClientOptions
-        {
-            Retry = { MaxRetries = 2, Delay = TimeSpan.FromMilliseconds(100), Mode = Azure.Core.RetryMode.Exponential, NetworkTimeout = options.RequestTimeout },
-        };
-        return new(options.AccountUrl is { } accountUrl
-            ? new BlobServiceClient(accountUrl, new DefaultAzureCredential(), client)
-            : new BlobServiceClient(options.ConnectionString, client));
-    }
+    /// <summary>
+    /// The receivers' blob client, retried as they retry their writes (twice, each attempt bounded by
+    /// Storage:RequestTimeout), so that storage alone is measured under the same rules as the models.
+    /// </summary>
+    public static StorageCeiling Open(StorageOptions options) =>
+        new(BlobClientFactory.Create(options, options.RequestTimeout, maxRetries: 2));
 
     /// <summary>Uploads each order as blob <c>{OrderId}.json</c>, as a receiver stores it, <paramref name="inFlight"/> at a time.</summary>
     /// <exception cref="LoadToolException">Storage cannot be reached, or refuses the tool.</exception>

@@ -13,13 +13,21 @@ public static class BlobClientFactory
     /// The SDK's own bound on one request. Callers that bound their attempts themselves (a resilience pipeline's
     /// timeout) set it above their own, so that theirs is the one that fires.
     /// </param>
-    public static BlobServiceClient Create(StorageOptions options, TimeSpan networkTimeout)
+    /// <param name="maxRetries">
+    /// None by default: retries are the callers' (the receiver's resilience pipeline; the load tool's own waits),
+    /// and a retry inside the SDK would multiply theirs and outlast their timeouts. A caller without a pipeline of
+    /// its own (the load tool's storage-alone measurement) has the SDK retry as the pipeline would: after about
+    /// 0.1 and 0.2 s.
+    /// </param>
+    public static BlobServiceClient Create(StorageOptions options, TimeSpan networkTimeout, int maxRetries = 0)
     {
         var clientOptions = new BlobClientOptions
         {
-            // Retries are the callers' (the receiver's resilience pipeline; the load tool's own waits): a retry
-            // inside the SDK would multiply theirs and outlast their timeouts.
-            Retry = { MaxRetries = 0, NetworkTimeout = networkTimeout },
+            Retry =
+            {
+                MaxRetries = maxRetries, NetworkTimeout = networkTimeout,
+                Delay = TimeSpan.FromMilliseconds(100), Mode = Azure.Core.RetryMode.Exponential,
+            },
             // Nothing reads the SDK's event source, and the HTTP calls are traced (for Application Insights) by
             // HttpClient itself: the SDK's own log records and activities would only cost allocations per call.
             Diagnostics = { IsLoggingEnabled = false, IsDistributedTracingEnabled = false },
