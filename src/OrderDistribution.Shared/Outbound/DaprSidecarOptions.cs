@@ -39,8 +39,8 @@ public sealed class DaprSidecarOptions
     {
         var options = new DaprSidecarOptions
         {
-            GrpcEndpoint = Endpoint(() => DaprDefaults.GetDefaultGrpcEndpoint(configuration), "DAPR_GRPC_ENDPOINT (or DAPR_GRPC_PORT)", configuration),
-            HttpEndpoint = Endpoint(() => DaprDefaults.GetDefaultHttpEndpoint(configuration), "DAPR_HTTP_ENDPOINT (or DAPR_HTTP_PORT)", configuration),
+            GrpcEndpoint = Endpoint(() => DaprDefaults.GetDefaultGrpcEndpoint(configuration), "DAPR_GRPC_ENDPOINT", "DAPR_GRPC_PORT", configuration),
+            HttpEndpoint = Endpoint(() => DaprDefaults.GetDefaultHttpEndpoint(configuration), "DAPR_HTTP_ENDPOINT", "DAPR_HTTP_PORT", configuration),
             ApiToken = DaprDefaults.GetDefaultDaprApiToken(configuration) is { Length: > 0 } token ? token : null,
         };
         configuration.GetSection(Section).Bind(options);
@@ -54,8 +54,8 @@ public sealed class DaprSidecarOptions
         return options;
     }
 
-    /// <param name="read">The SDK's reading of the variables, which throws on a port or address it cannot parse.</param>
-    private static Uri Endpoint(Func<string> read, string setting, IConfiguration configuration)
+    /// <param name="read">The SDK's reading of the two variables, which throws on a port or address it cannot parse.</param>
+    private static Uri Endpoint(Func<string> read, string endpointVariable, string portVariable, IConfiguration configuration)
     {
         string value;
         try
@@ -64,13 +64,14 @@ public sealed class DaprSidecarOptions
         }
         catch (Exception e) when (e is FormatException or OverflowException or UriFormatException or ArgumentException)
         {
-            var given = string.Join(", ", setting.Replace("(or ", "", StringComparison.Ordinal).TrimEnd(')').Split(' ')
-                .Select(name => $"{name}='{configuration[name] ?? Environment.GetEnvironmentVariable(name)}'"));
-            throw new InvalidOperationException($"{setting} must be an absolute http(s) URL or a port number, not {given}: {e.Message}", e);
+            throw new InvalidOperationException(
+                $"{endpointVariable} must be an absolute http(s) URL and {portVariable} a port number, not " +
+                $"'{configuration[endpointVariable]}' and '{configuration[portVariable]}': {e.Message}", e);
         }
 
         return Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https" && uri.Port > 0
             ? uri
-            : throw new InvalidOperationException($"{setting} must give an absolute http(s) URL such as http://127.0.0.1:50001, not '{value}'.");
+            : throw new InvalidOperationException(
+                $"{endpointVariable} (or {portVariable}) must give an absolute http(s) URL such as http://127.0.0.1:50001, not '{value}'.");
     }
 }
