@@ -27,8 +27,10 @@ public static partial class DependencyResilience
 {
     public static ResiliencePipelineBuilder AddDependencyStrategies(
         this ResiliencePipelineBuilder builder, DependencyLimits limits, Func<Exception, bool> isFailure,
-        ILogger logger, string dependency, Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null)
+        ILogger logger, string dependency, Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null,
+        Func<Exception, string>? describe = null)
     {
+        var reason = describe ?? (e => e.Message);
         var retried = isRetriedWithoutCountingAsFailure ?? (_ => false);
         return builder
             .AddRetry(new RetryStrategyOptions
@@ -49,7 +51,7 @@ public static partial class DependencyResilience
                 BreakDuration = TimeSpan.FromSeconds(2),
                 OnOpened = args =>
                 {
-                    LogCircuitOpened(logger, dependency, args.BreakDuration.TotalSeconds, args.Outcome.Exception?.Message ?? "failed");
+                    LogCircuitOpened(logger, dependency, args.BreakDuration.TotalSeconds, args.Outcome.Exception is { } e ? reason(e) : "failed");
                     return default;
                 },
                 OnClosed = _ =>

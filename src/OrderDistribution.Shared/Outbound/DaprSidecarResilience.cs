@@ -1,5 +1,4 @@
 using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Logging.Abstractions;
 using OrderDistribution.Hosting;
 using Polly;
 
@@ -19,8 +18,6 @@ public static class DaprSidecarResilience
             "the Dapr sidecar",
             // A partly failed bulk publish is worth trying again for its failed entries, but says nothing
             // about the sidecar's health: the broker refused some messages.
-            isRetriedWithoutCountingAsFailure: e => e is BulkPublishPartlyFailedException);
-
-    public static ResiliencePipeline Create(DependencyLimits limits) =>
-        new ResiliencePipelineBuilder().AddSidecarStrategies(limits, NullLogger.Instance).Build();
+            isRetriedWithoutCountingAsFailure: e => e is BulkPublishPartlyFailedException,
+            describe: DaprPublishFailure.Reason);
 }
