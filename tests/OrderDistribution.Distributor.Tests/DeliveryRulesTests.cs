@@ -190,6 +190,8 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         var warning = Assert.Single(app.Logs.AtLeast(LogLevel.Warning));
         Assert.EndsWith("first failure: c3: forwarding order 3 to q-order-standard failed: Internal: chosen to fail", warning.Message, StringComparison.Ordinal);
         Assert.Null(warning.Exception);
+        // The category retry-drop.kql and the workbook read, and Application Insights is sent.
+        Assert.Equal("OrderDistribution.Inbound.DeliveryRun", warning.Category);
     }
 
     [Fact]
