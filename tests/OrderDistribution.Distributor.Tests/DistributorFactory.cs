@@ -1,4 +1,6 @@
+using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
+using OrderDistribution.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
@@ -16,6 +18,13 @@ public sealed class DistributorFactory(params (string Key, string? Value)[] sett
     public RecordingDaprClient Sidecar { get; } = new();
 
     public LogRecorder Logs { get; } = new();
+
+    /// <summary>The distributor's registrations, as its Program makes them.</summary>
+    public static void Register(WebApplicationBuilder builder)
+    {
+        builder.AddServiceDefaults();
+        builder.AddDistributor();
+    }
 
     public bool SidecarDouble { get; init; }
 

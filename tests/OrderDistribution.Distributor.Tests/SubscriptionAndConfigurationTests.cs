@@ -69,9 +69,7 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Distributor:ExpressTopic", "", "ExpressTopic")]
     public void Invalid_configuration_stops_the_app_at_start_with_a_message_naming_the_setting(string key, string value, string named)
     {
-        using var app = new DistributorFactory((key, value));
-
-        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(DistributorFactory.Register, (key, value)));
 
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
@@ -109,9 +107,7 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("DAPR_HTTP_PORT", "http")]
     public void A_bad_sidecar_address_stops_the_app_with_a_message_naming_the_variable(string variable, string value)
     {
-        using var app = new DistributorFactory((variable, value));
-
-        var error = Assert.ThrowsAny<Exception>(() => app.CreateClient());
+        var error = Assert.IsType<InvalidOperationException>(AppStart.FailureOf(DistributorFactory.Register, (variable, value)));
 
         Assert.Contains(variable, error.Message, StringComparison.Ordinal);
     }
@@ -122,9 +118,7 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Messaging:MaxBulkPublishBytes", "2000000", "MaxBulkPublishBytes")]
     public void Out_of_range_messaging_settings_stop_the_app_naming_the_setting(string key, string value, string named)
     {
-        using var app = new DistributorFactory((key, value));
-
-        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(DistributorFactory.Register, (key, value)));
 
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }

@@ -28,9 +28,8 @@ public sealed class ReceiverConfigurationTests
     [InlineData("overnight", "INSTANCE")]
     public void An_unknown_instance_stops_the_app_at_start_saying_INSTANCE_is_wrong(string instance, string named)
     {
-        using var app = new ReceiverFactory(Unused, instance);
-
-        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+        var error = Assert.IsType<OptionsValidationException>(
+            AppStart.FailureOf(ReceiverFactory.Register, ("INSTANCE", instance), ("Storage:ConnectionString", Unused)));
 
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
@@ -38,9 +37,8 @@ public sealed class ReceiverConfigurationTests
     [Fact]
     public void Missing_storage_settings_stop_the_app_at_start_naming_both_ways_to_set_them()
     {
-        using var app = new ReceiverFactory("", "express");
-
-        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+        var error = Assert.IsType<OptionsValidationException>(
+            AppStart.FailureOf(ReceiverFactory.Register, ("INSTANCE", "express"), ("Storage:ConnectionString", "")));
 
         Assert.Contains("Storage:ConnectionString", error.Message, StringComparison.Ordinal);
         Assert.Contains("Storage:AccountUrl", error.Message, StringComparison.Ordinal);
@@ -49,9 +47,8 @@ public sealed class ReceiverConfigurationTests
     [Fact]
     public void An_invalid_container_name_stops_the_app_at_start()
     {
-        using var app = new ReceiverFactory(Unused, "express", ("Receiver:Container", "Not_Valid"));
-
-        var error = Assert.Throws<OptionsValidationException>(() => app.CreateClient());
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(ReceiverFactory.Register,
+            ("INSTANCE", "express"), ("Storage:ConnectionString", Unused), ("Receiver:Container", "Not_Valid")));
 
         Assert.Contains("Not_Valid", error.Message, StringComparison.Ordinal);
     }

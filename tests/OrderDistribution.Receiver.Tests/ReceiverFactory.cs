@@ -1,4 +1,6 @@
+using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
+using OrderDistribution.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.Logging;
 using Azure.Storage.Blobs;
@@ -12,6 +14,13 @@ public sealed class ReceiverFactory(string connectionString, string instance = "
     : WebApplicationFactory<Program>
 {
     public LogRecorder Logs { get; } = new();
+
+    /// <summary>The receiver's registrations, as its Program makes them.</summary>
+    public static void Register(WebApplicationBuilder builder)
+    {
+        builder.AddServiceDefaults();
+        builder.AddReceiver();
+    }
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
