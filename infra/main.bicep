@@ -232,6 +232,8 @@ module storage 'modules/storage.bicep' = {
       'express-outbox'
       'standard-outbox'
       'test-data'
+      // order-load ceiling: storage alone, which the user may write into and nothing else
+      'storage-alone'
     ]
   }
 }
@@ -281,6 +283,7 @@ var containerRoleAssignments = concat([
   { who: 'user', container: 'express-outbox' }
   { who: 'user', container: 'standard-outbox' }
   { who: 'user', container: 'test-data' }
+  { who: 'user', container: 'storage-alone' }
 ])
 
 module containerRoles 'modules/storage-container-role.bicep' = [for (assignment, i) in containerRoleAssignments: {

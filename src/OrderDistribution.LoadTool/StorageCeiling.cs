@@ -13,7 +13,7 @@ namespace OrderDistribution.LoadTool;
 /// <param name="StartedAt">When the first upload began: second 0 of the per-second series.</param>
 /// <param name="Elapsed">From the first upload's start to the last one's end.</param>
 /// <param name="FirstFailure">Why the first failed upload failed, in one line.</param>
-/// <param name="LeftBehind">The scratch container, when it could not be deleted afterwards.</param>
+/// <param name="LeftBehind">The container, when what the measurement wrote could not be removed afterwards.</param>
 public sealed record CeilingResult(
     int Count, int InFlight, DateTimeOffset StartedAt, TimeSpan Elapsed, IReadOnlyList<DateTimeOffset> UploadedAt, int Failed,
     string? FirstFailure, string? LeftBehind)
@@ -22,16 +22,16 @@ public sealed record CeilingResult(
 }
 
 /// <summary>
-/// Storage alone, the ceiling of every model: order blobs uploaded straight into a scratch container, a fixed number
-/// in flight (as the receivers bound their writes), timed to the last. The scratch container is new for each
-/// measurement and deleted afterwards; the outboxes are never touched. Written with Azure.Storage.Blobs 12.
+/// Storage alone, the ceiling of every model: order blobs uploaded straight into the container
+/// <see cref="OrderTopology.StorageAloneContainer"/>, a fixed number in flight (as the receivers bound their writes),
+/// timed to the last. What it writes it removes afterwards: the container, when the measurement created it (locally),
+/// else its own blobs (in Azure, where the deployment made the container and the user may write only there). The
+/// outboxes are never touched.
 /// </summary>
 public sealed class StorageCeiling(BlobServiceClient service)
 {
     /// <summary>The label of its rows in the results log.</summary>
     public const string Label = "storage-alone";
-
-    public const string ContainerPrefix = "ceiling-";
 
     public string Endpoint => service.Uri.ToString().TrimEnd('/');
 
@@ -47,10 +47,12 @@ public sealed class StorageCeiling(BlobServiceClient service)
     public async Task<CeilingResult> MeasureAsync(IReadOnlyList<Order> orders, int inFlight, IProgress<int>? progress, CancellationToken cancellationToken)
     {
         var blobs = orders.Select(o => (Name: OrderBlob.NameOf(o), Content: BinaryData.FromBytes(OrderJson.Serialize(o)))).ToList();
-        var container = service.GetBlobContainerClient(ContainerPrefix + Guid.NewGuid().ToString("N"));
+        var container = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
+        bool created;
         try
         {
-            await container.CreateAsync(cancellationToken: cancellationToken);
+            // Asked first: in Azure the user may not create containers, only write into the one deployed for this.
+            created = !await container.ExistsAsync(cancellationToken) && await container.CreateIfNotExistsAsync(cancellationToken: cancellationToken) is not null;
         }
         catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
         {
@@ -94,18 +96,28 @@ public sealed class StorageCeiling(BlobServiceClient service)
             clock.Stop();
         }
 
-        var leftBehind = await DeleteAsync(container);
+        var leftBehind = await RemoveAsync(container, created, blobs.Select(b => b.Name).ToList(), inFlight);
         return new CeilingResult(orders.Count, inFlight, startedAt, clock.Elapsed, [.. uploadedAt.Order()], failed, firstFailure, leftBehind);
     }
 
-    /// <returns>The container's name if it could not be deleted, else null.</returns>
-    private static async Task<string?> DeleteAsync(BlobContainerClient container)
+    /// <summary>Deletes the container the measurement created, or else the blobs it wrote into one that was there.</summary>
+    /// <returns>The container's name if what was written could not be removed, else null.</returns>
+    private static async Task<string?> RemoveAsync(BlobContainerClient container, bool created, List<string> written, int inFlight)
     {
-        // Not the caller's token: a cancelled measurement still removes its scratch container.
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        // Not the caller's token: a cancelled measurement still removes what it wrote.
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(created ? 30 : 120));
         try
         {
-            await container.DeleteIfExistsAsync(cancellationToken: timeout.Token);
+            if (created)
+            {
+                await container.DeleteIfExistsAsync(cancellationToken: timeout.Token);
+            }
+            else
+            {
+                await Parallel.ForEachAsync(written, new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = timeout.Token },
+                    async (name, ct) => await container.GetBlobClient(name).DeleteIfExistsAsync(cancellationToken: ct));
+            }
+
             return null;
         }
         catch (Exception e) when (e is RequestFailedException or AggregateException or OperationCanceledException)

@@ -21,6 +21,12 @@ public static class OrderTopology
     /// <summary>Where the load tool keeps a generated burst (<c>generate --to-blob</c>).</summary>
     public const string TestDataContainer = "test-data";
 
+    /// <summary>
+    /// Where the load tool measures storage alone (<c>ceiling</c>). Azure deploys it, with the user's rights on it
+    /// alone; locally the tool creates it and deletes it again.
+    /// </summary>
+    public const string StorageAloneContainer = "storage-alone";
+
     /// <summary>The receiver instances, one per delivery.</summary>
     public static readonly IReadOnlyList<string> Instances = [InstanceOf(Delivery.Express), InstanceOf(Delivery.Standard)];
 

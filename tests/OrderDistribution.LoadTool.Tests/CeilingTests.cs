@@ -10,7 +10,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
 
     [Fact]
-    public async Task Ceiling_uploads_every_blob_into_a_scratch_container_it_deletes_and_never_touches_the_outboxes()
+    public async Task Ceiling_uploads_every_blob_into_a_container_it_creates_and_deletes_and_never_touches_the_outboxes()
     {
         var service = new BlobServiceClient(storage.Azurite.ConnectionString);
         var outbox = service.GetBlobContainerClient("express-outbox");
@@ -30,7 +30,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
             containers.Add(container.Name);
         }
 
-        Assert.DoesNotContain(containers, name => name.StartsWith(StorageCeiling.ContainerPrefix, StringComparison.Ordinal));
+        Assert.DoesNotContain(OrderTopology.StorageAloneContainer, containers);
         Assert.Equal(["1000001.json"], await NamesAsync(outbox));
 
         var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default));
@@ -38,6 +38,25 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
         Assert.True(row.CycleSeconds > 0, $"cycle time {row.CycleSeconds}");
         var series = await StoredSeries.ReadCsvAsync(Path.Combine(_folder, row.CsvFileName()!), default);
         Assert.Equal(300, series.PerSecond.Sum());
+    }
+
+    [Fact]
+    public async Task In_a_container_that_was_there_as_in_Azure_ceiling_removes_only_what_it_wrote_and_leaves_the_container()
+    {
+        var service = new BlobServiceClient(storage.Azurite.ConnectionString);
+        var deployed = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
+        await deployed.CreateIfNotExistsAsync();
+        await deployed.GetBlobClient("someone-elses.txt").UploadAsync(BinaryData.FromString("keep"), overwrite: true);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync("ceiling", "--count", "200", "--in-flight", "16", "--storage", storage.Azurite.ConnectionString,
+            "--results", Path.Combine(_folder, "LOG.md"));
+
+        Assert.True(exit == 0, cli.Output);
+        Assert.Contains("storage-alone: 200/200 uploads in ", cli.Output, StringComparison.Ordinal);
+        Assert.True(await deployed.ExistsAsync());
+        Assert.Equal(["someone-elses.txt"], await NamesAsync(deployed));
+        await deployed.DeleteAsync();
     }
 
     [Fact]

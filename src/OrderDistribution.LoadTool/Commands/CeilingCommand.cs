@@ -49,7 +49,7 @@ internal static class CeilingCommand
         console.WriteLine(Summary(measured));
         if (measured.LeftBehind is { } name)
         {
-            console.MarkupLineInterpolated($"[yellow]Could not delete the scratch container {name} at {ceiling.Endpoint}: delete it by hand.[/]");
+            console.MarkupLineInterpolated($"[yellow]Could not remove what the measurement wrote into {name} at {ceiling.Endpoint}: delete its blobs by hand.[/]");
         }
 
         var results = result.GetValue(Results)!;
