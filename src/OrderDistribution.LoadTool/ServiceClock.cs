@@ -28,12 +28,6 @@ public sealed class ServiceClock(Func<CancellationToken, Task<DateTimeOffset?>> 
         new(async ct => (await container.GetPropertiesAsync(cancellationToken: ct)).GetRawResponse().Headers.Date,
             TimeProvider.System, TimeSpan.FromMilliseconds(230));
 
-    /// <summary>The clock of the storage account the outboxes are in: by URL with DefaultAzureCredential, or a connection string.</summary>
-    public static ServiceClock OfStorage(Uri? accountUrl, string connectionString, string container) =>
-        OfContainer(accountUrl is null
-            ? new BlobContainerClient(connectionString, container)
-            : new BlobContainerClient(new Uri(accountUrl, container), new DefaultAzureCredential()));
-
     /// <exception cref="LoadToolException">The service could not be reached, refused the request, or sent no Date.</exception>
     public async Task<ClockSkew> MeasureAsync(CancellationToken cancellationToken)
     {
@@ -86,19 +80,4 @@ public sealed class ServiceClock(Func<CancellationToken, Task<DateTimeOffset?>> 
     private static TimeSpan Max(TimeSpan a, TimeSpan b) => a > b ? a : b;
 
     private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
-}
-
-/// <summary>A service's clock minus this machine's (<see cref="Offset"/>), known to within <see cref="Uncertainty"/>.</summary>
-public readonly record struct ClockSkew(TimeSpan Offset, TimeSpan Uncertainty)
-{
-    /// <summary>What the service's clock reads when this machine's reads <paramref name="local"/>.</summary>
-    public DateTimeOffset ToServiceTime(DateTimeOffset local) => local + Offset;
-
-    /// <summary>One line for the console: which way, how much, how sure.</summary>
-    public string Describe(string service)
-    {
-        var direction = Offset >= TimeSpan.Zero ? "ahead of" : "behind";
-        return FormattableString.Invariant(
-            $"Clock: {service}'s clock is {Math.Abs(Offset.TotalSeconds):0.000} s {direction} this machine's (±{Uncertainty.TotalSeconds:0.000} s, from its Date header); the burst is scheduled, and measured, in {service}'s time.");
-    }
 }

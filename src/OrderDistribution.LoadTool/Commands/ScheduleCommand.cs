@@ -5,6 +5,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using OrderDistribution.Inbound;
 using OrderDistribution.Outbound;
+using OrderDistribution.Storage;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 
@@ -65,11 +66,8 @@ internal static class ScheduleCommand
 
     private static async Task<ClockSkew> MeasureStorageClockAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
-        var accountUrl = result.GetValue(StorageAccountUrl);
-        var clock = ServiceClock.OfStorage(
-            accountUrl is null ? null : CommandSupport.AbsoluteUri(StorageAccountUrl, accountUrl),
-            result.GetValue(StorageConnectionString) ?? Environment.GetEnvironmentVariable("Storage__ConnectionString") ?? "UseDevelopmentStorage=true",
-            WatchExpectation.OutboxFor(Orders.Delivery.Express));
+        var storage = BlobClientFactory.Create(CommandSupport.StorageOptionsOf(result), OutboxStorage.CallTimeout);
+        var clock = ServiceClock.OfContainer(storage.GetBlobContainerClient(WatchExpectation.OutboxFor(Orders.Delivery.Express)));
         var skew = await clock.MeasureAsync(ct);
         console.MarkupLineInterpolated($"{skew.Describe("storage")}");
         return skew;
