@@ -1,0 +1,102 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+
+namespace OrderDistribution.TestSupport.Brokers;
+
+/// <summary>
+/// One broker's process, started again and again from the same start info (same port, same data folder), its
+/// output appended to a log file in the data folder. What <see cref="RedisServer"/> and <see cref="RabbitMqServer"/>
+/// share.
+/// </summary>
+internal sealed class BrokerProcess(string name, Func<ProcessStartInfo> startInfo, int port, string logFile, TimeSpan startTimeout)
+{
+    private Process? _process;
+
+    public async Task StartAsync()
+    {
+        if (_process is { HasExited: false })
+        {
+            throw new InvalidOperationException($"{name} is already running.");
+        }
+
+        var start = startInfo();
+        start.RedirectStandardOutput = true;
+        start.RedirectStandardError = true;
+        start.UseShellExecute = false;
+        _process?.Dispose();
+        _process = Process.Start(start) ?? throw new InvalidOperationException($"{name} did not start.");
+        _process.OutputDataReceived += (_, line) => Append(line.Data);
+        _process.ErrorDataReceived += (_, line) => Append(line.Data);
+        _process.BeginOutputReadLine();
+        _process.BeginErrorReadLine();
+        await WaitUntilListeningAsync();
+    }
+
+    /// <summary>SIGKILL to the broker and every process it started (kill -9: no shutdown, no flush), then waits.</summary>
+    public void Kill()
+    {
+        if (_process is null || _process.HasExited)
+        {
+            return;
+        }
+
+        _process.Kill(entireProcessTree: true);
+        _process.WaitForExit();
+    }
+
+    public bool Running => _process is { HasExited: false };
+
+    public void Dispose()
+    {
+        Kill();
+        _process?.Dispose();
+        _process = null;
+    }
+
+    public static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    private void Append(string? line)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        lock (this)
+        {
+            File.AppendAllText(logFile, line + Environment.NewLine);
+        }
+    }
+
+    private async Task WaitUntilListeningAsync()
+    {
+        var deadline = DateTime.UtcNow + startTimeout;
+        while (DateTime.UtcNow < deadline)
+        {
+            if (_process!.HasExited)
+            {
+                throw new InvalidOperationException(
+                    $"{name} exited at start with code {_process.ExitCode}; its output: {logFile}");
+            }
+
+            try
+            {
+                using var client = new TcpClient();
+                await client.ConnectAsync(IPAddress.Loopback, port);
+                return;
+            }
+            catch (SocketException)
+            {
+                await Task.Delay(100);
+            }
+        }
+
+        throw new TimeoutException($"{name} did not listen on 127.0.0.1:{port} within {startTimeout.TotalSeconds:0} s; its output: {logFile}");
+    }
+}
