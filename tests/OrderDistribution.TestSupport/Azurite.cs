@@ -72,6 +72,9 @@ public sealed class Azurite : IAsyncDisposable
         return azurite;
     }
 
+    /// <summary>Whether Azurite is there to start (.tools/ or PATH).</summary>
+    public static bool IsInstalled => FindExecutable() is not null;
+
     public static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
