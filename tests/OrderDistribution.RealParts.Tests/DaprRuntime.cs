@@ -12,16 +12,18 @@ public sealed record DaprRuntime(string Version, string? LocalBinary, string Loc
 
     public string Image => $"daprio/daprd:{Version}";
 
-    public static DaprRuntime FromEnvironment()
+    /// <param name="variable">Reads an environment variable; the process's own by default.</param>
+    public static DaprRuntime FromEnvironment(Func<string, string?>? variable = null)
     {
-        var version = Environment.GetEnvironmentVariable("DAPR_RUNTIME_VERSION") is { Length: > 0 } v ? v : PinnedVersion;
-        if (Environment.GetEnvironmentVariable("DAPRD_PATH") is { Length: > 0 } path)
+        variable ??= Environment.GetEnvironmentVariable;
+        var version = variable("DAPR_RUNTIME_VERSION") is { Length: > 0 } v ? v : PinnedVersion;
+        if (variable("DAPRD_PATH") is { Length: > 0 } path)
         {
             return new DaprRuntime(version, File.Exists(path) ? path : null, $"DAPRD_PATH ({path})");
         }
 
         var installed = Path.Combine(
-            Environment.GetEnvironmentVariable("DAPR_INSTALL_DIR")
+            variable("DAPR_INSTALL_DIR")
             ?? Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".dapr"),
             "bin", "daprd");
         return new DaprRuntime(

@@ -31,12 +31,3 @@ public static class RealParts
         return Choose(await ContainerBackend.DockerMissingAsync(), runtime, LocalProcessBackend.MissingParts(runtime));
     }
 }
-
-public enum RealPartsKind
-{
-    None,
-    Containers,
-    LocalProcesses,
-}
-
-public sealed record RealPartsChoice(RealPartsKind Kind, string Line);
