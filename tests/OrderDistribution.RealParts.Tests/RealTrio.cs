@@ -89,14 +89,7 @@ public sealed class RealTrio : IAsyncDisposable
     private async Task StartAppAsync(DaprRunFile.App app, CancellationToken ct)
     {
         var appPort = Azurite.FreePort();
-        var sidecar = await _backend.StartSidecarAsync(new SidecarLaunch(
-            app.Id,
-            appPort,
-            app["appProtocol"] ?? "http",
-            app.ResourcesPaths.Select(Rendered).ToList(),
-            RenderedConfig(app.ConfigFilePath ?? throw new InvalidOperationException($"The run file gives {app.Id} no configFilePath.")),
-            app["appMaxConcurrency"] is { } max ? int.Parse(max, CultureInfo.InvariantCulture) : null,
-            ApiToken), ct);
+        var sidecar = await _backend.StartSidecarAsync(SidecarLaunch.Of(app, appPort, Rendered, ApiToken), ct);
         _apps[app.Id] = (sidecar, InProcessApp.Start(app.Id, app.DirPath, appPort, SettingsOf(app, appPort, sidecar)));
     }
 
@@ -129,9 +122,6 @@ public sealed class RealTrio : IAsyncDisposable
 
         return target;
     }
-
-    /// <summary>The configuration file from its rendered folder (the run files keep it beside the components).</summary>
-    private string RenderedConfig(string file) => Path.Combine(Rendered(Path.GetDirectoryName(file)!), Path.GetFileName(file));
 
     private async Task WaitUntilReadyAsync(CancellationToken ct)
     {

@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace OrderDistribution.RealParts.Tests;
 
 /// <summary>One app's sidecar as its run file describes it, with the component folders rendered for the started parts.</summary>
@@ -12,4 +14,21 @@ public sealed record SidecarLaunch(
     IReadOnlyList<string> ResourcesFolders,
     string ConfigFile,
     int? AppMaxConcurrency,
-    string? ApiToken);
+    string? ApiToken)
+{
+    /// <summary>The sidecar of a run file's app, as <c>dapr run -f</c> starts it.</summary>
+    /// <param name="rendered">Where the copy of a component folder for the started brokers is.</param>
+    internal static SidecarLaunch Of(DaprRunFile.App app, int appPort, Func<string, string> rendered, string? apiToken)
+    {
+        var config = app.ConfigFilePath ?? throw new InvalidOperationException($"The run file gives {app.Id} no configFilePath.");
+        return new SidecarLaunch(
+            app.Id,
+            appPort,
+            app["appProtocol"] ?? "http",
+            app.ResourcesPaths.Select(rendered).ToList(),
+            // The run files keep the configuration beside the components.
+            Path.Combine(rendered(Path.GetDirectoryName(config)!), Path.GetFileName(config)),
+            app["appMaxConcurrency"] is { } max ? int.Parse(max, CultureInfo.InvariantCulture) : null,
+            apiToken);
+    }
+}
