@@ -1,6 +1,6 @@
 using System.Text;
 using OrderDistribution.LoadTool;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using RabbitMQ.Client;
 
 namespace OrderDistribution.RealParts.Tests;

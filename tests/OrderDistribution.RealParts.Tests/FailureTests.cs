@@ -1,10 +1,10 @@
 using Azure.Storage.Blobs;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.LoadTool;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using RabbitMQ.Client;
 using StackExchange.Redis;
-using Order = OrderDistribution.Orders.Order;
+using Order = OrderDistribution.Contracts.Order;
 
 namespace OrderDistribution.RealParts.Tests;
 
