@@ -19,9 +19,8 @@ public sealed class BrokerHeaderTests
     {
         var ct = TestContext.Current.CancellationToken;
         var token = $"real-parts-{Guid.NewGuid():N}";
-        await using var trio = await RealTrio.StartAsync(await RealParts.RequireAsync(), ComponentsModel.Bindings, "bulk", token, ct);
+        await using var trio = await RealTrio.StartAsync(ComponentsModel.Bindings, "bulk", token);
         using var load = new OrderLoad(trio);
-        TestContext.Current.TestOutputHelper?.WriteLine(trio.Description);
         var receivers = new[] { trio.App(Contract.ReceiverExpress), trio.App(Contract.ReceiverStandard) };
         foreach (var receiver in receivers)
         {

@@ -21,9 +21,8 @@ public sealed class FailureTests
     public async Task A_receiver_restarted_mid_burst_leaves_every_order_stored_exactly_once(ComponentsModel model, string mode)
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var trio = await RealTrio.StartAsync(await RealParts.RequireAsync(), model, mode, ct: ct);
+        await using var trio = await RealTrio.StartAsync(model, mode);
         using var load = new OrderLoad(trio);
-        TestContext.Current.TestOutputHelper?.WriteLine(trio.Description);
         var express = trio.App(Contract.ReceiverExpress);
 
         var burst = load.BurstAsync(1_000, seed: 24);
@@ -47,9 +46,8 @@ public sealed class FailureTests
     public async Task An_order_over_the_sidecars_message_limit_is_dropped_once_and_never_retried(ComponentsModel model, string mode)
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var trio = await RealTrio.StartAsync(await RealParts.RequireAsync(), model, mode, ct: ct);
+        await using var trio = await RealTrio.StartAsync(model, mode);
         using var load = new OrderLoad(trio);
-        TestContext.Current.TestOutputHelper?.WriteLine(trio.Description);
         var order = new Order
         {
             OrderId = 9_000_000,

@@ -17,10 +17,9 @@ public sealed class FullFlowTests
     public async Task Two_bursts_of_a_thousand_orders_end_as_exactly_the_valid_blobs_each_poison_order_dropped_once_and_both_times_are_printed(
         ComponentsModel model, string mode)
     {
-        await using var trio = await RealTrio.StartAsync(await RealParts.RequireAsync(), model, mode, ct: TestContext.Current.CancellationToken);
+        await using var trio = await RealTrio.StartAsync(model, mode);
         using var load = new OrderLoad(trio);
         var output = TestContext.Current.TestOutputHelper!;
-        output.WriteLine(trio.Description);
 
         var cold = await load.BurstAsync(1_000, seed: 22, invalidRate: 0.01);
         AssertExact(cold, valid: 990, poison: 10);

@@ -1,4 +1,3 @@
-using System.Net;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.Logging;
@@ -92,7 +91,8 @@ public sealed class InProcessApp : IAsyncDisposable
 
             builder.ConfigureLogging(logging => logging.ClearProviders().AddProvider(Logs));
         });
-        configured.UseKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, Port));
+        // Both loopbacks: a sidecar container reaches the app through a tunnel that may connect to either.
+        configured.UseKestrel(kestrel => kestrel.ListenLocalhost(Port));
         configured.StartServer();
         return configured;
     }

@@ -44,15 +44,28 @@ public sealed class RealTrio : IAsyncDisposable
 
     public InProcessApp App(string appId) => _apps[appId].App;
 
+    /// <summary>
+    /// The trio on this machine's back-end for the running test, named in the test's output; the test is skipped,
+    /// with the line saying what is missing, where there is none.
+    /// </summary>
     /// <param name="apiToken">Set as DAPR_API_TOKEN of every sidecar and app, as Container Apps can.</param>
-    public static async Task<RealTrio> StartAsync(
-        IRealPartsBackend backend, ComponentsModel model, string mode, string? apiToken = null, CancellationToken ct = default)
+    public static async Task<RealTrio> StartAsync(ComponentsModel model, string mode, string? apiToken = null)
     {
-        var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(model, mode));
-        var parts = await backend.StartPartsAsync(model, ct);
-        var trio = new RealTrio(backend, parts, model, mode, apiToken, Directory.CreateTempSubdirectory("real-trio-").FullName);
+        var trio = await StartAsync(await RealParts.RequireAsync(), model, mode, apiToken, TestContext.Current.CancellationToken);
+        TestContext.Current.TestOutputHelper?.WriteLine(trio.Description);
+        return trio;
+    }
+
+    /// <summary>The trio on <paramref name="backend"/>, which it owns from here on, whether it starts or not.</summary>
+    public static async Task<RealTrio> StartAsync(
+        IRealPartsBackend backend, ComponentsModel model, string mode, string? apiToken, CancellationToken ct)
+    {
+        RealTrio? trio = null;
         try
         {
+            var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(model, mode));
+            var parts = await backend.StartPartsAsync(model, ct);
+            trio = new RealTrio(backend, parts, model, mode, apiToken, Directory.CreateTempSubdirectory("real-trio-").FullName);
             foreach (var app in runFile.Apps)
             {
                 await trio.StartAppAsync(app, ct);
@@ -63,7 +76,7 @@ public sealed class RealTrio : IAsyncDisposable
         }
         catch
         {
-            await trio.DisposeAsync();
+            await (trio ?? (IAsyncDisposable)backend).DisposeAsync();
             throw;
         }
     }
