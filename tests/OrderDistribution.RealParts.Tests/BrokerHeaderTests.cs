@@ -72,6 +72,6 @@ public sealed class BrokerHeaderTests
         }
 
         var watch = await load.RunAsync("watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "180", "--poll", "200", "--max-poll", "1000");
-        FullFlowTests.AssertExact(watch, valid: 1_000, poison: 0);
+        watch.AssertExact(valid: 1_000, poison: 0);
     }
 }

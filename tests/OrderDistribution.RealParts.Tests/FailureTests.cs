@@ -37,7 +37,7 @@ public sealed class FailureTests
         await Task.Delay(TimeSpan.FromSeconds(5), ct);
         express.Start();
 
-        FullFlowTests.AssertExact(await burst, valid: 1_000, poison: 0);
+        (await burst).AssertExact(valid: 1_000, poison: 0);
     }
 
     [Theory]
@@ -73,13 +73,13 @@ public sealed class FailureTests
         // Redelivery of a retried entry comes within seconds (resiliency: every second; Redis: every ~12 s).
         await Task.Delay(TimeSpan.FromSeconds(30), ct);
         var distributor = trio.App(Contract.Distributor);
-        Assert.Equal(1, FullFlowTests.DropLines(distributor));
+        Assert.Equal(1, distributor.DroppedEntries);
         Assert.DoesNotContain(distributor.Logs.Lines, l => l.Level >= LogLevel.Warning && RetriedSome(l.Message));
         var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString).GetBlobContainerClient(OrderTopology.OutboxOf("express"));
         Assert.False(await outbox.GetBlobClient(OrderBlob.NameOf(order)).ExistsAsync(ct));
 
         // The trio goes on as before.
-        FullFlowTests.AssertExact(await load.BurstAsync(1_000, seed: 25), valid: 1_000, poison: 0);
+        (await load.BurstAsync(1_000, seed: 25)).AssertExact(valid: 1_000, poison: 0);
     }
 
     private static bool RetriedSome(string deliveryLine) =>

@@ -1,4 +1,3 @@
-using Microsoft.Extensions.Logging;
 using OrderDistribution.LoadTool;
 
 namespace OrderDistribution.RealParts.Tests;
@@ -19,31 +18,15 @@ public sealed class FullFlowTests
     {
         await using var trio = await RealTrio.StartAsync(model, mode);
         using var load = new OrderLoad(trio);
-        var output = TestContext.Current.TestOutputHelper!;
 
         var cold = await load.BurstAsync(1_000, seed: 22, invalidRate: 0.01);
-        AssertExact(cold, valid: 990, poison: 10);
+        cold.AssertExact(valid: 990, poison: 10);
         // A poison order answered anything but DROP comes back; dropped once, it never does.
         await Task.Delay(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken);
-        Assert.Equal(10, DropLines(trio.App(Contract.Distributor)));
+        Assert.Equal(10, trio.App(Contract.Distributor).DroppedEntries);
 
         var warm = await load.BurstAsync(1_000, seed: 23);
-        AssertExact(warm, valid: 1_000, poison: 0);
-        output.WriteLine($"{trio.Model.ToString().ToLowerInvariant()}-{mode}: first burst after the start {cold.CycleSeconds:0.000} s, second {warm.CycleSeconds:0.000} s");
+        warm.AssertExact(valid: 1_000, poison: 0);
+        TestContext.Current.TestOutputHelper?.WriteLine($"{trio.Model.ToString().ToLowerInvariant()}-{mode}: first burst after the start {cold.CycleSeconds:0.000} s, second {warm.CycleSeconds:0.000} s");
     }
-
-    internal static void AssertExact(OrderLoadResult run, int valid, int poison)
-    {
-        Assert.True(run.ExitCode == 0, run.Output);
-        Assert.Contains($" {valid}/{valid} orders stored", run.Output, StringComparison.Ordinal);
-        Assert.Contains("0 missing, 0 duplicated", run.Output, StringComparison.Ordinal);
-        if (poison > 0)
-        {
-            Assert.Contains($"{poison} poison dropped (expected)", run.Output, StringComparison.Ordinal);
-            Assert.DoesNotContain("poison stored", run.Output, StringComparison.Ordinal);
-        }
-    }
-
-    internal static int DropLines(InProcessApp app) =>
-        app.Logs.Lines.Count(l => l.Level == LogLevel.Warning && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal));
 }

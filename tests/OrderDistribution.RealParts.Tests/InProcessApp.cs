@@ -33,7 +33,9 @@ public sealed class InProcessApp : IAsyncDisposable
 
     public Uri Address => new($"http://127.0.0.1:{Port}");
 
-    public bool Running => _host is not null;
+    /// <summary>The entries it logged as dropped (once each: a dropped entry does not come back).</summary>
+    public int DroppedEntries =>
+        Logs.Lines.Count(l => l.Level == LogLevel.Warning && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal));
 
     /// <param name="settings">Configuration keys as the app reads them (env names with __ or :).</param>
     public static InProcessApp Start(string appId, string contentRoot, int port, IReadOnlyDictionary<string, string> settings)
