@@ -109,6 +109,12 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
         return new RunningSidecar(
             new Uri($"http://{daprd.Hostname}:{daprd.GetMappedPublicPort(ports.Http)}"),
             new Uri($"http://{daprd.Hostname}:{daprd.GetMappedPublicPort(ports.Grpc)}"),
+            async () =>
+            {
+                var (stdout, stderr) = await daprd.GetLogsAsync(timestampsEnabled: false);
+                return stdout + stderr;
+            },
+            async () => daprd.State == TestcontainersStates.Exited ? $"exited with code {await daprd.GetExitCodeAsync()}" : null,
             daprd.DisposeAsync);
     }
 

@@ -77,7 +77,14 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         process.BeginErrorReadLine();
 
         var sidecar = new RunningSidecar(
-            new Uri($"http://127.0.0.1:{ports.Http}"), new Uri($"http://127.0.0.1:{ports.Grpc}"), async () =>
+            new Uri($"http://127.0.0.1:{ports.Http}"), new Uri($"http://127.0.0.1:{ports.Grpc}"),
+            async () =>
+            {
+                using var reader = new StreamReader(new FileStream(log, FileMode.Open, FileAccess.Read, FileShare.ReadWrite));
+                return await reader.ReadToEndAsync();
+            },
+            () => Task.FromResult(process.HasExited ? $"exited with code {process.ExitCode}" : null),
+            async () =>
             {
                 if (!process.HasExited)
                 {

@@ -147,7 +147,19 @@ public sealed class RealTrio : IAsyncDisposable
         {
             if (DateTime.UtcNow > deadline)
             {
-                throw new TimeoutException($"Not ready within {StartTimeout}: {string.Join(", ", waiting.Select(w => w.Url))} ({Description}).");
+                var logs = await Task.WhenAll(_apps.Values
+                    .Where(a => waiting.Any(w => w.Url.Authority == a.Sidecar.HttpEndpoint.Authority))
+                    .Select(async a => $"daprd of {a.App.AppId}:\n{await a.Sidecar.LogTailAsync()}"));
+                throw new TimeoutException(
+                    $"Not ready within {StartTimeout}: {string.Join(", ", waiting.Select(w => w.Url))} ({Description}).\n{string.Join('\n', logs)}");
+            }
+
+            foreach (var (sidecar, app) in _apps.Values)
+            {
+                if (await sidecar.ExitAsync() is { } exit)
+                {
+                    throw new InvalidOperationException($"The daprd of {app.AppId} {exit} ({Description}):\n{await sidecar.LogTailAsync()}");
+                }
             }
 
             var answers = await Task.WhenAll(waiting.Select(async w => (w, Ready: await AnswersAsync(http, w.Url, w.Sidecar, ct))));

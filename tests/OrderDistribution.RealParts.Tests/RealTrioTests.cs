@@ -54,4 +54,59 @@ public sealed class RealTrioTests
         app.Start();
         Assert.Equal(HttpStatusCode.OK, (await http.GetAsync(new Uri(app.Address, Contract.LivenessPath), ct)).StatusCode);
     }
+
+    [Fact]
+    [System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    public async Task A_daprd_that_exits_at_start_fails_the_trios_start_with_what_it_printed_and_leaves_no_part_running()
+    {
+        Assert.SkipWhen(RedisServer.MissingProgram is not null, "redis-server is not installed (apt-get install redis-server).");
+        Assert.SkipUnless(Azurite.IsInstalled, "Azurite is not installed (scripts/install-tools.sh).");
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "the test reads the processes it started from /proc.");
+        var folder = Directory.CreateTempSubdirectory("failing-daprd-").FullName;
+        try
+        {
+            // Not a sidecar: a program in daprd's place that fails as a daprd with a wrong setting would.
+            var failing = Path.Combine(folder, "daprd");
+            await File.WriteAllTextAsync(failing, "#!/bin/sh\necho \"fatal: no runtime in this test's daprd\"\nexit 3\n", TestContext.Current.CancellationToken);
+            File.SetUnixFileMode(failing, UnixFileMode.UserRead | UnixFileMode.UserExecute);
+            var backend = new LocalProcessBackend(new DaprRuntime(DaprRuntime.PinnedVersion, failing, failing));
+
+            var failure = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+                RealTrio.StartAsync(backend, ComponentsModel.Pubsub, "bulk", null, TestContext.Current.CancellationToken));
+
+            Assert.Contains("exited with code 3", failure.Message, StringComparison.Ordinal);
+            Assert.Contains("fatal: no runtime in this test's daprd", failure.Message, StringComparison.Ordinal);
+            Assert.Empty(ChildProcesses());
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    /// <summary>The processes this test process started that still run (its own threads and the test host aside).</summary>
+    private static List<string> ChildProcesses()
+    {
+        var self = Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        var children = new List<string>();
+        foreach (var stat in Directory.EnumerateDirectories("/proc").Select(d => Path.Combine(d, "stat")))
+        {
+            try
+            {
+                // pid (name) state ppid ...: the name may hold spaces, so read after its closing parenthesis.
+                var text = File.ReadAllText(stat);
+                var fields = text[(text.LastIndexOf(')') + 2)..].Split(' ');
+                if (fields[1] == self && fields[0] != "Z")
+                {
+                    children.Add(text[..(text.LastIndexOf(')') + 1)]);
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // A process that ended while being read.
+            }
+        }
+
+        return children;
+    }
 }
