@@ -83,15 +83,25 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
                 using var reader = new StreamReader(new FileStream(log, FileMode.Open, FileAccess.Read, FileShare.ReadWrite));
                 return await reader.ReadToEndAsync();
             },
-            () => Task.FromResult(process.HasExited ? $"exited with code {process.ExitCode}" : null),
+            async () =>
+            {
+                if (!process.HasExited)
+                {
+                    return null;
+                }
+
+                // Its last lines too: the wait ends once its output is read to the end.
+                await process.WaitForExitAsync();
+                return $"exited with code {process.ExitCode}";
+            },
             async () =>
             {
                 if (!process.HasExited)
                 {
                     process.Kill(entireProcessTree: true);
-                    await process.WaitForExitAsync();
                 }
 
+                await process.WaitForExitAsync();
                 process.Dispose();
                 await writer.DisposeAsync();
                 Directory.Delete(logFolder, recursive: true);
