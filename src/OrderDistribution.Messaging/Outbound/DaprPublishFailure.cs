@@ -26,7 +26,7 @@ public static class DaprPublishFailure
     /// <summary>What the failure says about the order: see <see cref="SidecarFailureKind"/>.</summary>
     public static SidecarFailureKind Classify(Exception exception) =>
         RpcStatusOf(exception) is { } rpc ? Classify(rpc.StatusCode, rpc.Detail)
-        : HttpStatusOf(exception) is { } http ? Classify(http, exception.Message)
+        : HttpStatusOf(exception) is { } http ? Classify(http.StatusCode, http.Detail)
         : SidecarFailureKind.Transient;
 
     /// <summary>A failed entry of a bulk publish: its size refused for good, anything else the broker's moment.</summary>
@@ -91,10 +91,10 @@ public static class DaprPublishFailure
         _ => null,
     };
 
-    private static HttpStatusCode? HttpStatusOf(Exception exception) => exception switch
+    private static (HttpStatusCode StatusCode, string Detail)? HttpStatusOf(Exception exception) => exception switch
     {
-        HttpRequestException { StatusCode: { } status } => status,
-        { InnerException: HttpRequestException { StatusCode: { } status } } => status,
+        HttpRequestException { StatusCode: { } status } http => (status, http.Message),
+        { InnerException: HttpRequestException { StatusCode: { } status } http } => (status, http.Message),
         _ => null,
     };
 }
