@@ -11,9 +11,9 @@ public static class DaprPublishFailure
     private static readonly string[] SizeRefusals =
         ["larger than max", "too large", "too big", "messagesizeexceeded", "message size exceeded", "exceeds the maximum"];
 
-    /// <summary>Words of a refusal that is about the configuration: a pub/sub or binding component the sidecar does not have.</summary>
-    private static readonly string[] MissingComponent =
-        ["couldn't find output binding", "is not found", "not found", "is not configured", "is empty"];
+    /// <summary>Words of a refusal that is about the request's content (the order), not about the sidecar's configuration.</summary>
+    private static readonly string[] ContentRefusals =
+        ["malformed", "cloudevent", "unmarshal", "deserializ", "invalid json", "invalid character"];
 
     /// <summary>
     /// A failure the apps answer for by the order's status rather than by failing the delivery: the sidecar's or the
@@ -58,8 +58,9 @@ public static class DaprPublishFailure
     {
         StatusCode.Unauthenticated or StatusCode.PermissionDenied or StatusCode.NotFound
             or StatusCode.FailedPrecondition or StatusCode.Unimplemented => SidecarFailureKind.RejectsEveryOrder,
-        // The sidecar answers a pub/sub it does not have with InvalidArgument too ("pubsub x is not found").
-        StatusCode.InvalidArgument => Mentions(detail, MissingComponent) ? SidecarFailureKind.RejectsEveryOrder : SidecarFailureKind.RejectsOrder,
+        // The sidecar answers a pub/sub it does not have, an empty name or a duplicate entry id with InvalidArgument too:
+        // only a refusal that names the content is about the order; any other would refuse every order alike.
+        StatusCode.InvalidArgument => ByContent(detail),
         StatusCode.ResourceExhausted => Mentions(detail, SizeRefusals) ? SidecarFailureKind.RejectsOrder : SidecarFailureKind.Transient,
         _ => ClassifyByText(detail),
     };
@@ -68,7 +69,7 @@ public static class DaprPublishFailure
     {
         401 or 403 or 404 => SidecarFailureKind.RejectsEveryOrder,
         413 => SidecarFailureKind.RejectsOrder,
-        400 => Mentions(detail, MissingComponent) ? SidecarFailureKind.RejectsEveryOrder : SidecarFailureKind.RejectsOrder,
+        400 => ByContent(detail),
         _ => ClassifyByText(detail),
     };
 
@@ -80,6 +81,11 @@ public static class DaprPublishFailure
         detail.Contains("couldn't find output binding", StringComparison.OrdinalIgnoreCase) ? SidecarFailureKind.RejectsEveryOrder
         : Mentions(detail, SizeRefusals) ? SidecarFailureKind.RejectsOrder
         : SidecarFailureKind.Transient;
+
+    private static SidecarFailureKind ByContent(string detail) =>
+        Mentions(detail, ContentRefusals) || Mentions(detail, SizeRefusals)
+            ? SidecarFailureKind.RejectsOrder
+            : SidecarFailureKind.RejectsEveryOrder;
 
     private static bool Mentions(string text, string[] words) =>
         words.Any(word => text.Contains(word, StringComparison.OrdinalIgnoreCase));
