@@ -13,15 +13,15 @@ namespace OrderDistribution.TestSupport;
 /// request's keys (but <c>traceparent</c>); <c>traceparent</c> from its span even when there is none (all zeros).
 /// The API token: 1.14 leaves it blanked (<c>dapr-api-token: ""</c>), 1.15 and later remove it.</item>
 /// <item>HTTP <c>/v1.0/bindings/{name}</c>, every runtime: the body's metadata only, no header; <c>traceparent</c>
-/// from its span, which continues a valid incoming <c>traceparent</c>, and none without one (tracing off); from 1.16
-/// the <c>baggage</c> header.</item>
+/// from its span, which continues a valid incoming <c>traceparent</c>, and none without one (tracing off); the newest
+/// sources also copy the <c>baggage</c> header.</item>
 /// </list>
 /// </summary>
 public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToken, bool CopiesBaggage)
 {
     public static readonly DaprRuntimeProfile Dapr114 = new("1.14", KeepsBlankedApiToken: true, CopiesBaggage: false);
     public static readonly DaprRuntimeProfile Dapr115 = new("1.15", KeepsBlankedApiToken: false, CopiesBaggage: false);
-    public static readonly DaprRuntimeProfile Dapr116 = new("1.16", KeepsBlankedApiToken: false, CopiesBaggage: true);
+    public static readonly DaprRuntimeProfile Dapr116 = new("1.16", KeepsBlankedApiToken: false, CopiesBaggage: false);
     public static readonly DaprRuntimeProfile Dapr117 = new("1.17", KeepsBlankedApiToken: false, CopiesBaggage: true);
 
     public static readonly IReadOnlyList<DaprRuntimeProfile> All = [Dapr114, Dapr115, Dapr116, Dapr117];
