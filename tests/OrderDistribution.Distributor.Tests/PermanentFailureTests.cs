@@ -22,9 +22,9 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         Binding,
     }
 
-    public async Task InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
 
-    public async Task DisposeAsync() => await _sidecar.DisposeAsync();
+    public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 
     /// <param name="maxMessageBytes">Messaging:MaxMessageBytes, the broker's largest message.</param>
     /// <param name="descriptionLength">Makes the order over the sidecar's 4 MiB (5 MB) or over the broker's largest message.</param>

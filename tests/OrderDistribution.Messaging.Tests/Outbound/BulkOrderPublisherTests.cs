@@ -23,9 +23,9 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     private readonly ConcurrentBag<string> _published = [];
     private FakeDaprSidecar _sidecar = null!;
 
-    public async Task InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
 
-    public async Task DisposeAsync() => await _sidecar.DisposeAsync();
+    public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 
     [Fact]
     public async Task An_order_larger_than_the_sidecar_takes_is_dropped_once_without_a_call_and_the_rest_are_published()
