@@ -1,7 +1,6 @@
 using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text;
-using Dapr.Client;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Outbound;
 
@@ -15,12 +14,13 @@ public enum ComponentsModel
 
 /// <summary>
 /// Puts orders on the ingress queue through a sidecar: bulk publishes within the byte budget for the
-/// pubsub model, the ingress output binding for bindings. Locally the sidecar is the distributor's in
+/// pubsub model, the ingress output binding for bindings (the sidecar's HTTP API, <see cref="SidecarOutputBindings"/>:
+/// the messages carry no transport header, and a valid trace context or none). Locally the sidecar is the distributor's in
 /// the multi-app run. For Azure it is a sidecar of the load tool's own with an Azure Service Bus
 /// component; there every message carries one scheduled enqueue time, so that all orders become
 /// visible at the same instant.
 /// </summary>
-public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, DaprClient dapr, string ingressTopic, string ingressOutputBinding)
+public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBindings bindings, string ingressTopic, string ingressOutputBinding)
 {
     /// <summary>The message metadata Dapr's Azure Service Bus component turns into a scheduled enqueue time.</summary>
     public const string ScheduledEnqueueTimeKey = "ScheduledEnqueueTimeUtc";
@@ -76,9 +76,9 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, DaprClien
             {
                 try
                 {
-                    await dapr.InvokeBindingAsync(new BindingRequest(ingressOutputBinding, "create") { Data = entry.Payload }, ct);
+                    await bindings.CreateAsync(ingressOutputBinding, entry.Payload, ct);
                 }
-                catch (Exception e) when (DaprPublishFailure.IsTransient(e, ct))
+                catch (Exception e) when (DaprPublishFailure.IsExpected(e, ct))
                 {
                     failed.Add(entry.EntryId);
                 }

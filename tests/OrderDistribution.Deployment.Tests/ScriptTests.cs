@@ -40,6 +40,44 @@ public class ScriptTests
         Assert.Equal(2, Repo.Run("bash", "scripts/run-local.sh", "--render-only", "pubsub", "batch").ExitCode);
     }
 
+    [RequiresProgramTheory("bash", "apt-get install bash")]
+    [InlineData("DAPR_GRPC_ENDPOINT", "http://127.0.0.1:50001")]
+    [InlineData("DAPR_HTTP_ENDPOINT", "http://127.0.0.1:3500")]
+    public void Run_local_refuses_a_sidecar_endpoint_set_in_the_shell_with_one_line(string variable, string value)
+    {
+        var (exitCode, output) = Repo.Run("env", $"{variable}={value}", "bash", "scripts/run-local.sh", "--render-only", "pubsub", "bulk");
+
+        Assert.Equal(2, exitCode);
+        var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith($"{variable} is set in this shell", line, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramTheory("bash", "apt-get install bash")]
+    [InlineData("dapr.yaml", "pubsub")]
+    [InlineData("dapr.bindings.yaml", "bindings")]
+    public void Run_local_refuses_an_app_api_token_in_the_run_file_which_daprd_would_never_get(string runFile, string model)
+    {
+        var copy = Directory.CreateTempSubdirectory("run-local-");
+        try
+        {
+            Directory.CreateDirectory(Path.Combine(copy.FullName, "scripts"));
+            File.Copy(Repo.PathOf("scripts/run-local.sh"), Path.Combine(copy.FullName, "scripts/run-local.sh"));
+            var withToken = Regex.Replace(Repo.Read(runFile), @"^(\s*)Messaging__PubSubMode:.*$", "$0\n$1APP_API_TOKEN: secret", RegexOptions.Multiline);
+            File.WriteAllText(Path.Combine(copy.FullName, runFile), withToken);
+
+            var (exitCode, output) = Repo.Run("bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--render-only", model, "bulk");
+
+            Assert.Equal(2, exitCode);
+            var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+            Assert.Contains("sets APP_API_TOKEN in an app's env", line, StringComparison.Ordinal);
+            Assert.False(Directory.Exists(Path.Combine(copy.FullName, ".dapr")), "a run file was written");
+        }
+        finally
+        {
+            copy.Delete(recursive: true);
+        }
+    }
+
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void The_azure_burst_sidecar_publishes_to_the_service_bus_ingress_queue_as_the_apps_pubsub_signed_in_without_secrets()
     {

@@ -61,6 +61,23 @@ public sealed class SchedulingTests : IAsyncLifetime
             _sidecar.Requests.Select(r => OrderJson.Deserialize(r.Json.GetProperty("data")).OrderId).Order());
     }
 
+    /// <summary>The scheduler has no trace of its own: its messages carry none, never the all-zero one (W3C: invalid).</summary>
+    [Theory]
+    [InlineData("1.14")]
+    [InlineData("1.17")]
+    public async Task Bindings_scheduling_puts_no_transport_header_and_no_invalid_trace_context_on_a_message(string runtime)
+    {
+        _sidecar.Runtime = DaprRuntimeProfile.All.Single(r => r.Version == runtime);
+        await GenerateAsync(20);
+
+        var exit = await new Cli().RunAsync(["schedule", "--model", "bindings", .. Common()]);
+
+        Assert.Equal(0, exit);
+        Assert.Equal(20, _sidecar.BindingMessages.Count);
+        Assert.All(_sidecar.BindingMessages, m => Assert.Empty(BrokerMessageHeaders.Forbidden(m.Metadata)));
+        Assert.All(_sidecar.BindingMessages, m => Assert.DoesNotContain("traceparent", m.Metadata.Keys));
+    }
+
     [Fact]
     public async Task Orders_the_sidecar_fails_make_schedule_exit_1_and_say_how_many()
     {

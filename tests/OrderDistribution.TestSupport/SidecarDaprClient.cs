@@ -7,14 +7,14 @@ using Grpc.Core;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Logging;
 using NSubstitute;
 using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.TestSupport;
 
 /// <summary>
-/// A <see cref="DaprClient"/> that hands the calls the apps make (publish, bulk publish, output binding, outbound
-/// health) to a sidecar double over the sidecar's HTTP API (<see cref="FakeDaprSidecar"/>, <see cref="DaprDouble"/>),
+/// A <see cref="DaprClient"/> that hands the calls the apps make with it (publish, bulk publish, outbound health) to a sidecar double over the sidecar's HTTP API (<see cref="FakeDaprSidecar"/>, <see cref="DaprDouble"/>),
 /// and reports each outcome the way the SDK reports it from a real sidecar: a bulk publish's named failures as
 /// <c>FailedEntries</c> under the SDK's entry ids (the indexes of the events), any other refusal as a
 /// <see cref="DaprException"/> around an <see cref="RpcException"/>, a cancelled call as cancellation.
@@ -33,13 +33,25 @@ public static class SidecarDaprClient
     /// The apps' own publishing (<see cref="DaprPublishingExtensions.AddDaprPublishing"/>) over the sidecar double at
     /// <paramref name="sidecar"/>, with any further settings.
     /// </summary>
-    public static ServiceProvider Publishing(Uri sidecar, params (string Key, string Value)[] settings)
+    public static ServiceProvider Publishing(Uri sidecar, params (string Key, string Value)[] settings) =>
+        Publishing(sidecar, logs: null, settings);
+
+    /// <param name="logs">Gets every line the publishing logs, when given.</param>
+    public static ServiceProvider Publishing(Uri sidecar, LogRecorder? logs, params (string Key, string Value)[] settings)
     {
         var configuration = new ConfigurationBuilder()
             .AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, (string?)s.Value))
                 .Append(KeyValuePair.Create("DAPR_HTTP_ENDPOINT", (string?)sidecar.ToString())))
             .Build();
-        var services = new ServiceCollection().AddLogging().AddDaprPublishing(configuration);
+        var services = new ServiceCollection()
+            .AddLogging(logging =>
+            {
+                if (logs is not null)
+                {
+                    logging.AddProvider(logs).SetMinimumLevel(LogLevel.Debug);
+                }
+            })
+            .AddDaprPublishing(configuration);
         services.UseSidecarDouble();
         return services.BuildServiceProvider();
     }
@@ -59,8 +71,6 @@ public static class SidecarDaprClient
         dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ReturnsForAnyArgs(call =>
             BulkPublishAsync(http, call.ArgAt<string>(0), call.ArgAt<string>(1), call.ArgAt<IReadOnlyList<byte[]>>(2),
                 call.ArgAt<Dictionary<string, string>?>(3), call.ArgAt<CancellationToken>(4)));
-        dapr.InvokeBindingAsync(default(BindingRequest)!, default).ReturnsForAnyArgs(call =>
-            InvokeBindingAsync(http, call.ArgAt<BindingRequest>(0), call.ArgAt<CancellationToken>(1)));
         dapr.CheckOutboundHealthAsync(default).ReturnsForAnyArgs(call => OutboundHealthyAsync(http, call.ArgAt<CancellationToken>(0)));
         return dapr;
     }
@@ -114,23 +124,6 @@ public static class SidecarDaprClient
         throw Refused("Bulk Publish", status, body);
     }
 
-    private static async Task<BindingResponse> InvokeBindingAsync(HttpClient http, BindingRequest request, CancellationToken cancellationToken)
-    {
-        using var content = new ByteArrayContent(Json(writer =>
-        {
-            writer.WriteStartObject();
-            writer.WriteString("operation", request.Operation);
-            writer.WritePropertyName("data");
-            WritePayload(writer, request.Data.ToArray());
-            writer.WriteEndObject();
-        }));
-        content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
-        var (status, body) = await PostAsync(http, $"v1.0/bindings/{request.BindingName}", content, cancellationToken);
-        return status is >= 200 and < 300
-            ? new BindingResponse(request, body, new Dictionary<string, string>())
-            : throw Refused("Binding", status, body);
-    }
-
     private static async Task<bool> OutboundHealthyAsync(HttpClient http, CancellationToken cancellationToken)
     {
         try
@@ -157,9 +150,24 @@ public static class SidecarDaprClient
         }
     }
 
+    /// <summary>
+    /// The SDK's exception for an HTTP answer, under the gRPC status daprd gives the same refusal on its gRPC API (413 is
+    /// the gRPC server's own limit, "received message larger than max").
+    /// </summary>
     private static DaprException Refused(string operation, int status, byte[] body) =>
         new($"{operation} operation failed: the Dapr endpoint indicated a failure. See InnerException for details.",
-            new RpcException(new Status(StatusCode.Internal, $"{status} {Encoding.UTF8.GetString(body)}")));
+            new RpcException(new Status(GrpcStatusOf(status), $"{status} {Encoding.UTF8.GetString(body)}")));
+
+    private static StatusCode GrpcStatusOf(int httpStatus) => httpStatus switch
+    {
+        400 or 404 => StatusCode.InvalidArgument,
+        401 => StatusCode.Unauthenticated,
+        403 => StatusCode.PermissionDenied,
+        413 => StatusCode.ResourceExhausted,
+        503 => StatusCode.Unavailable,
+        504 => StatusCode.DeadlineExceeded,
+        _ => StatusCode.Internal,
+    };
 
     /// <returns>The entries the answer names; null when it is not the documented object.</returns>
     private static List<(string EntryId, string Error)>? FailedEntryIds(byte[] body)

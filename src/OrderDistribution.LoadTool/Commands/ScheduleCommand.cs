@@ -35,7 +35,7 @@ internal static class ScheduleCommand
         using var http = CommandSupport.SidecarClient(result);
         await CommandSupport.CheckSidecarAsync(console, http, model, target, ct);
         var scheduler = new SidecarScheduler(
-            publishing.GetRequiredService<BulkOrderPublisher>(), publishing.GetRequiredService<DaprClient>(),
+            publishing.GetRequiredService<BulkOrderPublisher>(), publishing.GetRequiredService<IOutputBindings>(),
             OrderTopology.IngressQueue, OrderTopology.IngressOutputBinding);
 
         // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible
