@@ -9,7 +9,9 @@ namespace OrderDistribution.Deployment.Tests;
 /// </summary>
 internal static class BicepCompiler
 {
-    private static readonly Lazy<JsonObject> MainTemplate = new(() => Build(BicepFacts.Main));
+    public const string MainFile = "infra/main.bicep";
+
+    private static readonly Lazy<JsonObject> MainTemplate = new(() => Build(MainFile));
 
     /// <summary>The compiler's path, or null with no compiler for this platform.</summary>
     public static string? Path { get; } = Find();
@@ -97,6 +99,18 @@ internal static class BicepCompiler
 public sealed class RequiresBicepFactAttribute : FactAttribute
 {
     public RequiresBicepFactAttribute()
+    {
+        if (BicepCompiler.Path is null)
+        {
+            Skip = BicepCompiler.MissingReason;
+        }
+    }
+}
+
+/// <summary>A theory that needs the Bicep compiler; skipped, with the reason, where there is none for this platform.</summary>
+public sealed class RequiresBicepTheoryAttribute : TheoryAttribute
+{
+    public RequiresBicepTheoryAttribute()
     {
         if (BicepCompiler.Path is null)
         {
