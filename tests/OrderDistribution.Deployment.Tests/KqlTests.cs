@@ -183,7 +183,7 @@ public class KqlTests
         Assert.Contains("customDimensions.DropCount", queries["retries-drops"], StringComparison.Ordinal);
 
         // Per model: the routes the apps serve and the channels they log name the model.
-        var routes = new OrderDistribution.Inbound.OrderRoutes("q-order-express", "q-order-express-input");
+        var routes = new OrderDistribution.Messaging.Inbound.OrderRoutes("q-order-express", "q-order-express-input");
         foreach (var (route, model) in new[] { (routes.Bulk, "pubsub-bulk"), (routes.Single, "pubsub-single"), (routes.Binding, "bindings") })
         {
             var suffix = route[route.LastIndexOf('-')..];
@@ -191,7 +191,7 @@ public class KqlTests
             Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["throughput"], StringComparison.Ordinal);
         }
 
-        foreach (var channel in Enum.GetNames<OrderDistribution.Inbound.InboundChannel>())
+        foreach (var channel in Enum.GetNames<OrderDistribution.Messaging.Inbound.InboundChannel>())
         {
             Assert.Contains($"tostring(customDimensions.Channel) == \"{channel}\"", queries["retries-drops"], StringComparison.Ordinal);
         }
@@ -223,7 +223,7 @@ public class KqlTests
 
     /// <summary>The one type of the apps' assemblies with this name.</summary>
     private static Type AppTypeNamed(string name) =>
-        Assert.Single(new[] { typeof(OrderDistribution.Inbound.OrderRoutes).Assembly, typeof(OrderDistribution.Receiver.BlobOrderStore).Assembly }
+        Assert.Single(new[] { typeof(OrderDistribution.Messaging.Inbound.OrderRoutes).Assembly, typeof(OrderDistribution.Receiver.BlobOrderStore).Assembly }
             .SelectMany(a => a.GetTypes()), t => t.Name == name);
 
     /// <summary>infra/workbook/bursts.workbook.json, the workbook main.bicep deploys.</summary>

@@ -1,5 +1,5 @@
 using Microsoft.AspNetCore.Builder;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
