@@ -14,29 +14,17 @@ public partial class AzureBurstTests
     private const string LastBurst = "2026-11-20T10:00:00Z";
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void A_burst_is_refused_when_an_app_runs_another_model_than_the_azd_environment_names()
-    {
+    public void A_burst_is_refused_when_an_app_runs_another_model_than_the_azd_environment_names() =>
         // Both its settings: the fake matches calls by text without quotes.
-        using var azure = Deployed(specific: a => a.Respond("--name receiver-standard --query properties.template", "bindings"));
-
-        var (exitCode, output) = Burst(azure);
-
-        Assert.Equal(1, exitCode);
-        Assert.Contains("refusing the burst: the azd environment says pubsub/bulk, but Azure runs: receiver-standard=bindings/bindings", output, StringComparison.Ordinal);
-        Assert.False(File.Exists(LoadToolCall(azure)), "the load tool ran");
-    }
+        AssertRefused(
+            a => a.Respond("--name receiver-standard --query properties.template", "bindings"),
+            "refusing the burst: the azd environment says pubsub/bulk, but Azure runs: receiver-standard=bindings/bindings");
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void A_burst_is_refused_when_the_chosen_models_component_is_not_deployed()
-    {
-        using var azure = Deployed(specific: a => a.Fail("dapr-component show", "(ResourceNotFound) order-pubsub was not found"));
-
-        var (exitCode, output) = Burst(azure);
-
-        Assert.Equal(1, exitCode);
-        Assert.Contains("component order-pubsub: ERROR: (ResourceNotFound)", output, StringComparison.Ordinal);
-        Assert.False(File.Exists(LoadToolCall(azure)), "the load tool ran");
-    }
+    public void A_burst_is_refused_when_the_chosen_models_component_is_not_deployed() =>
+        AssertRefused(
+            a => a.Fail("dapr-component show", "(ResourceNotFound) order-pubsub was not found"),
+            "component order-pubsub: ERROR: (ResourceNotFound)");
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void The_first_burst_to_an_environment_is_cold_and_the_next_one_warm_while_the_processes_run()
@@ -132,6 +120,17 @@ public partial class AzureBurstTests
                 done
                 """);
         return azure;
+    }
+
+    private static void AssertRefused(Action<FakeAzure> deployed, string reason)
+    {
+        using var azure = Deployed(specific: deployed);
+
+        var (exitCode, output) = Burst(azure);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains(reason, output, StringComparison.Ordinal);
+        Assert.False(File.Exists(LoadToolCall(azure)), "the load tool ran");
     }
 
     private static string LoadToolCall(FakeAzure azure) => Path.Combine(azure.Folder, "load-tool-call.txt");
