@@ -123,6 +123,34 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     }
 
     [Fact]
+    public async Task Clear_signed_in_with_entra_deletes_the_blobs_page_by_page_and_keeps_the_containers_their_roles_are_scoped_to()
+    {
+        await StoreAsync(_orders);
+        var before = await ContainerCreationsAsync();
+        var progress = new List<string>();
+        var storage = new OutboxStorage(Client(), OutboxStorage.DefaultOutboxes) { KeepContainers = true, ClearPageSize = 30, ClearConcurrency = 4 };
+
+        await storage.ClearAsync(new SynchronousProgress(progress.Add), default);
+
+        Assert.Empty(await Outboxes().ListAsync(default));
+        // The same containers: not deleted and created again (a new container has a new ETag).
+        Assert.Equal(before, await ContainerCreationsAsync());
+        var express = _orders.Count(o => o.Delivery == Delivery.Express);
+        Assert.Equal((express + 29) / 30 + (_orders.Count - express + 29) / 30, progress.Count);
+        Assert.Contains($"express-outbox: {express} blobs deleted", progress);
+    }
+
+    [Fact]
+    public async Task Clear_signed_in_with_entra_creates_an_outbox_that_is_missing()
+    {
+        await Client().GetBlobContainerClient("express-outbox").DeleteIfExistsAsync();
+
+        await new OutboxStorage(Client(), OutboxStorage.DefaultOutboxes) { KeepContainers = true }.ClearAsync(null, default);
+
+        Assert.True((await Client().GetBlobContainerClient("express-outbox").ExistsAsync()).Value);
+    }
+
+    [Fact]
     public async Task Generate_to_blob_uploads_the_orders_to_test_data()
     {
         Assert.Equal(0, await new Cli().RunAsync(["generate", "--count", "50", "--seed", "2", "--to-blob", .. Common()]));
@@ -137,6 +165,22 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 
     private OutboxStorage Outboxes() => new(Client(), OutboxStorage.DefaultOutboxes);
+
+    private async Task<List<Azure.ETag>> ContainerCreationsAsync()
+    {
+        var created = new List<Azure.ETag>();
+        foreach (var name in OutboxStorage.DefaultOutboxes)
+        {
+            created.Add((await Client().GetBlobContainerClient(name).GetPropertiesAsync()).Value.ETag);
+        }
+
+        return created;
+    }
+
+    private sealed class SynchronousProgress(Action<string> report) : IProgress<string>
+    {
+        public void Report(string value) => report(value);
+    }
 
     /// <summary>As a receiver does: the order's JSON as <c>{OrderId}.json</c>, its stored time as metadata <c>storedat</c>.</summary>
     private async Task StoreAsync(IEnumerable<Order> orders, string? container = null, DateTimeOffset? storedAt = null)
