@@ -1,7 +1,8 @@
 // Measures what the apps themselves cost, without real sidecars or broker:
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks [-- [--console] <orders, default 10000>]
 // 1. the whole trio in the bulk model: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked:
-//    "trio cold", the first burst on freshly started apps, then "trio to Azurite blobs", the next one;
+//    "trio cold", the first burst on freshly started apps, then "trio to Azurite blobs", the next one, hosted as
+//    `order-load in-process` hosts them (InProcessTrio, the sidecar double in src/OrderDistribution.LocalRun);
 // 2. distributor alone: decode, route, serialize and split into bulk publishes (publishes cost nothing);
 // 3. single mode: the trio behind a Dapr double that delivers one message per request, as many at once per app
 //    as run-local.sh's appMaxConcurrency lets the sidecar.
@@ -23,6 +24,7 @@ using OrderDistribution.Distributor;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.LoadTool;
 using OrderDistribution.Contracts;
+using OrderDistribution.InProcessHost;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 
@@ -54,31 +56,29 @@ Console.WriteLine($"{count} orders, {orders.Average(o => OrderJson.Serialize(o).
                   $"ingress bulks of {BulkSize}, {ConcurrentBulks} at a time, {Environment.ProcessorCount} cores");
 
 // First of all, while nothing has run in this process yet: the first burst on freshly started apps, which is
-// every burst in Azure, where the receivers scale from zero. Then the next burst on the same apps.
+// every burst in Azure, where the receivers scale from zero. Then the next burst on the same apps. The apps run as
+// `order-load in-process` runs them (InProcessTrio): each its own web app on 127.0.0.1 behind the sidecar double.
 var data = Directory.CreateTempSubdirectory("azurite-bench");
 await using (var azurite = await Azurite.StartAsync(data.FullName))
 {
     var logs = new LogRecorder();
-    using var express = InProcessApps.Receiver("express", azurite.ConnectionString, logs);
-    using var standard = InProcessApps.Receiver("standard", azurite.ConnectionString, logs);
-    var sidecar = ForwardingSidecar.To(new Dictionary<string, HttpClient>
+    await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
     {
-        ["q-order-express"] = express.CreateClient(),
-        ["q-order-standard"] = standard.CreateClient(),
-    }, BulkSize);
-    using var distributor = Distributor(sidecar, logs);
-    await WaitUntilReadyAsync(express.CreateClient(), standard.CreateClient()); // the distributor's readiness asks a real sidecar
+        StorageConnectionString = azurite.ConnectionString,
+        ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs),
+    });
+    await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), default);
 
-    var cold = await Measure("trio cold", distributor.CreateClient(), orders, logs);
+    var cold = await MeasureTrio("trio cold", trio, orders, logs);
     await ReportStoredAsync(azurite.ConnectionString, orders, cold.Started);
-    var warm = await Measure("trio to Azurite blobs", distributor.CreateClient(), orders, logs);
+    var warm = await MeasureTrio("trio to Azurite blobs", trio, orders, logs);
     await ReportStoredAsync(azurite.ConnectionString, orders, warm.Started);
     Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  cold/warm: {cold.Elapsed / warm.Elapsed:0.00}"));
 }
 
 data.Delete(recursive: true);
 
-using (var distributor = Distributor(ForwardingSidecar.Null(), new LogRecorder()))
+using (var distributor = Distributor(NullSidecar.Create(), new LogRecorder()))
 {
     var client = distributor.CreateClient();
     await DeliverAsync(client, orders.Take(BulkSize).ToList()); // a new host: its first request
@@ -92,6 +92,38 @@ var single = await TrioRun.RunAsync(new TrioRunOptions
 Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.InvariantCulture, $", {count / single.Elapsed.TotalSeconds:0} orders/s"));
 Console.WriteLine(single.Details);
 return single.Proven ? 0 : 1;
+
+// The burst goes on the ingress queue at once, as the load tool schedules it; it ends when the double has every
+// message answered SUCCESS (each order a blob). Allocation and CPU are the process's: the apps', the double's and
+// Azurite's client side; JIT is what the runtime compiled during the burst, for all three apps at once.
+static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureTrio(string name, InProcessTrio trio, List<Order> orders, LogRecorder logs)
+{
+    var payloads = orders.Select(OrderJson.Serialize).ToList();
+    var linesBefore = logs.PrintedLines();
+    var allocated = GC.GetTotalAllocatedBytes(precise: true);
+    var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+    var jit = System.Runtime.JitInfo.GetCompilationTime();
+    var methods = System.Runtime.JitInfo.GetCompiledMethodCount();
+    var retriedBefore = trio.Sidecar.Topics.Values.Sum(t => t.Retried);
+    var started = DateTimeOffset.UtcNow;
+    var clock = Stopwatch.StartNew();
+    trio.Schedule(payloads);
+    if (!await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(10)))
+    {
+        throw new TimeoutException($"{name}: messages were still outstanding after 10 minutes");
+    }
+
+    clock.Stop();
+    allocated = GC.GetTotalAllocatedBytes(precise: true) - allocated;
+    cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+        $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s, " +
+        $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, {cpu.TotalSeconds:0.0} CPU-s (the apps and the double), " +
+        $"JIT {(System.Runtime.JitInfo.GetCompilationTime() - jit).TotalSeconds:0.00} s for {System.Runtime.JitInfo.GetCompiledMethodCount() - methods} methods, " +
+        $"peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB, " +
+        $"{trio.Sidecar.Topics.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, {logs.PrintedLines() - linesBefore} log lines"));
+    return (clock.Elapsed, started);
+}
 
 static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string name, HttpClient distributor, List<Order> orders, LogRecorder? logs)
 {
@@ -140,15 +172,6 @@ static async Task<int> DeliverAsync(HttpClient distributor, IReadOnlyList<Order>
 
         retried += orders.Count;
         await Task.Delay(TimeSpan.FromSeconds(1));
-    }
-}
-
-// The receivers start, and report ready, before a burst reaches them, as they do before the load tool schedules one.
-static async Task WaitUntilReadyAsync(params HttpClient[] apps)
-{
-    foreach (var app in apps)
-    {
-        await Eventually.StatusAsync(app, ServiceDefaults.ReadinessPath, System.Net.HttpStatusCode.OK, TimeSpan.FromSeconds(30));
     }
 }
 

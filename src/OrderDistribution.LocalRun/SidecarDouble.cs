@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Text;
@@ -6,93 +7,20 @@ using System.Threading.Channels;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 
-namespace OrderDistribution.TestSupport;
-
-public enum DeliveryStyle
-{
-    Bulk,
-    Single,
-}
-
-public sealed record DaprDoubleOptions
-{
-    public int MaxMessagesCount { get; init; } = 250;
-
-    public TimeSpan MaxAwait { get; init; } = TimeSpan.FromMilliseconds(40);
-
-    /// <summary>Bulk deliveries a subscriber gets at once (the sidecar's concurrency over its batch size).</summary>
-    public int ConcurrentBulkDeliveries { get; init; } = 2;
-
-    /// <summary>Single deliveries a subscriber gets at once: the component's <c>concurrency</c>, 500 in this project.</summary>
-    public int ConcurrentSingleDeliveries { get; init; } = 500;
-
-    /// <summary>How long a message answered RETRY (or a whole batch answered with an error) waits before it is delivered again.</summary>
-    public TimeSpan RedeliveryDelay { get; init; } = TimeSpan.FromMilliseconds(200);
-
-    /// <summary>The share of published messages the broker refuses, answered as the sidecar answers a failed publish.</summary>
-    public double PublishFailureRate { get; init; }
-
-    /// <summary>Every message is put on its queue twice, as an at-least-once broker may deliver it.</summary>
-    public bool DeliverEveryMessageTwice { get; init; }
-
-    public int Seed { get; init; } = 1;
-}
-
-/// <summary>What happened to the messages of one topic.</summary>
-public sealed class TopicReport
-{
-    private int _deliveries;
-    private int _retried;
-    private int _dropped;
-    private int _wholeDeliveriesRedelivered;
-    private long _longestAnswerTicks;
-
-    public int Deliveries => Volatile.Read(ref _deliveries);
-
-    public int Retried => Volatile.Read(ref _retried);
-
-    public int Dropped => Volatile.Read(ref _dropped);
-
-    public int WholeDeliveriesRedelivered => Volatile.Read(ref _wholeDeliveriesRedelivered);
-
-    public TimeSpan LongestAnswer => TimeSpan.FromTicks(Interlocked.Read(ref _longestAnswerTicks));
-
-    /// <summary>The messages answered DROP, by the id they were first published under (duplicates share it).</summary>
-    public ConcurrentDictionary<string, byte[]> DroppedMessages { get; } = new();
-
-    internal void Delivered(TimeSpan answeredAfter)
-    {
-        Interlocked.Increment(ref _deliveries);
-        var ticks = answeredAfter.Ticks;
-        long longest;
-        while (ticks > (longest = Interlocked.Read(ref _longestAnswerTicks))
-               && Interlocked.CompareExchange(ref _longestAnswerTicks, ticks, longest) != longest)
-        {
-        }
-    }
-
-    internal void Retry() => Interlocked.Increment(ref _retried);
-
-    internal void Drop(string origin, byte[] payload)
-    {
-        Interlocked.Increment(ref _dropped);
-        DroppedMessages.TryAdd(origin, payload);
-    }
-
-    internal void RedeliverWhole() => Interlocked.Increment(ref _wholeDeliveriesRedelivered);
-}
+namespace OrderDistribution.LocalRun;
 
 /// <summary>
-/// A Dapr sidecar and its broker for in-process runs, behaving as the real ones do (shared/dapr-wire): it takes
-/// the apps' bulk and single publishes on the sidecar's HTTP API (failing a chosen share of them as the sidecar
-/// answers a failed publish), keeps one queue per topic, and delivers each queue to its app in bulk (base64
-/// raw-payload entries under fresh entry ids) or one CloudEvent at a time. An entry answered SUCCESS is done;
-/// DROP is done and never delivered again; RETRY, a missing status or a failed request brings it back later,
-/// alone or in new batches; a 404 drops a whole delivery.
+/// A Dapr sidecar and its broker for in-process runs, behaving as the real ones do (docs/dapr-sidecar.md): it takes
+/// the apps' bulk and single publishes and output binding calls on the sidecar's HTTP API (failing a chosen share
+/// of them as the sidecar answers a failed publish), keeps one queue per topic or output binding, and delivers each
+/// queue to its app in bulk (base64 raw-payload entries under fresh entry ids), one CloudEvent at a time, or as an
+/// input binding (the raw body). An entry answered SUCCESS (a binding: 2xx) is done; DROP (a binding: 400, which
+/// the broker dead-letters) is done and never delivered again; RETRY, a missing status or a failed request brings
+/// it back later, alone or in new batches; a 404 drops a whole delivery.
 /// </summary>
-public sealed class DaprDouble : IAsyncDisposable
+public sealed class SidecarDouble : IAsyncDisposable
 {
-    private readonly DaprDoubleOptions _options;
+    private readonly SidecarDoubleOptions _options;
     private readonly WebApplication _app;
     private readonly ConcurrentDictionary<string, Channel<Message>> _queues = new();
     private readonly CancellationTokenSource _stop = new();
@@ -102,7 +30,7 @@ public sealed class DaprDouble : IAsyncDisposable
     private long _outstanding;
     private long _nextId;
 
-    private DaprDouble(DaprDoubleOptions options, WebApplication app)
+    private SidecarDouble(SidecarDoubleOptions options, WebApplication app)
     {
         _options = options;
         _app = app;
@@ -117,28 +45,42 @@ public sealed class DaprDouble : IAsyncDisposable
 
     private int _publishesRefused;
 
-    public static async Task<DaprDouble> StartAsync(DaprDoubleOptions options)
+    public static async Task<SidecarDouble> StartAsync(SidecarDoubleOptions options)
     {
         var app = LoopbackServer.Create();
-        var sidecar = new DaprDouble(options, app);
+        var sidecar = new SidecarDouble(options, app);
         app.MapPost("/v1.0-alpha1/publish/bulk/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.BulkPublishAsync(topic, request));
         app.MapPost("/v1.0/publish/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.PublishAsync(topic, request));
+        app.MapPost("/v1.0/bindings/{name}", (string name, HttpRequest request) => sidecar.InvokeBindingAsync(name, request));
         app.MapGet("/v1.0/healthz/outbound", () => Results.NoContent());
         await app.StartAsync();
         return sidecar;
     }
 
     /// <summary>Delivers the topic's queue to an app, from now until the double is disposed.</summary>
-    public void Subscribe(string topic, HttpClient app, DeliveryStyle style)
+    /// <param name="topic">The topic; with <see cref="DeliveryStyle.Binding"/>, the output binding that fills the queue.</param>
+    /// <param name="inputBinding">With <see cref="DeliveryStyle.Binding"/>: the app's input binding on that queue.</param>
+    public void Subscribe(string topic, HttpClient app, DeliveryStyle style, string? inputBinding = null)
     {
         var report = Topics.GetOrAdd(topic, _ => new TopicReport());
         var queue = Queue(topic);
-        var workers = style == DeliveryStyle.Bulk ? _options.ConcurrentBulkDeliveries : _options.ConcurrentSingleDeliveries;
+        var workers = style switch
+        {
+            DeliveryStyle.Bulk => _options.ConcurrentBulkDeliveries,
+            DeliveryStyle.Single => _options.ConcurrentSingleDeliveries,
+            _ => _options.ConcurrentBindingDeliveries,
+        };
+        var route = style == DeliveryStyle.Binding
+            ? "/" + (inputBinding ?? throw new ArgumentNullException(nameof(inputBinding), "a binding delivery needs the app's input binding"))
+            : null;
         for (var i = 0; i < workers; i++)
         {
-            _workers.Add(style == DeliveryStyle.Bulk
-                ? Task.Run(() => DeliverBulksAsync(topic, app, queue, report))
-                : Task.Run(() => DeliverSinglesAsync(topic, app, queue, report)));
+            _workers.Add(style switch
+            {
+                DeliveryStyle.Bulk => Task.Run(() => DeliverBulksAsync(topic, app, queue, report)),
+                DeliveryStyle.Single => Task.Run(() => DeliverSinglesAsync(topic, app, queue, report)),
+                _ => Task.Run(() => DeliverBindingsAsync(topic, route!, app, queue, report)),
+            });
         }
     }
 
@@ -247,6 +189,20 @@ public sealed class DaprDouble : IAsyncDisposable
         return Results.NoContent();
     }
 
+    /// <summary>An output binding's <c>create</c>: the data goes on the binding's queue as it is.</summary>
+    private async Task<IResult> InvokeBindingAsync(string name, HttpRequest request)
+    {
+        using var body = await JsonDocument.ParseAsync(request.Body);
+        if (Refuse())
+        {
+            Interlocked.Increment(ref _publishesRefused);
+            return Results.Json(new { errorCode = "ERR_INVOKE_OUTPUT_BINDING", message = "chosen to fail" }, statusCode: 500);
+        }
+
+        Put(name, PayloadOf(body.RootElement.GetProperty("data")));
+        return Results.Ok();
+    }
+
     private static byte[] PayloadOf(JsonElement @event) =>
         @event.ValueKind == JsonValueKind.String ? Encoding.UTF8.GetBytes(@event.GetString()!) : Encoding.UTF8.GetBytes(@event.GetRawText());
 
@@ -283,18 +239,30 @@ public sealed class DaprDouble : IAsyncDisposable
     private async Task DeliverBulkAsync(string topic, HttpClient app, List<Message> batch, TopicReport report)
     {
         var entries = batch.Select(m => (EntryId: Guid.NewGuid().ToString(), Message: m)).ToList();
-        var body = JsonSerializer.Serialize(new
+        // Written straight to bytes, as the sidecar's own encoder does: the double's cost stays small beside the apps'.
+        var body = Json(json =>
         {
-            entries = entries.Select(e => new
+            json.WriteStartObject();
+            json.WriteStartArray("entries");
+            foreach (var (entryId, message) in entries)
             {
-                entryId = e.EntryId, @event = Convert.ToBase64String(e.Message.Payload), metadata = (object?)null,
-                contentType = "application/octet-stream",
-            }),
-            id = Guid.NewGuid().ToString(),
-            metadata = new { pubsubName = "order-pubsub" },
-            pubsubname = "order-pubsub",
-            topic,
-            type = "com.dapr.event.sent.bulk",
+                json.WriteStartObject();
+                json.WriteString("entryId", entryId);
+                json.WriteBase64String("event", message.Payload);
+                json.WriteNull("metadata");
+                json.WriteString("contentType", "application/octet-stream");
+                json.WriteEndObject();
+            }
+
+            json.WriteEndArray();
+            json.WriteString("id", Guid.NewGuid().ToString());
+            json.WriteStartObject("metadata");
+            json.WriteString("pubsubName", "order-pubsub");
+            json.WriteEndObject();
+            json.WriteString("pubsubname", "order-pubsub");
+            json.WriteString("topic", topic);
+            json.WriteString("type", "com.dapr.event.sent.bulk");
+            json.WriteEndObject();
         });
         var (status, answer) = await PostAsync(app, $"/{topic}-bulk", body, "application/json", report);
         if (status == 404)
@@ -323,16 +291,18 @@ public sealed class DaprDouble : IAsyncDisposable
                 continue;
             }
 
-            var body = JsonSerializer.Serialize(new Dictionary<string, object>
+            var body = Json(json =>
             {
-                ["data_base64"] = Convert.ToBase64String(message.Payload),
-                ["datacontenttype"] = "application/octet-stream",
-                ["id"] = Guid.NewGuid().ToString(),
-                ["pubsubname"] = "order-pubsub",
-                ["source"] = "Dapr",
-                ["specversion"] = "1.0",
-                ["topic"] = topic,
-                ["type"] = "com.dapr.event.sent",
+                json.WriteStartObject();
+                json.WriteBase64String("data_base64", message.Payload);
+                json.WriteString("datacontenttype", "application/octet-stream");
+                json.WriteString("id", Guid.NewGuid().ToString());
+                json.WriteString("pubsubname", "order-pubsub");
+                json.WriteString("source", "Dapr");
+                json.WriteString("specversion", "1.0");
+                json.WriteString("topic", topic);
+                json.WriteString("type", "com.dapr.event.sent");
+                json.WriteEndObject();
             });
             var (status, answer) = await PostAsync(app, $"/{topic}-single", body, "application/cloudevents+json", report);
             var outcome = status switch
@@ -343,6 +313,26 @@ public sealed class DaprDouble : IAsyncDisposable
                 _ => "RETRY",
             };
             Settle(topic, message, outcome, report);
+        }
+    }
+
+    /// <summary>As the RabbitMQ input binding delivers: the raw body under a message id; a 400 dead-letters it.</summary>
+    private async Task DeliverBindingsAsync(string queueName, string route, HttpClient app, Channel<Message> queue, TopicReport report)
+    {
+        while (await WaitToReadAsync(queue.Reader))
+        {
+            if (!queue.Reader.TryRead(out var message))
+            {
+                continue;
+            }
+
+            var (status, _) = await PostAsync(app, route, message.Payload, "application/json", report, ("Messageid", message.Origin));
+            Settle(queueName, message, status switch
+            {
+                >= 200 and < 300 => "SUCCESS",
+                400 => "DROP",
+                _ => "RETRY",
+            }, report);
         }
     }
 
@@ -358,12 +348,19 @@ public sealed class DaprDouble : IAsyncDisposable
         }
     }
 
-    private async Task<(int Status, string Body)> PostAsync(HttpClient app, string route, string body, string contentType, TopicReport report)
+    private async Task<(int Status, string Body)> PostAsync(
+        HttpClient app, string route, ReadOnlyMemory<byte> body, string contentType, TopicReport report, (string Name, string Value)? header = null)
     {
         var clock = Stopwatch.StartNew();
         try
         {
-            using var content = new StringContent(body, Encoding.UTF8, contentType);
+            using var content = new ReadOnlyMemoryContent(body);
+            content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue(contentType);
+            if (header is var (name, value))
+            {
+                content.Headers.Add(name, value);
+            }
+
             using var response = await app.PostAsync(route, content, _stop.Token);
             var answer = await response.Content.ReadAsStringAsync(_stop.Token);
             return ((int)response.StatusCode, answer);
@@ -376,6 +373,17 @@ public sealed class DaprDouble : IAsyncDisposable
         {
             report.Delivered(clock.Elapsed);
         }
+    }
+
+    private static ReadOnlyMemory<byte> Json(Action<Utf8JsonWriter> write)
+    {
+        var buffer = new ArrayBufferWriter<byte>(1024);
+        using (var json = new Utf8JsonWriter(buffer))
+        {
+            write(json);
+        }
+
+        return buffer.WrittenMemory;
     }
 
     private void Settle(string topic, Message message, string status, TopicReport report)

@@ -5,7 +5,7 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
-namespace OrderDistribution.TestSupport;
+namespace OrderDistribution.LocalRun;
 
 /// <summary>A quiet HTTP server on 127.0.0.1 at a free port, for the doubles the apps and tools talk to over real HTTP.</summary>
 public static class LoopbackServer

@@ -7,20 +7,23 @@ using Grpc.Core;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using NSubstitute;
+using Castle.DynamicProxy;
 using OrderDistribution.Messaging.Outbound;
 
-namespace OrderDistribution.TestSupport;
+namespace OrderDistribution.LocalRun;
 
 /// <summary>
 /// A <see cref="DaprClient"/> that hands the calls the apps make (publish, bulk publish, output binding, outbound
-/// health) to a sidecar double over the sidecar's HTTP API (<see cref="FakeDaprSidecar"/>, <see cref="DaprDouble"/>),
-/// and reports each outcome the way the SDK reports it from a real sidecar: a bulk publish's named failures as
+/// health) to a sidecar double over the sidecar's HTTP API (<see cref="SidecarDouble"/>, or a test's own), and
+/// reports each outcome the way the SDK reports it from a real sidecar: a bulk publish's named failures as
 /// <c>FailedEntries</c> under the SDK's entry ids (the indexes of the events), any other refusal as a
 /// <see cref="DaprException"/> around an <see cref="RpcException"/>, a cancelled call as cancellation.
 /// </summary>
 public static class SidecarDaprClient
 {
+    /// <summary>Castle's proxies of the abstract DaprClient (some sixty members): only the calls the apps make are forwarded.</summary>
+    private static readonly ProxyGenerator Proxies = new();
+
     /// <summary>Replaces the app's DaprClient with one over the sidecar double its Dapr settings point at.</summary>
     public static void UseSidecarDouble(this IServiceCollection services) =>
         services.Replace(ServiceDescriptor.Singleton(provider =>
@@ -52,17 +55,26 @@ public static class SidecarDaprClient
             http.DefaultRequestHeaders.Add("dapr-api-token", apiToken);
         }
 
-        var dapr = Substitute.For<DaprClient>();
-        dapr.PublishByteEventAsync(default!, default!, default, default!, default, default).ReturnsForAnyArgs(call =>
-            PublishAsync(http, call.ArgAt<string>(0), call.ArgAt<string>(1), call.ArgAt<ReadOnlyMemory<byte>>(2),
-                call.ArgAt<string>(3), call.ArgAt<Dictionary<string, string>?>(4), call.ArgAt<CancellationToken>(5)));
-        dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ReturnsForAnyArgs(call =>
-            BulkPublishAsync(http, call.ArgAt<string>(0), call.ArgAt<string>(1), call.ArgAt<IReadOnlyList<byte[]>>(2),
-                call.ArgAt<Dictionary<string, string>?>(3), call.ArgAt<CancellationToken>(4)));
-        dapr.InvokeBindingAsync(default(BindingRequest)!, default).ReturnsForAnyArgs(call =>
-            InvokeBindingAsync(http, call.ArgAt<BindingRequest>(0), call.ArgAt<CancellationToken>(1)));
-        dapr.CheckOutboundHealthAsync(default).ReturnsForAnyArgs(call => OutboundHealthyAsync(http, call.ArgAt<CancellationToken>(0)));
-        return dapr;
+        return Proxies.CreateClassProxy<DaprClient>(new Forwarder(http));
+    }
+
+    private sealed class Forwarder(HttpClient http) : IInterceptor
+    {
+        public void Intercept(IInvocation invocation)
+        {
+            var a = invocation.Arguments;
+            invocation.ReturnValue = invocation.Method.Name switch
+            {
+                nameof(DaprClient.PublishByteEventAsync) =>
+                    PublishAsync(http, (string)a[0], (string)a[1], (ReadOnlyMemory<byte>)a[2], (string)a[3], (Dictionary<string, string>?)a[4], (CancellationToken)a[5]),
+                nameof(DaprClient.BulkPublishEventAsync) when invocation.Method.GetGenericArguments() is [var type] && type == typeof(byte[]) =>
+                    BulkPublishAsync(http, (string)a[0], (string)a[1], (IReadOnlyList<byte[]>)a[2], (Dictionary<string, string>?)a[3], (CancellationToken)a[4]),
+                nameof(DaprClient.InvokeBindingAsync) when a is [BindingRequest request, CancellationToken ct] => InvokeBindingAsync(http, request, ct),
+                nameof(DaprClient.CheckOutboundHealthAsync) => OutboundHealthyAsync(http, (CancellationToken)a[0]),
+                nameof(DaprClient.Dispose) => null,
+                _ => throw new NotSupportedException($"The sidecar double does not serve DaprClient.{invocation.Method.Name}."),
+            };
+        }
     }
 
     private static async Task PublishAsync(

@@ -2,11 +2,11 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 
-namespace OrderDistribution.TestSupport;
+namespace OrderDistribution.LocalRun;
 
 /// <summary>
-/// A real Azurite blob service on 127.0.0.1, started for the tests. Azurite is installed by .ci/run
-/// (or scripts/install-tools.sh) into .tools/, or found on PATH.
+/// A real Azurite blob service on 127.0.0.1, started for the tests and for in-process runs, and stopped with this
+/// object. Azurite is installed by .ci/run (or scripts/install-tools.sh) into the repository's .tools/, or found on PATH.
 /// </summary>
 public sealed class Azurite : IAsyncDisposable
 {
@@ -38,8 +38,8 @@ public sealed class Azurite : IAsyncDisposable
     public static async Task<Azurite> StartAsync(string? dataFolder = null, int? port = null)
     {
         var executable = FindExecutable() ?? throw new InvalidOperationException(
-            "Azurite is not installed: run scripts/install-tools.sh (npm installs it into .tools/) " +
-            "or put azurite-blob on PATH. .ci/run does this on a clean machine.");
+            "Azurite is not installed: run scripts/install-tools.sh (npm installs it into .tools/; it needs Node.js 20 or " +
+            "later: apt-get install nodejs npm, or brew install node) or put azurite-blob on PATH.");
         var blobPort = port ?? FreePort();
         var start = new ProcessStartInfo(executable)
         {
@@ -115,14 +115,21 @@ public sealed class Azurite : IAsyncDisposable
         throw new TimeoutException($"Azurite did not listen on port {Port} within 30 s.");
     }
 
-    private static string? FindExecutable()
-    {
-        var local = Path.Combine(RepositoryRoot.Path, ".tools", "node_modules", ".bin", "azurite-blob");
-        if (File.Exists(local))
-        {
-            return local;
-        }
+    /// <summary>The repository's .tools/ above this program (or the current folder), else PATH.</summary>
+    private static string? FindExecutable() =>
+        new[] { AppContext.BaseDirectory, Environment.CurrentDirectory }
+            .SelectMany(start => Ancestors(new DirectoryInfo(start)))
+            .Select(folder => Path.Combine(folder.FullName, ".tools", "node_modules", ".bin", "azurite-blob"))
+            .Concat((Environment.GetEnvironmentVariable("PATH") ?? "")
+                .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+                .Select(folder => Path.Combine(folder, "azurite-blob")))
+            .FirstOrDefault(File.Exists);
 
-        return ProgramPath.Find("azurite-blob");
+    private static IEnumerable<DirectoryInfo> Ancestors(DirectoryInfo? folder)
+    {
+        for (; folder is not null; folder = folder.Parent)
+        {
+            yield return folder;
+        }
     }
 }
