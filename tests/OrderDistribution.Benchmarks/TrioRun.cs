@@ -9,7 +9,7 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Distributor;
-using OrderDistribution.LoadTool;
+using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Contracts;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;

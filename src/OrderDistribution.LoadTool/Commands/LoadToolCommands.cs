@@ -1,11 +1,10 @@
-using Microsoft.Extensions.DependencyInjection;
 using System.CommandLine;
-using Microsoft.Extensions.Options;
 using Azure;
-using OrderDistribution.LoadTool.Commands;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 using Spectre.Console;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// order-load: generate, schedule, watch, clear, and run (all four), for the 10,000-order burst; ceiling (storage

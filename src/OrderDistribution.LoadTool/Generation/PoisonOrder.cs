@@ -1,19 +1,4 @@
-using System.Text.Json.Serialization;
-
-namespace OrderDistribution.LoadTool;
-
-[JsonConverter(typeof(JsonStringEnumConverter<PoisonKind>))]
-public enum PoisonKind
-{
-    /// <summary>An order whose delivery is neither Express nor Standard.</summary>
-    UnknownDelivery,
-
-    /// <summary>An order without its OrderGuid and Delivery.</summary>
-    MissingFields,
-
-    /// <summary>Not JSON at all; published with a non-JSON content type, so the sidecar carries it as a string.</summary>
-    NotJson,
-}
+namespace OrderDistribution.LoadTool.Generation;
 
 /// <summary>
 /// An invalid order mixed into the burst on purpose. The apps must drop it; it never becomes a blob, and the
