@@ -5,7 +5,7 @@ using Azure.Storage.Blobs;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using OrderDistribution.Messaging.Inbound;
-using OrderDistribution.LoadTool;
+using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Contracts;
 using OrderDistribution.InProcessHost;
 using OrderDistribution.Receiver;

@@ -1,5 +1,7 @@
-using OrderDistribution.Contracts;
 using Azure.Storage.Blobs;
+using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Ceiling;
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;

@@ -1,7 +1,8 @@
 using System.Collections.Concurrent;
+using Azure.Storage.Blobs;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
-using Azure.Storage.Blobs;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
 using OrderDistribution.TestSupport;
 

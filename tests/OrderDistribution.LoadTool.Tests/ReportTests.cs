@@ -1,3 +1,4 @@
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.TestSupport;
 using SkiaSharp;
 

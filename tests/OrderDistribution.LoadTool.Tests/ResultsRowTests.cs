@@ -1,4 +1,6 @@
 using OrderDistribution.LoadTool.Commands;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests;

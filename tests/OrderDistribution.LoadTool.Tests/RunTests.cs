@@ -1,7 +1,10 @@
 using System.Globalization;
 using Azure.Storage.Blobs;
-using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Commands;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;

@@ -1,5 +1,7 @@
 using Microsoft.AspNetCore.Builder;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;

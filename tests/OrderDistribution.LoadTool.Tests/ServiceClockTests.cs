@@ -1,4 +1,5 @@
 using Azure.Storage.Blobs;
+using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;

@@ -1,4 +1,6 @@
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Watching;
 
 namespace OrderDistribution.LoadTool.Tests;
 

@@ -1,4 +1,7 @@
 using System.CommandLine;
+using OrderDistribution.LoadTool.Ceiling;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Reporting;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Diagnostics;
+using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Commands;

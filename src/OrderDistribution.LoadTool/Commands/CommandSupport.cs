@@ -1,5 +1,7 @@
 using System.CommandLine;
 using Azure.Identity;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
 using Spectre.Console;
 

@@ -1,12 +1,8 @@
 using System.CommandLine;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
 
 namespace OrderDistribution.LoadTool.Commands;
-
-public enum ScheduleTarget
-{
-    Local,
-    Azure,
-}
 
 /// <summary>Every option of order-load, in one place: several commands share most of them.</summary>
 internal static class CommonOptions

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using OrderDistribution.LoadTool.Reporting;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Commands;

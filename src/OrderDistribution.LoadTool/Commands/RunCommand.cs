@@ -1,5 +1,7 @@
-using Microsoft.Extensions.DependencyInjection;
 using System.CommandLine;
+using Microsoft.Extensions.DependencyInjection;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 

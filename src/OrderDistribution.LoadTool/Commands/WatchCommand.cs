@@ -1,4 +1,8 @@
 using System.CommandLine;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 

@@ -1,8 +1,9 @@
 using System.Globalization;
 using System.Text;
+using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Reporting;
 
 /// <summary>Orders stored per second since scheduling, by each order's own stored time: a stall or a tail shows at a glance.</summary>
 public sealed class StoredSeries

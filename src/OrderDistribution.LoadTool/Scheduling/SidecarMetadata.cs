@@ -1,8 +1,8 @@
-using OrderDistribution.Contracts;
 using System.Net.Http.Json;
 using System.Text.Json;
+using OrderDistribution.Contracts;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Scheduling;
 
 /// <summary>
 /// What the sidecar says of itself (<c>GET /v1.0/metadata</c>): its components (name, type) and the app's

@@ -1,13 +1,7 @@
 using System.Globalization;
+using OrderDistribution.LoadTool.Watching;
 
-namespace OrderDistribution.LoadTool;
-
-/// <summary>Whether a burst was the first since the trio started (cold) or a later one (warm).</summary>
-public enum BurstStart
-{
-    Cold,
-    Warm,
-}
+namespace OrderDistribution.LoadTool.Reporting;
 
 /// <summary>
 /// One row of the results log: one burst, or one storage-alone measurement. The same type writes the row and reads it

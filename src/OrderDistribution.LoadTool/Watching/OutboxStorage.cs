@@ -6,27 +6,7 @@ using OrderDistribution.Contracts;
 using OrderDistribution.Storage;
 using Polly;
 
-namespace OrderDistribution.LoadTool;
-
-/// <summary>A blob of an outbox as the watcher sees it.</summary>
-/// <param name="StoredAt">When the receiver stored it (its <c>storedat</c> metadata), null if it wrote none.</param>
-public sealed record OutboxBlob(string Container, string Name, DateTimeOffset LastModified, DateTimeOffset? StoredAt = null)
-{
-    /// <summary>The receiver's own stored time (milliseconds and finer), else Last-Modified (whole seconds).</summary>
-    public DateTimeOffset StoredOrModified => StoredAt ?? LastModified;
-}
-
-/// <summary>What the watcher needs of the store: one listing of one outbox.</summary>
-public interface IOutboxReader
-{
-    /// <summary>Where the store is, for messages.</summary>
-    string Endpoint { get; }
-
-    IReadOnlyList<string> Outboxes { get; }
-
-    /// <summary>Every blob of one outbox with its stored time, in one listing (pages of 5,000); empty if the container does not exist.</summary>
-    Task<IReadOnlyList<OutboxBlob>> ListAsync(string container, CancellationToken cancellationToken);
-}
+namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>The two outbox containers and <c>test-data</c> in the storage the receivers write to.</summary>
 public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string> outboxes) : IOutboxReader

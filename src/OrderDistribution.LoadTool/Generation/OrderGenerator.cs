@@ -3,7 +3,7 @@ using System.Text.Json.Nodes;
 using Bogus;
 using OrderDistribution.Contracts;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Generation;
 
 /// <summary>Makes orders with realistic fake data, about half express and half standard.</summary>
 public static class OrderGenerator

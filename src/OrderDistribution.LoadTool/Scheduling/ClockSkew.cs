@@ -1,4 +1,4 @@
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Scheduling;
 
 /// <summary>A service's clock minus this machine's (<see cref="Offset"/>), known to within <see cref="Uncertainty"/>.</summary>
 public readonly record struct ClockSkew(TimeSpan Offset, TimeSpan Uncertainty)

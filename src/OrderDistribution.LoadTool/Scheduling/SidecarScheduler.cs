@@ -3,15 +3,10 @@ using System.Globalization;
 using System.Text;
 using Dapr.Client;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Messaging.Outbound;
 
-namespace OrderDistribution.LoadTool;
-
-public enum ComponentsModel
-{
-    Pubsub,
-    Bindings,
-}
+namespace OrderDistribution.LoadTool.Scheduling;
 
 /// <summary>
 /// Puts orders on the ingress queue through a sidecar: bulk publishes within the byte budget for the

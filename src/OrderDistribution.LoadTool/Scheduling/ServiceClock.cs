@@ -2,7 +2,7 @@ using Azure;
 using Azure.Identity;
 using Azure.Storage.Blobs;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Scheduling;
 
 /// <summary>
 /// How far this machine's clock is from a service's, read from the service's HTTP <c>Date</c> header over a few

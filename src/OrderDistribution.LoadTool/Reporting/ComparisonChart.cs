@@ -1,6 +1,6 @@
 using ScottPlot;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Reporting;
 
 /// <summary>
 /// The report's chart, drawn by ScottPlot: the cycle time of every burst per model (cold and warm apart) against

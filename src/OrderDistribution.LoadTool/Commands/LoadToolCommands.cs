@@ -1,11 +1,10 @@
-using Microsoft.Extensions.DependencyInjection;
 using System.CommandLine;
-using Microsoft.Extensions.Options;
 using Azure;
-using OrderDistribution.LoadTool.Commands;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 using Spectre.Console;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// order-load: generate, schedule, watch, clear, and run (all four), for the 10,000-order burst; ceiling (storage
@@ -67,6 +66,7 @@ public static class LoadToolCommands
         root.Subcommands.Add(RunCommand.Create(console, Wrap, configurePublishing));
         root.Subcommands.Add(CeilingCommand.Create(console, Wrap));
         root.Subcommands.Add(ReportCommand.Create(console, Wrap));
+        root.Subcommands.Add(InProcessCommand.Create(console, Wrap));
         return root;
     }
 

@@ -3,71 +3,7 @@ using OrderDistribution.Contracts;
 using OrderDistribution.Storage;
 using Polly;
 
-namespace OrderDistribution.LoadTool;
-
-/// <summary>The valid orders a watch waits for, each with the outbox its delivery sends it to, and the poison it never waits for.</summary>
-public sealed class WatchExpectation
-{
-    private WatchExpectation(IReadOnlyDictionary<long, string?> outboxOf, IReadOnlySet<long> poison)
-    {
-        OutboxOf = outboxOf;
-        Poison = poison;
-    }
-
-    /// <summary>Valid order id → the outbox it belongs in (null: any).</summary>
-    public IReadOnlyDictionary<long, string?> OutboxOf { get; }
-
-    public IReadOnlySet<long> Poison { get; }
-
-    public static string OutboxFor(Delivery delivery) => OrderTopology.OutboxOf(OrderTopology.InstanceOf(delivery));
-
-    public static WatchExpectation For(OrderSet set) => new(
-        set.Orders.ToDictionary(o => o.OrderId, o => (string?)OutboxFor(o.Delivery)),
-        set.Poison.Select(p => p.Id).ToHashSet());
-
-    /// <summary>Only ids known: every outbox is listed until the end.</summary>
-    public static WatchExpectation ForIds(IEnumerable<long> ids) =>
-        new(ids.Distinct().ToDictionary(id => id, _ => (string?)null), new HashSet<long>());
-}
-
-/// <summary>
-/// When to look again. The stored times come from the blobs themselves, so looking less often never changes the
-/// measured cycle time, only when the watch notices the end: looks back off while nothing changes and otherwise
-/// aim at the projected finish, between <see cref="MinInterval"/> and <see cref="MaxInterval"/>.
-/// </summary>
-public sealed record WatchPacing(TimeSpan MinInterval, TimeSpan MaxInterval)
-{
-    public static readonly WatchPacing Default = new(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(15));
-
-    /// <summary>Looks at a fixed rate, as <c>--poll</c> did before.</summary>
-    public static WatchPacing Fixed(TimeSpan interval) => new(interval, interval);
-
-    /// <param name="previous">The last wait.</param>
-    /// <param name="ratePerSecond">Orders stored per second so far, by their own stored times.</param>
-    public TimeSpan Next(TimeSpan previous, int storedBefore, int storedNow, int expected, double? ratePerSecond)
-    {
-        if (storedNow == storedBefore)
-        {
-            return Clamp(previous * 2);
-        }
-
-        return ratePerSecond is > 0 and var rate
-            ? Clamp(TimeSpan.FromSeconds(Math.Min((expected - storedNow) / rate, MaxInterval.TotalSeconds)))
-            : MinInterval;
-    }
-
-    private TimeSpan Clamp(TimeSpan wait) => wait < MinInterval ? MinInterval : wait > MaxInterval ? MaxInterval : wait;
-}
-
-/// <summary>Time for the watcher; tests replace it to play an arrival curve without waiting.</summary>
-public class WatchClock
-{
-    public static readonly WatchClock System = new();
-
-    public virtual DateTimeOffset UtcNow => DateTimeOffset.UtcNow;
-
-    public virtual Task DelayAsync(TimeSpan delay, CancellationToken cancellationToken) => Task.Delay(delay, cancellationToken);
-}
+namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>
 /// Waits until every expected valid order is a blob in one of the outboxes, or the time is up, costing the store

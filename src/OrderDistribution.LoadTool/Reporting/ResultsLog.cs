@@ -1,4 +1,4 @@
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Reporting;
 
 /// <summary>One Markdown table row per run, so that runs can be compared (<c>report</c> reads them back).</summary>
 public static class ResultsLog

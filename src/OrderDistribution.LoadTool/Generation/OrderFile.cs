@@ -1,17 +1,7 @@
 using System.Text.Json;
 using OrderDistribution.Contracts;
 
-namespace OrderDistribution.LoadTool;
-
-/// <summary>
-/// The orders of one burst: the valid ones, and the poison mixed in on purpose (<c>generate --invalid-rate</c>).
-/// </summary>
-public sealed record OrderSet(IReadOnlyList<Order> Orders, IReadOnlyList<PoisonOrder> Poison)
-{
-    public int Count => Orders.Count + Poison.Count;
-
-    public static OrderSet ValidOnly(IReadOnlyList<Order> orders) => new(orders, []);
-}
+namespace OrderDistribution.LoadTool.Generation;
 
 /// <summary>
 /// An <see cref="OrderSet"/> in a file, or in blob <c>test-data/orders.json</c>. Format 2 is an object

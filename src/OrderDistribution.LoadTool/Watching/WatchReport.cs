@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>What the outboxes held when the watch ended.</summary>
 /// <param name="Expected">How many valid orders were expected as blobs (poison is never expected).</param>

@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Scheduling;
 
 /// <summary>What 'schedule' leaves for 'watch': when the orders were scheduled, and how.</summary>
 public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, int Count, string OrdersFile)
