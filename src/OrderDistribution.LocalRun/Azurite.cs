@@ -37,9 +37,7 @@ public sealed class Azurite : IAsyncDisposable
     /// <param name="port">A port of its own, to start Azurite again where it was; a free one by default.</param>
     public static async Task<Azurite> StartAsync(string? dataFolder = null, int? port = null)
     {
-        var executable = FindExecutable() ?? throw new InvalidOperationException(
-            "Azurite is not installed: run scripts/install-tools.sh (npm installs it into .tools/; it needs Node.js 20 or " +
-            "later: apt-get install nodejs npm, or brew install node) or put azurite-blob on PATH.");
+        var executable = MissingPrerequisite() is { } missing ? throw new InvalidOperationException(missing) : FindExecutable()!;
         var blobPort = port ?? FreePort();
         var start = new ProcessStartInfo(executable)
         {
@@ -115,14 +113,25 @@ public sealed class Azurite : IAsyncDisposable
         throw new TimeoutException($"Azurite did not listen on port {Port} within 30 s.");
     }
 
+    /// <summary>What is missing to start Azurite, in one line with how to get it; null when nothing is.</summary>
+    public static string? MissingPrerequisite() =>
+        FindOnPath("node") is null
+            ? "Node.js is missing (Azurite runs on it): install Node.js 20 or later (apt-get install nodejs npm, or brew install node), then run scripts/install-tools.sh."
+            : FindExecutable() is null
+                ? "Azurite is not installed: run scripts/install-tools.sh (npm installs it into .tools/), or put azurite-blob on PATH."
+                : null;
+
     /// <summary>The repository's .tools/ above this program (or the current folder), else PATH.</summary>
     private static string? FindExecutable() =>
         new[] { AppContext.BaseDirectory, Environment.CurrentDirectory }
             .SelectMany(start => Ancestors(new DirectoryInfo(start)))
             .Select(folder => Path.Combine(folder.FullName, ".tools", "node_modules", ".bin", "azurite-blob"))
-            .Concat((Environment.GetEnvironmentVariable("PATH") ?? "")
-                .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
-                .Select(folder => Path.Combine(folder, "azurite-blob")))
+            .FirstOrDefault(File.Exists) ?? FindOnPath("azurite-blob");
+
+    private static string? FindOnPath(string program) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "")
+            .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+            .Select(folder => Path.Combine(folder, program))
             .FirstOrDefault(File.Exists);
 
     private static IEnumerable<DirectoryInfo> Ancestors(DirectoryInfo? folder)

@@ -26,7 +26,8 @@ public sealed class SidecarDouble : IAsyncDisposable
     private readonly CancellationTokenSource _stop = new();
     private readonly List<Task> _workers = [];
     private readonly Random _random;
-    private readonly TaskCompletionSource _quiet = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly Lock _outstandingLock = new();
+    private TaskCompletionSource _quiet = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _outstanding;
     private long _nextId;
 
@@ -87,13 +88,19 @@ public sealed class SidecarDouble : IAsyncDisposable
     /// <summary>Puts a message on a topic's queue, as a publisher outside the apps would.</summary>
     public void Enqueue(string topic, byte[] payload) => Put(topic, payload);
 
-    /// <summary>Waits until every message put on any queue is done (SUCCESS or DROP), or the time is up.</summary>
+    /// <summary>Waits until every message put on any queue is done (SUCCESS or DROP), or the time is up; burst after burst.</summary>
     /// <returns>False when messages were still outstanding at the timeout.</returns>
     public async Task<bool> WaitUntilQuietAsync(TimeSpan timeout)
     {
+        Task quiet;
+        lock (_outstandingLock)
+        {
+            quiet = _outstanding == 0 ? Task.CompletedTask : _quiet.Task;
+        }
+
         try
         {
-            await _quiet.Task.WaitAsync(timeout);
+            await quiet.WaitAsync(timeout);
             return true;
         }
         catch (TimeoutException)
@@ -121,7 +128,16 @@ public sealed class SidecarDouble : IAsyncDisposable
     {
         var origin = Interlocked.Increment(ref _nextId).ToString(System.Globalization.CultureInfo.InvariantCulture);
         var copies = _options.DeliverEveryMessageTwice ? 2 : 1;
-        Interlocked.Add(ref _outstanding, copies);
+        lock (_outstandingLock)
+        {
+            if (_outstanding == 0)
+            {
+                _quiet = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            }
+
+            _outstanding += copies;
+        }
+
         for (var i = 0; i < copies; i++)
         {
             Queue(topic).Writer.TryWrite(new Message(origin, payload));
@@ -130,9 +146,12 @@ public sealed class SidecarDouble : IAsyncDisposable
 
     private void Done()
     {
-        if (Interlocked.Decrement(ref _outstanding) == 0)
+        lock (_outstandingLock)
         {
-            _quiet.TrySetResult();
+            if (--_outstanding == 0)
+            {
+                _quiet.TrySetResult();
+            }
         }
     }
 

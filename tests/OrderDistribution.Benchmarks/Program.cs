@@ -7,6 +7,8 @@
 // 3. single mode: the trio behind a Dapr double that delivers one message per request, as many at once per app
 //    as run-local.sh's appMaxConcurrency lets the sidecar.
 // Each trio line ends with the log lines the apps printed (Information and above, stack traces counted).
+//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- scale [<orders>...; default 10000 100000]
+// The scale line: at each count, storage alone and the warm trio, each on a fresh Azurite on disk, and their ratio.
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault [<orders, default 10000>]
 // The fault run: bulk model, 5% of publishes and 5% of blob writes failing, every message delivered twice,
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
@@ -22,6 +24,8 @@ using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Distributor;
 using OrderDistribution.ServiceDefaults;
+using OrderDistribution.Storage;
+using OrderDistribution.LoadTool.Ceiling;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Contracts;
@@ -49,6 +53,17 @@ if (args is ["fault", .. var rest])
     Console.WriteLine(report.Details);
     Console.WriteLine(report.Line("fault run"));
     return report.Proven ? 0 : 1;
+}
+
+if (args is ["scale", .. var counts])
+{
+    foreach (var orders in (counts.Length > 0 ? counts.Select(c => int.Parse(c, CultureInfo.InvariantCulture)) : [10_000, 100_000])
+             .Select(c => OrderGenerator.Generate(c, seed: 1)))
+    {
+        await MeasureScale(orders);
+    }
+
+    return 0;
 }
 
 var count = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 10_000;
@@ -93,6 +108,48 @@ var single = await TrioRun.RunAsync(new TrioRunOptions
 Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.InvariantCulture, $", {count / single.Elapsed.TotalSeconds:0} orders/s"));
 Console.WriteLine(single.Details);
 return single.Proven ? 0 : 1;
+
+// Storage alone (the load tool's ceiling: the same blobs, 64 uploads in flight) and the warm trio, each on its own
+// fresh Azurite on disk, at one count: the trio's time over storage's, and the process's working set.
+static async Task MeasureScale(List<Order> orders)
+{
+    TimeSpan alone;
+    double aloneAllocated;
+    var aloneData = Directory.CreateTempSubdirectory("azurite-alone");
+    await using (var azurite = await Azurite.StartAsync(aloneData.FullName))
+    {
+        var ceiling = StorageCeiling.Open(new StorageOptions { ConnectionString = azurite.ConnectionString });
+        var before = GC.GetTotalAllocatedBytes(precise: true);
+        var result = await ceiling.MeasureAsync(orders, 64, null, default);
+        aloneAllocated = (GC.GetTotalAllocatedBytes(precise: true) - before) / 1024.0 / orders.Count;
+        alone = result.Elapsed;
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"storage alone: {orders.Count} blobs in {alone.TotalSeconds:0.00} s, {result.Failed} failed, {aloneAllocated:0.0} KiB allocated per blob (the blob client's own)"));
+    }
+
+    aloneData.Delete(recursive: true);
+    var trioData = Directory.CreateTempSubdirectory("azurite-scale");
+    await using (var azurite = await Azurite.StartAsync(trioData.FullName))
+    {
+        var logs = new LogRecorder();
+        await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
+        {
+            StorageConnectionString = azurite.ConnectionString,
+            ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs),
+        });
+        await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), default);
+        var warmUp = orders.Take(1_000).Select(o => o with { OrderId = -o.OrderId }).ToList();
+        trio.Schedule(warmUp.Select(OrderJson.Serialize));
+        await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
+        var (elapsed, started) = await MeasureTrio($"trio at {orders.Count}", trio, orders, logs);
+        await ReportStoredAsync(azurite.ConnectionString, orders, started);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"  scale {orders.Count}: trio {elapsed.TotalSeconds:0.0} s, storage alone {alone.TotalSeconds:0.0} s, trio / storage alone {elapsed / alone:0.00}, " +
+            $"working set now {Process.GetCurrentProcess().WorkingSet64 / 1024 / 1024} MiB"));
+    }
+
+    trioData.Delete(recursive: true);
+}
 
 // The burst goes on the ingress queue at once, as the load tool schedules it; it ends when the double has every
 // message answered SUCCESS (each order a blob). Allocation and CPU are the process's: the apps', the double's and

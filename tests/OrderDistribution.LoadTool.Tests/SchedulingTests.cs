@@ -238,7 +238,7 @@ public sealed class SchedulingTests : IAsyncLifetime
     public async Task Schedule_with_no_sidecar_prints_two_lines_naming_the_endpoint_and_exits_3()
     {
         await GenerateAsync(10);
-        var port = TestSupport.Azurite.FreePort();
+        var port = Azurite.FreePort();
 
         var (exit, lines) = await Cli.RunProgramAsync("schedule", "--sidecar", $"http://127.0.0.1:{port}",
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));

@@ -37,12 +37,18 @@ public sealed class InProcessBurst : IAsyncDisposable
     public bool StartedAzurite => _azurite is not null;
 
     /// <param name="connectionString">Azurite's (or any store's) connection string; when it names a local Azurite that does not answer, one is started.</param>
+    /// <exception cref="LoadToolException">Azurite must be started, but Node.js or Azurite is not installed.</exception>
     public static async Task<InProcessBurst> StartAsync(DeliveryStyle model, string connectionString, CancellationToken cancellationToken)
     {
         Azurite? azurite = null;
         DirectoryInfo? data = null;
         if (!await AnswersAsync(connectionString, cancellationToken))
         {
+            if (Azurite.MissingPrerequisite() is { } missing)
+            {
+                throw new LoadToolException(missing, "Or pass --storage with the connection string of a store that runs.", ExitCodes.Unreachable);
+            }
+
             data = Directory.CreateTempSubdirectory("order-load-azurite");
             azurite = await Azurite.StartAsync(data.FullName);
             connectionString = azurite.ConnectionString;
