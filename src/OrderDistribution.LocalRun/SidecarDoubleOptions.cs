@@ -15,8 +15,12 @@ public sealed record SidecarDoubleOptions
     /// <summary>Input binding deliveries an app gets at once per queue: the RabbitMQ binding's consumers on that queue.</summary>
     public int ConcurrentBindingDeliveries { get; init; } = 4;
 
-    /// <summary>How long a message answered RETRY (or a whole batch answered with an error) waits before it is delivered again.</summary>
-    public TimeSpan RedeliveryDelay { get; init; } = TimeSpan.FromMilliseconds(200);
+    /// <summary>
+    /// How long a message answered RETRY (or a whole batch answered with an error) waits before it is delivered again:
+    /// a second, as the sidecars' resiliency.yaml retries. Sooner, a store that is slow to answer meets a storm of
+    /// redeliveries on the cores it shares with the apps.
+    /// </summary>
+    public TimeSpan RedeliveryDelay { get; init; } = TimeSpan.FromSeconds(1);
 
     /// <summary>The share of published messages the broker refuses, answered as the sidecar answers a failed publish.</summary>
     public double PublishFailureRate { get; init; }

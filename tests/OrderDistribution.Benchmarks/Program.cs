@@ -57,10 +57,10 @@ if (args is ["fault", .. var rest])
 
 if (args is ["scale", .. var counts])
 {
-    foreach (var orders in (counts.Length > 0 ? counts.Select(c => int.Parse(c, CultureInfo.InvariantCulture)) : [10_000, 100_000])
+    foreach (var burst in (counts.Length > 0 ? counts.Select(c => int.Parse(c, CultureInfo.InvariantCulture)) : [10_000, 100_000])
              .Select(c => OrderGenerator.Generate(c, seed: 1)))
     {
-        await MeasureScale(orders);
+        await MeasureScale(burst);
     }
 
     return 0;
@@ -78,12 +78,7 @@ var data = Directory.CreateTempSubdirectory("azurite-bench");
 await using (var azurite = await Azurite.StartAsync(data.FullName))
 {
     var logs = new LogRecorder();
-    await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
-    {
-        StorageConnectionString = azurite.ConnectionString,
-        ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs),
-    });
-    await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), default);
+    await using var trio = await StartTrioAsync(azurite.ConnectionString, logs);
 
     var cold = await MeasureTrio("trio cold", trio, orders, logs);
     await ReportStoredAsync(azurite.ConnectionString, orders, cold.Started);
@@ -109,6 +104,19 @@ Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.Invaria
 Console.WriteLine(single.Details);
 return single.Proven ? 0 : 1;
 
+// The trio in the bulk model, started and ready: each app reports ready before a burst reaches it, as before the load
+// tool schedules one.
+static async Task<InProcessTrio> StartTrioAsync(string storage, LogRecorder logs)
+{
+    var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
+    {
+        StorageConnectionString = storage,
+        ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs),
+    });
+    await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), default);
+    return trio;
+}
+
 // Storage alone (the load tool's ceiling: the same blobs, 64 uploads in flight) and the warm trio, each on its own
 // fresh Azurite on disk, at one count: the trio's time over storage's, and the process's working set.
 static async Task MeasureScale(List<Order> orders)
@@ -132,12 +140,7 @@ static async Task MeasureScale(List<Order> orders)
     await using (var azurite = await Azurite.StartAsync(trioData.FullName))
     {
         var logs = new LogRecorder();
-        await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
-        {
-            StorageConnectionString = azurite.ConnectionString,
-            ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs),
-        });
-        await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), default);
+        await using var trio = await StartTrioAsync(azurite.ConnectionString, logs);
         var warmUp = orders.Take(1_000).Select(o => o with { OrderId = -o.OrderId }).ToList();
         trio.Schedule(warmUp.Select(OrderJson.Serialize));
         await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
