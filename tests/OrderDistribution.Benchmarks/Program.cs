@@ -239,9 +239,21 @@ static async Task<int> DeliverAsync(HttpClient distributor, IReadOnlyList<Order>
 // Every order of the burst, and none twice, is a blob stored since the burst started.
 static async Task ReportStoredAsync(string connectionString, List<Order> orders, DateTimeOffset since)
 {
-    var outbox = new OutboxStorage(new BlobServiceClient(connectionString), OutboxStorage.DefaultOutboxes);
-    var blobs = (await outbox.ListAsync(default)).Where(b => b.StoredAt >= since).ToList();
-    var report = new OutboxWatcher(outbox, TimeSpan.Zero).Evaluate(orders.Select(o => o.OrderId).ToList(), since, blobs);
+    var outbox = new OutboxStorage(new BlobServiceClient(connectionString), OrderTopology.Outboxes);
+    var blobs = new List<OutboxBlob>();
+    foreach (var container in outbox.Outboxes)
+    {
+        string? continuation = null;
+        do
+        {
+            var page = await outbox.ListPageAsync(container, "", continuation, default);
+            blobs.AddRange(page.Blobs.Where(b => b.StoredAt >= since));
+            continuation = page.Continuation;
+        }
+        while (continuation is not null);
+    }
+
+    var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(orders)), OrderTopology.Outboxes, since, blobs);
     Console.WriteLine($"  blobs: {orders.Count - report.Missing.Count}/{orders.Count} stored in this burst, {report.Duplicated.Count} duplicated");
 }
 

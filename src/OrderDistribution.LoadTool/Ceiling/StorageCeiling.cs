@@ -44,7 +44,7 @@ public sealed class StorageCeiling(BlobServiceClient service)
         }
         catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
         {
-            throw Commands.CommandSupport.SignInFailed(Endpoint, e);
+            throw LoadToolException.SignInFailed(Endpoint, e);
         }
         catch (Exception e) when (e is RequestFailedException or AggregateException && !cancellationToken.IsCancellationRequested)
         {

@@ -26,7 +26,13 @@ public static class LoadToolCommands
         var parsed = Build(console, errors, configurePublishing).Parse(args);
         if (parsed.Errors.Count > 0)
         {
-            await errors.WriteLineAsync(parsed.Errors[0].Message);
+            // Every error, so that an unknown command is named ("Unrecognized command or argument 'x'"), not only
+            // "Required command was not provided".
+            foreach (var error in parsed.Errors.Select(e => e.Message).Distinct())
+            {
+                await errors.WriteLineAsync(error);
+            }
+
             await errors.WriteLineAsync("See 'order-load --help' (or '<command> --help') for the options.");
             return ExitCodes.BadInput;
         }

@@ -52,7 +52,7 @@ internal static class ReportCommand
         {
             if (row.CsvFileName() is { } name && Path.Combine(Path.GetDirectoryName(log)!, name) is var path && File.Exists(path) && !series.ContainsKey(row))
             {
-                series[row] = await StoredSeries.ReadCsvAsync(path, ct);
+                series[row] = await SeriesCsv.ReadAsync(path, ct);
             }
         }
 

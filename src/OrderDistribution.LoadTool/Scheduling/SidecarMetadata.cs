@@ -14,6 +14,9 @@ public sealed class SidecarMetadata
     public const string IngressTopic = OrderTopology.IngressQueue;
     public const string IngressInputBinding = OrderTopology.IngressInputBinding;
 
+    /// <summary>The variable a sidecar reads its API token from, and the load tool the token it sends (header <c>dapr-api-token</c>).</summary>
+    public const string ApiTokenVariable = "DAPR_API_TOKEN";
+
     private SidecarMetadata(string? appId, IReadOnlyList<(string Name, string Type)> components, IReadOnlyList<(string PubSub, string Topic)> subscriptions)
     {
         AppId = appId;
@@ -48,7 +51,7 @@ public sealed class SidecarMetadata
     }
 
     /// <returns>The metadata, or null when the sidecar answers but offers no metadata API (then nothing can be checked).</returns>
-    /// <exception cref="LoadToolException">The sidecar cannot be reached or does not answer in time.</exception>
+    /// <exception cref="LoadToolException">The sidecar cannot be reached, does not answer in time, or refuses the tool (API token).</exception>
     public static async Task<SidecarMetadata?> ReadAsync(HttpClient sidecar, CancellationToken cancellationToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
@@ -56,6 +59,11 @@ public sealed class SidecarMetadata
         try
         {
             using var response = await sidecar.GetAsync(new Uri("v1.0/metadata", UriKind.Relative), timeout.Token);
+            if (response.StatusCode is System.Net.HttpStatusCode.Unauthorized or System.Net.HttpStatusCode.Forbidden)
+            {
+                throw Refused(sidecar.BaseAddress, (int)response.StatusCode);
+            }
+
             if (!response.IsSuccessStatusCode)
             {
                 return null;
@@ -75,6 +83,14 @@ public sealed class SidecarMetadata
             return null;
         }
     }
+
+    /// <summary>The sidecar asks for an API token (it runs with <c>DAPR_API_TOKEN</c>) that the load tool did not send, or sent wrong.</summary>
+    public static LoadToolException Refused(Uri? sidecar, int status) => new(
+        Environment.GetEnvironmentVariable(ApiTokenVariable) is { Length: > 0 }
+            ? $"The Dapr sidecar at {sidecar} refused the load tool ({status}): the {ApiTokenVariable} set here is not the sidecar's token."
+            : $"The Dapr sidecar at {sidecar} refused the load tool ({status}): it requires an API token (its {ApiTokenVariable}), and none is set here.",
+        $"Set {ApiTokenVariable} to the token the trio's sidecars were started with (export {ApiTokenVariable}=...), then run again.",
+        ExitCodes.BadInput);
 
     /// <exception cref="LoadToolException">The sidecar's app runs another model than <paramref name="expected"/>, or none.</exception>
     public void EnsureModel(ComponentsModel expected, Uri sidecar)

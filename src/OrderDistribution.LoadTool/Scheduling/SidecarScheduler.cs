@@ -20,21 +20,19 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, DaprClien
     /// <summary>The message metadata Dapr's Azure Service Bus component turns into a scheduled enqueue time.</summary>
     public const string ScheduledEnqueueTimeKey = "ScheduledEnqueueTimeUtc";
 
-    private const int ConcurrentBindingCalls = 16;
-
-    /// <returns>The ids of the orders that could not be scheduled.</returns>
-    /// <param name="enqueueAt">When the broker is to make the messages visible; pubsub model only.</param>
-    public Task<IReadOnlyList<long>> ScheduleAsync(
-        IReadOnlyList<Order> orders, ComponentsModel model, DateTimeOffset? enqueueAt, IProgress<int>? scheduled,
-        CancellationToken cancellationToken) =>
-        ScheduleAsync(OrderSet.ValidOnly(orders), model, enqueueAt, scheduled, cancellationToken);
+    /// <summary>
+    /// Output binding calls in flight at once (bindings model: one call per order). The bulk publisher bounds its own
+    /// requests; a binding call carries one order, so more of them run at once to keep the sidecar busy, yet few
+    /// enough that a burst never queues thousands of calls in the sidecar's HTTP server.
+    /// </summary>
+    public const int BindingCallsInFlight = 16;
 
     /// <summary>
     /// Schedules valid orders and poison alike, in id order (the poison is mixed into the burst): a poison entry
     /// goes out as its own bytes, so "not JSON at all" reaches the apps as it is.
     /// </summary>
-    /// <returns>The ids of the entries that could not be scheduled.</returns>
-    public async Task<IReadOnlyList<long>> ScheduleAsync(
+    /// <param name="enqueueAt">When the broker is to make the messages visible; pubsub model only.</param>
+    public async Task<ScheduleOutcome> ScheduleAsync(
         OrderSet set, ComponentsModel model, DateTimeOffset? enqueueAt, IProgress<int>? scheduled,
         CancellationToken cancellationToken)
     {
@@ -55,27 +53,50 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, DaprClien
         var done = 0;
         var progress = new Progress<int>(count => scheduled?.Report(Interlocked.Add(ref done, count)));
 
+        string? firstFailure = null;
+        void Failed(string reason) => Interlocked.CompareExchange(ref firstFailure, FailureText.FirstLine(reason), null);
+
         var failed = model == ComponentsModel.Pubsub
-            ? await bulkPublisher.PublishAsync(ingressTopic, entries, cancellationToken, metadata, progress)
-            : await InvokeBindingAsync(entries, progress, cancellationToken);
-        return failed.Select(id => long.Parse(id, CultureInfo.InvariantCulture)).Order().ToList();
+            ? await PublishAsync(entries, metadata, progress, Failed, cancellationToken)
+            : await InvokeBindingAsync(entries, progress, e => Failed(FailureText.Reason(e)), cancellationToken);
+        return new ScheduleOutcome(entries.Count, [.. failed.Select(id => long.Parse(id, CultureInfo.InvariantCulture)).Order()], firstFailure);
+    }
+
+    /// <summary>The bulk publisher's answer, or, when it gave up on the whole burst (a fault it does not retry), every entry it had not confirmed.</summary>
+    private async Task<IReadOnlySet<string>> PublishAsync(
+        List<OutboundMessage> entries, Dictionary<string, string>? metadata, IProgress<int> progress, Action<string> failedBecause,
+        CancellationToken cancellationToken)
+    {
+        var confirmed = new ConcurrentDictionary<string, byte>(StringComparer.Ordinal);
+        try
+        {
+            return await bulkPublisher.PublishAsync(ingressTopic, entries, cancellationToken, metadata, progress,
+                published: id => confirmed.TryAdd(id, 0), failed: (_, reason) => failedBecause(reason));
+        }
+        catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+        {
+            failedBecause(FailureText.Reason(e));
+            return entries.Select(m => m.EntryId).Where(id => !confirmed.ContainsKey(id)).ToHashSet(StringComparer.Ordinal);
+        }
     }
 
     private async Task<IReadOnlySet<string>> InvokeBindingAsync(
-        List<OutboundMessage> entries, IProgress<int> progress, CancellationToken cancellationToken)
+        List<OutboundMessage> entries, IProgress<int> progress, Action<Exception> failedBecause, CancellationToken cancellationToken)
     {
         var failed = new ConcurrentBag<string>();
         await Parallel.ForEachAsync(entries,
-            new ParallelOptions { MaxDegreeOfParallelism = ConcurrentBindingCalls, CancellationToken = cancellationToken },
+            new ParallelOptions { MaxDegreeOfParallelism = BindingCallsInFlight, CancellationToken = cancellationToken },
             async (entry, ct) =>
             {
                 try
                 {
                     await dapr.InvokeBindingAsync(new BindingRequest(ingressOutputBinding, "create") { Data = entry.Payload }, ct);
                 }
-                catch (Exception e) when (DaprPublishFailure.IsTransient(e, ct))
+                catch (Exception e) when (!ct.IsCancellationRequested)
                 {
+                    // Whatever the cause (a full broker, a refused token), this order did not go; the first cause is named.
                     failed.Add(entry.EntryId);
+                    failedBecause(e);
                 }
 
                 progress.Report(1);

@@ -1,6 +1,6 @@
 namespace OrderDistribution.LoadTool.Watching;
 
-/// <summary>What the watcher needs of the store: one listing of one outbox.</summary>
+/// <summary>What the watcher needs of the store: the blobs of one outbox under a name prefix, a page at a time.</summary>
 public interface IOutboxReader
 {
     /// <summary>Where the store is, for messages.</summary>
@@ -8,6 +8,7 @@ public interface IOutboxReader
 
     IReadOnlyList<string> Outboxes { get; }
 
-    /// <summary>Every blob of one outbox with its stored time, in one listing (pages of 5,000); empty if the container does not exist.</summary>
-    Task<IReadOnlyList<OutboxBlob>> ListAsync(string container, CancellationToken cancellationToken);
+    /// <summary>One page of the blobs of <paramref name="container"/> whose names start with <paramref name="prefix"/>, with their stored times; empty if the container does not exist.</summary>
+    /// <param name="continuation">Where the previous page of the same listing ended; null for the first page.</param>
+    Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, CancellationToken cancellationToken);
 }

@@ -11,10 +11,7 @@ namespace OrderDistribution.LoadTool.Watching;
 /// <summary>The two outbox containers and <c>test-data</c> in the storage the receivers write to.</summary>
 public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string> outboxes) : IOutboxReader
 {
-    public const string TestDataContainer = OrderTopology.TestDataContainer;
     public const string OrdersBlob = "orders.json";
-
-    public static readonly string[] DefaultOutboxes = [.. OrderTopology.Outboxes];
 
     /// <summary>The SDK's bound on one call; the SDK itself never retries: the callers decide (watch waits an
     /// outage out, the others name it and stop).</summary>
@@ -72,21 +69,27 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
                 "Start Azurite and the trio with scripts/run-local.sh, or point --storage / --storage-account-url at a running account.",
                 ExitCodes.Unreachable, e);
 
-    public async Task<IReadOnlyList<OutboxBlob>> ListAsync(string container, CancellationToken cancellationToken)
+    /// <summary>A listing page holds this many names at most (the service's own maximum).</summary>
+    public const int PageSize = 5_000;
+
+    public async Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, CancellationToken cancellationToken)
     {
-        var found = new List<OutboxBlob>();
         try
         {
             // Metadata in the same call: each blob's stored time comes with its name, at no extra request.
             var pages = client.GetBlobContainerClient(container)
-                .GetBlobsAsync(BlobTraits.Metadata, BlobStates.None, prefix: null, cancellationToken)
-                .AsPages(pageSizeHint: 5_000);
+                .GetBlobsAsync(BlobTraits.Metadata, BlobStates.None, prefix.Length == 0 ? null : prefix, cancellationToken)
+                .AsPages(continuation, PageSize);
             await foreach (var page in pages)
             {
-                found.AddRange(page.Values.Select(b => new OutboxBlob(
-                    container, b.Name, b.Properties.LastModified ?? DateTimeOffset.MinValue,
-                    b.Metadata.TryGetValue(OrderBlob.StoredAtMetadata, out var storedAt) ? OrderBlob.ParseStoredAt(storedAt) : null)));
+                return new OutboxPage(
+                    [.. page.Values.Select(b => new OutboxBlob(
+                        container, b.Name, b.Properties.LastModified ?? DateTimeOffset.MinValue,
+                        b.Metadata.TryGetValue(OrderBlob.StoredAtMetadata, out var storedAt) ? OrderBlob.ParseStoredAt(storedAt) : null))],
+                    string.IsNullOrEmpty(page.ContinuationToken) ? null : page.ContinuationToken);
             }
+
+            return new OutboxPage([], null);
         }
         catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
         {
@@ -95,22 +98,8 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
         catch (RequestFailedException e) when (e.Status == 404)
         {
             // No container yet (just cleared, no order stored): nothing stored.
-            return [];
+            return new OutboxPage([], null);
         }
-
-        return found;
-    }
-
-    /// <summary>Every blob of every outbox.</summary>
-    public async Task<List<OutboxBlob>> ListAsync(CancellationToken cancellationToken)
-    {
-        var found = new List<OutboxBlob>();
-        foreach (var name in outboxes)
-        {
-            found.AddRange(await ListAsync(name, cancellationToken));
-        }
-
-        return found;
     }
 
     /// <summary>
@@ -175,7 +164,7 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
     {
         try
         {
-            var container = client.GetBlobContainerClient(TestDataContainer);
+            var container = client.GetBlobContainerClient(OrderTopology.TestDataContainer);
             await container.CreateIfNotExistsAsync(PublicAccessType.None, cancellationToken: cancellationToken);
             // No conditions: a second generate overwrites the first one's orders.
             await container.GetBlobClient(OrdersBlob).UploadAsync(

@@ -1,35 +1,29 @@
 using System.Globalization;
-using OrderDistribution.Contracts;
 using OrderDistribution.Storage;
-using Polly;
 
 namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>
 /// Waits until every expected valid order is a blob in one of the outboxes, or the time is up, costing the store
-/// as little as it can: it lists an outbox only until all the orders that belong there are in it, paces its looks
-/// by <see cref="WatchPacing"/>, and waits a storage outage out (retrying until the watch's own timeout).
+/// as little as it can. Each blob is read a bounded number of times whatever the burst's size or the number of
+/// looks: an outbox is listed by name prefix (an order's blob is named after its id), a prefix that held many
+/// names is split into its ten longer prefixes, and a prefix whose orders are all in is never listed again. Looks
+/// are paced by <see cref="WatchPacing"/>; a storage outage is waited out until the watch's own timeout. A listing
+/// that is merely slow never ends the watch with an error: at the timeout it reports what is still missing.
 /// </summary>
 public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, WatchClock? clock = null)
 {
-    private readonly WatchClock _clock = clock ?? WatchClock.System;
+    /// <summary>A prefix whose listing returned more names than this is split, so that no name is listed again and again.</summary>
+    public const int SplitAbove = 100;
 
-    /// <summary>A fixed poll: <paramref name="pollInterval"/> between looks.</summary>
-    public OutboxWatcher(IOutboxReader storage, TimeSpan pollInterval)
-        : this(storage, WatchPacing.Fixed(pollInterval))
-    {
-    }
+    private readonly WatchClock _clock = clock ?? WatchClock.System;
 
     /// <summary>First wait after an outage's first failed listing; doubles up to <see cref="OutageMaxRetryDelay"/>.</summary>
     public TimeSpan OutageRetryDelay { get; init; } = TimeSpan.FromSeconds(1);
 
     public TimeSpan OutageMaxRetryDelay { get; init; } = TimeSpan.FromSeconds(4);
 
-    public Task<WatchReport> WatchAsync(
-        IReadOnlyCollection<long> expected, DateTimeOffset scheduledAt, TimeSpan timeout,
-        IProgress<int>? stored, CancellationToken cancellationToken) =>
-        WatchAsync(WatchExpectation.ForIds(expected), scheduledAt, timeout, stored, null, cancellationToken);
-
+    /// <param name="stored">Told the number of orders stored after every page listed, from the first one on.</param>
     /// <param name="status">Told what the watch waits for besides orders (a storage outage), and null when that is over.</param>
     /// <exception cref="LoadToolException">Storage stayed unreachable until the timeout.</exception>
     public async Task<WatchReport> WatchAsync(
@@ -37,26 +31,61 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         IProgress<int>? stored, IProgress<string?>? status, CancellationToken cancellationToken)
     {
         var deadline = _clock.UtcNow + timeout;
-        var seen = storage.Outboxes.ToDictionary(c => c, _ => (IReadOnlyList<OutboxBlob>)[]);
-        var complete = new HashSet<string>();
+        var tally = new WatchTally(expected, storage.Outboxes);
+        var pending = storage.Outboxes.ToDictionary(o => o, _ => new List<string> { "" }, StringComparer.Ordinal);
         var wait = pacing.MinInterval / 2;
         var storedBefore = 0;
         var calls = 0;
         var names = 0L;
         while (true)
         {
-            foreach (var outbox in storage.Outboxes.Where(c => !complete.Contains(c)))
+            foreach (var outbox in storage.Outboxes)
             {
-                seen[outbox] = await ListThroughOutagesAsync(outbox, deadline, status, cancellationToken);
-                calls++;
-                names += seen[outbox].Count;
-                if (IsComplete(outbox, expected, seen[outbox]))
+                var next = new List<string>();
+                foreach (var prefix in pending[outbox])
                 {
-                    complete.Add(outbox);
+                    if (_clock.UtcNow >= deadline)
+                    {
+                        next.Add(prefix);
+                        continue;
+                    }
+
+                    var listed = 0;
+                    string? continuation = null;
+                    do
+                    {
+                        var page = await PageThroughOutagesAsync(outbox, prefix, continuation, deadline, status, cancellationToken);
+                        if (page is null)
+                        {
+                            // The timeout came in the middle of a listing: what is not seen by now is missing.
+                            break;
+                        }
+
+                        calls++;
+                        listed += page.Blobs.Count;
+                        foreach (var blob in page.Blobs)
+                        {
+                            tally.Add(blob);
+                        }
+
+                        stored?.Report(tally.Stored);
+                        continuation = page.Continuation;
+                    }
+                    while (continuation is not null);
+
+                    names += listed;
+                    if (tally.IsComplete(outbox, prefix))
+                    {
+                        continue;
+                    }
+
+                    next.AddRange(listed > SplitAbove ? tally.IncompleteChildren(outbox, prefix) : [prefix]);
                 }
+
+                pending[outbox] = next;
             }
 
-            var report = Evaluate(expected, scheduledAt, seen.Values.SelectMany(b => b).ToList()) with { ListingCalls = calls, NamesListed = names };
+            var report = tally.Report(scheduledAt, calls, names);
             stored?.Report(report.Stored);
             var now = _clock.UtcNow;
             if (report.Complete || now >= deadline)
@@ -70,87 +99,55 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         }
     }
 
-    public WatchReport Evaluate(IReadOnlyCollection<long> expected, DateTimeOffset scheduledAt, IReadOnlyList<OutboxBlob> blobs) =>
-        Evaluate(WatchExpectation.ForIds(expected), scheduledAt, blobs);
-
-    public WatchReport Evaluate(WatchExpectation expected, DateTimeOffset scheduledAt, IReadOnlyList<OutboxBlob> blobs)
-    {
-        var named = blobs.Select(b => (Blob: b, Id: OrderBlob.OrderIdOf(b.Name))).Where(b => b.Id is not null).ToList();
-        var stored = named.Where(b => expected.OutboxOf.ContainsKey(b.Id!.Value)).ToList();
-        var storedIds = stored.GroupBy(b => b.Id!.Value).ToList();
-        return new WatchReport(
-            expected.OutboxOf.Count,
-            storage.Outboxes.ToDictionary(c => c, c => stored.Count(b => b.Blob.Container == c)),
-            expected.OutboxOf.Keys.Except(storedIds.Select(g => g.Key)).Order().ToList(),
-            storedIds.Where(g => g.Count() > 1).Select(g => g.Key).Order().ToList(),
-            scheduledAt,
-            stored.Count > 0 ? stored.Max(b => b.Blob.StoredOrModified) : null)
-        {
-            PoisonExpected = expected.Poison.Count,
-            PoisonStored = named.Where(b => expected.Poison.Contains(b.Id!.Value)).Select(b => b.Id!.Value).Distinct().Order().ToList(),
-            StoredTimes = storedIds.Select(g => g.Min(b => b.Blob.StoredOrModified)).Order().ToList(),
-            StoredAtFromMetadata = stored.All(b => b.Blob.StoredAt is not null),
-        };
-    }
-
     /// <summary>Orders per second by their own stored times: independent of when the watch looked.</summary>
     private static double? RateOf(IReadOnlyList<DateTimeOffset> storedTimes) =>
         storedTimes.Count >= 2 && (storedTimes[^1] - storedTimes[0]).TotalSeconds is > 0.2 and var span
             ? (storedTimes.Count - 1) / span
             : null;
 
-    /// <summary>Whether every valid order that belongs in <paramref name="outbox"/> is in it (never, when the outboxes are unknown).</summary>
-    private static bool IsComplete(string outbox, WatchExpectation expected, IReadOnlyList<OutboxBlob> blobs)
-    {
-        if (expected.OutboxOf.Values.Any(v => v is null))
-        {
-            return false;
-        }
-
-        var present = blobs.Select(b => OrderBlob.OrderIdOf(b.Name) ?? 0).ToHashSet();
-        return expected.OutboxOf.Where(e => e.Value == outbox).All(e => present.Contains(e.Key));
-    }
-
-    private async Task<IReadOnlyList<OutboxBlob>> ListThroughOutagesAsync(
-        string outbox, DateTimeOffset deadline, IProgress<string?>? status, CancellationToken cancellationToken)
+    /// <returns>The page, or null when the watch's timeout came while storage was answering slowly.</returns>
+    /// <exception cref="LoadToolException">Storage was unreachable (not merely slow) when the timeout came.</exception>
+    private async Task<OutboxPage?> PageThroughOutagesAsync(
+        string outbox, string prefix, string? continuation, DateTimeOffset deadline, IProgress<string?>? status, CancellationToken cancellationToken)
     {
         DateTimeOffset? outageSince = null;
-        var budget = deadline - _clock.UtcNow;
-        var pipeline = new ResiliencePipelineBuilder()
-            .AddTimeout(budget > TimeSpan.FromSeconds(1) ? budget : TimeSpan.FromSeconds(1))
-            .AddRetry(new Polly.Retry.RetryStrategyOptions
+        var delay = OutageRetryDelay;
+        while (true)
+        {
+            using var untilDeadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+            var left = deadline - _clock.UtcNow;
+            untilDeadline.CancelAfter(left > TimeSpan.Zero ? left : TimeSpan.Zero);
+            try
             {
-                ShouldHandle = new PredicateBuilder().Handle<Exception>(StorageFailure.IsTransient),
-                MaxRetryAttempts = int.MaxValue,
-                Delay = OutageRetryDelay,
-                MaxDelay = OutageMaxRetryDelay,
-                BackoffType = DelayBackoffType.Exponential,
-                UseJitter = true,
-                OnRetry = args =>
+                var page = await storage.ListPageAsync(outbox, prefix, continuation, untilDeadline.Token);
+                if (outageSince is not null)
                 {
-                    outageSince ??= _clock.UtcNow;
-                    status?.Report(string.Create(CultureInfo.InvariantCulture,
-                        $"storage at {storage.Endpoint} not reachable since {outageSince:HH:mm:ss} ({FailureText.Reason(args.Outcome.Exception!)}), retrying"));
-                    return default;
-                },
-            })
-            .Build();
-        try
-        {
-            var blobs = await pipeline.ExecuteAsync(async ct => await storage.ListAsync(outbox, ct), cancellationToken);
-            if (outageSince is not null)
-            {
-                status?.Report(null);
-            }
+                    status?.Report(null);
+                }
 
-            return blobs;
-        }
-        catch (Exception e) when (e is Polly.Timeout.TimeoutRejectedException || (StorageFailure.IsTransient(e) && !cancellationToken.IsCancellationRequested))
-        {
-            throw new LoadToolException(
-                $"Storage at {storage.Endpoint} did not answer listing {outbox} until the watch's timeout: {FailureText.Reason(e)}.",
-                "Start Azurite and the trio with scripts/run-local.sh (or bring the account back), then run watch again; the orders stored so far stay.",
-                ExitCodes.Unreachable, e);
+                return page;
+            }
+            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested && outageSince is null)
+            {
+                return null;
+            }
+            catch (Exception e) when (!cancellationToken.IsCancellationRequested && (e is OperationCanceledException || StorageFailure.IsTransient(e)))
+            {
+                outageSince ??= _clock.UtcNow;
+                if (_clock.UtcNow + delay >= deadline)
+                {
+                    throw new LoadToolException(
+                        string.Create(CultureInfo.InvariantCulture,
+                            $"Storage at {storage.Endpoint} was unreachable from {outageSince:HH:mm:ss} until the watch's timeout, listing {outbox}: {FailureText.Reason(e)}."),
+                        "Start Azurite and the trio with scripts/run-local.sh (or bring the account back), then run watch again; the orders stored so far stay.",
+                        ExitCodes.Unreachable, e);
+                }
+
+                status?.Report(string.Create(CultureInfo.InvariantCulture,
+                    $"storage at {storage.Endpoint} not reachable since {outageSince:HH:mm:ss} ({FailureText.Reason(e)}), retrying"));
+                await _clock.DelayAsync(delay, cancellationToken);
+                delay = delay * 2 < OutageMaxRetryDelay ? delay * 2 : OutageMaxRetryDelay;
+            }
         }
     }
 }

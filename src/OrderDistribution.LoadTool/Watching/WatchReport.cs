@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>What the outboxes held when the watch ended.</summary>
@@ -38,15 +36,4 @@ public sealed record WatchReport(
     public TimeSpan? CycleTime => LastStoredAt - ScheduledAt;
 
     public double? OrdersPerSecond => CycleTime is { TotalSeconds: > 0 } cycle ? Expected / cycle.TotalSeconds : null;
-
-    public string Summary(string model) => string.Create(CultureInfo.InvariantCulture,
-        $"{model}: {Stored}/{Expected} orders stored, cycle time {CycleTime?.TotalSeconds:0.000} s, " +
-        $"{OrdersPerSecond:0} orders/s, {string.Join(", ", CountPerContainer.Select(c => $"{c.Key} {c.Value}"))}, " +
-        $"{Missing.Count} missing, {Duplicated.Count} duplicated{PoisonSummary()}");
-
-    private string PoisonSummary() =>
-        PoisonExpected == 0
-            ? ""
-            : string.Create(CultureInfo.InvariantCulture,
-                $"; {Stored} valid stored, {PoisonExpected - PoisonStored.Count} poison dropped (expected){(PoisonStored.Count > 0 ? $", {PoisonStored.Count} poison stored (should have been dropped)" : "")}");
 }
