@@ -40,10 +40,7 @@ internal static class InProcessCommand
         await using var burst = await CommandSupport.WithProgressAsync(console, $"Starting the trio in this process ({mode})", null, (_, _) =>
             InProcessBurst.StartAsync(StyleOf(mode), storageOptions.ConnectionString ?? "UseDevelopmentStorage=true", ct));
         console.MarkupLineInterpolated($"Storing into {burst.StorageEndpoint}{(burst.StartedAzurite ? " (Azurite started for this run)" : "")}.");
-        if (await ClearCommand.RunAsync(console, burst.Storage, ct) is not ExitCodes.Done and var cleared)
-        {
-            return cleared;
-        }
+        await CommandSupport.ClearAsync(console, burst.Storage, ct);
 
         var scheduledAt = burst.Schedule(set);
         console.MarkupLineInterpolated($"Scheduled {set.Count} orders at {scheduledAt:HH:mm:ss.fff}.");
@@ -51,10 +48,9 @@ internal static class InProcessCommand
         var report = await CommandSupport.WithProgressAsync(console, $"Waiting for {set.Orders.Count} blobs", set.Orders.Count, (progress, status) =>
             watcher.WatchAsync(WatchExpectation.For(set), scheduledAt, TimeSpan.FromSeconds(result.GetValue(TimeoutSeconds)), progress, status, ct));
 
-        WatchCommand.Print(console, report, label);
+        BurstResults.Print(console, report, label);
         // Every in-process burst is a first one: the apps started with this command.
-        await ResultsLog.AppendAsync(result.GetValue(Results)!, ResultsRow.Of(label, report, BurstStart.Cold), ct);
-        var csv = await StoredSeries.From(report).WriteCsvBesideAsync(result.GetValue(Results)!, report.ScheduledAt, label, ct);
+        var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, BurstStart.Cold, ct);
         console.MarkupLineInterpolated($"Orders stored per second: {csv}");
         return WatchCommand.ExitCode(console, report);
     }

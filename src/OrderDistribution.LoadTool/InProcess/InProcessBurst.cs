@@ -63,7 +63,7 @@ public sealed class InProcessBurst : IAsyncDisposable
                 // As under dapr run, the apps print what they log at Warning and above; a faultless burst prints nothing.
                 Settings = new Dictionary<string, string?> { ["Logging:LogLevel:Default"] = "Warning" },
             }, cancellationToken);
-            var storage = OutboxStorage.Open(new StorageOptions { ConnectionString = connectionString }, OutboxStorage.DefaultOutboxes);
+            var storage = OutboxStorage.Open(new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes);
             var burst = new InProcessBurst(azurite, data, trio, storage);
             await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), cancellationToken);
             return burst;
