@@ -1,4 +1,5 @@
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
 
 namespace OrderDistribution.LoadTool.Tests;
 

@@ -1,3 +1,4 @@
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.TestSupport;
 using SkiaSharp;
 
@@ -67,8 +68,8 @@ public sealed class ReportTests
 
         var report = ComparisonReport.From(rows, new Dictionary<ResultsRow, StoredSeries>
         {
-            [rows[0]] = await StoredSeries.ReadCsvAsync(Path.Combine(_folder, "20261123-100100-pubsub-bulk.csv"), default),
-            [rows[1]] = await StoredSeries.ReadCsvAsync(Path.Combine(_folder, "20261123-100200-pubsub-bulk.csv"), default),
+            [rows[0]] = await SeriesCsv.ReadAsync(Path.Combine(_folder, "20261123-100100-pubsub-bulk.csv"), default),
+            [rows[1]] = await SeriesCsv.ReadAsync(Path.Combine(_folder, "20261123-100200-pubsub-bulk.csv"), default),
         });
 
         var bulk = Assert.Single(report.Models);

@@ -1,5 +1,7 @@
 using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -32,11 +34,11 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         var exit = await cli.RunAsync(["watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "5", .. Common()]);
 
         Assert.Equal(0, exit);
-        var report = new OutboxWatcher(Outboxes(), TimeSpan.Zero).Evaluate(_orders.Select(o => o.OrderId).ToList(), scheduledAt, await Outboxes().ListAsync(default));
+        var report = WatchTally.Of(WatchExpectation.ForIds(_orders.Select(o => o.OrderId).ToList()), OrderTopology.Outboxes, scheduledAt, await Outboxes().AllAsync());
         Assert.Equal(lastStoredAt - scheduledAt, report.CycleTime);
         Assert.Equal(12_345, (int)report.CycleTime!.Value.TotalMilliseconds);
         Assert.Equal(200 / report.CycleTime!.Value.TotalSeconds, report.OrdersPerSecond!.Value, 3);
-        Assert.Equal(_orders.Count(o => o.Delivery == Delivery.Express), report.CountPerContainer["express-outbox"]);
+        Assert.Equal(_orders.Count(o => o.Delivery == Delivery.Express), report.CountPerContainer[WatchExpectation.OutboxFor(Delivery.Express)]);
         Assert.Contains("200/200 orders stored, cycle time 12.346 s", cli.Output, StringComparison.Ordinal);
         Assert.Contains("0 missing, 0 duplicated", cli.Output, StringComparison.Ordinal);
     }
@@ -67,8 +69,8 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
 
             Assert.True(await cli.RunAsync(["clear", .. Common()]) == 0, cli.Output);
 
-            Assert.Empty(await Outboxes().ListAsync(default));
-            Assert.All(OutboxStorage.DefaultOutboxes, c => Assert.True(Client().GetBlobContainerClient(c).Exists().Value, $"{c} after clear {run + 1}"));
+            Assert.Empty(await Outboxes().AllAsync());
+            Assert.All(OrderTopology.Outboxes, c => Assert.True(Client().GetBlobContainerClient(c).Exists().Value, $"{c} after clear {run + 1}"));
         }
     }
 
@@ -90,10 +92,9 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     {
         await StoreAsync(_orders);
         var twice = _orders.First(o => o.Delivery == Delivery.Express);
-        await StoreAsync([twice], container: "standard-outbox");
+        await StoreAsync([twice], container: WatchExpectation.OutboxFor(Delivery.Standard));
 
-        var report = new OutboxWatcher(Outboxes(), TimeSpan.Zero).Evaluate(
-            _orders.Select(o => o.OrderId).ToList(), DateTimeOffset.UtcNow, await Outboxes().ListAsync(default));
+        var report = WatchTally.Of(WatchExpectation.ForIds(_orders.Select(o => o.OrderId).ToList()), OrderTopology.Outboxes, DateTimeOffset.UtcNow, await Outboxes().AllAsync());
 
         Assert.Equal([twice.OrderId], report.Duplicated);
         Assert.Empty(report.Missing);
@@ -119,7 +120,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
 
         Assert.Equal(0, await new Cli().RunAsync(["clear", .. Common()]));
 
-        Assert.Empty(await Outboxes().ListAsync(default));
+        Assert.Empty(await Outboxes().AllAsync());
     }
 
     [Fact]
@@ -164,7 +165,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 
-    private OutboxStorage Outboxes() => new(Client(), OutboxStorage.DefaultOutboxes);
+    private OutboxStorage Outboxes() => new(Client(), OrderTopology.Outboxes);
 
     private async Task<List<Azure.ETag>> ContainerCreationsAsync()
     {

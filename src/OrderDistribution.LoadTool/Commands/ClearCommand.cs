@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Diagnostics;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Commands;
@@ -9,17 +8,9 @@ internal static class ClearCommand
 {
     public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
         wrap(new Command("clear", "Empty the outboxes (in Azure: delete their blobs; with a key: delete and recreate the containers)."),
-            async (result, ct) => await RunAsync(console, await CommandSupport.OpenStorageAsync(result, ct), ct));
-
-    public static async Task<int> RunAsync(IAnsiConsole console, OutboxStorage storage, CancellationToken ct)
-    {
-        var clock = Stopwatch.StartNew();
-        await CommandSupport.WithProgressAsync(console, "Clearing the outboxes", null, async (_, status) =>
-        {
-            await storage.ClearAsync(status, ct);
-            return true;
-        });
-        console.MarkupLineInterpolated($"Cleared {string.Join(", ", storage.Outboxes)} in {clock.Elapsed.TotalSeconds:0.00} s.");
-        return ExitCodes.Done;
-    }
+            async (result, ct) =>
+            {
+                await CommandSupport.ClearAsync(console, await CommandSupport.OpenStorageAsync(result, ct), ct);
+                return ExitCodes.Done;
+            });
 }
