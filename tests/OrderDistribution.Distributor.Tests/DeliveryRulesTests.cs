@@ -22,9 +22,9 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
 {
     private FakeDaprSidecar _sidecar = null!;
 
-    public async Task InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
 
-    public async Task DisposeAsync() => await _sidecar.DisposeAsync();
+    public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 
     [Fact]
     public async Task Poison_entries_are_dropped_one_by_one_and_their_valid_neighbours_are_published_once()
