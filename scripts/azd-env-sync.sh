@@ -9,6 +9,7 @@
 # - AZURE_LOCATION cannot change for an environment already provisioned: a different location is
 #   refused (exit 1) before anything changes.
 # Usage: scripts/azd-env-sync.sh [ENV_FILE]
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -eu
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 env_file="${1:-$ROOT/.env}"

@@ -30,6 +30,7 @@
 # --drain-only waits for the queues to drain (active and scheduled messages), then prints the counts.
 # A failing az call while draining or counting is reported in a line and the report goes on.
 # Every az call names the subscription azd deployed to (AZURE_SUBSCRIPTION_ID). Runs on bash 3.2+.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Where the schedule record and the last burst's end are kept.

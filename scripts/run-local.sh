@@ -17,6 +17,7 @@
 # .tools/azurite-data: in memory it slows down sharply past about 10,000 blobs. AZURITE_DEBUG=1
 # adds Azurite's debug log (.tools/azurite-debug.log), which costs it about 15% of its speed.
 # Bash 3.2 compatible (macOS).
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 

@@ -4,8 +4,35 @@ namespace OrderDistribution.Deployment.Tests;
 
 public class ScriptTests
 {
+    /// <summary>scripts/*.sh and the CI entry point, .ci/run.</summary>
     private static IEnumerable<string> ShellScripts() =>
-        Directory.GetFiles(Repo.PathOf("scripts"), "*.sh").Order(StringComparer.Ordinal);
+        Directory.GetFiles(Repo.PathOf("scripts"), "*.sh").Order(StringComparer.Ordinal).Append(Repo.PathOf(".ci/run"));
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Every_script_with_help_prints_its_usage_and_runs_nothing_else()
+    {
+        // PATH holds sed alone: a script that ran anything else before it printed its usage (dirname, npm, dotnet,
+        // apt-get...) would say "command not found".
+        var onlySed = Directory.CreateTempSubdirectory("only-sed-");
+        try
+        {
+            File.CreateSymbolicLink(Path.Combine(onlySed.FullName, "sed"), Repo.FindOnPath("sed")!);
+            foreach (var script in ShellScripts())
+            {
+                var (exitCode, output) = Repo.Run("/usr/bin/env", "-i", $"PATH={onlySed.FullName}", Repo.FindOnPath("bash")!, script, "--help");
+
+                var name = Path.GetRelativePath(Repo.Root, script);
+                Assert.True(exitCode == 0, $"{name} --help exited {exitCode}: {output}");
+                Assert.DoesNotContain("not found", output, StringComparison.Ordinal);
+                Assert.Contains("Usage:", output, StringComparison.Ordinal);
+                Assert.DoesNotContain("\n#", output, StringComparison.Ordinal);
+            }
+        }
+        finally
+        {
+            onlySed.Delete(recursive: true);
+        }
+    }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void Every_shell_script_parses()

@@ -57,7 +57,7 @@ public sealed class CommandLineTests
             return Task.CompletedTask;
         });
         await sidecar.StartAsync();
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderGenerator.Generate(10, seed: 1), default);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(OrderGenerator.Generate(10, seed: 1)), default);
         var cli = new Cli();
 
         var exit = await cli.RunAsync("schedule", "--sidecar", LoopbackServer.AddressOf(sidecar).ToString(),

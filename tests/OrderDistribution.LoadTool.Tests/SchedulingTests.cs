@@ -276,7 +276,7 @@ public sealed class SchedulingTests : IAsyncLifetime
     private async Task<List<Order>> GenerateAsync(int count)
     {
         var orders = OrderGenerator.Generate(count, seed: 11);
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), orders, default);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(orders), default);
         return orders;
     }
 }

@@ -16,7 +16,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     public async ValueTask InitializeAsync()
     {
         _orders = OrderGenerator.Generate(200, seed: 5);
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), _orders, default);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(_orders), default);
         Assert.Equal(0, await new Cli().RunAsync(["clear", .. Common()]));
     }
 
@@ -34,7 +34,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         var exit = await cli.RunAsync(["watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "5", .. Common()]);
 
         Assert.Equal(0, exit);
-        var report = WatchTally.Of(WatchExpectation.ForIds(_orders.Select(o => o.OrderId).ToList()), OrderTopology.Outboxes, scheduledAt, await Outboxes().AllAsync());
+        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(_orders)), OrderTopology.Outboxes, scheduledAt, await Outboxes().AllAsync());
         Assert.Equal(lastStoredAt - scheduledAt, report.CycleTime);
         Assert.Equal(12_345, (int)report.CycleTime!.Value.TotalMilliseconds);
         Assert.Equal(200 / report.CycleTime!.Value.TotalSeconds, report.OrdersPerSecond!.Value, 3);
@@ -94,7 +94,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         var twice = _orders.First(o => o.Delivery == Delivery.Express);
         await StoreAsync([twice], container: WatchExpectation.OutboxFor(Delivery.Standard));
 
-        var report = WatchTally.Of(WatchExpectation.ForIds(_orders.Select(o => o.OrderId).ToList()), OrderTopology.Outboxes, DateTimeOffset.UtcNow, await Outboxes().AllAsync());
+        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(_orders)), OrderTopology.Outboxes, DateTimeOffset.UtcNow, await Outboxes().AllAsync());
 
         Assert.Equal([twice.OrderId], report.Duplicated);
         Assert.Empty(report.Missing);
@@ -157,7 +157,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         Assert.Equal(0, await new Cli().RunAsync(["generate", "--count", "50", "--seed", "2", "--to-blob", .. Common()]));
 
         var blob = Client().GetBlobContainerClient("test-data").GetBlobClient("orders.json");
-        Assert.Equal(50, OrderFile.Deserialize((await blob.DownloadContentAsync()).Value.Content.ToArray()).Count);
+        Assert.Equal(50, (await OrderFile.ReadSetAsync((await blob.DownloadContentAsync()).Value.Content.ToStream(), default)).Orders.Count);
     }
 
     private string[] Common() =>

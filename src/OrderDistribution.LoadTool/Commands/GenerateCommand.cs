@@ -33,13 +33,14 @@ internal static class GenerateCommand
     public static async Task WriteAsync(IAnsiConsole console, ParseResult result, OrderSet set, CancellationToken ct)
     {
         var path = result.GetValue(OrdersFile)!;
-        if (result.GetValue(ToBlob))
+        var storage = result.GetValue(ToBlob) ? await CommandSupport.OpenStorageAsync(result, ct) : null;
+        await OrderFile.WriteAsync(path, set, ct);
+        if (storage is not null)
         {
-            var storage = await CommandSupport.OpenStorageAsync(result, ct);
-            await storage.UploadTestDataAsync(OrderFile.Serialize(set), ct);
+            await using var file = File.OpenRead(path);
+            await storage.UploadTestDataAsync(file, ct);
         }
 
-        await OrderFile.WriteAsync(path, set, ct);
         var express = set.Orders.Count(o => o.Delivery == Delivery.Express);
         var poison = set.Poison.Count > 0 ? $", {set.Poison.Count} poison" : "";
         console.MarkupLineInterpolated($"Generated {set.Count} orders ({express} express, {set.Orders.Count - express} standard{poison}) into {path}.");

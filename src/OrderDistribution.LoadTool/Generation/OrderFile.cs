@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
 using OrderDistribution.Contracts;
 
 namespace OrderDistribution.LoadTool.Generation;
@@ -6,7 +7,8 @@ namespace OrderDistribution.LoadTool.Generation;
 /// <summary>
 /// An <see cref="OrderSet"/> in a file, or in blob <c>test-data/orders.json</c>. Format 2 is an object
 /// <c>{"Format":2,"Orders":[…],"Poison":[{"Id","Kind","ContentType","Payload"}]}</c>; format 1, a bare JSON
-/// array of valid orders, is still read (as a burst without poison).
+/// array of valid orders, is still read (as a burst without poison). Both ways stream: neither the file's bytes
+/// nor a document of it are held whole (150,000 orders are 66 MB of JSON).
 /// </summary>
 public static class OrderFile
 {
@@ -14,38 +16,70 @@ public static class OrderFile
 
     private static readonly JsonSerializerOptions PoisonJson = new() { PropertyNameCaseInsensitive = true };
 
-    public static byte[] Serialize(List<Order> orders) => Serialize(OrderSet.ValidOnly(orders));
-
-    public static byte[] Serialize(OrderSet set)
+    /// <summary>The orders' own serializer settings (Delivery as text...), and case-insensitive names for the file's envelope.</summary>
+    private static readonly JsonSerializerOptions FileJson = new(OrderJson.Options)
     {
-        using var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer))
+        PropertyNameCaseInsensitive = true,
+        TypeInfoResolver = JsonTypeInfoResolver.Combine(OrderJsonContext.Default, new DefaultJsonTypeInfoResolver()),
+    };
+
+    public static async Task WriteAsync(string path, OrderSet set, CancellationToken cancellationToken)
+    {
+        if (Path.GetDirectoryName(Path.GetFullPath(path)) is { } folder)
         {
-            json.WriteStartObject();
-            json.WriteNumber("Format", CurrentFormat);
-            json.WritePropertyName("Orders");
-            JsonSerializer.Serialize(json, set.Orders.ToList(), OrderJsonContext.Default.ListOrder);
-            json.WritePropertyName("Poison");
-            JsonSerializer.Serialize(json, set.Poison, PoisonJson);
-            json.WriteEndObject();
+            Directory.CreateDirectory(folder);
         }
 
-        return buffer.ToArray();
+        await using var file = File.Create(path);
+        await WriteAsync(file, set, cancellationToken);
     }
 
-    /// <summary>The valid orders only; see <see cref="DeserializeSet"/> for the poison as well.</summary>
-    public static List<Order> Deserialize(byte[] json) => DeserializeSet(json).Orders.ToList();
+    public static async Task WriteAsync(Stream stream, OrderSet set, CancellationToken cancellationToken)
+    {
+        await using var json = new Utf8JsonWriter(stream);
+        json.WriteStartObject();
+        json.WriteNumber("Format", CurrentFormat);
+        json.WriteStartArray("Orders");
+        foreach (var order in set.Orders)
+        {
+            JsonSerializer.Serialize(json, order, OrderJsonContext.Default.Order);
+            if (json.BytesPending > 65_536)
+            {
+                await json.FlushAsync(cancellationToken);
+            }
+        }
 
-    public static OrderSet DeserializeSet(byte[] json)
+        json.WriteEndArray();
+        json.WritePropertyName("Poison");
+        JsonSerializer.Serialize(json, set.Poison, PoisonJson);
+        json.WriteEndObject();
+        await json.FlushAsync(cancellationToken);
+    }
+
+    /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
+    /// <exception cref="InvalidDataException">The file is not a set of valid orders.</exception>
+    public static async Task<OrderSet> ReadSetAsync(string path, CancellationToken cancellationToken)
+    {
+        if (!File.Exists(path))
+        {
+            throw new FileNotFoundException($"No orders file at {path}: run 'generate' first.", path);
+        }
+
+        await using var file = File.OpenRead(path);
+        return await ReadSetAsync(file, cancellationToken);
+    }
+
+    /// <param name="stream">A stream that can seek: its first character tells the format.</param>
+    /// <exception cref="InvalidDataException">The stream is not a set of valid orders.</exception>
+    public static async Task<OrderSet> ReadSetAsync(Stream stream, CancellationToken cancellationToken)
     {
         try
         {
-            using var document = JsonDocument.Parse(json);
-            var set = document.RootElement.ValueKind switch
+            var set = FirstCharacter(stream) switch
             {
                 // Format 1: a bare array of valid orders.
-                JsonValueKind.Array => OrderSet.ValidOnly(ReadOrders(document.RootElement)),
-                JsonValueKind.Object => ReadFormat2(document.RootElement),
+                '[' => OrderSet.ValidOnly(Valid(await JsonSerializer.DeserializeAsync(stream, OrderJsonContext.Default.ListOrder, cancellationToken))),
+                '{' => Format2(await JsonSerializer.DeserializeAsync<OrderFileContent>(stream, FileJson, cancellationToken)),
                 _ => throw new InvalidDataException("The orders file holds neither an array of orders nor an orders object."),
             };
             return CheckIdsUnique(set);
@@ -56,44 +90,41 @@ public static class OrderFile
         }
     }
 
-    public static async Task WriteAsync(string path, List<Order> orders, CancellationToken cancellationToken) =>
-        await WriteAsync(path, OrderSet.ValidOnly(orders), cancellationToken);
-
-    public static async Task WriteAsync(string path, OrderSet set, CancellationToken cancellationToken)
+    private static char FirstCharacter(Stream stream)
     {
-        if (Path.GetDirectoryName(Path.GetFullPath(path)) is { } folder)
+        int read;
+        while ((read = stream.ReadByte()) is ' ' or '\t' or '\r' or '\n' or 0xEF or 0xBB or 0xBF)
         {
-            Directory.CreateDirectory(folder);
         }
 
-        await File.WriteAllBytesAsync(path, Serialize(set), cancellationToken);
+        stream.Seek(0, SeekOrigin.Begin);
+        return (char)read;
     }
 
-    /// <summary>The valid orders only; see <see cref="ReadSetAsync"/> for the poison as well.</summary>
-    public static async Task<List<Order>> ReadAsync(string path, CancellationToken cancellationToken) =>
-        (await ReadSetAsync(path, cancellationToken)).Orders.ToList();
-
-    public static async Task<OrderSet> ReadSetAsync(string path, CancellationToken cancellationToken) =>
-        File.Exists(path)
-            ? DeserializeSet(await File.ReadAllBytesAsync(path, cancellationToken))
-            : throw new FileNotFoundException($"No orders file at {path}: run 'generate' first.", path);
-
-    private static List<Order> ReadOrders(JsonElement array) =>
-        array.ValueKind == JsonValueKind.Array
-            ? array.EnumerateArray().Select(OrderJson.Deserialize).ToList()
-            : throw new InvalidDataException("\"Orders\" is not an array.");
-
-    private static OrderSet ReadFormat2(JsonElement root)
+    private static List<Order> Valid(List<Order>? orders)
     {
-        if (!root.TryGetProperty("Format", out var format) || !format.TryGetInt32(out var version) || version != CurrentFormat)
+        if (orders is null)
+        {
+            throw new InvalidDataException("\"Orders\" is not an array.");
+        }
+
+        foreach (var order in orders)
+        {
+            OrderJson.Validate(order);
+        }
+
+        return orders;
+    }
+
+    private static OrderSet Format2(OrderFileContent? content)
+    {
+        if (content?.Format != CurrentFormat)
         {
             throw new InvalidDataException($"The orders file is not format {CurrentFormat}: generate it again with this version of order-load.");
         }
 
-        var orders = root.TryGetProperty("Orders", out var array) ? ReadOrders(array) : throw new InvalidDataException("\"Orders\" is missing.");
-        var poison = root.TryGetProperty("Poison", out var poisonArray) && poisonArray.ValueKind != JsonValueKind.Null
-            ? poisonArray.Deserialize<List<PoisonOrder>>(PoisonJson) ?? []
-            : [];
+        var orders = content.Orders is null ? throw new InvalidDataException("\"Orders\" is missing.") : Valid(content.Orders);
+        var poison = content.Poison ?? [];
         foreach (var p in poison)
         {
             if (p.Id <= 0 || p.Payload is null || string.IsNullOrWhiteSpace(p.ContentType) || !Enum.IsDefined(p.Kind))
@@ -107,10 +138,13 @@ public static class OrderFile
 
     private static OrderSet CheckIdsUnique(OrderSet set)
     {
-        var ids = set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id));
-        if (ids.GroupBy(id => id).FirstOrDefault(g => g.Count() > 1) is { } twice)
+        var seen = new HashSet<long>();
+        foreach (var id in set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id)))
         {
-            throw new InvalidDataException($"Id {twice.Key} appears more than once in the orders file.");
+            if (!seen.Add(id))
+            {
+                throw new InvalidDataException($"Id {id} appears more than once in the orders file.");
+            }
         }
 
         return set;

@@ -219,7 +219,7 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
         }
     }
 
-    public async Task UploadTestDataAsync(byte[] ordersJson, CancellationToken cancellationToken)
+    public async Task UploadTestDataAsync(Stream ordersJson, CancellationToken cancellationToken)
     {
         try
         {
@@ -227,7 +227,7 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
             await container.CreateIfNotExistsAsync(PublicAccessType.None, cancellationToken: cancellationToken);
             // No conditions: a second generate overwrites the first one's orders.
             await container.GetBlobClient(OrdersBlob).UploadAsync(
-                new BinaryData(ordersJson),
+                ordersJson,
                 new BlobUploadOptions { HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" } },
                 cancellationToken);
         }

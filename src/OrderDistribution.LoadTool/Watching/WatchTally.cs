@@ -30,8 +30,7 @@ public sealed class WatchTally
         _countPer = outboxes.ToDictionary(o => o, _ => 0, StringComparer.Ordinal);
         foreach (var outbox in outboxes)
         {
-            // An order of unknown outbox (null) may be in any.
-            var names = expected.OutboxOf.Where(e => e.Value is null || e.Value == outbox)
+            var names = expected.OutboxOf.Where(e => e.Value == outbox)
                 .Select(e => e.Key.ToString(CultureInfo.InvariantCulture)).ToArray();
             Array.Sort(names, StringComparer.Ordinal);
             _namesOf[outbox] = names;
@@ -80,7 +79,7 @@ public sealed class WatchTally
         _last = _last is { } last && last > at ? last : at;
     }
 
-    /// <summary>Whether every expected order under <paramref name="prefix"/> that may be in <paramref name="outbox"/> has been seen (in any outbox when its outbox is unknown).</summary>
+    /// <summary>Whether every expected order under <paramref name="prefix"/> that belongs in <paramref name="outbox"/> has been seen there (or, routed wrong, in the other outbox).</summary>
     public bool IsComplete(string outbox, string prefix)
     {
         var (names, seen) = (_namesOf[outbox], _seenIn[outbox]);
