@@ -129,11 +129,11 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         await StoreAsync(_orders);
         var before = await ContainerCreationsAsync();
         var progress = new List<string>();
-        var storage = new OutboxStorage(Client(), OutboxStorage.DefaultOutboxes) { KeepContainers = true, ClearPageSize = 30, ClearConcurrency = 4 };
+        var storage = new OutboxStorage(Client(), OrderTopology.Outboxes) { KeepContainers = true, ClearPageSize = 30, ClearConcurrency = 4 };
 
         await storage.ClearAsync(new SynchronousProgress(progress.Add), default);
 
-        Assert.Empty(await Outboxes().ListAsync(default));
+        Assert.Empty(await Outboxes().AllAsync());
         // The same containers: not deleted and created again (a new container has a new ETag).
         Assert.Equal(before, await ContainerCreationsAsync());
         var express = _orders.Count(o => o.Delivery == Delivery.Express);
@@ -146,7 +146,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     {
         await Client().GetBlobContainerClient("express-outbox").DeleteIfExistsAsync();
 
-        await new OutboxStorage(Client(), OutboxStorage.DefaultOutboxes) { KeepContainers = true }.ClearAsync(null, default);
+        await new OutboxStorage(Client(), OrderTopology.Outboxes) { KeepContainers = true }.ClearAsync(null, default);
 
         Assert.True((await Client().GetBlobContainerClient("express-outbox").ExistsAsync()).Value);
     }
@@ -170,7 +170,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     private async Task<List<Azure.ETag>> ContainerCreationsAsync()
     {
         var created = new List<Azure.ETag>();
-        foreach (var name in OutboxStorage.DefaultOutboxes)
+        foreach (var name in OrderTopology.Outboxes)
         {
             created.Add((await Client().GetBlobContainerClient(name).GetPropertiesAsync()).Value.ETag);
         }
