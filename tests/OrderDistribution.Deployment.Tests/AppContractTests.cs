@@ -1,24 +1,9 @@
+using OrderDistribution.Contracts;
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>What the apps' appsettings.json use must be provided by the components of every model, locally and in Azure.</summary>
 public class AppContractTests
 {
-    [Fact]
-    public void The_apps_settings_name_the_contract_pubsub_topics_and_bindings()
-    {
-        var distributor = AppSettings.Load(Contract.DistributorSettings);
-        Assert.Equal(Contract.PubSubName, distributor["Messaging:PubSubName"]);
-        Assert.Equal(Contract.IngressQueue, distributor["Distributor:IngressTopic"]);
-        Assert.Equal(Contract.ExpressQueue, distributor["Distributor:ExpressTopic"]);
-        Assert.Equal(Contract.StandardQueue, distributor["Distributor:StandardTopic"]);
-        Assert.Equal("q-order-ingress-input", distributor["Distributor:IngressInputBinding"]);
-        Assert.Equal("q-order-express-output", distributor["Distributor:ExpressOutputBinding"]);
-        Assert.Equal("q-order-standard-output", distributor["Distributor:StandardOutputBinding"]);
-
-        var receiver = AppSettings.Load(Contract.ReceiverSettings);
-        Assert.Equal(Contract.PubSubName, receiver["Messaging:PubSubName"]);
-    }
-
     [RequiresBicepFact]
     public void Every_binding_and_topic_the_distributor_uses_is_provided_in_each_model()
     {
@@ -45,9 +30,9 @@ public class AppContractTests
         foreach (var instance in Contract.Instances)
         {
             // The receiver's rule: names follow INSTANCE unless its settings set them.
-            var topic = settings["Receiver:Topic"] ?? $"q-order-{instance}";
-            var binding = settings["Receiver:InputBinding"] ?? $"q-order-{instance}-input";
-            var container = settings["Receiver:Container"] ?? $"{instance}-outbox";
+            var topic = settings["Receiver:Topic"] ?? OrderTopology.QueueOf(instance);
+            var binding = settings["Receiver:InputBinding"] ?? OrderTopology.InputBindingOf(instance);
+            var container = settings["Receiver:Container"] ?? OrderTopology.OutboxOf(instance);
             var appId = $"receiver-{instance}";
 
             AssertPubSubServes(settings.Required("Messaging:PubSubName"), appId);

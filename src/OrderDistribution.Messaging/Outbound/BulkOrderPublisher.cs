@@ -26,6 +26,11 @@ public sealed class BulkOrderPublisher(
     SidecarFailures failures,
     [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience)
 {
+    /// <summary>
+    /// Bulk requests of one delivery in flight at once. A bulk delivery of 250 orders is one or two requests per topic
+    /// under the byte budget, so 4 lets both topics' chunks go together; every call also waits for a slot of the
+    /// per-process bound (<c>Dapr:MaxConcurrentRequests</c>), which is what limits the sidecar's load.
+    /// </summary>
     private const int ConcurrentRequests = 4;
 
     /// <param name="metadata">Sent with every request and every entry: <c>rawPayload</c> and <c>maxBulkPubBytes</c> are set here.</param>
