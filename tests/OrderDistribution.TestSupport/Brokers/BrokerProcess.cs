@@ -7,9 +7,15 @@ namespace OrderDistribution.TestSupport.Brokers;
 /// <summary>
 /// One broker's process, started again and again from the same start info (same port, same data folder), its
 /// output appended to a log file in the data folder. What <see cref="RedisServer"/> and <see cref="RabbitMqServer"/>
-/// share.
+/// share. It counts as started once <paramref name="ready"/> says so on a connection to its port.
 /// </summary>
-internal sealed class BrokerProcess(string name, Func<ProcessStartInfo> startInfo, int port, string logFile, TimeSpan startTimeout)
+internal sealed class BrokerProcess(
+    string name,
+    Func<ProcessStartInfo> startInfo,
+    int port,
+    string logFile,
+    TimeSpan startTimeout,
+    Func<NetworkStream, Task<bool>> ready)
 {
     private Process? _process;
 
@@ -89,14 +95,19 @@ internal sealed class BrokerProcess(string name, Func<ProcessStartInfo> startInf
             {
                 using var client = new TcpClient();
                 await client.ConnectAsync(IPAddress.Loopback, port);
-                return;
+                if (await ready(client.GetStream()))
+                {
+                    return;
+                }
             }
-            catch (SocketException)
+            catch (Exception notYet) when (notYet is SocketException or IOException)
             {
-                await Task.Delay(100);
+                // Not listening yet.
             }
+
+            await Task.Delay(100);
         }
 
-        throw new TimeoutException($"{name} did not listen on 127.0.0.1:{port} within {startTimeout.TotalSeconds:0} s; its output: {logFile}");
+        throw new TimeoutException($"{name} was not ready on 127.0.0.1:{port} within {startTimeout.TotalSeconds:0} s; its output: {logFile}");
     }
 }

@@ -49,7 +49,9 @@ public sealed class RabbitMqServer : IAsyncDisposable
             () => StartInfo(Path.Combine(scripts, "rabbitmq-server"), []),
             port,
             Path.Combine(dataFolder, "rabbitmq-server.log"),
-            TimeSpan.FromSeconds(60));
+            TimeSpan.FromSeconds(60),
+            // RabbitMQ opens its AMQP listener only once it has booted and recovered its queues.
+            _ => Task.FromResult(true));
     }
 
     /// <summary><see cref="Program"/> when it is not installed (the test should skip naming it), else null.</summary>
