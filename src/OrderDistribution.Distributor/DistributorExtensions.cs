@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Options;
-using OrderDistribution.Inbound;
-using OrderDistribution.Outbound;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.Distributor;
 

@@ -1,5 +1,5 @@
 using System.ComponentModel.DataAnnotations;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 
 namespace OrderDistribution.Distributor;
 

@@ -1,8 +1,8 @@
 using Dapr.Client;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Inbound;
-using OrderDistribution.Orders;
-using OrderDistribution.Outbound;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Outbound;
 using Polly;
 
 namespace OrderDistribution.Distributor;

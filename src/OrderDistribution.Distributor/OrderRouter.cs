@@ -1,5 +1,5 @@
 using Microsoft.Extensions.Options;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 
 namespace OrderDistribution.Distributor;
 

@@ -1,5 +1,5 @@
 using OrderDistribution.Distributor;
-using OrderDistribution.Hosting;
+using OrderDistribution.ServiceDefaults;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();

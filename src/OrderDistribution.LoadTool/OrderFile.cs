@@ -1,5 +1,5 @@
 using System.Text.Json;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 
 namespace OrderDistribution.LoadTool;
 

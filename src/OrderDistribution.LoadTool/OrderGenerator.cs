@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json.Nodes;
 using Bogus;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 
 namespace OrderDistribution.LoadTool;
 

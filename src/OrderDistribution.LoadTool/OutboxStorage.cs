@@ -2,7 +2,7 @@ using System.Globalization;
 using Azure;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.Storage;
 using Polly;
 

@@ -1,5 +1,5 @@
 using System.Globalization;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.Storage;
 using Polly;
 

@@ -1,3 +1,4 @@
+using OrderDistribution.Contracts;
 using System.Net.Http.Json;
 using System.Text.Json;
 

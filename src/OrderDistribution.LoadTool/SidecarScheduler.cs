@@ -2,8 +2,8 @@ using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text;
 using Dapr.Client;
-using OrderDistribution.Orders;
-using OrderDistribution.Outbound;
+using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.LoadTool;
 

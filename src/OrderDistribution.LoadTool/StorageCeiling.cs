@@ -4,7 +4,7 @@ using Azure;
 using Azure.Identity;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.Storage;
 
 namespace OrderDistribution.LoadTool;

@@ -3,8 +3,8 @@ using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Hosting;
-using OrderDistribution.Orders;
+using OrderDistribution.ServiceDefaults;
+using OrderDistribution.Contracts;
 using OrderDistribution.Storage;
 using Polly;
 

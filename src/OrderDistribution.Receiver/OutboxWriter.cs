@@ -1,4 +1,4 @@
-using OrderDistribution.Inbound;
+using OrderDistribution.Messaging.Inbound;
 
 namespace OrderDistribution.Receiver;
 

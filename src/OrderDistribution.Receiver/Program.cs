@@ -1,4 +1,4 @@
-using OrderDistribution.Hosting;
+using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Receiver;
 
 var builder = WebApplication.CreateBuilder(args);

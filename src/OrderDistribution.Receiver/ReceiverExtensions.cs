@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Options;
-using OrderDistribution.Inbound;
-using OrderDistribution.Hosting;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
 using Polly;
 

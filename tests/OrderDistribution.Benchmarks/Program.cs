@@ -17,12 +17,12 @@ using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using OrderDistribution.Benchmarks;
-using OrderDistribution.Inbound;
-using OrderDistribution.Outbound;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Distributor;
-using OrderDistribution.Hosting;
+using OrderDistribution.ServiceDefaults;
 using OrderDistribution.LoadTool;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 

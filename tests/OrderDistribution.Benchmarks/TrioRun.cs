@@ -7,10 +7,10 @@ using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
-using OrderDistribution.Inbound;
+using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Distributor;
 using OrderDistribution.LoadTool;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 

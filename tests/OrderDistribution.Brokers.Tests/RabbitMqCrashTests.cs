@@ -5,7 +5,6 @@ using OrderDistribution.TestSupport;
 using OrderDistribution.TestSupport.Brokers;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
-using Xunit.Abstractions;
 using YamlDotNet.RepresentationModel;
 
 namespace OrderDistribution.Brokers.Tests;
@@ -18,15 +17,17 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
 {
     private const string Queue = "q-order-express";
 
-    [SkippableFact]
+    [Fact]
     public async Task A_quorum_queue_in_the_local_vhost_keeps_every_persistent_message_the_broker_confirmed()
     {
-        Skip.If(RabbitMqServer.MissingProgram is not null, $"{RabbitMqServer.MissingProgram} is not installed");
+        Assert.SkipWhen(RabbitMqServer.MissingProgram is not null, $"{RabbitMqServer.MissingProgram} is not installed");
         await using var rabbit = await StartWithLocalVhostAsync();
 
         var accepted = await PublishAndCrashAsync(rabbit);
 
+        output.WriteLine($"{accepted.Count} confirmed; restarted");
         var stored = await DrainAsync(rabbit);
+        output.WriteLine($"{stored.Count} in the queue after the restart");
         Assert.True(accepted.Count > 500, $"only {accepted.Count} confirmed before the crash");
         var lost = accepted.Where(id => !stored.Contains(id)).ToList();
         Assert.True(lost.Count == 0, $"{lost.Count} of {accepted.Count} confirmed messages are gone");
@@ -42,14 +43,11 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
 
     private async Task<ConcurrentBag<string>> PublishAndCrashAsync(RabbitMqServer rabbit)
     {
+        await DeclareAndSettleAsync(rabbit);
         var accepted = new ConcurrentBag<string>();
         var watch = Stopwatch.StartNew();
         await using (var connection = await Factory(rabbit).CreateConnectionAsync())
         {
-            await using (var declare = await connection.CreateChannelAsync())
-            {
-                await DeclareAsTheBindingDoesAsync(declare);
-            }
 
             using var stop = new CancellationTokenSource();
             var publishers = Enumerable.Range(0, 8).Select(p => Task.Run(async () =>
@@ -88,6 +86,22 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
     }
 
     // A recovered quorum queue answers once it has replayed its log: wait for its count, then consume that many.
+    // The local run's queues exist from the first time the sidecars connected: declared, then the broker's own
+    // state settled by an orderly stop and start of the RabbitMQ application. A single-node quorum queue declared
+    // a moment before a kill -9 came back on RabbitMQ 3.10 without a leader in some runs (its member's registration
+    // not yet on disk), which docs/brokers.md states; what is tested here is the crash of a broker that has run.
+    private static async Task DeclareAndSettleAsync(RabbitMqServer rabbit)
+    {
+        await using (var connection = await Factory(rabbit).CreateConnectionAsync())
+        await using (var channel = await connection.CreateChannelAsync())
+        {
+            await DeclareAsTheBindingDoesAsync(channel);
+        }
+
+        await rabbit.ControlAsync("stop_app");
+        await rabbit.ControlAsync("start_app");
+    }
+
     private static async Task<HashSet<string>> DrainAsync(RabbitMqServer rabbit)
     {
         var stored = new ConcurrentDictionary<string, bool>();
@@ -114,7 +128,8 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
     private static async Task<uint> SettledCountAsync(IChannel channel)
     {
         var last = uint.MaxValue;
-        for (var stable = 0; stable < 10; await Task.Delay(200))
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        for (var stable = 0; stable < 10 && DateTime.UtcNow < deadline; await Task.Delay(200))
         {
             var count = (await DeclareAsTheBindingDoesAsync(channel)).MessageCount;
             stable = count == last && count > 0 ? stable + 1 : 0;

@@ -2,9 +2,9 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using System.Text.Json.Serialization;
 using OrderDistribution.Distributor;
-using OrderDistribution.Hosting;
-using OrderDistribution.Inbound;
-using OrderDistribution.Outbound;
+using OrderDistribution.ServiceDefaults;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Receiver;
 using OrderDistribution.Storage;
 

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Reflection;
 using System.Text.Json.Nodes;
 
@@ -96,7 +97,8 @@ internal static class BicepCompiler
 /// <summary>A fact that needs the Bicep compiler; skipped, with the reason, where there is none for this platform.</summary>
 public sealed class RequiresBicepFactAttribute : FactAttribute
 {
-    public RequiresBicepFactAttribute()
+    public RequiresBicepFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (BicepCompiler.Path is null)
         {

@@ -1,3 +1,4 @@
+using OrderDistribution.Contracts;
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>The naming contract the apps are written to; the deployment files must match it.</summary>
@@ -47,8 +48,8 @@ internal static class Contract
     public const string PlaceholderScope = "skip";
 
     /// <summary>Liveness (container probes) and readiness (container readiness, Dapr's app health check), as the apps serve them.</summary>
-    public const string LivenessPath = OrderDistribution.Hosting.ServiceDefaults.LivenessPath;
-    public const string ReadinessPath = OrderDistribution.Hosting.ServiceDefaults.ReadinessPath;
+    public const string LivenessPath = OrderDistribution.ServiceDefaults.ServiceDefaults.LivenessPath;
+    public const string ReadinessPath = OrderDistribution.ServiceDefaults.ServiceDefaults.ReadinessPath;
 }
 
 internal sealed record Binding(string Name, string Direction, string Queue, string AppId);

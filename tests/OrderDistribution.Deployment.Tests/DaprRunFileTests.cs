@@ -102,8 +102,8 @@ public class DaprRunFileTests
 
         // Messaging:InvalidBindingMessage is Reject (400, for brokers that dead-letter) or Drop.
         Assert.All(bindings.Apps, app => Assert.Equal(
-            OrderDistribution.Inbound.InvalidBindingMessage.Drop,
-            Enum.Parse<OrderDistribution.Inbound.InvalidBindingMessage>(app.Env["Messaging__InvalidBindingMessage"])));
+            OrderDistribution.Messaging.Inbound.InvalidBindingMessage.Drop,
+            Enum.Parse<OrderDistribution.Messaging.Inbound.InvalidBindingMessage>(app.Env["Messaging__InvalidBindingMessage"])));
         Assert.All(pubSub.Apps, app => Assert.False(app.Env.ContainsKey("Messaging__InvalidBindingMessage")));
     }
 
@@ -162,7 +162,7 @@ public class DaprRunFileTests
     public void Single_mode_holds_each_sidecar_to_as_many_deliveries_as_its_app_works_on_at_once()
     {
         var receiverWrites = AppSettings.Load(Contract.ReceiverSettings).RequiredInt("Receiver:MaxConcurrentWrites");
-        var distributorCalls = new OrderDistribution.Outbound.DaprSidecarOptions().MaxConcurrentRequests;
+        var distributorCalls = new OrderDistribution.Messaging.Outbound.DaprSidecarOptions().MaxConcurrentRequests;
         foreach (var (runFile, _) in DaprRunFile.Models)
         {
             var model = runFile == DaprRunFile.PubSub ? "pubsub" : "bindings";

@@ -60,7 +60,7 @@ public class KqlTests
 
         // retry-drop.kql and the workbook read the Warning line of this category, which a delivery with entries
         // retried or dropped logs (DeliveryRulesTests checks the category).
-        Assert.True(ApplicationInsightsLevel(settings, "OrderDistribution.Inbound.DeliveryRun") <= Level.Warning);
+        Assert.True(ApplicationInsightsLevel(settings, "OrderDistribution.Messaging.Inbound.DeliveryRun") <= Level.Warning);
         // Everything else stays at Warning, so a burst does not flood Application Insights.
         Assert.Equal(Level.Warning, ApplicationInsightsLevel(settings, "Microsoft.AspNetCore.Hosting.Diagnostics"));
         Assert.Contains("customDimensions.RetryCount", Repo.Read("scripts/kql/retry-drop.kql"), StringComparison.Ordinal);
@@ -139,7 +139,7 @@ public class KqlTests
         Assert.Contains("customDimensions.DropCount", queries["retries-drops"], StringComparison.Ordinal);
 
         // Per model: the routes the apps serve and the channels they log name the model.
-        var routes = new OrderDistribution.Inbound.OrderRoutes("q-order-express", "q-order-express-input");
+        var routes = new OrderDistribution.Messaging.Inbound.OrderRoutes("q-order-express", "q-order-express-input");
         foreach (var (route, model) in new[] { (routes.Bulk, "pubsub-bulk"), (routes.Single, "pubsub-single"), (routes.Binding, "bindings") })
         {
             var suffix = route[route.LastIndexOf('-')..];
@@ -147,7 +147,7 @@ public class KqlTests
             Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["throughput"], StringComparison.Ordinal);
         }
 
-        foreach (var channel in Enum.GetNames<OrderDistribution.Inbound.InboundChannel>())
+        foreach (var channel in Enum.GetNames<OrderDistribution.Messaging.Inbound.InboundChannel>())
         {
             Assert.Contains($"tostring(customDimensions.Channel) == \"{channel}\"", queries["retries-drops"], StringComparison.Ordinal);
         }

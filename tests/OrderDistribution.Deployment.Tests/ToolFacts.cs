@@ -1,9 +1,11 @@
+using System.Runtime.CompilerServices;
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>A fact that needs a program on PATH; skipped, with the reason, where it is missing.</summary>
 public sealed class RequiresProgramFactAttribute : FactAttribute
 {
-    public RequiresProgramFactAttribute(string program, string install)
+    public RequiresProgramFactAttribute(string program, string install, [CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (Repo.FindOnPath(program) is null)
         {
@@ -15,7 +17,8 @@ public sealed class RequiresProgramFactAttribute : FactAttribute
 /// <summary>A theory that needs a program on PATH; skipped, with the reason, where it is missing.</summary>
 public sealed class RequiresProgramTheoryAttribute : TheoryAttribute
 {
-    public RequiresProgramTheoryAttribute(string program, string install)
+    public RequiresProgramTheoryAttribute(string program, string install, [CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (Repo.FindOnPath(program) is null)
         {
@@ -29,7 +32,8 @@ public sealed class RequiresKqlCheckerFactAttribute : FactAttribute
 {
     public const string PackageJson = ".tools/node_modules/@kusto/language-service-next/package.json";
 
-    public RequiresKqlCheckerFactAttribute()
+    public RequiresKqlCheckerFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (Repo.FindOnPath("node") is null)
         {
@@ -45,7 +49,8 @@ public sealed class RequiresKqlCheckerFactAttribute : FactAttribute
 /// <summary>A fact about Unix file modes; skipped on Windows.</summary>
 public sealed class UnixFactAttribute : FactAttribute
 {
-    public UnixFactAttribute()
+    public UnixFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (OperatingSystem.IsWindows())
         {

@@ -1,3 +1,4 @@
+using OrderDistribution.Contracts;
 using System.Net;
 using System.Text.Json;
 using OrderDistribution.TestSupport;
@@ -52,7 +53,7 @@ public sealed class BadInputTests : IDisposable
     [Fact]
     public async Task A_single_CloudEvent_whose_id_is_no_readable_text_is_published_like_any_other_and_answered_without_500()
     {
-        var order = TestOrders.Json(TestOrders.Make(5, Orders.Delivery.Express));
+        var order = TestOrders.Json(TestOrders.Make(5, Delivery.Express));
         var response = await _app.CreateClient().PostAsync("/q-order-ingress-single", BulkDelivery.Json(
             $$"""{"specversion":"1.0","id":"\uD800abc","type":"com.dapr.event.sent","data":{{order}}}"""));
 

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
-using OrderDistribution.Orders;
-using OrderDistribution.Outbound;
+using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Distributor.Tests;

@@ -7,9 +7,9 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Inbound;
-using OrderDistribution.Outbound;
-using OrderDistribution.Orders;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging.Outbound;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Distributor.Tests;
@@ -22,9 +22,9 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
 {
     private FakeDaprSidecar _sidecar = null!;
 
-    public async Task InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
 
-    public async Task DisposeAsync() => await _sidecar.DisposeAsync();
+    public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 
     [Fact]
     public async Task Poison_entries_are_dropped_one_by_one_and_their_valid_neighbours_are_published_once()
@@ -191,7 +191,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         Assert.EndsWith("first failure: c3: forwarding order 3 to q-order-standard failed: Internal: chosen to fail", warning.Message, StringComparison.Ordinal);
         Assert.Null(warning.Exception);
         // The category retry-drop.kql and the workbook read, and Application Insights is sent.
-        Assert.Equal("OrderDistribution.Inbound.DeliveryRun", warning.Category);
+        Assert.Equal("OrderDistribution.Messaging.Inbound.DeliveryRun", warning.Category);
     }
 
     [Fact]

@@ -3,7 +3,7 @@ using Dapr;
 using Dapr.Client;
 using Grpc.Core;
 using NSubstitute;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 
 namespace OrderDistribution.Distributor.Tests;
 

@@ -1,6 +1,6 @@
 using System.Net;
 using System.Text.Json;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Distributor.Tests;

@@ -1,3 +1,4 @@
+using OrderDistribution.Contracts;
 using Azure.Storage.Blobs;
 using OrderDistribution.TestSupport;
 

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using Azure.Storage.Blobs;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;

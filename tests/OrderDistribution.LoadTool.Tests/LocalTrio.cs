@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Diagnostics;
 using OrderDistribution.TestSupport;
 
@@ -6,7 +7,8 @@ namespace OrderDistribution.LoadTool.Tests;
 /// <summary>Skips where the real Dapr sidecar or its local parts are not installed, saying which is missing.</summary>
 public sealed class RequiresLocalDaprTheoryAttribute : TheoryAttribute
 {
-    public RequiresLocalDaprTheoryAttribute()
+    public RequiresLocalDaprTheoryAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (LocalTrio.MissingPrerequisite() is { } missing)
         {

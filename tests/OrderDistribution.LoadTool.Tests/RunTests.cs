@@ -1,7 +1,7 @@
 using System.Globalization;
 using Azure.Storage.Blobs;
 using OrderDistribution.LoadTool.Commands;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;

@@ -1,5 +1,5 @@
 using Microsoft.AspNetCore.Builder;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -27,9 +27,9 @@ public sealed class SchedulingTests : IAsyncLifetime
     private FakeDaprSidecar _sidecar = null!;
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
 
-    public async Task InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
 
-    public async Task DisposeAsync() => await _sidecar.DisposeAsync();
+    public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 
     [Fact]
     public async Task Pubsub_scheduling_bulk_publishes_every_order_once_with_raw_payload_in_requests_under_the_budget()

@@ -1,5 +1,5 @@
 using Azure.Storage.Blobs;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -11,14 +11,14 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
     private List<Order> _orders = [];
 
-    public async Task InitializeAsync()
+    public async ValueTask InitializeAsync()
     {
         _orders = OrderGenerator.Generate(200, seed: 5);
         await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), _orders, default);
         Assert.Equal(0, await new Cli().RunAsync(["clear", .. Common()]));
     }
 
-    public Task DisposeAsync() => Task.CompletedTask;
+    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
     [Fact]
     public async Task When_every_order_is_a_blob_watch_reports_the_cycle_time_from_the_last_stored_at_to_the_millisecond()

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using Microsoft.Extensions.Options;
 using Azure.Storage.Blobs.Models;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Receiver.Tests;

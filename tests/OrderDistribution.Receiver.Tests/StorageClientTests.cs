@@ -1,3 +1,4 @@
+using OrderDistribution.Contracts;
 using System.Collections.Concurrent;
 using System.Net;
 using Microsoft.AspNetCore.Builder;
@@ -64,12 +65,12 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
         var client = app.CreateClient();
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
 
-        var answer = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(SingleDelivery(TestOrders.Make(7, Orders.Delivery.Express))));
+        var answer = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(SingleDelivery(TestOrders.Make(7, Delivery.Express))));
 
         return (await answer.Content.ReadAsStringAsync(), busy.Calls.Count(c => c == "PUT 7.json"), app.Logs);
     }
 
-    private static string SingleDelivery(Orders.Order order) =>
+    private static string SingleDelivery(Order order) =>
         $$"""{"specversion":"1.0","id":"c{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
 
     private ReceiverFactory Receiver(string connectionString) =>

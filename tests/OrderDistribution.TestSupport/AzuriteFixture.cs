@@ -5,7 +5,7 @@ public sealed class AzuriteFixture : Xunit.IAsyncLifetime
 {
     public Azurite Azurite { get; private set; } = null!;
 
-    public async Task InitializeAsync() => Azurite = await Azurite.StartAsync();
+    public async ValueTask InitializeAsync() => Azurite = await Azurite.StartAsync();
 
-    public async Task DisposeAsync() => await Azurite.DisposeAsync();
+    public async ValueTask DisposeAsync() => await Azurite.DisposeAsync();
 }

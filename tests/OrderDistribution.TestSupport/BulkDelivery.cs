@@ -1,6 +1,6 @@
 using System.Text;
 using System.Text.Json;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 
 namespace OrderDistribution.TestSupport;
 

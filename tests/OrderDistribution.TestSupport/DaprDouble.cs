@@ -83,7 +83,7 @@ public sealed class TopicReport
 }
 
 /// <summary>
-/// A Dapr sidecar and its broker for in-process runs, behaving as the real ones do (shared/dapr-wire): it takes
+/// A Dapr sidecar and its broker for in-process runs, behaving as the real ones do (docs/dapr-sidecar.md): it takes
 /// the apps' bulk and single publishes on the sidecar's HTTP API (failing a chosen share of them as the sidecar
 /// answers a failed publish), keeps one queue per topic, and delivers each queue to its app in bulk (base64
 /// raw-payload entries under fresh entry ids) or one CloudEvent at a time. An entry answered SUCCESS is done;

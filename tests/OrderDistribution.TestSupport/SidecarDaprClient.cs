@@ -8,7 +8,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using NSubstitute;
-using OrderDistribution.Outbound;
+using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.TestSupport;
 

@@ -1,4 +1,4 @@
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 
 namespace OrderDistribution.TestSupport;
 

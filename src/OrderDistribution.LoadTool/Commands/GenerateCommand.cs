@@ -1,5 +1,5 @@
 using System.CommandLine;
-using OrderDistribution.Orders;
+using OrderDistribution.Contracts;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 

@@ -1,10 +1,11 @@
+using OrderDistribution.Contracts;
 using System.CommandLine;
 using Dapr.Client;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Inbound;
-using OrderDistribution.Outbound;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Storage;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
@@ -67,7 +68,7 @@ internal static class ScheduleCommand
     private static async Task<ClockSkew> MeasureStorageClockAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
         var storage = BlobClientFactory.Create(CommandSupport.StorageOptionsOf(result), OutboxStorage.CallTimeout);
-        var clock = ServiceClock.OfContainer(storage.GetBlobContainerClient(WatchExpectation.OutboxFor(Orders.Delivery.Express)));
+        var clock = ServiceClock.OfContainer(storage.GetBlobContainerClient(WatchExpectation.OutboxFor(Delivery.Express)));
         var skew = await clock.MeasureAsync(ct);
         console.MarkupLineInterpolated($"{skew.Describe("storage")}");
         return skew;

@@ -1,0 +1,105 @@
+using System.Diagnostics;
+using Dapr.AspNetCore;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Logging;
+
+namespace OrderDistribution.Messaging.Inbound;
+
+/// <summary>One delivery: runs the handler within the deadline and logs what became of it.</summary>
+internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOptions options, string source, ILogger logger)
+{
+    private readonly long _started = Stopwatch.GetTimestamp();
+
+    public bool RejectsInvalidBindingMessages => options.InvalidBindingMessage == InvalidBindingMessage.Reject;
+
+    public async Task<DeliveryProgress> RunAsync(
+        List<InboundOrder> orders, InboundChannel channel, CancellationToken requestAborted)
+    {
+        var progress = new DeliveryProgress();
+        if (orders.Count == 0)
+        {
+            return progress;
+        }
+
+        var left = options.DeliveryDeadline - Stopwatch.GetElapsedTime(_started);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(requestAborted);
+        deadline.CancelAfter(left > TimeSpan.Zero ? left : TimeSpan.Zero);
+        try
+        {
+            // WaitAsync: the answer goes out at the deadline even if the handler is slow to notice it.
+            await handler.HandleAsync(orders, channel, progress, deadline.Token).WaitAsync(deadline.Token);
+        }
+        catch (OperationCanceledException) when (requestAborted.IsCancellationRequested)
+        {
+            progress.MarkFailed("(all)", $"the sidecar hung up after {ElapsedMs} ms");
+        }
+        catch (OperationCanceledException) when (deadline.IsCancellationRequested)
+        {
+            progress.MarkFailed("(all)", $"the delivery passed its deadline of {options.DeliveryDeadline.TotalSeconds:0.###} s");
+        }
+        catch (Exception e)
+        {
+            LogHandlerFailed(logger, e, source, channel);
+        }
+
+        return progress;
+    }
+
+    public void Drop(string entryId, string reason) => LogDropped(logger, entryId, source, reason);
+
+    public void Unanswerable(int position) => LogUnanswerable(logger, source, position);
+
+    public void NotADelivery(HttpRequest request, string reason, string answer)
+    {
+        if (request.HttpContext.RequestAborted.IsCancellationRequested)
+        {
+            LogCallerHungUp(logger, source, null, ElapsedMs);
+        }
+        else
+        {
+            LogNotADelivery(logger, source, reason, answer);
+        }
+    }
+
+    /// <summary>
+    /// One line per delivery: at Debug when every entry is done, at Warning when some are to be retried or were
+    /// dropped (the counts reach Application Insights for retry-drop.kql and the workbook), naming the first failure.
+    /// </summary>
+    public void Answered(InboundChannel channel, IReadOnlyList<BulkSubscribeAppResponseStatus> statuses, DeliveryProgress? progress)
+    {
+        var successCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.SUCCESS);
+        var level = successCount < statuses.Count ? LogLevel.Warning : LogLevel.Debug;
+        if (logger.IsEnabled(level))
+        {
+            var retryCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.RETRY);
+            var dropCount = statuses.Count - successCount - retryCount;
+            var elapsedMs = ElapsedMs;
+            LogDelivery(logger, level, statuses.Count, source, channel, successCount, retryCount, dropCount, elapsedMs,
+                progress?.FirstFailure ?? "none");
+        }
+    }
+
+    private long ElapsedMs => (long)Stopwatch.GetElapsedTime(_started).TotalMilliseconds;
+
+    [LoggerMessage(LogLevel.Warning, "Dropped entry {EntryId} from {Source}: {Reason}")]
+    private static partial void LogDropped(ILogger logger, string entryId, string source, string reason);
+
+    [LoggerMessage(LogLevel.Warning,
+        "Dropped the entry at position {Position} from {Source}: it has no entryId, so no status can name it")]
+    private static partial void LogUnanswerable(ILogger logger, string source, int position);
+
+    [LoggerMessage(LogLevel.Warning, "A request to {Source} is not a delivery, answered {Answer}: {Reason}")]
+    private static partial void LogNotADelivery(ILogger logger, string source, string reason, string answer);
+
+    [LoggerMessage(
+        "Delivery of {Count} from {Source} ({Channel}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms; first failure: {FirstFailure}")]
+    private static partial void LogDelivery(
+        ILogger logger, LogLevel level, int count, string source, InboundChannel channel, int successCount, int retryCount, int dropCount,
+        long elapsedMs, string firstFailure);
+
+    [LoggerMessage(LogLevel.Warning, "The caller of a delivery from {Source} ({Channel}) hung up after {ElapsedMs} ms")]
+    private static partial void LogCallerHungUp(ILogger logger, string source, InboundChannel? channel, long elapsedMs);
+
+    [LoggerMessage(LogLevel.Error, "Handling a delivery from {Source} ({Channel}) failed: what is not done is answered RETRY")]
+    private static partial void LogHandlerFailed(ILogger logger, Exception exception, string source, InboundChannel channel);
+}

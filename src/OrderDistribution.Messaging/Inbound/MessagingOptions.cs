@@ -1,0 +1,50 @@
+using OrderDistribution.Contracts;
+using System.ComponentModel.DataAnnotations;
+
+namespace OrderDistribution.Messaging.Inbound;
+
+/// <summary>How the app talks to the sidecar. Section <c>Messaging</c>.</summary>
+public sealed class MessagingOptions
+{
+    public const string Section = "Messaging";
+
+    [Required]
+    public string PubSubName { get; set; } = OrderTopology.PubSubName;
+
+    /// <summary>Whether the app subscribes one message per request or in bulk.</summary>
+    public PubSubMode PubSubMode { get; set; } = PubSubMode.Bulk;
+
+    [Range(1, 10_000)]
+    public int MaxMessagesCount { get; set; } = 250;
+
+    [Range(1, 60_000)]
+    public int MaxAwaitDurationMs { get; set; } = 40;
+
+    /// <summary>
+    /// No bulk publish request may carry more bytes than this; it is also sent with each request as
+    /// <c>metadata.maxBulkPubBytes</c>, the cap of the broker's batch. 128 KiB is Dapr's default; Azure Service
+    /// Bus allows 256 KB (Standard) or 1 MB (Premium) per batch.
+    /// </summary>
+    [Range(1_024, 1_048_576)]
+    public int MaxBulkPublishBytes { get; set; } = 131_072;
+
+    /// <summary>The broker's largest message; with <see cref="MaxMessagesCount"/> it sizes the largest valid delivery.</summary>
+    [Range(1_024, 100 * 1024 * 1024)]
+    public int MaxMessageBytes { get; set; } = 262_144;
+
+    /// <summary>
+    /// Every delivery is answered within this time; entries not done by then are answered RETRY. It must stay
+    /// well under the broker's message lock and Dapr's handler timeout (60 s by default), and under the Redis
+    /// component's <c>processingTimeout</c> (20 s here), or the broker hands the messages out a second time.
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:01", "00:00:50")]
+    public TimeSpan DeliveryDeadline { get; set; } = TimeSpan.FromSeconds(10);
+
+    public InvalidBindingMessage InvalidBindingMessage { get; set; } = InvalidBindingMessage.Reject;
+
+    /// <summary>
+    /// The largest request body the sidecar can send in this configuration: a full bulk of the largest messages,
+    /// base64-encoded (raw payload), with room for the envelope of each entry and of the delivery.
+    /// </summary>
+    public long MaxDeliveryBytes => (long)MaxMessagesCount * (MaxMessageBytes * 4L / 3 + 1_024) + 4_096;
+}

@@ -1,0 +1,211 @@
+using System.Text.Json;
+using Dapr.AspNetCore;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using OrderDistribution.Contracts;
+
+namespace OrderDistribution.Messaging.Inbound;
+
+/// <summary>
+/// The three ways the sidecar hands an app its orders, and the subscription that asks for them (Dapr.AspNetCore's
+/// <c>/dapr/subscribe</c>, built from the topic metadata of the route the mode picks). Nothing the sidecar can send
+/// makes these answer 500 or 400: each entry is decided on its own (an entry that is not a valid order is dropped
+/// with a warning), every delivery is answered within <see cref="MessagingOptions.DeliveryDeadline"/>, and only
+/// entries published or stored for certain are answered SUCCESS. The bodies are read here, not by model binding,
+/// whose failures answer 400.
+/// </summary>
+public static class OrderEntryPoints
+{
+    public static IEndpointRouteBuilder MapOrderEntryPoints(this IEndpointRouteBuilder app, OrderRoutes routes)
+    {
+        var messaging = app.ServiceProvider.GetRequiredService<IOptions<MessagingOptions>>().Value;
+        app.MapSubscribeHandler();
+        var bulk = app.MapPost(routes.Bulk, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
+            HandleBulkAsync(request, Run(handler, options, routes.Topic, loggers)));
+        var single = app.MapPost(routes.Single, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
+            HandleSingleAsync(request, Run(handler, options, routes.Topic, loggers)));
+        app.MapPost(routes.Binding, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
+            HandleBindingAsync(request, Run(handler, options, routes.InputBinding, loggers)));
+
+        // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent.
+        if (messaging.PubSubMode == PubSubMode.Bulk)
+        {
+            bulk.WithTopic(messaging.PubSubName, routes.Topic, enableRawPayload: true)
+                .WithBulkSubscribe(new BulkSubscribeTopicOptions
+                {
+                    TopicName = routes.Topic,
+                    MaxMessagesCount = messaging.MaxMessagesCount,
+                    MaxAwaitDurationMs = messaging.MaxAwaitDurationMs,
+                });
+        }
+        else
+        {
+            single.WithTopic(messaging.PubSubName, routes.Topic, enableRawPayload: true);
+        }
+
+        return app;
+    }
+
+    /// <summary>
+    /// A body that is not a bulk delivery at all cannot be answered entry by entry: it gets a 404, the answer
+    /// with which Dapr drops a delivery instead of sending it again forever.
+    /// </summary>
+    private static async Task<Results<Ok<BulkSubscribeAppResponse>, ProblemHttpResult>> HandleBulkAsync(HttpRequest request, DeliveryRun delivery)
+    {
+        var (body, unreadable) = await ReadJsonAsync(request);
+        using var _ = body;
+        if (BulkSubscribeMessageReader.Read(body, delivery.Unanswerable) is not { } message)
+        {
+            var reason = unreadable ?? "expected a JSON object with an 'entries' array";
+            delivery.NotADelivery(request, reason, "404, so that the sidecar drops it");
+            return TypedResults.Problem($"Not a bulk delivery: {reason}.", statusCode: StatusCodes.Status404NotFound);
+        }
+
+        var dropped = new HashSet<string>(StringComparer.Ordinal);
+        var orders = new List<InboundOrder>(message.Entries.Count);
+        foreach (var entry in message.Entries)
+        {
+            try
+            {
+                orders.Add(new InboundOrder(entry.EntryId, DaprEventDecoder.Decode(entry.Event)));
+            }
+            catch (InvalidOrderException e)
+            {
+                delivery.Drop(entry.EntryId, e.Message);
+                dropped.Add(entry.EntryId);
+            }
+        }
+
+        var progress = await delivery.RunAsync(orders, InboundChannel.BulkSubscription, request.HttpContext.RequestAborted);
+        var statuses = message.Entries
+            .Select(entry => dropped.Contains(entry.EntryId) ? BulkSubscribeAppResponseStatus.DROP
+                : progress.IsDone(entry.EntryId) ? BulkSubscribeAppResponseStatus.SUCCESS
+                : BulkSubscribeAppResponseStatus.RETRY)
+            .ToList();
+        delivery.Answered(InboundChannel.BulkSubscription, statuses, progress);
+        return TypedResults.Ok(new BulkSubscribeAppResponse(
+            message.Entries.Zip(statuses, (entry, status) => new BulkSubscribeAppResponseEntry(entry.EntryId, status)).ToList()));
+    }
+
+    /// <summary>Anything that is not one valid order is answered DROP, the status with which Dapr drops a message.</summary>
+    private static async Task<Ok<SingleDeliveryResponse>> HandleSingleAsync(HttpRequest request, DeliveryRun delivery)
+    {
+        var (body, unreadable) = await ReadJsonAsync(request);
+        using var _ = body;
+        if (body is null)
+        {
+            delivery.NotADelivery(request, unreadable!, "DROP");
+            return Answer(BulkSubscribeAppResponseStatus.DROP);
+        }
+
+        var entryId = CloudEventIdOf(body.RootElement);
+        Order order;
+        try
+        {
+            order = DaprEventDecoder.Decode(body.RootElement);
+        }
+        catch (InvalidOrderException e)
+        {
+            delivery.Drop(entryId, e.Message);
+            return Answer(BulkSubscribeAppResponseStatus.DROP);
+        }
+
+        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.Subscription, request.HttpContext.RequestAborted);
+        return Answer(progress.IsDone(entryId) ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY, progress);
+
+        Ok<SingleDeliveryResponse> Answer(BulkSubscribeAppResponseStatus status, DeliveryProgress? progress = null)
+        {
+            delivery.Answered(InboundChannel.Subscription, [status], progress);
+            return TypedResults.Ok(new SingleDeliveryResponse(status));
+        }
+    }
+
+    /// <summary>
+    /// Input bindings know no statuses: 200 when done, 503 to have the broker deliver it again. What is not a
+    /// valid order gets a 400, which a broker with a delivery limit dead-letters, or, on brokers that would
+    /// requeue it forever, a 200 after the drop is logged (<see cref="MessagingOptions.InvalidBindingMessage"/>).
+    /// </summary>
+    private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, DeliveryRun delivery)
+    {
+        var entryId = request.Headers["Messageid"].FirstOrDefault() ?? "(no message id)";
+        var (body, unreadable) = await ReadJsonAsync(request);
+        using var _ = body;
+        if (body is null)
+        {
+            delivery.NotADelivery(request, unreadable!, delivery.RejectsInvalidBindingMessages ? "400, so that the broker dead-letters it" : "200, dropped");
+            return Invalid($"Not an order: {unreadable}.");
+        }
+
+        Order order;
+        try
+        {
+            order = DaprEventDecoder.Decode(body.RootElement);
+        }
+        catch (InvalidOrderException e)
+        {
+            delivery.Drop(entryId, e.Message);
+            return Invalid(e.Message);
+        }
+
+        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.InputBinding, request.HttpContext.RequestAborted);
+        var done = progress.IsDone(entryId);
+        delivery.Answered(InboundChannel.InputBinding, [done ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY], progress);
+        return done
+            ? TypedResults.Ok()
+            : TypedResults.Problem($"Order {order.OrderId} could not be processed now; deliver it again.",
+                statusCode: StatusCodes.Status503ServiceUnavailable);
+
+        Results<Ok, ProblemHttpResult> Invalid(string detail)
+        {
+            delivery.Answered(InboundChannel.InputBinding, [BulkSubscribeAppResponseStatus.DROP], null);
+            return delivery.RejectsInvalidBindingMessages
+                ? TypedResults.Problem(detail, statusCode: StatusCodes.Status400BadRequest)
+                : TypedResults.Ok();
+        }
+    }
+
+    /// <returns>The CloudEvent's id; a placeholder when it has none that can be read as text (the answer names no id).</returns>
+    private static string CloudEventIdOf(JsonElement cloudEvent)
+    {
+        try
+        {
+            return cloudEvent is { ValueKind: JsonValueKind.Object } && cloudEvent.TryGetProperty("id", out var id)
+                   && id.ValueKind == JsonValueKind.String && id.GetString() is { Length: > 0 } text
+                ? text
+                : "(no id)";
+        }
+        catch (InvalidOperationException)
+        {
+            return "(no readable id)"; // escapes that are no valid UTF-16
+        }
+    }
+
+    /// <returns>The document, or why there is none: not JSON, too large, or the caller hung up.</returns>
+    private static async Task<(JsonDocument? Document, string? Unreadable)> ReadJsonAsync(HttpRequest request)
+    {
+        try
+        {
+            return (await JsonDocument.ParseAsync(request.Body, default, request.HttpContext.RequestAborted), null);
+        }
+        catch (JsonException e)
+        {
+            return (null, $"the body is not JSON ({e.Message})");
+        }
+        catch (BadHttpRequestException e) when (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
+        {
+            return (null, "the body is larger than any delivery of Messaging:MaxMessagesCount messages of Messaging:MaxMessageBytes");
+        }
+        catch (Exception e) when (e is OperationCanceledException or IOException or BadHttpRequestException)
+        {
+            return (null, $"the body could not be read ({e.Message})");
+        }
+    }
+
+    private static DeliveryRun Run(IOrderHandler handler, IOptions<MessagingOptions> options, string source, ILoggerFactory loggers) =>
+        new(handler, options.Value, source, loggers.CreateLogger<DeliveryRun>());
+}

@@ -1,0 +1,15 @@
+using Dapr.AspNetCore;
+
+namespace OrderDistribution.Messaging.Inbound;
+
+/// <summary>
+/// The answer to a single (non-bulk) pub/sub delivery, <c>{"status":"SUCCESS|RETRY|DROP"}</c>; the SDK has a type
+/// for the bulk answer only.
+/// </summary>
+public sealed record SingleDeliveryResponse(string Status)
+{
+    public SingleDeliveryResponse(BulkSubscribeAppResponseStatus status)
+        : this(status.ToString())
+    {
+    }
+}

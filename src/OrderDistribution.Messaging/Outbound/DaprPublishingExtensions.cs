@@ -1,0 +1,40 @@
+using Dapr.Client;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using OrderDistribution.ServiceDefaults;
+using OrderDistribution.Messaging.Inbound;
+using Polly;
+
+namespace OrderDistribution.Messaging.Outbound;
+
+public static class DaprPublishingExtensions
+{
+    /// <summary>
+    /// Publishing through the sidecar with Dapr's <see cref="DaprClient"/>, at the address <c>dapr run</c> or Container
+    /// Apps gives, behind one resilience pipeline per process; bulk publishes within the byte budget; and readiness
+    /// that follows the sidecar. The distributor and the load tool both publish through this.
+    /// </summary>
+    public static IServiceCollection AddDaprPublishing(this IServiceCollection services, IConfiguration configuration)
+    {
+        var sidecar = DaprSidecarOptions.FromConfiguration(configuration);
+        services.AddSingleton(sidecar);
+        services.AddDaprMessaging(configuration);
+        // Each call's timeout is the resilience pipeline's, and the delivery's deadline cancels the rest.
+        services.AddDaprClient(builder => builder
+            .UseGrpcEndpoint(sidecar.GrpcEndpoint.ToString())
+            .UseHttpEndpoint(sidecar.HttpEndpoint.ToString())
+            .UseDaprApiToken(sidecar.ApiToken ?? "")
+            .UseGrpcChannelOptions(DaprSidecarOptions.ChannelOptions()));
+        services.AddSingleton(provider => AlphaBulkPublishClient.Create(provider.GetRequiredService<DaprSidecarOptions>()));
+        services.AddSingleton<SidecarBulkPublisher>();
+        services.AddResiliencePipeline(DaprSidecarResilience.Key, (builder, context) =>
+            builder.AddSidecarStrategies(
+                context.ServiceProvider.GetRequiredService<DaprSidecarOptions>().Limits,
+                context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DaprSidecarResilience))));
+        services.AddTransient<BulkOrderPublisher>();
+        services.AddSingleton<DaprSidecarProbe>();
+        services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<DaprSidecarProbe>());
+        return services;
+    }
+}

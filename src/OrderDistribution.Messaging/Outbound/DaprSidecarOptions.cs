@@ -1,0 +1,77 @@
+using Dapr;
+using Grpc.Net.Client;
+using Microsoft.Extensions.Configuration;
+using OrderDistribution.ServiceDefaults;
+
+namespace OrderDistribution.Messaging.Outbound;
+
+/// <summary>
+/// How the app calls its sidecar (section <c>Dapr</c>: <c>RequestTimeout</c>, <c>MaxConcurrentRequests</c>) and where the
+/// sidecar is: the SDK's own reading of the variables <c>dapr run</c> and Container Apps set (<c>DAPR_GRPC_ENDPOINT</c> or
+/// <c>DAPR_GRPC_PORT</c>, <c>DAPR_HTTP_ENDPOINT</c> or <c>DAPR_HTTP_PORT</c>, <c>DAPR_API_TOKEN</c>), checked at start.
+/// </summary>
+public sealed class DaprSidecarOptions
+{
+    public const string Section = "Dapr";
+
+    /// <summary>The longest one call to the sidecar may take before it is abandoned and tried again.</summary>
+    public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>Calls to the sidecar in flight at once, per process, over all deliveries.</summary>
+    public int MaxConcurrentRequests { get; set; } = 64;
+
+    public Uri GrpcEndpoint { get; private set; } = new("http://127.0.0.1:50001");
+
+    public Uri HttpEndpoint { get; private set; } = new("http://127.0.0.1:3500");
+
+    public string? ApiToken { get; private set; }
+
+    public DependencyLimits Limits => new(RequestTimeout, MaxConcurrentRequests);
+
+    /// <summary>
+    /// A cancelled call (an attempt's timeout, the delivery's deadline) ends as cancellation, not as the SDK's
+    /// DaprException around gRPC's "Cancelled", so that the resilience pipeline and the delivery tell it from a failure.
+    /// </summary>
+    public static GrpcChannelOptions ChannelOptions() => new() { ThrowOperationCanceledOnCancellation = true };
+
+    /// <exception cref="InvalidOperationException">A setting is not what it must be; the message names it.</exception>
+    public static DaprSidecarOptions FromConfiguration(IConfiguration configuration)
+    {
+        var options = new DaprSidecarOptions
+        {
+            GrpcEndpoint = Endpoint(() => DaprDefaults.GetDefaultGrpcEndpoint(configuration), "DAPR_GRPC_ENDPOINT", "DAPR_GRPC_PORT", configuration),
+            HttpEndpoint = Endpoint(() => DaprDefaults.GetDefaultHttpEndpoint(configuration), "DAPR_HTTP_ENDPOINT", "DAPR_HTTP_PORT", configuration),
+            ApiToken = DaprDefaults.GetDefaultDaprApiToken(configuration) is { Length: > 0 } token ? token : null,
+        };
+        configuration.GetSection(Section).Bind(options);
+        if (options.RequestTimeout <= TimeSpan.Zero || options.MaxConcurrentRequests is < 1 or > 10_000)
+        {
+            throw new InvalidOperationException(
+                "Dapr:RequestTimeout must be positive and Dapr:MaxConcurrentRequests between 1 and 10000, " +
+                $"not {options.RequestTimeout} and {options.MaxConcurrentRequests}.");
+        }
+
+        return options;
+    }
+
+    /// <param name="read">The SDK's reading of the two variables, which throws on a port or address it cannot parse.</param>
+    private static Uri Endpoint(Func<string> read, string endpointVariable, string portVariable, IConfiguration configuration)
+    {
+        string value;
+        try
+        {
+            value = read();
+        }
+        catch (Exception e) when (e is FormatException or OverflowException or UriFormatException or ArgumentException)
+        {
+            throw new InvalidOperationException(
+                $"{endpointVariable} must be an absolute http(s) URL and {portVariable} a port number, not " +
+                $"'{configuration[endpointVariable]}' and '{configuration[portVariable]}': {e.Message}", e);
+        }
+
+        return Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https" && uri.Port > 0
+            ? uri
+            : throw new InvalidOperationException(
+                $"{endpointVariable} (or {portVariable}) must give an absolute http(s) URL such as http://127.0.0.1:50001, not '{value}'.");
+    }
+}

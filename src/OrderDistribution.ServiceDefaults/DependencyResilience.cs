@@ -1,0 +1,71 @@
+using Microsoft.Extensions.Logging;
+using Polly;
+using Polly.CircuitBreaker;
+using Polly.Retry;
+
+namespace OrderDistribution.ServiceDefaults;
+
+/// <summary>How hard the apps may lean on one dependency (the sidecar, storage), per process.</summary>
+public sealed record DependencyLimits(TimeSpan AttemptTimeout, int MaxConcurrentCalls);
+
+/// <summary>
+/// The one way the apps call what they depend on. Outermost first:
+/// <list type="number">
+/// <item>retry: a transient failure is tried again twice, after about 0.1 s and 0.2 s with jitter, so that a
+/// blip costs milliseconds instead of a broker redelivery a minute later;</item>
+/// <item>concurrency limit: one pool of slots per process, shared by every delivery, so that 500 concurrent
+/// single deliveries cannot put 500 calls on the dependency at once; a call waits for a slot, as long as
+/// its delivery's deadline allows;</item>
+/// <item>circuit breaker: when most recent calls failed, the calls behind them fail at once for a moment
+/// instead of each waiting out its own timeout;</item>
+/// <item>timeout of each attempt.</item>
+/// </list>
+/// Polly's own log lines are off (<see cref="ServiceDefaults"/>): it logs every attempt, with a stack trace for each
+/// timeout. What the apps handle is logged once, by the delivery it belongs to; the breaker says when it opens and closes.
+/// </summary>
+public static partial class DependencyResilience
+{
+    public static ResiliencePipelineBuilder AddDependencyStrategies(
+        this ResiliencePipelineBuilder builder, DependencyLimits limits, Func<Exception, bool> isFailure,
+        ILogger logger, string dependency, Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null,
+        Func<Exception, string>? describe = null)
+    {
+        var reason = describe ?? (e => e.Message);
+        var retried = isRetriedWithoutCountingAsFailure ?? (_ => false);
+        return builder
+            .AddRetry(new RetryStrategyOptions
+            {
+                ShouldHandle = new PredicateBuilder().Handle<Exception>(e => e is not BrokenCircuitException && (isFailure(e) || retried(e))),
+                MaxRetryAttempts = 2,
+                Delay = TimeSpan.FromMilliseconds(100),
+                BackoffType = DelayBackoffType.Exponential,
+                UseJitter = true,
+            })
+            .AddConcurrencyLimiter(limits.MaxConcurrentCalls, queueLimit: int.MaxValue)
+            .AddCircuitBreaker(new CircuitBreakerStrategyOptions
+            {
+                ShouldHandle = new PredicateBuilder().Handle<Exception>(isFailure),
+                FailureRatio = 0.5,
+                MinimumThroughput = 20,
+                SamplingDuration = TimeSpan.FromSeconds(10),
+                BreakDuration = TimeSpan.FromSeconds(2),
+                OnOpened = args =>
+                {
+                    LogCircuitOpened(logger, dependency, args.BreakDuration.TotalSeconds, args.Outcome.Exception is { } e ? reason(e) : "failed");
+                    return default;
+                },
+                OnClosed = _ =>
+                {
+                    LogCircuitClosed(logger, dependency);
+                    return default;
+                },
+            })
+            .AddTimeout(limits.AttemptTimeout);
+    }
+
+    [LoggerMessage(LogLevel.Warning, "Most calls to {Dependency} failed: calls fail at once for {Seconds} s, then one is tried ({Error})")]
+    private static partial void LogCircuitOpened(ILogger logger, string dependency, double seconds, string error);
+
+    [LoggerMessage(LogLevel.Warning, "{Dependency} answers again")]
+    private static partial void LogCircuitClosed(ILogger logger, string dependency);
+}

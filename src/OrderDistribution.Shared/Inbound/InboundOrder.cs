@@ -1,6 +1,0 @@
-using OrderDistribution.Orders;
-
-namespace OrderDistribution.Inbound;
-
-/// <summary>An order as it arrived, under the id its outcome is reported with.</summary>
-public sealed record InboundOrder(string EntryId, Order Order);
