@@ -39,6 +39,29 @@ internal sealed class BrokerProcess(
         await WaitUntilListeningAsync();
     }
 
+    /// <summary>Starts <paramref name="process"/>; disposes <paramref name="server"/> (its data folder) if it fails.</summary>
+    public static async Task<T> StartOrDisposeAsync<T>(T server, BrokerProcess process)
+        where T : IAsyncDisposable
+    {
+        try
+        {
+            await process.StartAsync();
+            return server;
+        }
+        catch
+        {
+            await server.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>Kills it if it runs, then starts it again: same start info, port and data folder.</summary>
+    public Task RestartAsync()
+    {
+        Kill();
+        return StartAsync();
+    }
+
     /// <summary>SIGKILL to the broker and every process it started (kill -9: no shutdown, no flush), then waits.</summary>
     public void Kill()
     {

@@ -45,27 +45,14 @@ public sealed class RedisServer : IAsyncDisposable
     {
         var folder = Directory.CreateTempSubdirectory("redis-").FullName;
         var server = new RedisServer(BrokerProcess.FreePort(), folder, settings?.ToArray() ?? []);
-        try
-        {
-            await server._process.StartAsync();
-            return server;
-        }
-        catch
-        {
-            await server.DisposeAsync();
-            throw;
-        }
+        return await BrokerProcess.StartOrDisposeAsync(server, server._process);
     }
 
     /// <summary>kill -9 (SIGKILL): Redis gets no chance to write anything more.</summary>
     public void Kill() => _process.Kill();
 
     /// <summary>Starts it again (after <see cref="Kill"/>) on the same port and data folder.</summary>
-    public Task RestartAsync()
-    {
-        _process.Kill();
-        return _process.StartAsync();
-    }
+    public Task RestartAsync() => _process.RestartAsync();
 
     public ValueTask DisposeAsync()
     {
