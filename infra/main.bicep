@@ -116,7 +116,7 @@ var bindingMaxActiveMessages = 2 * bindingConsumersPerQueue
 // Single mode: the sidecar runs at most this many deliveries into the app at once (Container Apps'
 // dapr.maxConcurrency, daprd's --app-max-concurrency), the same number as the component's handlers
 // and the receiver's bound on blob writes: real sidecars with it passed the 10 s deadline 36 times
-// cold instead of 1,403 (dapr-wire 21). Bulk and bindings run without it (0: no bound).
+// cold instead of 1,403 (docs/dapr-sidecar.md fact 21). Bulk and bindings run without it (0: no bound).
 var daprMaxConcurrency = daprComponentsModel == 'pubsub' && daprPubSubModel == 'single' ? singleMaxConcurrentHandlers : 0
 
 // Dapr's Service Bus components wait up to maxConnectionRecoveryInSec (default 300 s) between
@@ -155,7 +155,7 @@ var queueNames = {
 var roles = {
   serviceBusDataSender: '69a216fc-b8fb-44d8-bc22-1f3c2cd27a39'
   serviceBusDataReceiver: '4f6d3b9b-027b-4f4c-9142-0e5a2a2247e0'
-  // The KEDA azure-servicebus scaler reads queue runtime properties, which needs Manage rights.
+  // Only for the KEDA scalers' own identities: reading a queue's message count needs Manage rights.
   serviceBusDataOwner: '090c5cfd-751d-490a-894a-3ce6f1109419'
   storageBlobDataContributor: 'ba92f5b4-2d11-453d-a403-e96b0029c9fe'
 }
@@ -241,24 +241,31 @@ module storage 'modules/storage.bicep' = {
 // Each identity gets only the queue rights its components use (see modules/identities.bicep).
 // Loops must be computable when the deployment starts, so they name principals by key,
 // and principalIds resolves the keys inside the loop body.
-// The apps' user-assigned identities: binding components (input: Receiver, output: Sender) and the
-// KEDA scaler (Data Owner on the queue it scales on: it reads the queue's runtime properties).
+// Why each assignment exists:
+// - the apps' user-assigned identities: their binding components (input: Receiver, output: Sender);
+// - the scalers' identities (no container can use them): Data Owner on the one queue their app
+//   scales on, as the KEDA azure-servicebus scaler reads the queue's runtime properties (message
+//   count) through the administration API, which Data Receiver does not allow (docs/azure.md, Roles);
+// - the user: sends the burst into the ingress queue (the load tool).
 var principalIds = {
   distributor: identities.outputs.distributorPrincipalId
   receiverExpress: identities.outputs.receiverExpressPrincipalId
   receiverStandard: identities.outputs.receiverStandardPrincipalId
+  distributorScaler: identities.outputs.distributorScalerPrincipalId
+  receiverExpressScaler: identities.outputs.receiverExpressScalerPrincipalId
+  receiverStandardScaler: identities.outputs.receiverStandardScalerPrincipalId
   user: principalId
 }
 
 var queueRoleAssignments = concat([
   { who: 'distributor', queue: queueNames.ingress, role: roles.serviceBusDataReceiver }
-  { who: 'distributor', queue: queueNames.ingress, role: roles.serviceBusDataOwner }
   { who: 'distributor', queue: queueNames.express, role: roles.serviceBusDataSender }
   { who: 'distributor', queue: queueNames.standard, role: roles.serviceBusDataSender }
   { who: 'receiverExpress', queue: queueNames.express, role: roles.serviceBusDataReceiver }
-  { who: 'receiverExpress', queue: queueNames.express, role: roles.serviceBusDataOwner }
   { who: 'receiverStandard', queue: queueNames.standard, role: roles.serviceBusDataReceiver }
-  { who: 'receiverStandard', queue: queueNames.standard, role: roles.serviceBusDataOwner }
+  { who: 'distributorScaler', queue: queueNames.ingress, role: roles.serviceBusDataOwner }
+  { who: 'receiverExpressScaler', queue: queueNames.express, role: roles.serviceBusDataOwner }
+  { who: 'receiverStandardScaler', queue: queueNames.standard, role: roles.serviceBusDataOwner }
 ], empty(principalId) ? [] : [
   // The load tool's sidecar (scripts/azure-burst.sh) signs in as the user and sends the burst.
   { who: 'user', queue: queueNames.ingress, role: roles.serviceBusDataSender }
@@ -426,6 +433,7 @@ module distributor 'modules/container-app.bicep' = {
     registryServer: registry.outputs.loginServer
     identityId: identities.outputs.distributorId
     identityClientId: identities.outputs.distributorClientId
+    scalerIdentityId: identities.outputs.distributorScalerId
     appInsightsName: monitoring.outputs.appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.ingress
@@ -453,6 +461,7 @@ module receiverExpress 'modules/container-app.bicep' = {
     registryServer: registry.outputs.loginServer
     identityId: identities.outputs.receiverExpressId
     identityClientId: identities.outputs.receiverExpressClientId
+    scalerIdentityId: identities.outputs.receiverExpressScalerId
     appInsightsName: monitoring.outputs.appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.express
@@ -483,6 +492,7 @@ module receiverStandard 'modules/container-app.bicep' = {
     registryServer: registry.outputs.loginServer
     identityId: identities.outputs.receiverStandardId
     identityClientId: identities.outputs.receiverStandardClientId
+    scalerIdentityId: identities.outputs.receiverStandardScalerId
     appInsightsName: monitoring.outputs.appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.standard

@@ -6,9 +6,10 @@
 #   environment, so main.parameters.json's default applies again instead of the old value.
 # - Values as a person means them: a Windows line end (\r), spaces, an inline "# comment" and
 #   quotes around the value are not part of it (Bicep's @allowed would refuse "pubsub\r").
-# - AZURE_LOCATION seeds every resource name: for an environment already provisioned, a different
-#   location is refused (exit 1) before anything changes.
+# - AZURE_LOCATION cannot change for an environment already provisioned: a different location is
+#   refused (exit 1) before anything changes.
 # Usage: scripts/azd-env-sync.sh [ENV_FILE]
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -eu
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 env_file="${1:-$ROOT/.env}"
@@ -59,13 +60,15 @@ if [ -n "$env_name" ] && [ -n "$azd_env_name" ] && [ "$env_name" != "$azd_env_na
   echo "warning: .env names environment '$env_name' but azd runs '$azd_env_name' (azd env select $env_name)" >&2
 fi
 
-# Resource names come from uniqueString(subscription, environment, location): another location
-# would deploy a second copy of everything beside the first, which keeps running and costing.
+# ARM refuses another location for a deployed environment (rg-<env> keeps its region, azd's
+# subscription deployment its location), but only after this hook had written it into the azd
+# environment, whose resource names (uniqueString(subscription, environment, location)) would then
+# no longer be the deployed ones: refuse first, change nothing.
 if location="$(value_of AZURE_LOCATION "$wanted")" && [ -n "$location" ]; then
   deployed_location="$(value_of AZURE_LOCATION "$current" || true)"
   if [ -n "$(value_of AZURE_RESOURCE_GROUP "$current" || true)" ] && [ -n "$deployed_location" ] && [ "$location" != "$deployed_location" ]; then
     echo "error: .env sets AZURE_LOCATION=$location, but azd environment '${azd_env_name:-current}' is deployed in $deployed_location." >&2
-    echo "  Every resource name is derived from the location, so this would deploy a second copy of everything." >&2
+    echo "  ARM keeps rg-<environment> and azd's deployment in their region, and every resource name is derived from the location." >&2
     echo "  Set AZURE_LOCATION=$deployed_location in .env, or use another region in a new environment (azd env new NAME), or azd down first." >&2
     exit 1
   fi

@@ -12,16 +12,34 @@
 # you (az login; Dapr's Azure auth falls back to the Azure CLI), and main.bicep gives
 # AZURE_PRINCIPAL_ID send rights on q-order-ingress and access to the outboxes. Bulk publishes use
 # the tier's byte budget (MAX_BULK_PUBLISH_BYTES, a deployment output), as the apps do.
+# Before sending, the script reads what is deployed (az): the model each app's active revision runs
+# (DAPR_COMPONENTS_MODEL, Messaging__PubSubMode in its environment) and the chosen model's live
+# component; it refuses the burst when they disagree with the azd environment's inputs (a failed or
+# pending provision). The burst is labelled cold when an app's processes all started after the last
+# burst this machine sent to the environment (a new revision, a scale from zero, a restart: its
+# oldest replica is younger than that burst), or when no burst is recorded; warm otherwise.
+# Clocks: the scheduled instant is in storage's clock (the load tool measured this machine's clock
+# against storage's Date header and scheduled in that time; Service Bus applies it by its own clock,
+# which is not measured); the load tool's end of the cycle is the receivers' stored time (their
+# containers' clocks, else storage's Last-Modified); the KQL cycle time ends at the requests'
+# timestamps (the containers' clocks). The query window it prints is this machine's start and end
+# moved by the skew the load tool measured (ClockSkewSeconds), widened by WINDOW_MARGIN seconds each
+# side for the containers' clocks.
 # --render-only writes the component and prints its folder, without running anything.
 # --dead-letters-only prints each queue's dead-letter count now, without a burst.
 # --drain-only waits for the queues to drain (active and scheduled messages), then prints the counts.
 # A failing az call while draining or counting is reported in a line and the report goes on.
 # Every az call names the subscription azd deployed to (AZURE_SUBSCRIPTION_ID). Runs on bash 3.2+.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Where the schedule record and the last burst's end are kept.
+results="${AZURE_BURST_RESULTS:-$ROOT/results}"
 QUEUES="q-order-ingress q-order-express q-order-standard"
 
-usage() { sed -n '2,22p' "$0"; }
+usage() { sed -n '2,35p' "$0"; }
+APPS="distributor receiver-express receiver-standard"
+WINDOW_MARGIN=60
 
 count=10000
 render_only=false
@@ -134,6 +152,83 @@ drain_queues() {
   return 1
 }
 
+# Epoch seconds as a UTC instant, with GNU date or BSD date (macOS).
+iso_of_epoch() { # SECONDS
+  date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || date -u -r "$1" +%Y-%m-%dT%H:%M:%SZ
+}
+
+# Whole seconds storage's clock was ahead of this machine's when scheduling (the record's
+# ClockSkewSeconds, cut to whole seconds: the window's margin covers the rest); 0 without one.
+clock_skew_seconds() { # RECORD
+  local skew=""
+  [[ -f "$1" ]] && skew="$(sed -nE 's/.*"ClockSkewSeconds":(-?[0-9]+)([.][0-9]+)?([eE]-?[0-9]+)?[,}].*/\1\3/p' "$1")"
+  # An exponent means a tiny or huge number: below one second when negative.
+  case "$skew" in
+    ''|*[eE]-*) echo 0 ;;
+    *[eE]*) echo "error: clock skew ${skew} in $1 is not a skew a query window can take" >&2; return 1 ;;
+    *) echo "$skew" ;;
+  esac
+}
+
+# One setting of an app's active revision (its container's environment), as deployed.
+deployed_setting() { # APP NAME
+  if ! az containerapp show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$1" \
+    --query "properties.template.containers[0].env[?name=='$2'].value | [0]" -o tsv 2>"$az_error"; then
+    echo "az could not read $1: $(grep -m1 . "$az_error" || echo 'no error text')" >&2
+    return 1
+  fi
+}
+
+# Refuses (exit 1) when what runs in Azure is not the model the azd environment names: a burst
+# labelled with the inputs would then measure another model.
+check_deployed_model() {
+  local app deployed_model deployed_mode wrong="" live scopes
+  for app in $APPS; do
+    deployed_model="$(deployed_setting "$app" DAPR_COMPONENTS_MODEL)" || exit 1
+    deployed_mode="$(deployed_setting "$app" Messaging__PubSubMode)" || exit 1
+    if [[ "$deployed_model" != "$model" || "$deployed_mode" != "$mode" ]]; then
+      wrong="$wrong $app=${deployed_model:-none}/${deployed_mode:-none}"
+    fi
+  done
+  # The chosen model's live component: scoped to the distributor (the other model's were removed).
+  live="order-pubsub"; [[ "$model" == "bindings" ]] && live="q-order-ingress-input"
+  if ! scopes="$(az containerapp env dapr-component show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" \
+    --name "$AZURE_CONTAINER_APPS_ENVIRONMENT_NAME" --dapr-component-name "$live" \
+    --query "join(' ', properties.scopes || \`[]\`)" -o tsv 2>"$az_error")"; then
+    wrong="$wrong component $live: $(grep -m1 . "$az_error" || echo 'not found')"
+  elif [[ " $scopes " != *" distributor "* ]]; then
+    wrong="$wrong component $live scoped to: ${scopes:-nothing}"
+  fi
+  if [[ -n "$wrong" ]]; then
+    echo "refusing the burst: the azd environment says $model/$mode, but Azure runs:$wrong" >&2
+    echo "  run azd provision (or azd up) to deploy what the azd environment says, or set it back (azd env set)." >&2
+    exit 1
+  fi
+}
+
+# cold or warm (see the top); the reasons go to stderr.
+burst_start() {
+  local last app created
+  last="$(cat "$burst_record" 2>/dev/null || true)"
+  if [[ -z "$last" ]]; then
+    echo "cold: no earlier burst to this environment is recorded in $burst_record" >&2; echo cold; return
+  fi
+  for app in $APPS; do
+    if ! created="$(az containerapp replica list --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" \
+      --name "$app" --query "min([].properties.createdTime)" -o tsv 2>"$az_error")"; then
+      echo "az could not read the replicas of $app: $(grep -m1 . "$az_error" || echo 'no error text')" >&2
+      return 1
+    fi
+    # UTC instants compare as text once cut to seconds (az writes +00:00, the record Z).
+    if [[ -z "$created" || "${created:0:19}" > "${last:0:19}" ]]; then
+      echo "cold: $app's oldest replica started ${created:-(none running)}, after the last burst ended $last" >&2
+      echo cold; return
+    fi
+  done
+  echo "warm: every app's oldest replica started before the last burst ended $last" >&2
+  echo warm
+}
+
 # The schedule record's ScheduledAt as a UTC instant (2026-11-24T10:00:00Z); empty without a record.
 scheduled_instant() { # RECORD
   [[ -f "$1" ]] || return 0
@@ -187,6 +282,14 @@ YAML
 if $render_only; then echo "$components"; exit 0; fi
 
 needs_management
+: "${AZURE_CONTAINER_APPS_ENVIRONMENT_NAME:?not in the azd environment: run azd provision first}"
+check_deployed_model
+burst_record="$results/azure-last-burst-${AZURE_ENV_NAME:-default}.txt"
+start_label=()
+case " ${args[*]-} " in
+  *" --start "*) ;;
+  *) start="$(burst_start)" || exit 1; start_label=(--start "$start") ;;
+esac
 command -v dapr >/dev/null 2>&1 || { echo "The Dapr CLI is not installed: see docs/local-run.md." >&2; exit 1; }
 dotnet build -c Release "$ROOT/src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj"
 
@@ -195,22 +298,30 @@ if [[ -n "${MAX_BULK_PUBLISH_BYTES:-}" ]]; then budget=(--max-bulk-bytes "$MAX_B
 
 before="$(dead_letter_snapshot)"
 echo "burst: $count orders, model $model ($mode), namespace $SERVICEBUS_NAMESPACE_FQDN" >&2
-started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+started="$(date -u +%s)"
 # The load tool records the scheduled instant (in storage's time) here; the cycle-time query measures from it.
-schedule_record="$ROOT/results/azure-last-schedule.json"
+schedule_record="$results/azure-last-schedule.json"
 rm -f "$schedule_record"
 status=0
 dapr run --app-id order-load --dapr-http-port 3599 --resources-path "$components" -- \
   dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- \
   run --target azure --count "$count" --model "$model" --pubsub-mode "$mode" \
   --storage-account-url "$STORAGE_BLOB_ENDPOINT" --state "$schedule_record" \
-  ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?
+  ${start_label[@]+"${start_label[@]}"} ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?
 
 drain_queues || status=$(( status == 0 ? 1 : status ))
 report_dead_letters "$before" "$(dead_letter_snapshot)" || status=$(( status == 0 ? 1 : status ))
 
-ended="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+ended="$(date -u +%s)"
 scheduled_at="$(scheduled_instant "$schedule_record")"
-echo "burst started $started, scheduled for ${scheduled_at:-(not recorded)}; telemetry arrives within minutes, then:" >&2
-echo "  scripts/query-kql.sh --start $started --end $ended${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2
+skew="$(clock_skew_seconds "$schedule_record")" || exit 1
+# The apps' telemetry is stamped by their containers' clocks: the window is this machine's start and
+# end in storage's time, widened for the containers.
+window_start="$(iso_of_epoch $((started + skew - WINDOW_MARGIN)))"
+window_end="$(iso_of_epoch $((ended + skew + WINDOW_MARGIN)))"
+# The processes that took this burst are warm for the next one.
+mkdir -p "$(dirname "$burst_record")"
+iso_of_epoch $((ended + skew)) > "$burst_record"
+echo "burst scheduled for ${scheduled_at:-(not recorded)} (storage's clock, ${skew} s ahead of this machine's); telemetry arrives within minutes, then:" >&2
+echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2
 exit "$status"

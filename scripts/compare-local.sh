@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Compares the delivery models locally in one command. For each model in turn it starts the trio
-# (scripts/run-local.sh), waits until the apps and their sidecars are ready, runs the bursts (the
-# first one after the start recorded as cold, the others as warm) and stops the trio; then it
-# measures storage alone (order-load ceiling) and writes the report (order-load report).
+# Compares the delivery models locally in one command. It measures storage alone first (order-load
+# ceiling: that also warms the store, so no model's cold burst pays for Azurite's own warm-up); then,
+# for each model in turn, it starts the trio (scripts/run-local.sh), waits until the apps and their
+# sidecars are ready, runs the bursts (the first one after the start recorded as cold, the others as
+# warm) and stops the trio; then it measures storage alone again and writes the report (order-load report).
 # Usage: scripts/compare-local.sh [--runs 3] [--models pubsub-bulk,pubsub-single,bindings]
 #                                 [--count 10000] [--ready-timeout 300] [--out DIR]
 #                                 [extra order-load run arguments...]
@@ -14,6 +15,7 @@
 # Azurite runs for the whole comparison (run-local.sh --storage-only), so that every model and
 # storage alone meet the same store.
 # RUN_LOCAL names another run-local script (the tests put a stand-in there). Runs on bash 3.2+.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUN_LOCAL="${RUN_LOCAL:-$ROOT/scripts/run-local.sh}"
@@ -60,8 +62,6 @@ out="${out:-results/compare-$(date -u +%Y%m%d-%H%M%S)}"
 mkdir -p "$out"
 log="$out/LOG.md"
 
-# Background jobs in process groups of their own, so that stopping one stops all it started.
-set -m
 trio_pid=""
 storage_pid=""
 
@@ -88,6 +88,15 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# A background job in a process group of its own, so that stopping it stops all it started. Job control
+# is on only while the job starts: on for the whole run, bash would print "[1]+ Terminated ..." as each
+# job ends.
+start_group() {
+  set -m
+  "$@" &
+  set +m
+}
 
 order_load() {
   dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- "$@"
@@ -133,7 +142,7 @@ run_model() { # label
     *) model=bindings; mode=bulk ;;
   esac
   echo "$label: starting the trio (log $out/$label.trio.log)"
-  "$RUN_LOCAL" "$model" "$mode" > "$out/$label.trio.log" 2>&1 &
+  start_group "$RUN_LOCAL" "$model" "$mode" > "$out/$label.trio.log" 2>&1
   trio_pid=$!
   wait_ready "$ready_timeout" || ready=$?
   case "$ready" in
@@ -168,21 +177,25 @@ wait_for_storage() {
 }
 
 dotnet build -c Release "$ROOT/src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj"
-"$RUN_LOCAL" --storage-only > "$out/storage.log" 2>&1 &
+start_group "$RUN_LOCAL" --storage-only > "$out/storage.log" 2>&1
 storage_pid=$!
 if ! wait_for_storage; then
   echo "Azurite did not start (see $out/storage.log)" >&2
   exit 1
 fi
 
+measure_storage_alone() { # first|last
+  local status=0
+  echo "storage alone ($1): order-load ceiling"
+  order_load ceiling --results "$log" || status=$?
+  if [[ $status -ne 0 ]]; then fail storage-alone "ceiling ($1) exited $status: $(exit_reason "$status")"; fi
+}
+
+measure_storage_alone first
 for label in $labels; do
   run_model "$label" || true
 done
-
-echo "storage alone: order-load ceiling"
-status=0
-order_load ceiling --results "$log" || status=$?
-if [[ $status -ne 0 ]]; then fail storage-alone "ceiling exited $status: $(exit_reason "$status")"; fi
+measure_storage_alone last
 
 if [[ -f "$log" ]]; then
   order_load report "$log" || fail report "order-load report failed"

@@ -5,6 +5,8 @@
 #    scripts/kql-check.js and the deployment tests parse scripts/kql/*.kql.
 # and checks, without installing anything system-wide, for RabbitMQ (the local bindings model):
 # it says how to get it when it is missing. Bash 3.2 compatible (macOS).
+# Usage: scripts/install-tools.sh      (no options; --help prints this)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 AZURITE_VERSION="${AZURITE_VERSION:-3.37.0}"

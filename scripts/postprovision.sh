@@ -1,5 +1,6 @@
 #!/bin/sh
 # azd postprovision hook: removes the Dapr components of the model not chosen.
+# Usage: scripts/postprovision.sh      (run by azd with its deployment outputs; --help prints this)
 # main.bicep always declares both models' components and gives the unused ones only the
 # placeholder scope (DAPR_PLACEHOLDER_SCOPE, "skip"); an incremental deployment cannot delete
 # them, so this does. azd passes the deployment outputs as environment variables, and
@@ -8,6 +9,7 @@
 # Safe to remove: by the time this runs, the deployment has already started a new revision of
 # every app (main.bicep puts the component settings in the apps' environment, DAPR_COMPONENTS_STAMP),
 # and those new sidecars loaded only the chosen model's components; no running sidecar uses these.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -eu
 : "${AZURE_SUBSCRIPTION_ID:?not set: run it as the azd postprovision hook}"
 : "${AZURE_RESOURCE_GROUP:?}"

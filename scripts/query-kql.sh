@@ -12,6 +12,7 @@
 # through `az monitor log-analytics query` (az extension log-analytics). Missing extensions are
 # installed on first use. Needs az (logged in), azd; jq and column optional (tables instead of JSON).
 # Runs on bash 3.2 (macOS) and later.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 

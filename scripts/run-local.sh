@@ -24,6 +24,7 @@
 # The pub/sub model trims each stream every STREAM_TRIM_SECONDS (30) up to the oldest entry a
 # consumer group still needs (scripts/trim-streams.lua), instead of a length cap.
 # Bash 3.2 compatible (macOS).
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -60,6 +61,26 @@ case "$model" in
   *) echo "model must be pubsub or bindings, not '$model'" >&2; exit 2 ;;
 esac
 case "$mode" in bulk|single) ;; *) echo "mode must be bulk or single, not '$mode'" >&2; exit 2 ;; esac
+
+# Settings that break every delivery without a word, refused with one line each:
+# - DAPR_GRPC_ENDPOINT / DAPR_HTTP_ENDPOINT in this shell reach every app, and the SDK prefers them to
+#   the DAPR_*_PORT the CLI gives each app: all three would call one sidecar, not their own.
+# - APP_API_TOKEN in the run file's env reaches the apps but not daprd, which never sends it: every
+#   delivery answered 401. Export it in the shell instead (the CLI passes the shell's env to both).
+refuse_broken_sidecar_settings() {
+  local variable
+  for variable in DAPR_GRPC_ENDPOINT DAPR_HTTP_ENDPOINT; do
+    if [ -n "${!variable:-}" ]; then
+      echo "$variable is set in this shell (${!variable}): every app would call that sidecar instead of its own; unset it" >&2
+      exit 2
+    fi
+  done
+  if grep -qE '^[[:space:]]*APP_API_TOKEN:' "$template"; then
+    echo "$(basename "$template") sets APP_API_TOKEN in an app's env: the apps would refuse every delivery (401), daprd never gets it; export APP_API_TOKEN in the shell instead" >&2
+    exit 2
+  fi
+}
+refuse_broken_sidecar_settings
 
 # Single mode: the sidecar runs up to the component's concurrency (500) deliveries into each app at
 # once, and they queue for the app's 64 writes or publishes (Receiver:MaxConcurrentWrites,

@@ -9,9 +9,11 @@ param daprAppId string
 param exists bool
 param environmentId string
 param registryServer string
-@description('The app\'s own user-assigned identity: ACR pulls, KEDA scaler, bindings, blob access')
+@description('The app\'s own user-assigned identity: ACR pulls, bindings, blob access')
 param identityId string
 param identityClientId string
+@description('The identity of the KEDA scale rule alone (Data Owner on scaleQueueName); no container gets it')
+param scalerIdentityId string
 param appInsightsName string
 param serviceBusNamespaceName string
 @description('Queue whose length drives scale-out')
@@ -70,21 +72,23 @@ var probes = [
   }
 ]
 
-// 2025-02-02-preview: its dapr block has maxConcurrency (daprd's --app-max-concurrency), which
-// 2025-01-01, the newest stable version, lacks. azure.yaml names the same version for azd deploy,
-// so that a deploy does not write the app back without it (AzdTests).
-resource app 'Microsoft.App/containerApps@2025-02-02-preview' = {
+// 2026-01-01 (GA): its dapr block has maxConcurrency (daprd's --app-max-concurrency), which
+// 2025-01-01 lacks, and identitySettings. azure.yaml names the same version for azd deploy, so that
+// a deploy does not write the app back without them (AzdTests).
+resource app 'Microsoft.App/containerApps@2026-01-01' = {
   name: name
   location: location
   tags: union(tags, {
     'azd-service-name': serviceName
   })
   // System-assigned: the identity the order-pubsub component signs in with (it names no azureClientId).
-  // User-assigned: everything else (ACR pulls, KEDA scaler, bindings, blob writes via AZURE_CLIENT_ID).
+  // User-assigned: the app's own (ACR pulls, bindings, blob writes via AZURE_CLIENT_ID) and the
+  // scale rule's (see identitySettings).
   identity: {
     type: 'SystemAssigned,UserAssigned'
     userAssignedIdentities: {
       '${identityId}': {}
+      '${scalerIdentityId}': {}
     }
   }
   properties: {
@@ -92,6 +96,14 @@ resource app 'Microsoft.App/containerApps@2025-02-02-preview' = {
     workloadProfileName: 'Consumption'
     configuration: {
       activeRevisionsMode: 'Single'
+      // Lifecycle None: the platform uses the scaler's identity for the scale rule, and no container
+      // can get a token for it (its Data Owner right would let the app delete its queue).
+      identitySettings: [
+        {
+          identity: scalerIdentityId
+          lifecycle: 'None'
+        }
+      ]
       ingress: {
         external: false
         targetPort: port
@@ -102,9 +114,9 @@ resource app 'Microsoft.App/containerApps@2025-02-02-preview' = {
         appId: daprAppId
         appPort: port
         appProtocol: 'http'
-        // No appHealth: Dapr's app health check stops bulk subscriptions and input bindings while
-        // /health fails, and a stopped one may never deliver again (dapr-wire 16). Backpressure is
-        // the apps' per-entry RETRY answer instead; docs/azure.md says why.
+        // No appHealth on purpose, though this API version has it: Dapr's app health check stops
+        // bulk subscriptions and input bindings while /health fails, and a stopped one may never
+        // deliver again (docs/dapr-sidecar.md fact 16). Backpressure is the apps' per-entry RETRY.
         ...(daprMaxConcurrency > 0 ? { maxConcurrency: daprMaxConcurrency } : {})
       }
       registries: [
@@ -150,9 +162,9 @@ resource app 'Microsoft.App/containerApps@2025-02-02-preview' = {
                 queueName: scaleQueueName
                 messageCount: '100'
               }
-              // The app's own identity; it holds Data Owner on this queue only, which the
-              // scaler needs to read the queue's message count.
-              identity: identityId
+              // The scaler's own identity: Data Owner on this queue only (reading the message count
+              // needs the Manage right), available to the platform and to no container.
+              identity: scalerIdentityId
             }
           }
         ]

@@ -94,6 +94,8 @@ var inputBindingTuning = [
 // deliveries too (dead-lettering instead of waiting). While storage is down the apps answer RETRY
 // per entry at once (deadline, breaker in the app), these retries space the tries, and Service Bus
 // redelivers after the lock: that is the backpressure (no Dapr app health check, docs/azure.md).
+// Component resiliency policies exist only in the preview API versions (2025-02-02-preview is the
+// newest the Bicep compiler has types for); the components themselves use the GA version.
 var inboundPolicy = {
   timeoutPolicy: {
     responseTimeoutInSeconds: inboundAttemptTimeoutSeconds
@@ -107,11 +109,11 @@ var inboundPolicy = {
   }
 }
 
-resource managedEnvironment 'Microsoft.App/managedEnvironments@2025-01-01' existing = {
+resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-01-01' existing = {
   name: environmentName
 }
 
-resource orderPubSub 'Microsoft.App/managedEnvironments/daprComponents@2025-01-01' = {
+resource orderPubSub 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
   parent: managedEnvironment
   name: 'order-pubsub'
   properties: {
@@ -141,7 +143,7 @@ resource orderPubSubResiliency 'Microsoft.App/managedEnvironments/daprComponents
   }
 }
 
-resource ingressInput 'Microsoft.App/managedEnvironments/daprComponents@2025-01-01' = {
+resource ingressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
   parent: managedEnvironment
   name: 'q-order-ingress-input'
   properties: {
@@ -158,7 +160,7 @@ resource ingressInput 'Microsoft.App/managedEnvironments/daprComponents@2025-01-
   }
 }
 
-resource expressOutput 'Microsoft.App/managedEnvironments/daprComponents@2025-01-01' = {
+resource expressOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
   parent: managedEnvironment
   name: 'q-order-express-output'
   properties: {
@@ -175,7 +177,7 @@ resource expressOutput 'Microsoft.App/managedEnvironments/daprComponents@2025-01
   }
 }
 
-resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2025-01-01' = {
+resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
   parent: managedEnvironment
   name: 'q-order-standard-output'
   properties: {
@@ -192,7 +194,7 @@ resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2025-0
   }
 }
 
-resource expressInput 'Microsoft.App/managedEnvironments/daprComponents@2025-01-01' = {
+resource expressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
   parent: managedEnvironment
   name: 'q-order-express-input'
   properties: {
@@ -209,7 +211,7 @@ resource expressInput 'Microsoft.App/managedEnvironments/daprComponents@2025-01-
   }
 }
 
-resource standardInput 'Microsoft.App/managedEnvironments/daprComponents@2025-01-01' = {
+resource standardInput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
   parent: managedEnvironment
   name: 'q-order-standard-input'
   properties: {

@@ -10,12 +10,16 @@ namespace OrderDistribution.Distributor;
 /// <summary>
 /// Forwards each order to its destination the way it arrived: a bulk delivery goes out as bulk publishes
 /// within the byte budget, a single delivery as one publish, a binding delivery through an output binding.
-/// An order is done when the sidecar confirmed it.
+/// An order is done when the sidecar confirmed it; an order it can never take (too large, refused for good) is
+/// dropped, on every channel alike; any other failure leaves the order to be delivered again.
 /// </summary>
 public sealed class OrderDistributor(
     OrderRouter router,
     BulkOrderPublisher bulkPublisher,
     DaprClient dapr,
+    IOutputBindings bindings,
+    OrderSizeLimit sizeLimit,
+    SidecarFailures failures,
     [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience,
     IOptions<MessagingOptions> messaging) : IOrderHandler
 {
@@ -27,7 +31,9 @@ public sealed class OrderDistributor(
             ? PublishInBulkAsync(orders, progress, cancellationToken)
             : ForwardOneByOneAsync(orders, channel, progress, cancellationToken);
 
-    private async Task PublishInBulkAsync(IReadOnlyList<InboundOrder> orders, DeliveryProgress progress, CancellationToken cancellationToken) =>
+    private async Task PublishInBulkAsync(IReadOnlyList<InboundOrder> orders, DeliveryProgress progress, CancellationToken cancellationToken)
+    {
+        var orderIds = orders.ToDictionary(o => o.EntryId, o => o.Order.OrderId, StringComparer.Ordinal);
         await Task.WhenAll(orders
             .GroupBy(o => router.Route(o.Order).Topic)
             .Select(topic => bulkPublisher.PublishAsync(
@@ -35,7 +41,9 @@ public sealed class OrderDistributor(
                 topic.Select(o => new OutboundMessage(o.EntryId, OrderJson.Serialize(o.Order))).ToList(),
                 cancellationToken,
                 published: progress.MarkDone,
-                failed: progress.MarkFailed)));
+                failed: progress.MarkFailed,
+                dropped: (entryId, reason) => progress.MarkDropped(entryId, $"order {orderIds[entryId]} to {topic.Key}: {reason}"))));
+    }
 
     private async Task ForwardOneByOneAsync(
         IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
@@ -43,15 +51,21 @@ public sealed class OrderDistributor(
         foreach (var (entryId, order) in orders)
         {
             var destination = router.Route(order);
+            var to = channel == InboundChannel.InputBinding ? destination.OutputBinding : destination.Topic;
             var payload = OrderJson.Serialize(order);
+            if (sizeLimit.RefusalOf(payload.Length) is { } refusal)
+            {
+                progress.MarkDropped(entryId, $"order {order.OrderId} to {to}: {refusal}");
+                continue;
+            }
+
             try
             {
                 await resilience.ExecuteAsync(async ct =>
                 {
                     if (channel == InboundChannel.InputBinding)
                     {
-                        await dapr.InvokeBindingAsync(
-                            new BindingRequest(destination.OutputBinding, "create") { Data = payload }, ct);
+                        await bindings.CreateAsync(destination.OutputBinding, payload, ct);
                     }
                     else
                     {
@@ -59,12 +73,20 @@ public sealed class OrderDistributor(
                             messaging.Value.PubSubName, destination.Topic, payload, "application/json", RawPayload, ct);
                     }
                 }, cancellationToken);
+                failures.Succeeded();
                 progress.MarkDone(entryId);
             }
-            catch (Exception e) when (DaprPublishFailure.IsTransient(e, cancellationToken))
+            catch (Exception e) when (DaprPublishFailure.IsExpected(e, cancellationToken))
             {
-                var to = channel == InboundChannel.InputBinding ? destination.OutputBinding : destination.Topic;
-                progress.MarkFailed(entryId, $"forwarding order {order.OrderId} to {to} failed: {DaprPublishFailure.Reason(e)}");
+                var reason = $"forwarding order {order.OrderId} to {to} failed: {DaprPublishFailure.Reason(e)}";
+                if (failures.Judge(e) == SidecarFailureKind.RejectsOrder)
+                {
+                    progress.MarkDropped(entryId, $"order {order.OrderId} to {to}: the sidecar refuses it for good: {DaprPublishFailure.Reason(e)}");
+                }
+                else
+                {
+                    progress.MarkFailed(entryId, reason);
+                }
             }
         }
     }

@@ -1,4 +1,4 @@
-using OrderDistribution.LoadTool;
+using OrderDistribution.LoadTool.Commands;
 using Spectre.Console;
 
 return await LoadToolCommands.InvokeAsync(AnsiConsole.Console, Console.Error, args);

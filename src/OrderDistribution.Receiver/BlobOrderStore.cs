@@ -132,14 +132,3 @@ public sealed partial class BlobOrderStore(
     [LoggerMessage(Microsoft.Extensions.Logging.LogLevel.Warning, "Container {Container} is gone; creating it again")]
     private partial void LogContainerMissing(string container);
 }
-
-/// <summary>The resilience pipeline of the receiver's storage calls, one per process.</summary>
-public static class StorageResilience
-{
-    public const string Key = "storage";
-
-    public static ResiliencePipelineBuilder AddStorageStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits, ILogger logger) =>
-        builder.AddDependencyStrategies(limits, StorageFailure.IsTransient, logger, "storage",
-            // A container deleted under the receiver says nothing about storage's health: create it, write again.
-            isRetriedWithoutCountingAsFailure: StorageFailure.IsContainerNotFound);
-}

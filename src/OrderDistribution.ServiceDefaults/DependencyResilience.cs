@@ -5,9 +5,6 @@ using Polly.Retry;
 
 namespace OrderDistribution.ServiceDefaults;
 
-/// <summary>How hard the apps may lean on one dependency (the sidecar, storage), per process.</summary>
-public sealed record DependencyLimits(TimeSpan AttemptTimeout, int MaxConcurrentCalls);
-
 /// <summary>
 /// The one way the apps call what they depend on. Outermost first:
 /// <list type="number">

@@ -3,13 +3,12 @@ using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Distributor;
-using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
-/// The distributor and a receiver hosted in-process with their own settings files, log levels included: what
+/// The distributor alone hosted in-process (its publishes cost nothing) with its own settings file, log levels included: what
 /// they log goes to the recorder, so that a run can count the lines a real one prints, and with
 /// <see cref="Console"/> to a console too, as under <c>dapr run</c>, so that a run also pays for printing them.
 /// </summary>
@@ -18,7 +17,7 @@ public static class InProcessApps
     /// <summary>Whether the apps also log to the console (the benchmark's <c>--console</c>).</summary>
     public static bool Console { get; set; }
 
-    private static void Log(ILoggingBuilder logging, LogRecorder logs)
+    public static void Log(ILoggingBuilder logging, LogRecorder logs)
     {
         logging.ClearProviders().AddProvider(logs);
         if (Console)
@@ -33,16 +32,5 @@ public static class InProcessApps
             builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Distributor", "OrderDistribution.slnx");
             builder.ConfigureLogging(logging => Log(logging, logs));
             configure(builder);
-        });
-
-    public static WebApplicationFactory<BlobOrderStore> Receiver(
-        string instance, string connectionString, LogRecorder logs, Action<IWebHostBuilder>? configure = null) =>
-        new WebApplicationFactory<BlobOrderStore>().WithWebHostBuilder(builder =>
-        {
-            builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Receiver", "OrderDistribution.slnx");
-            builder.ConfigureLogging(logging => Log(logging, logs));
-            builder.UseSetting("INSTANCE", instance);
-            builder.UseSetting("Storage:ConnectionString", connectionString);
-            configure?.Invoke(builder);
         });
 }

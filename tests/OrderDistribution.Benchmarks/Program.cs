@@ -1,11 +1,14 @@
 // Measures what the apps themselves cost, without real sidecars or broker:
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks [-- [--console] <orders, default 10000>]
 // 1. the whole trio in the bulk model: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked:
-//    "trio cold", the first burst on freshly started apps, then "trio to Azurite blobs", the next one;
+//    "trio cold", the first burst on freshly started apps, then "trio to Azurite blobs", the next one, hosted as
+//    `order-load in-process` hosts them (InProcessTrio, the sidecar double in src/OrderDistribution.LocalRun);
 // 2. distributor alone: decode, route, serialize and split into bulk publishes (publishes cost nothing);
 // 3. single mode: the trio behind a Dapr double that delivers one message per request, as many at once per app
 //    as run-local.sh's appMaxConcurrency lets the sidecar.
 // Each trio line ends with the log lines the apps printed (Information and above, stack traces counted).
+//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- scale [<orders>...; default 10000 100000]
+// The scale line: at each count, storage alone and the warm trio, each on a fresh Azurite on disk, and their ratio.
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault [<orders, default 10000>]
 // The fault run: bulk model, 5% of publishes and 5% of blob writes failing, every message delivered twice,
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
@@ -21,8 +24,12 @@ using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Distributor;
 using OrderDistribution.ServiceDefaults;
-using OrderDistribution.LoadTool;
+using OrderDistribution.Storage;
+using OrderDistribution.LoadTool.Ceiling;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Contracts;
+using OrderDistribution.InProcessHost;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 
@@ -48,37 +55,41 @@ if (args is ["fault", .. var rest])
     return report.Proven ? 0 : 1;
 }
 
+if (args is ["scale", .. var counts])
+{
+    foreach (var burst in (counts.Length > 0 ? counts.Select(c => int.Parse(c, CultureInfo.InvariantCulture)) : [10_000, 100_000])
+             .Select(c => OrderGenerator.Generate(c, seed: 1)))
+    {
+        await MeasureScale(burst);
+    }
+
+    return 0;
+}
+
 var count = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 10_000;
 var orders = OrderGenerator.Generate(count, seed: 1);
 Console.WriteLine($"{count} orders, {orders.Average(o => OrderJson.Serialize(o).Length):0} bytes each on average, " +
                   $"ingress bulks of {BulkSize}, {ConcurrentBulks} at a time, {Environment.ProcessorCount} cores");
 
 // First of all, while nothing has run in this process yet: the first burst on freshly started apps, which is
-// every burst in Azure, where the receivers scale from zero. Then the next burst on the same apps.
+// every burst in Azure, where the receivers scale from zero. Then the next burst on the same apps. The apps run as
+// `order-load in-process` runs them (InProcessTrio): each its own web app on 127.0.0.1 behind the sidecar double.
 var data = Directory.CreateTempSubdirectory("azurite-bench");
 await using (var azurite = await Azurite.StartAsync(data.FullName))
 {
     var logs = new LogRecorder();
-    using var express = InProcessApps.Receiver("express", azurite.ConnectionString, logs);
-    using var standard = InProcessApps.Receiver("standard", azurite.ConnectionString, logs);
-    var sidecar = ForwardingSidecar.To(new Dictionary<string, HttpClient>
-    {
-        ["q-order-express"] = express.CreateClient(),
-        ["q-order-standard"] = standard.CreateClient(),
-    }, BulkSize);
-    using var distributor = Distributor(sidecar, logs);
-    await WaitUntilReadyAsync(express.CreateClient(), standard.CreateClient()); // the distributor's readiness asks a real sidecar
+    await using var trio = await StartTrioAsync(azurite.ConnectionString, logs);
 
-    var cold = await Measure("trio cold", distributor.CreateClient(), orders, logs);
+    var cold = await MeasureTrio("trio cold", trio, orders, logs);
     await ReportStoredAsync(azurite.ConnectionString, orders, cold.Started);
-    var warm = await Measure("trio to Azurite blobs", distributor.CreateClient(), orders, logs);
+    var warm = await MeasureTrio("trio to Azurite blobs", trio, orders, logs);
     await ReportStoredAsync(azurite.ConnectionString, orders, warm.Started);
     Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  cold/warm: {cold.Elapsed / warm.Elapsed:0.00}"));
 }
 
 data.Delete(recursive: true);
 
-using (var distributor = Distributor(ForwardingSidecar.Null(), new LogRecorder()))
+using (var distributor = Distributor(NullSidecar.Create(), new LogRecorder()))
 {
     var client = distributor.CreateClient();
     await DeliverAsync(client, orders.Take(BulkSize).ToList()); // a new host: its first request
@@ -92,6 +103,88 @@ var single = await TrioRun.RunAsync(new TrioRunOptions
 Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.InvariantCulture, $", {count / single.Elapsed.TotalSeconds:0} orders/s"));
 Console.WriteLine(single.Details);
 return single.Proven ? 0 : 1;
+
+// The trio in the bulk model, started and ready: each app reports ready before a burst reaches it, as before the load
+// tool schedules one.
+static async Task<InProcessTrio> StartTrioAsync(string storage, LogRecorder logs)
+{
+    var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
+    {
+        StorageConnectionString = storage,
+        ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs),
+    });
+    await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), default);
+    return trio;
+}
+
+// Storage alone (the load tool's ceiling: the same blobs, 64 uploads in flight) and the warm trio, each on its own
+// fresh Azurite on disk, at one count: the trio's time over storage's, and the process's working set.
+static async Task MeasureScale(List<Order> orders)
+{
+    TimeSpan alone;
+    double aloneAllocated;
+    var aloneData = Directory.CreateTempSubdirectory("azurite-alone");
+    await using (var azurite = await Azurite.StartAsync(aloneData.FullName))
+    {
+        var ceiling = StorageCeiling.Open(new StorageOptions { ConnectionString = azurite.ConnectionString });
+        var before = GC.GetTotalAllocatedBytes(precise: true);
+        var result = await ceiling.MeasureAsync(orders, 64, null, default);
+        aloneAllocated = (GC.GetTotalAllocatedBytes(precise: true) - before) / 1024.0 / orders.Count;
+        alone = result.Elapsed;
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"storage alone: {orders.Count} blobs in {alone.TotalSeconds:0.00} s, {result.Failed} failed, {aloneAllocated:0.0} KiB allocated per blob (the blob client's own)"));
+    }
+
+    aloneData.Delete(recursive: true);
+    var trioData = Directory.CreateTempSubdirectory("azurite-scale");
+    await using (var azurite = await Azurite.StartAsync(trioData.FullName))
+    {
+        var logs = new LogRecorder();
+        await using var trio = await StartTrioAsync(azurite.ConnectionString, logs);
+        var warmUp = orders.Take(1_000).Select(o => o with { OrderId = -o.OrderId }).ToList();
+        trio.Schedule(warmUp.Select(OrderJson.Serialize));
+        await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
+        var (elapsed, started) = await MeasureTrio($"trio at {orders.Count}", trio, orders, logs);
+        await ReportStoredAsync(azurite.ConnectionString, orders, started);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"  scale {orders.Count}: trio {elapsed.TotalSeconds:0.0} s, storage alone {alone.TotalSeconds:0.0} s, trio / storage alone {elapsed / alone:0.00}, " +
+            $"working set now {Process.GetCurrentProcess().WorkingSet64 / 1024 / 1024} MiB"));
+    }
+
+    trioData.Delete(recursive: true);
+}
+
+// The burst goes on the ingress queue at once, as the load tool schedules it; it ends when the double has every
+// message answered SUCCESS (each order a blob). Allocation and CPU are the process's: the apps', the double's and
+// Azurite's client side; JIT is what the runtime compiled during the burst, for all three apps at once.
+static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureTrio(string name, InProcessTrio trio, List<Order> orders, LogRecorder logs)
+{
+    var payloads = orders.Select(OrderJson.Serialize).ToList();
+    var linesBefore = logs.PrintedLines();
+    var allocated = GC.GetTotalAllocatedBytes(precise: true);
+    var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+    var jit = System.Runtime.JitInfo.GetCompilationTime();
+    var methods = System.Runtime.JitInfo.GetCompiledMethodCount();
+    var retriedBefore = trio.Sidecar.Topics.Values.Sum(t => t.Retried);
+    var started = DateTimeOffset.UtcNow;
+    var clock = Stopwatch.StartNew();
+    trio.Schedule(payloads);
+    if (!await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(10)))
+    {
+        throw new TimeoutException($"{name}: messages were still outstanding after 10 minutes");
+    }
+
+    clock.Stop();
+    allocated = GC.GetTotalAllocatedBytes(precise: true) - allocated;
+    cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+        $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s, " +
+        $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, {cpu.TotalSeconds:0.0} CPU-s (the apps and the double), " +
+        $"JIT {(System.Runtime.JitInfo.GetCompilationTime() - jit).TotalSeconds:0.00} s for {System.Runtime.JitInfo.GetCompiledMethodCount() - methods} methods, " +
+        $"peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB, " +
+        $"{trio.Sidecar.Topics.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, {logs.PrintedLines() - linesBefore} log lines"));
+    return (clock.Elapsed, started);
+}
 
 static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string name, HttpClient distributor, List<Order> orders, LogRecorder? logs)
 {
@@ -143,21 +236,24 @@ static async Task<int> DeliverAsync(HttpClient distributor, IReadOnlyList<Order>
     }
 }
 
-// The receivers start, and report ready, before a burst reaches them, as they do before the load tool schedules one.
-static async Task WaitUntilReadyAsync(params HttpClient[] apps)
-{
-    foreach (var app in apps)
-    {
-        await Eventually.StatusAsync(app, ServiceDefaults.ReadinessPath, System.Net.HttpStatusCode.OK, TimeSpan.FromSeconds(30));
-    }
-}
-
 // Every order of the burst, and none twice, is a blob stored since the burst started.
 static async Task ReportStoredAsync(string connectionString, List<Order> orders, DateTimeOffset since)
 {
-    var outbox = new OutboxStorage(new BlobServiceClient(connectionString), OutboxStorage.DefaultOutboxes);
-    var blobs = (await outbox.ListAsync(default)).Where(b => b.StoredAt >= since).ToList();
-    var report = new OutboxWatcher(outbox, TimeSpan.Zero).Evaluate(orders.Select(o => o.OrderId).ToList(), since, blobs);
+    var outbox = new OutboxStorage(new BlobServiceClient(connectionString), OrderTopology.Outboxes);
+    var blobs = new List<OutboxBlob>();
+    foreach (var container in outbox.Outboxes)
+    {
+        string? continuation = null;
+        do
+        {
+            var page = await outbox.ListPageAsync(container, "", continuation, default);
+            blobs.AddRange(page.Blobs.Where(b => b.StoredAt >= since));
+            continuation = page.Continuation;
+        }
+        while (continuation is not null);
+    }
+
+    var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(orders)), OrderTopology.Outboxes, since, blobs);
     Console.WriteLine($"  blobs: {orders.Count - report.Missing.Count}/{orders.Count} stored in this burst, {report.Duplicated.Count} duplicated");
 }
 

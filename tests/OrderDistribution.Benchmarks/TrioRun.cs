@@ -2,15 +2,12 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using Azure.Storage.Blobs;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using Microsoft.Extensions.Logging;
 using OrderDistribution.Messaging.Inbound;
-using OrderDistribution.Distributor;
-using OrderDistribution.LoadTool;
+using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Contracts;
+using OrderDistribution.InProcessHost;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 
@@ -83,50 +80,48 @@ public sealed record TrioRunReport(
 }
 
 /// <summary>
-/// The whole trio in-process behind a <see cref="DaprDouble"/>, into a real Azurite: the orders (and poison) go on
+/// The whole trio in-process (<see cref="InProcessTrio"/>) behind the <see cref="SidecarDouble"/>, into a real Azurite: the orders (and poison) go on
 /// the ingress queue at once, and the run ends when every message is done. Then every blob is read back.
 /// </summary>
 public static class TrioRun
 {
-    private const string Ingress = "q-order-ingress";
-
     public static async Task<TrioRunReport> RunAsync(TrioRunOptions options)
     {
         var orders = OrderGenerator.Generate(options.Orders, options.Seed);
         var (valid, poison) = MixInPoison(orders, options.PoisonRate, options.Seed);
 
         await using var azurite = await Azurite.StartAsync(options.AzuriteDataFolder);
-        await using var sidecar = await DaprDouble.StartAsync(new DaprDoubleOptions
-        {
-            PublishFailureRate = options.PublishFailureRate,
-            DeliverEveryMessageTwice = options.DeliverEveryMessageTwice,
-            ConcurrentSingleDeliveries = options.ConcurrentSingleDeliveries,
-            RedeliveryDelay = options.RedeliveryDelay,
-            Seed = options.Seed,
-        });
-        var mode = options.Style == DeliveryStyle.Bulk ? "bulk" : "single";
         var distributorLogs = new LogRecorder();
         var receiverLogs = new LogRecorder();
-        using var distributor = Distributor(sidecar.Address, mode, distributorLogs);
-        using var express = Receiver("express", azurite.ConnectionString, mode, options, receiverLogs);
-        using var standard = Receiver("standard", azurite.ConnectionString, mode, options, receiverLogs);
-        var distributorClient = distributor.CreateClient();
-        sidecar.Subscribe(Ingress, distributorClient, options.Style);
-        sidecar.Subscribe("q-order-express", express.CreateClient(), options.Style);
-        sidecar.Subscribe("q-order-standard", standard.CreateClient(), options.Style);
-        var deadline = distributor.Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.DeliveryDeadline;
+        await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
+        {
+            StorageConnectionString = azurite.ConnectionString,
+            Style = options.Style,
+            Sidecar = new SidecarDoubleOptions
+            {
+                PublishFailureRate = options.PublishFailureRate,
+                DeliverEveryMessageTwice = options.DeliverEveryMessageTwice,
+                ConcurrentSingleDeliveries = options.ConcurrentSingleDeliveries,
+                RedeliveryDelay = options.RedeliveryDelay,
+                Seed = options.Seed,
+            },
+            ConfigureLogging = (app, logging) => InProcessApps.Log(logging, app == "distributor" ? distributorLogs : receiverLogs),
+            ConfigureReceiver = options.WriteFailureRate > 0
+                ? (instance, services) => services.Replace(ServiceDescriptor.Singleton<IOrderStore>(provider =>
+                    new FlakyOrderStore(provider.GetRequiredService<BlobOrderStore>(), options.WriteFailureRate, options.Seed + instance.Length)))
+                : null,
+        });
+        var sidecar = trio.Sidecar;
+        var deadline = trio.Apps[0].Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.DeliveryDeadline;
 
         var clock = Stopwatch.StartNew();
-        foreach (var payload in valid.Select(OrderJson.Serialize).Concat(poison))
-        {
-            sidecar.Enqueue(Ingress, payload);
-        }
+        trio.Schedule(valid.Select(OrderJson.Serialize).Concat(poison));
 
         var quiet = await sidecar.WaitUntilQuietAsync(options.Timeout);
         clock.Stop();
 
         var blobs = await ReadOutboxesAsync(azurite.ConnectionString);
-        var ingress = sidecar.Topics[Ingress];
+        var ingress = sidecar.Topics[trio.Ingress];
         var droppedPayloads = ingress.DroppedMessages.Values.Select(Encoding.UTF8.GetString).ToHashSet();
         var poisonTexts = poison.Select(Encoding.UTF8.GetString).ToHashSet();
         var validById = valid.ToDictionary(o => o.OrderId);
@@ -202,25 +197,4 @@ public static class TrioRun
         });
         return contents.GroupBy(c => c.Id).ToDictionary(g => g.Key, g => g.Select(c => (c.Container, c.Json)).ToList());
     }
-
-    private static WebApplicationFactory<OrderRouter> Distributor(Uri sidecar, string mode, LogRecorder logs) =>
-        InProcessApps.Distributor(logs, builder =>
-        {
-            builder.UseSetting("DAPR_HTTP_ENDPOINT", sidecar.ToString());
-            builder.UseSetting("Messaging:PubSubMode", mode);
-            builder.ConfigureServices(services => services.UseSidecarDouble());
-        });
-
-    private static WebApplicationFactory<BlobOrderStore> Receiver(
-        string instance, string connectionString, string mode, TrioRunOptions options, LogRecorder logs) =>
-        InProcessApps.Receiver(instance, connectionString, logs, builder =>
-        {
-            builder.UseSetting("Messaging:PubSubMode", mode);
-            if (options.WriteFailureRate > 0)
-            {
-                var seed = options.Seed + instance.Length;
-                builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton<IOrderStore>(provider =>
-                    new FlakyOrderStore(provider.GetRequiredService<BlobOrderStore>(), options.WriteFailureRate, seed))));
-            }
-        });
 }

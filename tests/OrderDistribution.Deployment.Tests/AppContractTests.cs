@@ -1,25 +1,10 @@
+using OrderDistribution.Contracts;
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>What the apps' appsettings.json use must be provided by the components of every model, locally and in Azure.</summary>
 public class AppContractTests
 {
-    [Fact]
-    public void The_apps_settings_name_the_contract_pubsub_topics_and_bindings()
-    {
-        var distributor = AppSettings.Load(Contract.DistributorSettings);
-        Assert.Equal(Contract.PubSubName, distributor["Messaging:PubSubName"]);
-        Assert.Equal(Contract.IngressQueue, distributor["Distributor:IngressTopic"]);
-        Assert.Equal(Contract.ExpressQueue, distributor["Distributor:ExpressTopic"]);
-        Assert.Equal(Contract.StandardQueue, distributor["Distributor:StandardTopic"]);
-        Assert.Equal("q-order-ingress-input", distributor["Distributor:IngressInputBinding"]);
-        Assert.Equal("q-order-express-output", distributor["Distributor:ExpressOutputBinding"]);
-        Assert.Equal("q-order-standard-output", distributor["Distributor:StandardOutputBinding"]);
-
-        var receiver = AppSettings.Load(Contract.ReceiverSettings);
-        Assert.Equal(Contract.PubSubName, receiver["Messaging:PubSubName"]);
-    }
-
-    [Fact]
+    [RequiresBicepFact]
     public void Every_binding_and_topic_the_distributor_uses_is_provided_in_each_model()
     {
         var settings = AppSettings.Load(Contract.DistributorSettings);
@@ -38,22 +23,22 @@ public class AppContractTests
         }
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void Every_binding_topic_and_container_a_receiver_uses_is_provided_in_each_model()
     {
         var settings = AppSettings.Load(Contract.ReceiverSettings);
         foreach (var instance in Contract.Instances)
         {
             // The receiver's rule: names follow INSTANCE unless its settings set them.
-            var topic = settings["Receiver:Topic"] ?? $"q-order-{instance}";
-            var binding = settings["Receiver:InputBinding"] ?? $"q-order-{instance}-input";
-            var container = settings["Receiver:Container"] ?? $"{instance}-outbox";
+            var topic = settings["Receiver:Topic"] ?? OrderTopology.QueueOf(instance);
+            var binding = settings["Receiver:InputBinding"] ?? OrderTopology.InputBindingOf(instance);
+            var container = settings["Receiver:Container"] ?? OrderTopology.OutboxOf(instance);
             var appId = $"receiver-{instance}";
 
             AssertPubSubServes(settings.Required("Messaging:PubSubName"), appId);
             AssertBindingProvided(binding, "input", topic, appId);
             AssertQueueInAzure(topic);
-            Assert.Contains(container, BicepFacts.BlobContainers());
+            Assert.Contains(container, InfraSnapshot.Default.BlobContainers);
         }
     }
 
@@ -83,12 +68,13 @@ public class AppContractTests
         }
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void The_distributors_bulk_publish_fits_the_service_bus_batch_limit()
     {
         var appBytes = AppSettings.Load(Contract.DistributorSettings).RequiredInt("Messaging:MaxBulkPublishBytes");
-        Assert.True(appBytes <= BicepFacts.MaxBulkPubBytes(),
-            $"Messaging:MaxBulkPublishBytes {appBytes} exceeds order-pubsub maxBulkPubBytes {BicepFacts.MaxBulkPubBytes()}");
+        // Standard is the smaller tier's budget: what any app default must fit.
+        var budget = int.Parse(InfraSnapshot.Of(("serviceBusSku", "Standard")).Output("MAX_BULK_PUBLISH_BYTES"), System.Globalization.CultureInfo.InvariantCulture);
+        Assert.True(appBytes <= budget, $"Messaging:MaxBulkPublishBytes {appBytes} exceeds the Standard tier's maxBulkPubBytes {budget}");
     }
 
     private static void AssertPubSubServes(string pubSubName, string appId)
@@ -96,8 +82,8 @@ public class AppContractTests
         Assert.Equal(Contract.PubSubName, pubSubName);
         var local = DaprComponent.Named(DaprComponent.LoadFolder("components-pubsub"), pubSubName, "components-pubsub");
         Assert.Contains(appId, local.Scopes);
-        var azure = BicepFacts.Component(pubSubName);
-        Assert.Contains(appId, azure.ScopesWhen("pubsub"));
+        var azure = InfraSnapshot.Of(("daprComponentsModel", "pubsub")).Component(pubSubName);
+        Assert.Contains(appId, azure.Scopes);
     }
 
     private static void AssertBindingProvided(string name, string direction, string queue, string appId)
@@ -107,11 +93,11 @@ public class AppContractTests
         Assert.Equal(direction, local["direction"]);
         Assert.Equal([appId], local.Scopes);
 
-        var azure = BicepFacts.Component(name);
+        var azure = InfraSnapshot.Of(("daprComponentsModel", "bindings")).Component(name);
         Assert.Equal(queue, azure.Metadata["queueName"]);
         Assert.Equal(direction, azure.Metadata["direction"]);
-        Assert.Equal([appId], azure.ScopesWhen("bindings"));
+        Assert.Equal([appId], azure.Scopes);
     }
 
-    private static void AssertQueueInAzure(string queue) => Assert.Contains(queue, BicepFacts.Queues());
+    private static void AssertQueueInAzure(string queue) => Assert.Contains(queue, InfraSnapshot.Default.Queues);
 }

@@ -1,188 +1,221 @@
-using System.Text.RegularExpressions;
-
 namespace OrderDistribution.Deployment.Tests;
 
-/// <summary>Model switch, least privilege and the timers derived from the delivery deadline, read from infra/.</summary>
-public partial class AzureDeploymentTests
+/// <summary>Model switch, least privilege and the timers derived from the delivery deadline, as infra/ deploys them.</summary>
+public class AzureDeploymentTests
 {
     private const string Receiver = "4f6d3b9b-027b-4f4c-9142-0e5a2a2247e0";
     private const string Sender = "69a216fc-b8fb-44d8-bc22-1f3c2cd27a39";
     private const string Owner = "090c5cfd-751d-490a-894a-3ce6f1109419";
+    private const string BlobDataContributor = "ba92f5b4-2d11-453d-a403-e96b0029c9fe";
+    private const string AcrPull = "7f951dda-4ed3-4680-a7ca-43fe172d538d";
 
     private static readonly string[] InboundComponents =
         [Contract.PubSubName, .. Contract.Bindings.Where(b => b.Direction == "input").Select(b => b.Name)];
 
-    [Fact]
-    public void Every_app_template_carries_the_model_and_every_component_setting_so_a_switch_starts_new_sidecars()
+    /// <summary>Each setting that shapes the components, changed one at a time.</summary>
+    public static TheoryData<string, object> ComponentSettings => new()
     {
-        var main = BicepFacts.MainFile();
-        var messagingEnv = main.Var("messagingEnv");
-        Assert.Contains("{ name: 'DAPR_COMPONENTS_MODEL', value: daprComponentsModel }", messagingEnv, StringComparison.Ordinal);
-        Assert.Contains("{ name: 'DAPR_COMPONENTS_STAMP', value: daprComponentsStamp }", messagingEnv, StringComparison.Ordinal);
-        Assert.All(BicepFacts.ContainerApps(), app => Assert.Contains("messagingEnv", app.ModuleParams["env"], StringComparison.Ordinal));
+        { "daprComponentsModel", "bindings" },
+        { "daprPubSubModel", "single" },
+        { "serviceBusSku", "Premium" },
+        { "maxActiveMessages", 200 },
+        { "maxConcurrentHandlers", 2 },
+        { "bindingConsumersPerQueue", 8 },
+        { "deliveryDeadlineSeconds", 20 },
+    };
 
-        // Whatever main.bicep hands the components module must change the stamp when it changes.
-        var stamp = Identifiers(main.Var("daprComponentsStamp"));
-        var module = main.Modules("modules/dapr-components.bicep").Single();
-        foreach (var (name, value) in module.ModuleParams)
+    [RequiresBicepTheory]
+    [MemberData(nameof(ComponentSettings))]
+    public void A_change_to_the_components_starts_new_sidecars_because_every_app_template_changes_with_it(string parameter, object value)
+    {
+        // A sidecar loads its components when it starts, and a component change alone makes no new revision.
+        var before = InfraSnapshot.Default;
+        var after = InfraSnapshot.Of((parameter, value));
+        Assert.NotEqual(Components(before), Components(after));
+
+        foreach (var app in after.ContainerApps)
         {
-            var required = value switch
-            {
-                // Stable for an azd environment: the environment and the identities' client ids.
-                "containerAppsEnvironment.outputs.name" => null,
-                _ when value.StartsWith("identities.outputs.", StringComparison.Ordinal) => null,
-                // The namespace follows its name.
-                "serviceBus.outputs.fqdn" => "serviceBusName",
-                _ => value.Trim(),
-            };
-            if (required is not null)
-            {
-                Assert.True(stamp.Contains(required), $"daprComponentsStamp does not change with {name} ({required})");
-            }
+            Assert.NotEqual(before.ContainerApp(app.Name).Env["DAPR_COMPONENTS_STAMP"], app.Env["DAPR_COMPONENTS_STAMP"]);
         }
 
-        // The apps' revisions are built after the components changed.
-        Assert.All(BicepFacts.ContainerApps(), app => Assert.Contains("daprComponents", app["dependsOn"], StringComparison.Ordinal));
+        static string Components(InfraSnapshot snapshot) => string.Join('\n', snapshot.Resources
+            .Where(r => r["type"]!.GetValue<string>().StartsWith("Microsoft.App/managedEnvironments/daprComponents", StringComparison.Ordinal))
+            .Select(r => r.ToJsonString()));
     }
 
-    [Fact]
+    [RequiresBicepFact]
+    public void The_apps_revisions_are_built_after_the_components_changed_and_their_roles_exist()
+    {
+        foreach (var app in Contract.AppIds)
+        {
+            var module = Assert.Single(BicepCompiler.Main["resources"]!.AsArray(), r => r!["name"]?.GetValue<string>() == $"app-{app}")!;
+            var dependsOn = module["dependsOn"]!.AsArray().Select(d => d!.GetValue<string>()).ToList();
+            Assert.Contains(dependsOn, d => d.EndsWith("'Microsoft.Resources/deployments', 'dapr-components')]", StringComparison.Ordinal));
+            Assert.Contains("queueRoles", dependsOn);
+        }
+    }
+
+    [RequiresBicepFact]
     public void Each_queue_role_belongs_to_exactly_what_uses_it_and_nothing_else()
     {
-        var main = BicepFacts.MainFile();
-        var appKey = new Dictionary<string, string>
+        var expected = new List<(string, string, string)>
         {
-            [Contract.Distributor] = "distributor",
-            [Contract.ReceiverExpress] = "receiverExpress",
-            [Contract.ReceiverStandard] = "receiverStandard",
+            // The apps' own identities: their binding components (input receives, output sends).
+            ("id-distributor", Contract.IngressQueue, Receiver),
+            ("id-distributor", Contract.ExpressQueue, Sender),
+            ("id-distributor", Contract.StandardQueue, Sender),
+            ("id-receiver-express", Contract.ExpressQueue, Receiver),
+            ("id-receiver-standard", Contract.StandardQueue, Receiver),
+            // The scalers' identities: Data Owner on the one queue their app scales on, nothing else.
+            ("id-distributor-scaler", Contract.IngressQueue, Owner),
+            ("id-receiver-express-scaler", Contract.ExpressQueue, Owner),
+            ("id-receiver-standard-scaler", Contract.StandardQueue, Owner),
+            // The apps' system-assigned identities (order-pubsub).
+            ("distributor (system-assigned)", Contract.IngressQueue, Receiver),
+            ("distributor (system-assigned)", Contract.ExpressQueue, Sender),
+            ("distributor (system-assigned)", Contract.StandardQueue, Sender),
+            ("receiver-express (system-assigned)", Contract.ExpressQueue, Receiver),
+            ("receiver-standard (system-assigned)", Contract.StandardQueue, Receiver),
+            // The user's load tool sends the burst.
+            (InfraSnapshot.UserPrincipalId, Contract.IngressQueue, Sender),
         };
 
-        // User-assigned identities: binding components (input receives, output sends), the KEDA scaler
-        // (Data Owner on the queue it scales on), and the user's load tool (sends the burst).
-        var expectedUserAssigned = Contract.Bindings
-            .Select(b => (appKey[b.AppId], b.Queue, b.Direction == "input" ? Receiver : Sender))
-            .Concat(BicepFacts.ContainerApps().Select(app => (
-                appKey[BicepFile.StringLiteral(app.ModuleParams["daprAppId"])!],
-                BicepFacts.ResolveMember(main, app.ModuleParams["scaleQueueName"]),
-                Owner)))
-            .Append(("user", Contract.IngressQueue, Sender))
-            .ToHashSet();
-        Assert.Equal(expectedUserAssigned.OrderBy(x => x.ToString(), StringComparer.Ordinal), Assignments(main, main.Var("queueRoleAssignments")));
-
-        // System-assigned identities (order-pubsub): the distributor receives ingress and sends to both
-        // delivery queues; each receiver receives its own queue.
-        var expectedPubSub = new[]
-        {
-            ("distributor", Contract.IngressQueue, Receiver),
-            ("distributor", Contract.ExpressQueue, Sender),
-            ("distributor", Contract.StandardQueue, Sender),
-            ("receiverExpress", Contract.ExpressQueue, Receiver),
-            ("receiverStandard", Contract.StandardQueue, Receiver),
-        };
-        Assert.Equal(expectedPubSub.OrderBy(x => x.ToString(), StringComparer.Ordinal), Assignments(main, main.Var("pubSubRoleAssignments")));
+        var actual = InfraSnapshot.Default.RoleAssignments.Where(a => a.ScopeType == "queues").Select(a => (a.Who, a.ScopeName, a.RoleId));
+        Assert.Equal(expected.Order(), actual.Order());
     }
 
-    [Fact]
+    [RequiresBicepFact]
+    public void No_app_container_can_use_the_data_owner_right_its_scaler_needs()
+    {
+        var snapshot = InfraSnapshot.Default;
+        var owners = snapshot.RoleAssignments.Where(a => a.RoleId == Owner).Select(a => a.Who).ToHashSet();
+        foreach (var app in snapshot.ContainerApps)
+        {
+            var scaler = $"id-{app.Name}-scaler";
+            Assert.Contains(scaler, owners);
+            // The scale rule signs in with the scaler's identity, which only the platform may use (lifecycle None).
+            Assert.Matches($"/userAssignedIdentities/{scaler}-[a-z0-9]+$", app.ScaleRule["identity"]!.GetValue<string>());
+            var settings = Assert.Single(app.Configuration["identitySettings"]!.AsArray())!;
+            Assert.Equal(app.ScaleRule["identity"]!.GetValue<string>(), settings["identity"]!.GetValue<string>());
+            Assert.Equal("None", settings["lifecycle"]!.GetValue<string>());
+            // What the containers sign in with holds no Owner role.
+            Assert.DoesNotContain(app.Env["AZURE_CLIENT_ID"], scaler, StringComparison.Ordinal);
+            Assert.DoesNotContain($"id-{app.Name}", owners);
+            Assert.DoesNotContain($"{app.Name} (system-assigned)", owners);
+        }
+    }
+
+    [RequiresBicepFact]
+    public void Each_receiver_identity_may_write_only_its_own_outbox_and_the_user_the_four_containers()
+    {
+        var actual = InfraSnapshot.Default.RoleAssignments
+            .Where(a => a.ScopeType == "containers")
+            .Select(a => (a.Who, a.ScopeName, a.RoleId))
+            .Order();
+
+        var expected = new List<(string, string, string)>
+        {
+            ("id-receiver-express", "express-outbox", BlobDataContributor),
+            ("id-receiver-standard", "standard-outbox", BlobDataContributor),
+        };
+        expected.AddRange(Contract.BlobContainers.Select(c => (InfraSnapshot.UserPrincipalId, c, BlobDataContributor)));
+        Assert.Equal(expected.Order(), actual);
+    }
+
+    [RequiresBicepFact]
+    public void Without_a_user_principal_only_the_apps_hold_roles()
+    {
+        var whos = InfraSnapshot.Of(("principalId", "")).RoleAssignments.Select(a => a.Who).ToHashSet();
+        Assert.DoesNotContain(InfraSnapshot.UserPrincipalId, whos);
+        Assert.DoesNotContain("", whos);
+    }
+
+    [RequiresBicepFact]
+    public void The_apps_pull_images_with_their_own_identity_and_nothing_else_does()
+    {
+        var pulls = InfraSnapshot.Default.RoleAssignments.Where(a => a.RoleId == AcrPull).ToList();
+        Assert.All(pulls, a => Assert.Equal("registries", a.ScopeType));
+        Assert.Equal(Contract.AppIds.Select(app => $"id-{app}").Order(), pulls.Select(a => a.Who).Order());
+    }
+
+    [RequiresBicepFact]
     public void Order_pubsub_signs_in_with_each_apps_own_system_assigned_identity_not_a_shared_one()
     {
-        Assert.False(BicepFacts.Component(Contract.PubSubName).Metadata.ContainsKey("azureClientId"));
-        Assert.DoesNotContain("messaging", BicepFile.Load("infra/modules/identities.bicep").Text, StringComparison.OrdinalIgnoreCase);
-
-        var file = BicepFile.Load(BicepFacts.ContainerApp);
-        var app = file.Resources("Microsoft.App/containerApps@").Single();
-        Assert.Equal("'SystemAssigned,UserAssigned'", BicepFile.PropertyPath(app.Body, "identity", "type"));
-        Assert.Contains("principalId", file.Outputs);
-
-        var main = BicepFacts.MainFile();
-        var principals = BicepFile.ObjectProperties(main.Var("appPrincipalIds"));
-        Assert.Equal("distributor.outputs.principalId", principals["distributor"]);
-        Assert.Equal("receiverExpress.outputs.principalId", principals["receiverExpress"]);
-        Assert.Equal("receiverStandard.outputs.principalId", principals["receiverStandard"]);
+        var snapshot = InfraSnapshot.Default;
+        Assert.False(snapshot.Component(Contract.PubSubName).Metadata.ContainsKey("azureClientId"));
+        Assert.All(snapshot.ContainerApps, app =>
+        {
+            Assert.Equal("SystemAssigned,UserAssigned", app.Resource["identity"]!["type"]!.GetValue<string>());
+            Assert.Equal([$"id-{app.Name}", $"id-{app.Name}-scaler"], app.UserAssignedIdentities.Select(i => i[..i.LastIndexOf('-')]));
+        });
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void Every_inbound_component_has_a_bounded_retry_policy_and_no_circuit_breaker()
     {
-        var file = BicepFile.Load(BicepFacts.DaprComponents);
-        var symbols = file.Resources("Microsoft.App/managedEnvironments/daprComponents@")
-            .ToDictionary(b => b.Symbol, b => BicepFile.StringLiteral(b["name"]!)!);
-        var policies = file.Resources("Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@").ToList();
+        var policies = InfraSnapshot.Default.OfType("Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies").ToList();
 
         Assert.Equal(InboundComponents.Order(StringComparer.Ordinal),
-            policies.Select(p => symbols[p["parent"]!.Trim()]).Order(StringComparer.Ordinal));
-        Assert.All(policies, p => Assert.Equal("inboundPolicy", BicepFile.PropertyPath(p.Body, "properties", "inboundPolicy")));
-
-        var inbound = file.Var("inboundPolicy");
-        Assert.Equal("inboundAttemptTimeoutSeconds", BicepFile.PropertyPath(inbound, "timeoutPolicy", "responseTimeoutInSeconds"));
-        Assert.Equal("inboundMaxRetries", BicepFile.PropertyPath(inbound, "httpRetryPolicy", "maxRetries"));
-        Assert.Equal("inboundInitialDelayMs", BicepFile.PropertyPath(inbound, "httpRetryPolicy", "retryBackOff", "initialDelayInMilliseconds"));
-        Assert.Equal("inboundMaxIntervalMs", BicepFile.PropertyPath(inbound, "httpRetryPolicy", "retryBackOff", "maxIntervalInMilliseconds"));
-        // An open breaker fails deliveries at once, and Service Bus counts each towards maxDeliveryCount.
-        Assert.Null(BicepFile.PropertyPath(inbound, "circuitBreakerPolicy"));
-
-        var main = BicepFacts.MainFile();
-        Assert.InRange(BicepArithmetic.Evaluate(main, "inboundMaxRetries"), 1, 10);
+            policies.Select(p => p["name"]!.GetValue<string>().Split('/')[1]).Order(StringComparer.Ordinal));
+        Assert.All(policies, p =>
+        {
+            var inbound = p["properties"]!["inboundPolicy"]!;
+            Assert.InRange(inbound["httpRetryPolicy"]!["maxRetries"]!.GetValue<int>(), 1, 10);
+            // An open breaker fails deliveries at once, and Service Bus counts each towards maxDeliveryCount.
+            Assert.Null(inbound["circuitBreakerPolicy"]);
+            Assert.Null(p["properties"]!["outboundPolicy"]);
+        });
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void The_apps_get_the_delivery_deadline_the_infrastructure_timers_are_derived_from()
     {
-        var main = BicepFacts.MainFile();
-        var deadline = BicepArithmetic.Evaluate(main, "deliveryDeadlineSeconds");
-
+        var deadline = BicepCompiler.Main["parameters"]!["deliveryDeadlineSeconds"]!["defaultValue"]!.GetValue<int>();
         Assert.Equal(DeliveryDeadline.Longest(), TimeSpan.FromSeconds(deadline));
-        Assert.Contains("{ name: 'Messaging__DeliveryDeadline', value: '00:00:${padLeft(string(deliveryDeadlineSeconds), 2, '0')}' }",
-            main.Var("messagingEnv"), StringComparison.Ordinal);
+        Assert.All(InfraSnapshot.Default.ContainerApps, app => Assert.Equal("00:00:10", app.Env["Messaging__DeliveryDeadline"]));
+        Assert.All(InfraSnapshot.Of(("deliveryDeadlineSeconds", 45)).ContainerApps, app => Assert.Equal("00:00:45", app.Env["Messaging__DeliveryDeadline"]));
     }
 
-    [Fact]
-    public void Sidecar_and_broker_timers_outlast_the_delivery_deadline_with_margin()
+    [RequiresBicepTheory]
+    [InlineData(1)]
+    [InlineData(10)]
+    [InlineData(50)]
+    public void Sidecar_and_broker_timers_outlast_the_delivery_deadline_with_margin(int deadline)
     {
-        var main = BicepFacts.MainFile();
-        int Value(string name) => BicepArithmetic.Evaluate(main, name);
-        var deadline = Value("deliveryDeadlineSeconds");
-        var attempt = Value("inboundAttemptTimeoutSeconds");
-        var retries = Value("inboundMaxRetries");
-        var longestDelivery = (retries + 1) * attempt + retries * Value("inboundMaxIntervalMs") / 1000;
-
-        // One attempt may take the whole deadline; the inbound timeout only cuts off a hanging app.
-        Assert.True(attempt >= deadline + 5, $"inbound attempt timeout {attempt} s leaves no margin over the {deadline} s deadline");
-        // Dapr's handler timeout must not cancel a delivery that is still retrying.
-        Assert.True(Value("handlerTimeoutInSec") > longestDelivery, $"handlerTimeoutInSec {Value("handlerTimeoutInSec")} <= longest delivery {longestDelivery} s");
-        // The lock survives one failed renewal and covers an unrenewed attempt several times over.
-        var lockSeconds = Value("lockDurationSeconds");
-        Assert.True(lockSeconds >= 2 * Value("lockRenewalInSec") + 10, $"lock {lockSeconds} s vs renewal every {Value("lockRenewalInSec")} s");
-        Assert.True(lockSeconds >= 3 * deadline, $"lock {lockSeconds} s vs deadline {deadline} s");
-
-        // Those numbers are what the queues and components get.
-        var serviceBus = main.Modules("modules/servicebus.bicep").Single().ModuleParams;
-        Assert.Equal("'PT${lockDurationSeconds}S'", serviceBus["lockDuration"]);
-        var components = main.Modules("modules/dapr-components.bicep").Single().ModuleParams;
-        foreach (var name in new[] { "handlerTimeoutInSec", "lockRenewalInSec", "inboundAttemptTimeoutSeconds", "inboundMaxRetries", "inboundInitialDelayMs", "inboundMaxIntervalMs" })
-        {
-            Assert.Equal(name, components[name]);
-        }
-
+        var snapshot = InfraSnapshot.Of(("deliveryDeadlineSeconds", deadline));
         foreach (var name in InboundComponents)
         {
-            var component = BicepFacts.Component(name);
-            Assert.Equal("string(handlerTimeoutInSec)", component.Metadata["handlerTimeoutInSec"]);
-            Assert.Equal("string(lockRenewalInSec)", component.Metadata["lockRenewalInSec"]);
+            var policy = Assert.Single(snapshot.OfType("Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies"),
+                p => p["name"]!.GetValue<string>().Split('/')[1] == name)["properties"]!["inboundPolicy"]!;
+            var attempt = policy["timeoutPolicy"]!["responseTimeoutInSeconds"]!.GetValue<int>();
+            var retries = policy["httpRetryPolicy"]!["maxRetries"]!.GetValue<int>();
+            var maxInterval = policy["httpRetryPolicy"]!["retryBackOff"]!["maxIntervalInMilliseconds"]!.GetValue<int>() / 1000;
+            var longestDelivery = (retries + 1) * attempt + retries * maxInterval;
+            var component = snapshot.Component(name);
+            var handlerTimeout = component.IntMetadata("handlerTimeoutInSec");
+            var lockRenewal = component.IntMetadata("lockRenewalInSec");
+
+            // One attempt may take the whole deadline; the inbound timeout only cuts off a hanging app.
+            Assert.True(attempt >= deadline + 5, $"{name}: inbound attempt timeout {attempt} s leaves no margin over the {deadline} s deadline");
+            // Dapr's handler timeout must not cancel a delivery that is still retrying.
+            Assert.True(handlerTimeout > longestDelivery, $"{name}: handlerTimeoutInSec {handlerTimeout} <= longest delivery {longestDelivery} s");
+
+            // The lock survives one failed renewal and covers an unrenewed attempt several times over.
+            var queue = name == Contract.PubSubName ? Contract.IngressQueue : Contract.Bindings.Single(b => b.Name == name).Queue;
+            var lockDuration = System.Xml.XmlConvert.ToTimeSpan(snapshot.Single("Microsoft.ServiceBus/namespaces/queues", queue)["properties"]!["lockDuration"]!.GetValue<string>());
+            Assert.True(lockDuration.TotalSeconds >= 2 * lockRenewal + 10, $"lock {lockDuration} vs renewal every {lockRenewal} s");
+            Assert.True(lockDuration.TotalSeconds >= 3 * Math.Min(deadline, 10) && lockDuration.TotalSeconds >= attempt, $"lock {lockDuration} vs deadline {deadline} s");
         }
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void Every_service_bus_component_reconnects_within_half_a_minute_not_dapr_s_default_five_minutes()
     {
-        var main = BicepFacts.MainFile();
-        var recovery = BicepArithmetic.Evaluate(main, "connectionRecoveryMaxSeconds");
-        Assert.InRange(recovery, 5, 60);
-        Assert.Equal("connectionRecoveryMaxSeconds", main.Modules("modules/dapr-components.bicep").Single().ModuleParams["connectionRecoveryMaxSeconds"]);
-
-        Assert.All(BicepFacts.Components(), component =>
-            Assert.Equal("string(connectionRecoveryMaxSeconds)", component.Metadata.GetValueOrDefault("maxConnectionRecoveryInSec")));
+        Assert.All(InfraSnapshot.Default.Components, component =>
+            Assert.InRange(component.IntMetadata("maxConnectionRecoveryInSec"), 5, 60));
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void Each_azure_input_binding_runs_as_many_consumers_as_the_local_run_has_input_components_per_queue()
     {
         // Locally: RabbitMQ input components on one queue, each handing the app one message at a time.
@@ -194,41 +227,15 @@ public partial class AzureDeploymentTests
         Assert.Equal(inputQueues.Order(StringComparer.Ordinal), local.Keys.Order(StringComparer.Ordinal));
         var perQueue = Assert.Single(local.Values.Distinct());
 
-        // In Azure: one Service Bus input binding per queue, with that many handlers (and twice as many locked).
-        var main = BicepFacts.MainFile();
-        Assert.Equal(perQueue, BicepArithmetic.Evaluate(main, "bindingConsumersPerQueue"));
-        Assert.Equal(perQueue, BicepArithmetic.Evaluate(main, "bindingMaxConcurrentHandlers"));
-        Assert.Equal(2 * perQueue, BicepArithmetic.Evaluate(main, "bindingMaxActiveMessages"));
+        // In Azure, with main.parameters.json's default: one Service Bus input binding per queue, with that many
+        // handlers (and twice as many locked).
+        var snapshot = InfraSnapshot.Of(("daprComponentsModel", "bindings"));
+        Assert.Equal($"${{BINDING_CONSUMERS_PER_QUEUE={perQueue}}}", BicepTests.MainParameters()["bindingConsumersPerQueue"]);
         foreach (var binding in Contract.Bindings.Where(b => b.Direction == "input"))
         {
-            var component = BicepFacts.Component(binding.Name);
-            Assert.Equal("string(bindingMaxConcurrentHandlers)", component.Metadata["maxConcurrentHandlers"]);
-            Assert.Equal("string(bindingMaxActiveMessages)", component.Metadata["maxActiveMessages"]);
+            var component = snapshot.Component(binding.Name);
+            Assert.Equal(perQueue, component.IntMetadata("maxConcurrentHandlers"));
+            Assert.Equal(2 * perQueue, component.IntMetadata("maxActiveMessages"));
         }
     }
-
-    private static List<(string Who, string Queue, string Role)> Assignments(BicepFile main, string expression)
-    {
-        var e = expression.Trim();
-        var arrays = e.StartsWith("concat(", StringComparison.Ordinal)
-            ? BicepFile.ArrayItems("[" + e["concat(".Length..^1] + "]")
-                .Select(part => part.Trim())
-                .Select(part => BicepFile.Ternary(part) is { } t ? t.WhenFalse : part)
-            : [e];
-        var roles = BicepFile.ObjectProperties(main.Var("roles"));
-        return arrays.SelectMany(BicepFile.ArrayItems)
-            .Select(BicepFile.ObjectProperties)
-            .Select(p => (
-                BicepFile.StringLiteral(p["who"])!,
-                BicepFacts.ResolveMember(main, p["queue"]),
-                BicepFile.StringLiteral(roles[p["role"].Split('.')[1]])!))
-            .OrderBy(x => x.ToString(), StringComparer.Ordinal)
-            .ToList();
-    }
-
-    private static HashSet<string> Identifiers(string expression) =>
-        IdentifierRegex().Matches(expression).Select(m => m.Value).ToHashSet();
-
-    [GeneratedRegex(@"[A-Za-z_]\w*")]
-    private static partial Regex IdentifierRegex();
 }

@@ -13,7 +13,7 @@ public class BicepCompileTests
     [RequiresBicepFact]
     public void Main_bicep_passes_the_linter_without_warnings()
     {
-        var (exitCode, output) = BicepCompiler.Run("lint", BicepFacts.Main);
+        var (exitCode, output) = BicepCompiler.Run("lint", BicepCompiler.MainFile);
         Assert.True(exitCode == 0 && output.Trim().Length == 0, $"bicep lint: exit {exitCode}\n{output}");
     }
 

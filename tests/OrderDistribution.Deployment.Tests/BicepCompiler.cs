@@ -10,7 +10,9 @@ namespace OrderDistribution.Deployment.Tests;
 /// </summary>
 internal static class BicepCompiler
 {
-    private static readonly Lazy<JsonObject> MainTemplate = new(() => Build(BicepFacts.Main));
+    public const string MainFile = "infra/main.bicep";
+
+    private static readonly Lazy<JsonObject> MainTemplate = new(() => Build(MainFile));
 
     /// <summary>The compiler's path, or null with no compiler for this platform.</summary>
     public static string? Path { get; } = Find();
@@ -98,6 +100,19 @@ internal static class BicepCompiler
 public sealed class RequiresBicepFactAttribute : FactAttribute
 {
     public RequiresBicepFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
+    {
+        if (BicepCompiler.Path is null)
+        {
+            Skip = BicepCompiler.MissingReason;
+        }
+    }
+}
+
+/// <summary>A theory that needs the Bicep compiler; skipped, with the reason, where there is none for this platform.</summary>
+public sealed class RequiresBicepTheoryAttribute : TheoryAttribute
+{
+    public RequiresBicepTheoryAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
         : base(sourceFilePath, sourceLineNumber)
     {
         if (BicepCompiler.Path is null)

@@ -1,42 +1,43 @@
+using System.Globalization;
 using System.Text.Json;
 
 namespace OrderDistribution.Deployment.Tests;
 
+/// <summary>What infra/ deploys, read from the resources the Bicep compiler evaluates for given parameters.</summary>
 public class BicepTests
 {
     private static readonly string[] BindingNames = Contract.Bindings.Select(b => b.Name).ToArray();
 
-    [Fact]
+    [RequiresBicepFact]
     public void The_container_apps_use_the_dapr_app_ids_of_dapr_yaml_as_app_and_role_names()
     {
-        var apps = BicepFacts.ContainerApps();
-        var runFileIds = DaprRunFile.Load(DaprRunFile.PubSub).Apps.Select(a => a.Id);
+        var runFileIds = DaprRunFile.Load(DaprRunFile.PubSub).Apps.Select(a => a.Id).ToList();
+        var apps = InfraSnapshot.Default.ContainerApps;
 
-        Assert.Equal(runFileIds, apps.Select(a => BicepFile.StringLiteral(a.ModuleParams["daprAppId"])));
-        foreach (var app in apps)
+        // The container app name is the cloud role name the KQL queries filter on, and azd's service name.
+        Assert.Equal(runFileIds, apps.Select(a => a.Name));
+        Assert.All(apps, app =>
         {
-            var p = app.ModuleParams;
-            // The container app name is the cloud role name the KQL queries filter on.
-            Assert.Equal(p["daprAppId"], p["name"]);
-            Assert.Equal(p["daprAppId"], p["serviceName"]);
-        }
+            Assert.Equal(app.Name, app.Configuration["dapr"]!["appId"]!.GetValue<string>());
+            Assert.Equal(app.Name, app.Resource["tags"]!["azd-service-name"]!.GetValue<string>());
+        });
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void Bicep_declares_the_dapr_components_the_apps_need_and_no_local_only_one()
     {
-        var names = BicepFacts.Components().Select(c => c.Name).ToList();
+        var names = InfraSnapshot.Default.Components.Select(c => c.Name).ToList();
 
         Assert.Equal(BindingNames.Prepend(Contract.PubSubName).Order(StringComparer.Ordinal), names.Order(StringComparer.Ordinal));
         Assert.DoesNotContain(Contract.LocalIngressOutput.Name, names);
     }
 
-    [Theory]
+    [RequiresBicepTheory]
     [InlineData("pubsub")]
     [InlineData("bindings")]
     public void Bicep_scopes_follow_the_model_parameter(string model)
     {
-        foreach (var component in BicepFacts.Components())
+        foreach (var component in InfraSnapshot.Of(("daprComponentsModel", model)).Components)
         {
             var live = component.Name == Contract.PubSubName ? model == "pubsub" : model == "bindings";
             string[] expected = !live
@@ -44,217 +45,180 @@ public class BicepTests
                 : component.Name == Contract.PubSubName
                     ? Contract.AppIds
                     : [Contract.Bindings.Single(b => b.Name == component.Name).AppId];
-            Assert.Equal(expected, component.ScopesWhen(model));
+            Assert.Equal(expected, component.Scopes);
         }
     }
 
-    [Fact]
-    public void Bicep_component_scopes_name_only_app_ids_of_dapr_yaml_or_the_placeholder()
+    [RequiresBicepFact]
+    public void Order_pubsub_is_service_bus_queues_in_the_deployed_namespace_tuned_by_parameters()
     {
-        var allowed = DaprRunFile.Load(DaprRunFile.PubSub).Apps.Select(a => a.Id).Append(Contract.PlaceholderScope).ToHashSet();
-        foreach (var component in BicepFacts.Components())
-        {
-            foreach (var model in new[] { "pubsub", "bindings" })
-            {
-                Assert.All(component.ScopesWhen(model), scope => Assert.Contains(scope, allowed));
-            }
-        }
-    }
-
-    [Fact]
-    public void Order_pubsub_is_service_bus_queues_tuned_by_parameters()
-    {
-        var pubSub = BicepFacts.Component(Contract.PubSubName);
+        var snapshot = InfraSnapshot.Default;
+        var pubSub = snapshot.Component(Contract.PubSubName);
 
         Assert.Equal("pubsub.azure.servicebus.queues", pubSub.ComponentType);
         Assert.Equal("true", pubSub.Metadata["disableEntityManagement"]);
-        Assert.Equal("serviceBusNamespaceFqdn", pubSub.Metadata["namespaceName"]);
-        Assert.Equal("string(maxActiveMessages)", pubSub.Metadata["maxActiveMessages"]);
-        Assert.Equal("string(maxConcurrentHandlers)", pubSub.Metadata["maxConcurrentHandlers"]);
-        Assert.Equal("string(handlerTimeoutInSec)", pubSub.Metadata["handlerTimeoutInSec"]);
-        Assert.Equal("string(lockRenewalInSec)", pubSub.Metadata["lockRenewalInSec"]);
+        Assert.Equal(snapshot.Output("SERVICEBUS_NAMESPACE_FQDN"), pubSub.Metadata["namespaceName"]);
+        Assert.Equal($"{snapshot.Output("SERVICEBUS_NAMESPACE")}.servicebus.windows.net", pubSub.Metadata["namespaceName"]);
         // The component ignores maxBulkPubBytes at this level (it reads it from each bulk publish request).
         Assert.False(pubSub.Metadata.ContainsKey("maxBulkPubBytes"));
+
+        var tuned = InfraSnapshot.Of(("maxActiveMessages", 300), ("maxConcurrentHandlers", 2)).Component(Contract.PubSubName);
+        Assert.Equal(300, tuned.IntMetadata("maxActiveMessages"));
+        Assert.Equal(2, tuned.IntMetadata("maxConcurrentHandlers"));
     }
 
-    [Theory]
+    [RequiresBicepTheory]
     [InlineData("bulk", 250, 1)]
     [InlineData("single", 128, 64)]
     public void Order_pubsub_gets_the_handler_settings_of_the_chosen_pubsub_mode(string mode, int activeMessages, int handlers)
     {
-        var main = BicepFacts.MainFile();
-        var module = main.Modules("modules/dapr-components.bicep").Single().ModuleParams;
-        var given = new Dictionary<string, string> { ["daprPubSubModel"] = mode };
+        var pubSub = InfraSnapshot.Of(("daprPubSubModel", mode)).Component(Contract.PubSubName);
 
-        Assert.Equal(activeMessages, BicepArithmetic.EvaluateExpression(main, module["maxActiveMessages"], given));
-        Assert.Equal(handlers, BicepArithmetic.EvaluateExpression(main, module["maxConcurrentHandlers"], given));
+        Assert.Equal(activeMessages, pubSub.IntMetadata("maxActiveMessages"));
+        Assert.Equal(handlers, pubSub.IntMetadata("maxConcurrentHandlers"));
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void Single_mode_runs_many_handlers_while_bulk_keeps_the_seeds_one_handler_filling_whole_bulks()
     {
-        var main = BicepFacts.MainFile();
-        var module = main.Modules("modules/dapr-components.bicep").Single().ModuleParams;
-        int Handlers(string mode) => BicepArithmetic.EvaluateExpression(main, module["maxConcurrentHandlers"], new Dictionary<string, string> { ["daprPubSubModel"] = mode });
-        int Active(string mode) => BicepArithmetic.EvaluateExpression(main, module["maxActiveMessages"], new Dictionary<string, string> { ["daprPubSubModel"] = mode });
+        var bulk = InfraSnapshot.Of(("daprPubSubModel", "bulk")).Component(Contract.PubSubName);
+        var single = InfraSnapshot.Of(("daprPubSubModel", "single")).Component(Contract.PubSubName);
 
-        Assert.Equal(1, Handlers("bulk"));
-        Assert.Equal(AppSettings.Load(Contract.DistributorSettings).RequiredInt("Messaging:MaxMessagesCount"), Active("bulk"));
-        Assert.True(Handlers("single") > 1, "single mode with one handler handles one message at a time");
-        Assert.True(Active("single") >= Handlers("single"), "fewer active messages than handlers leaves handlers idle");
+        Assert.Equal(1, bulk.IntMetadata("maxConcurrentHandlers"));
+        Assert.Equal(AppSettings.Load(Contract.DistributorSettings).RequiredInt("Messaging:MaxMessagesCount"), bulk.IntMetadata("maxActiveMessages"));
+        Assert.True(single.IntMetadata("maxConcurrentHandlers") > 1, "single mode with one handler handles one message at a time");
+        Assert.True(single.IntMetadata("maxActiveMessages") >= single.IntMetadata("maxConcurrentHandlers"), "fewer active messages than handlers leaves handlers idle");
     }
 
-    [Fact]
-    public void Each_binding_is_a_service_bus_queue_binding_with_its_apps_identity()
+    [RequiresBicepFact]
+    public void Each_binding_is_a_service_bus_queue_binding_signing_in_with_its_apps_own_identity()
     {
-        var clientIdParam = new Dictionary<string, string>
-        {
-            [Contract.Distributor] = "distributorClientId",
-            [Contract.ReceiverExpress] = "receiverExpressClientId",
-            [Contract.ReceiverStandard] = "receiverStandardClientId",
-        };
         foreach (var binding in Contract.Bindings)
         {
-            var component = BicepFacts.Component(binding.Name);
+            var component = InfraSnapshot.Default.Component(binding.Name);
             Assert.Equal("bindings.azure.servicebusqueues", component.ComponentType);
             Assert.Equal(binding.Queue, component.Metadata["queueName"]);
             Assert.Equal(binding.Direction, component.Metadata["direction"]);
             Assert.Equal("true", component.Metadata["disableEntityManagement"]);
-            Assert.Equal(clientIdParam[binding.AppId], component.Metadata["azureClientId"]);
+            // The client id is known once deployed: the snapshot keeps the reference to the identity it comes from.
+            Assert.Contains($"/userAssignedIdentities/id-{binding.AppId}-", component.Metadata["azureClientId"], StringComparison.Ordinal);
+            Assert.EndsWith(".clientId]", component.Metadata["azureClientId"], StringComparison.Ordinal);
         }
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void Service_bus_holds_the_three_queues_and_storage_the_three_containers()
     {
-        Assert.Equal(Contract.Queues, BicepFacts.Queues());
-        Assert.Equal(Contract.BlobContainers, BicepFacts.BlobContainers());
-
+        Assert.Equal(Contract.Queues, InfraSnapshot.Default.Queues);
+        Assert.Equal(Contract.BlobContainers, InfraSnapshot.Default.BlobContainers);
     }
 
-    [Theory]
+    [RequiresBicepTheory]
     [InlineData("Standard", 262144)]
     [InlineData("Premium", 1048576)]
     public void The_service_bus_sku_parameter_drives_the_namespace_tier_and_the_byte_budget(string sku, int tierBatchLimit)
     {
-        var main = BicepFacts.MainFile();
-        var module = main.Modules("modules/servicebus.bicep").Single().ModuleParams;
-        Assert.Equal("serviceBusSku", module["sku"]);
-        Assert.Equal("serviceBusMessagingUnits", module["messagingUnits"]);
+        var snapshot = InfraSnapshot.Of(("serviceBusSku", sku), ("serviceBusMessagingUnits", 2));
+        var ns = Assert.Single(snapshot.OfType("Microsoft.ServiceBus/namespaces"));
+        Assert.Equal(sku, ns["sku"]!["name"]!.GetValue<string>());
+        Assert.Equal(sku, ns["sku"]!["tier"]!.GetValue<string>());
+        Assert.Equal(sku == "Premium" ? 2 : null, ns["sku"]!["capacity"]?.GetValue<int>());
 
-        var file = BicepFile.Load("infra/modules/servicebus.bicep");
-        var namespaceSku = BicepFile.Ternary(BicepFile.Property(file.Resources("Microsoft.ServiceBus/namespaces@").Single().Body, "sku")!)!.Value;
-        Assert.Equal("sku == 'Premium'", namespaceSku.Condition);
-        var chosen = BicepFile.ObjectProperties(sku == "Premium" ? namespaceSku.WhenTrue : namespaceSku.WhenFalse);
-        Assert.Equal($"'{sku}'", chosen["name"]);
-        Assert.Equal($"'{sku}'", chosen["tier"]);
-        Assert.Equal(sku == "Premium" ? "messagingUnits" : null, chosen.GetValueOrDefault("capacity"));
-
-        // The budget follows the tier, under its batch cap with room for framing, inside the apps' valid range.
-        var budget = BicepFacts.MaxBulkPubBytes(sku);
+        // The budget follows the tier, under its batch cap with room for framing, inside the apps' valid range,
+        // and every app gets it.
+        var budget = int.Parse(snapshot.Output("MAX_BULK_PUBLISH_BYTES"), CultureInfo.InvariantCulture);
         Assert.InRange(budget, tierBatchLimit - 16 * 1024, tierBatchLimit - 1024);
         Assert.InRange(budget, 1024, 1048576);
-        Assert.Contains("{ name: 'Messaging__MaxBulkPublishBytes', value: string(maxBulkPubBytes) }", main.Var("messagingEnv"), StringComparison.Ordinal);
-        Assert.Contains("MAX_BULK_PUBLISH_BYTES", main.Outputs);
+        Assert.All(snapshot.ContainerApps, app => Assert.Equal(budget.ToString(CultureInfo.InvariantCulture), app.Env["Messaging__MaxBulkPublishBytes"]));
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void A_tier_change_deploys_a_new_namespace_because_service_bus_cannot_change_tier_in_place()
     {
-        var main = BicepFacts.MainFile();
-        var names = BicepFile.Ternary(main.Var("serviceBusName"))!.Value;
-        Assert.Equal("serviceBusSku == 'Premium'", names.Condition);
-        Assert.NotEqual(names.WhenTrue, names.WhenFalse);
-        Assert.Equal("'sb-${resourceToken}'", names.WhenFalse);
+        var standard = InfraSnapshot.Of(("serviceBusSku", "Standard")).Output("SERVICEBUS_NAMESPACE");
+        var premium = InfraSnapshot.Of(("serviceBusSku", "Premium")).Output("SERVICEBUS_NAMESPACE");
+
+        Assert.NotEqual(standard, premium);
+        // The Standard name stays what it always was: sb-<resource token>, as the storage account's st-<token>.
+        Assert.Equal(standard[3..], InfraSnapshot.Default.Output("STORAGE_ACCOUNT_NAME")[2..]);
+        Assert.StartsWith("sb-", standard, StringComparison.Ordinal);
     }
 
-    [Fact]
+    [RequiresBicepFact]
     public void The_storage_account_refuses_shared_key_access()
     {
-        var account = BicepFile.Load("infra/modules/storage.bicep").Resources("Microsoft.Storage/storageAccounts@").Single();
-        Assert.Equal("false", BicepFile.PropertyPath(account.Body, "properties", "allowSharedKeyAccess"));
+        var account = Assert.Single(InfraSnapshot.Default.OfType("Microsoft.Storage/storageAccounts"));
+        Assert.False(account["properties"]!["allowSharedKeyAccess"]!.GetValue<bool>());
     }
 
-    [Fact]
-    public void Each_receiver_identity_may_write_only_its_own_outbox()
-    {
-        var assignments = BicepFile.ArrayItems(ConcatFirstArray(BicepFacts.MainFile().Var("containerRoleAssignments")))
-            .Select(BicepFile.ObjectProperties)
-            .Select(p => (Who: BicepFile.StringLiteral(p["who"]), Container: BicepFile.StringLiteral(p["container"])))
-            .ToList();
-
-        Assert.Equal([("receiverExpress", "express-outbox"), ("receiverStandard", "standard-outbox")], assignments);
-    }
-
-    [Fact]
+    [RequiresBicepFact]
     public void Every_container_app_gets_the_model_settings_and_its_identity()
     {
-        var main = BicepFacts.MainFile();
-        var messagingEnv = main.Var("messagingEnv");
-        Assert.Contains("{ name: 'Messaging__PubSubMode', value: daprPubSubModel }", messagingEnv, StringComparison.Ordinal);
-        Assert.Contains("{ name: 'Messaging__MaxMessagesCount', value: string(maxMessagesCount) }", messagingEnv, StringComparison.Ordinal);
-
-        foreach (var app in BicepFacts.ContainerApps())
+        var snapshot = InfraSnapshot.Of(("daprPubSubModel", "single"), ("maxMessagesCount", 100));
+        foreach (var app in snapshot.ContainerApps)
         {
-            var env = app.ModuleParams["env"];
-            Assert.Contains("messagingEnv", env, StringComparison.Ordinal);
-            var appId = BicepFile.StringLiteral(app.ModuleParams["daprAppId"])!;
-            if (appId.StartsWith("receiver-", StringComparison.Ordinal))
+            Assert.Equal("single", app.Env["Messaging__PubSubMode"]);
+            Assert.Equal("100", app.Env["Messaging__MaxMessagesCount"]);
+            Assert.Equal("secretref:appinsights-connection-string", app.Env["APPLICATIONINSIGHTS_CONNECTION_STRING"]);
+            Assert.Contains($"/userAssignedIdentities/id-{app.Name}-", app.Env["AZURE_CLIENT_ID"], StringComparison.Ordinal);
+            if (app.Name.StartsWith("receiver-", StringComparison.Ordinal))
             {
-                var instance = appId["receiver-".Length..];
-                Assert.Contains($"{{ name: 'INSTANCE', value: '{instance}' }}", env, StringComparison.Ordinal);
-                Assert.Contains("{ name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }", env, StringComparison.Ordinal);
+                Assert.Equal(app.Name["receiver-".Length..], app.Env["INSTANCE"]);
+                Assert.Equal(snapshot.Output("STORAGE_BLOB_ENDPOINT"), app.Env["Storage__AccountUrl"]);
             }
         }
-
-        var module = BicepFile.Load(BicepFacts.ContainerApp).Text;
-        Assert.Contains("{ name: 'AZURE_CLIENT_ID', value: identityClientId }", module, StringComparison.Ordinal);
-        Assert.Contains("{ name: 'APPLICATIONINSIGHTS_CONNECTION_STRING', secretRef: 'appinsights-connection-string' }", module, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public void The_container_app_module_runs_dapr_internal_ingress_probes_and_queue_scaling()
+    [RequiresBicepFact]
+    public void The_container_apps_run_dapr_internal_ingress_and_scale_on_the_queue_they_read()
     {
-        var file = BicepFile.Load(BicepFacts.ContainerApp);
-        var app = file.Resources("Microsoft.App/containerApps@").Single();
-        var configuration = BicepFile.PropertyPath(app.Body, "properties", "configuration")!;
-
-        Assert.Equal("8080", file.Var("port"));
-        Assert.Equal("true", BicepFile.PropertyPath(configuration, "dapr", "enabled"));
-        Assert.Equal("daprAppId", BicepFile.PropertyPath(configuration, "dapr", "appId"));
-        Assert.Equal("port", BicepFile.PropertyPath(configuration, "dapr", "appPort"));
-        Assert.Equal("'http'", BicepFile.PropertyPath(configuration, "dapr", "appProtocol"));
-        Assert.Equal("false", BicepFile.PropertyPath(configuration, "ingress", "external"));
-        Assert.Contains("'azd-service-name': serviceName", app["tags"], StringComparison.Ordinal);
-
-        var probes = BicepFile.ArrayItems(file.Var("probes")).ToDictionary(
-            probe => BicepFile.StringLiteral(BicepFile.Property(probe.Trim()[1..^1], "type")!)!,
-            probe => BicepFile.StringLiteral(BicepFile.PropertyPath(probe, "httpGet", "path")!));
-        // Liveness never checks dependencies: a storage outage must not restart containers.
-        Assert.Equal(Contract.LivenessPath, probes["Liveness"]);
-        Assert.Equal(Contract.ReadinessPath, probes["Readiness"]);
-
-        var scale = BicepFile.PropertyPath(app.Body, "properties", "template", "scale")!;
-        Assert.Contains("type: 'azure-servicebus'", scale, StringComparison.Ordinal);
-        Assert.Contains("identity: identityId", scale, StringComparison.Ordinal);
-        Assert.Contains("queueName: scaleQueueName", scale, StringComparison.Ordinal);
-    }
-
-    [Fact]
-    public void Each_app_scales_on_the_queue_it_reads()
-    {
-        var main = BicepFacts.MainFile();
-        var expected = new Dictionary<string, string>
+        var scaledOn = new Dictionary<string, string>
         {
             [Contract.Distributor] = Contract.IngressQueue,
             [Contract.ReceiverExpress] = Contract.ExpressQueue,
             [Contract.ReceiverStandard] = Contract.StandardQueue,
         };
-        foreach (var app in BicepFacts.ContainerApps())
+        var snapshot = InfraSnapshot.Default;
+        foreach (var app in snapshot.ContainerApps)
         {
-            var appId = BicepFile.StringLiteral(app.ModuleParams["daprAppId"])!;
-            Assert.Equal(expected[appId], BicepFacts.ResolveMember(main, app.ModuleParams["scaleQueueName"]));
+            var dapr = app.Configuration["dapr"]!;
+            Assert.True(dapr["enabled"]!.GetValue<bool>());
+            Assert.Equal(8080, dapr["appPort"]!.GetValue<int>());
+            Assert.Equal("http", dapr["appProtocol"]!.GetValue<string>());
+            Assert.False(app.Configuration["ingress"]!["external"]!.GetValue<bool>());
+            Assert.Equal("8080", app.Env["ASPNETCORE_HTTP_PORTS"]);
+
+            var rule = app.ScaleRule;
+            Assert.Equal("azure-servicebus", rule["type"]!.GetValue<string>());
+            Assert.Equal(scaledOn[app.Name], rule["metadata"]!["queueName"]!.GetValue<string>());
+            Assert.Equal(snapshot.Output("SERVICEBUS_NAMESPACE"), rule["metadata"]!["namespace"]!.GetValue<string>());
         }
+    }
+
+    [RequiresBicepFact]
+    public void Probes_are_set_only_when_the_app_runs_its_real_image_not_azds_placeholder()
+    {
+        // Not yet deployed by azd: the placeholder image, which serves neither probe path, and no probes.
+        Assert.All(InfraSnapshot.Of(("distributorExists", false)).ContainerApps, app =>
+        {
+            Assert.StartsWith("mcr.microsoft.com/", app.Container["image"]!.GetValue<string>(), StringComparison.Ordinal);
+            Assert.Empty(app.Container["probes"]!.AsArray());
+        });
+
+        // Deployed: the image is read from the running app, and the probes follow that image, not `exists` (true
+        // also after a provision that left the placeholder running).
+        var deployed = InfraSnapshot.Of(("distributorExists", true)).ContainerApp(Contract.Distributor).Container;
+        Assert.Contains("/containerApps/distributor'", deployed["image"]!.GetValue<string>(), StringComparison.Ordinal);
+        var probes = deployed["probes"]!.GetValue<string>();
+        Assert.StartsWith("[if(not(equals(coalesce(tryGet(tryGet(reference(", probes, StringComparison.Ordinal);
+        Assert.Contains("'mcr.microsoft.com/dotnet/samples:aspnetapp')), variables('probes'), createArray())]", probes, StringComparison.Ordinal);
+
+        // Liveness never checks dependencies: a storage outage must not restart containers.
+        var module = Assert.Single(BicepCompiler.Resources(BicepCompiler.Main), r => r["name"]?.GetValue<string>() == "app-distributor");
+        var declared = module["properties"]!["template"]!["variables"]!["probes"]!.AsArray()
+            .ToDictionary(p => p!["type"]!.GetValue<string>(), p => p!["httpGet"]!["path"]!.GetValue<string>());
+        Assert.Equal(Contract.LivenessPath, declared["Liveness"]);
+        Assert.Equal(Contract.ReadinessPath, declared["Readiness"]);
     }
 
     [RequiresBicepFact]
@@ -294,107 +258,77 @@ public class BicepTests
     [RequiresBicepFact]
     public void Main_bicep_outputs_what_azd_and_the_scripts_need()
     {
-        var outputs = BicepCompiler.Main["outputs"]!.AsObject().Select(o => o.Key).ToList();
+        var outputs = InfraSnapshot.Default.Outputs.Select(o => o.Key).ToList();
         foreach (var name in new[]
                  {
                      "AZURE_RESOURCE_GROUP", "AZURE_CONTAINER_REGISTRY_ENDPOINT", "AZURE_CONTAINER_APPS_ENVIRONMENT_NAME",
                      "SERVICEBUS_NAMESPACE", "SERVICEBUS_NAMESPACE_FQDN", "STORAGE_ACCOUNT_NAME", "STORAGE_BLOB_ENDPOINT",
-                     "APPLICATIONINSIGHTS_NAME", "LOG_ANALYTICS_WORKSPACE_ID", "DAPR_PLACEHOLDER_SCOPE",
+                     "APPLICATIONINSIGHTS_NAME", "LOG_ANALYTICS_WORKSPACE_ID", "DAPR_PLACEHOLDER_SCOPE", "MAX_BULK_PUBLISH_BYTES",
                  })
         {
             Assert.Contains(name, outputs);
         }
 
-        Assert.Equal($"'{Contract.PlaceholderScope}'", BicepFile.Load(BicepFacts.DaprComponents).Var("placeholderScope"));
+        Assert.Equal(Contract.PlaceholderScope, InfraSnapshot.Default.Output("DAPR_PLACEHOLDER_SCOPE"));
     }
 
     [RequiresBicepFact]
     public void Main_bicep_targets_the_subscription_and_creates_the_resource_group()
     {
         Assert.Contains("subscriptionDeploymentTemplate", BicepCompiler.Main["$schema"]!.GetValue<string>(), StringComparison.Ordinal);
-        Assert.Single(BicepCompiler.Main["resources"]!.AsArray(), r => r!["type"]!.GetValue<string>() == "Microsoft.Resources/resourceGroups");
-    }
-
-    [Fact]
-    public void Probes_are_set_only_when_the_app_runs_its_real_image_not_azds_placeholder()
-    {
-        var file = BicepFile.Load(BicepFacts.ContainerApp);
-        var container = BicepFile.ArrayItems(BicepFile.PropertyPath(
-            file.Resources("Microsoft.App/containerApps@").Single().Body, "properties", "template", "containers")!).Single();
-
-        Assert.Equal("image", BicepFile.PropertyPath(container, "image"));
-        var probes = BicepFile.Ternary(BicepFile.PropertyPath(container, "probes")!)!.Value;
-        Assert.Equal("[]", probes.WhenFalse.Replace(" ", "", StringComparison.Ordinal));
-        Assert.Equal("probes", probes.WhenTrue);
-        // The condition is the image itself: `exists` is true after a provision that left the placeholder running.
-        Assert.Equal("runsRealImage", probes.Condition);
-        Assert.Equal("image != placeholderImage", file.Var("runsRealImage"));
-        Assert.StartsWith("fetchImage.outputs", file.Var("image"), StringComparison.Ordinal);
-        Assert.EndsWith("?? placeholderImage", file.Var("image"), StringComparison.Ordinal);
+        var group = Assert.Single(InfraSnapshot.Default.OfType("Microsoft.Resources/resourceGroups"));
+        Assert.Equal($"rg-{InfraSnapshot.EnvironmentName}", group["name"]!.GetValue<string>());
     }
 
     [RequiresBicepFact]
     public void No_container_app_runs_the_dapr_app_health_check_which_stops_bulk_subscriptions_and_input_bindings_for_good()
     {
-        // dapr-wire 16: a subscription or input binding stopped by app health wedged daprd 1.14.
+        // docs/dapr-sidecar.md fact 16: a subscription or input binding stopped by app health wedged daprd 1.14.
         // Backpressure is the apps' per-entry RETRY answer; the container probes stay.
-        var apps = ContainerAppResources().ToList();
-        Assert.Equal(3, apps.Count);
-        Assert.All(apps, app => Assert.DoesNotContain("appHealth", app["properties"]!["configuration"]!.ToJsonString(), StringComparison.Ordinal));
+        foreach (var model in new[] { "pubsub", "bindings" })
+        {
+            var apps = InfraSnapshot.Of(("daprComponentsModel", model)).ContainerApps;
+            Assert.Equal(3, apps.Count);
+            Assert.All(apps, app => Assert.Null(app.Configuration["dapr"]!["appHealth"]));
+        }
     }
 
     [RequiresBicepFact]
     public void Single_mode_bounds_the_deliveries_each_sidecar_runs_into_its_app_with_the_handlers_number_and_nothing_else_does()
     {
-        var main = BicepFacts.MainFile();
-        var bound = BicepFile.Ternary(main.Var("daprMaxConcurrency"))!.Value;
-        Assert.Equal("daprComponentsModel == 'pubsub' && daprPubSubModel == 'single'", bound.Condition);
-        Assert.Equal("singleMaxConcurrentHandlers", bound.WhenTrue);
-        Assert.Equal("0", bound.WhenFalse);
-        Assert.Equal(64, BicepArithmetic.Evaluate(main, "singleMaxConcurrentHandlers"));
-        Assert.All(BicepFacts.ContainerApps(), app => Assert.Equal("daprMaxConcurrency", app.ModuleParams["daprMaxConcurrency"]));
+        var single = InfraSnapshot.Of(("daprPubSubModel", "single"));
+        var handlers = single.Component(Contract.PubSubName).IntMetadata("maxConcurrentHandlers");
+        Assert.Equal(64, handlers);
+        Assert.All(single.ContainerApps, app => Assert.Equal(handlers, app.Configuration["dapr"]!["maxConcurrency"]!.GetValue<int>()));
 
-        // The compiled app sets Container Apps' dapr.maxConcurrency from it, only when it is above 0.
-        Assert.All(ContainerAppResources(), app =>
+        foreach (var other in new[] { InfraSnapshot.Of(("daprPubSubModel", "bulk")), InfraSnapshot.Of(("daprComponentsModel", "bindings"), ("daprPubSubModel", "single")) })
         {
-            var dapr = app["properties"]!["configuration"]!["dapr"]!.GetValue<string>();
-            Assert.Contains("if(greater(parameters('daprMaxConcurrency'), 0), createObject('maxConcurrency', parameters('daprMaxConcurrency')), createObject())", dapr, StringComparison.Ordinal);
-        });
+            Assert.All(other.ContainerApps, app => Assert.Null(app.Configuration["dapr"]!["maxConcurrency"]));
+        }
     }
 
     [RequiresBicepFact]
     public void Azd_up_deploys_the_burst_workbook_beside_application_insights_with_the_real_resource_ids()
     {
-        var workbook = Assert.Single(BicepCompiler.Resources(BicepCompiler.Main), r => r["type"]?.GetValue<string>() == "Microsoft.Insights/workbooks");
+        var snapshot = InfraSnapshot.Default;
+        var workbook = Assert.Single(snapshot.OfType("Microsoft.Insights/workbooks"));
         Assert.Equal("shared", workbook["kind"]!.GetValue<string>());
-        Assert.Contains("Microsoft.Insights/components", workbook["properties"]!["sourceId"]!.GetValue<string>(), StringComparison.Ordinal);
+        var appInsights = Assert.Single(snapshot.OfType("Microsoft.Insights/components"))["id"]!.GetValue<string>();
+        var serviceBus = Assert.Single(snapshot.OfType("Microsoft.ServiceBus/namespaces"))["id"]!.GetValue<string>();
+        Assert.Equal(appInsights, workbook["properties"]!["sourceId"]!.GetValue<string>());
 
-        // The compiled content is the workbook file with both placeholders replaced by resource ids.
-        var module = BicepFile.Load("infra/modules/workbook.bicep");
-        Assert.Equal("replace(replace(loadTextContent('../workbook/bursts.workbook.json'), '__APP_INSIGHTS_ID__', appInsights.id), '__SERVICE_BUS_ID__', serviceBus.id)",
-            module.Var("content"));
+        // The deployed content is the workbook file with both placeholders replaced by those resource ids.
         var file = Repo.Read(KqlTests.Workbook.File);
-        Assert.Contains("__APP_INSIGHTS_ID__", file, StringComparison.Ordinal);
-        Assert.Contains("__SERVICE_BUS_ID__", file, StringComparison.Ordinal);
+        var expected = file.Replace("__APP_INSIGHTS_ID__", appInsights, StringComparison.Ordinal).Replace("__SERVICE_BUS_ID__", serviceBus, StringComparison.Ordinal);
+        Assert.NotEqual(file, expected);
+        Assert.Equal(expected, workbook["properties"]!["serializedData"]!.GetValue<string>());
         Assert.Equal("Notebook/1.0", System.Text.Json.Nodes.JsonNode.Parse(file)!["version"]!.GetValue<string>());
-        Assert.Equal("serviceBus.outputs.name", BicepFacts.MainFile().Modules("modules/workbook.bicep").Single().ModuleParams["serviceBusNamespaceName"]);
     }
-
-    /// <summary>The container apps infra/ deploys, from the compiled ARM JSON.</summary>
-    internal static IEnumerable<System.Text.Json.Nodes.JsonObject> ContainerAppResources() =>
-        BicepCompiler.Resources(BicepCompiler.Main).Where(r => r["type"]?.GetValue<string>() == "Microsoft.App/containerApps");
 
     internal static Dictionary<string, string> MainParameters()
     {
         using var document = JsonDocument.Parse(Repo.Read("infra/main.parameters.json"));
         return document.RootElement.GetProperty("parameters").EnumerateObject()
             .ToDictionary(p => p.Name, p => p.Value.GetProperty("value").ToString());
-    }
-
-    private static string ConcatFirstArray(string expression)
-    {
-        var e = expression.Trim();
-        Assert.StartsWith("concat(", e, StringComparison.Ordinal);
-        return BicepFile.ArrayItems("[" + e["concat(".Length..^1] + "]")[0];
     }
 }

@@ -25,15 +25,15 @@ internal static class Contract
     /// <summary>Binding component name, direction, queue and the one app it is scoped to.</summary>
     public static readonly Binding[] Bindings =
     [
-        new("q-order-ingress-input", "input", IngressQueue, Distributor),
-        new("q-order-express-output", "output", ExpressQueue, Distributor),
-        new("q-order-standard-output", "output", StandardQueue, Distributor),
-        new("q-order-express-input", "input", ExpressQueue, ReceiverExpress),
-        new("q-order-standard-input", "input", StandardQueue, ReceiverStandard),
+        new(OrderTopology.IngressInputBinding, "input", IngressQueue, Distributor),
+        new(OrderTopology.OutputBindingOf("express"), "output", ExpressQueue, Distributor),
+        new(OrderTopology.OutputBindingOf("standard"), "output", StandardQueue, Distributor),
+        new(OrderTopology.InputBindingOf("express"), "input", ExpressQueue, ReceiverExpress),
+        new(OrderTopology.InputBindingOf("standard"), "input", StandardQueue, ReceiverStandard),
     ];
 
     /// <summary>Local only: the load tool puts orders on the ingress queue through the distributor's sidecar.</summary>
-    public static readonly Binding LocalIngressOutput = new("q-order-ingress-output", "output", IngressQueue, Distributor);
+    public static readonly Binding LocalIngressOutput = new(OrderTopology.IngressOutputBinding, "output", IngressQueue, Distributor);
 
     public static readonly Dictionary<string, string> ProjectOfApp = new()
     {

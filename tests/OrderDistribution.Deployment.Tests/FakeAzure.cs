@@ -115,6 +115,16 @@ internal sealed class FakeAzure : IDisposable
             : Repo.Run("env", [path, program, .. arguments]);
     }
 
+    /// <summary>The fake's folder (removed with it).</summary>
+    public string Folder => _dir;
+
+    /// <summary>Another program on the fake's PATH, e.g. a stand-in for dapr.</summary>
+    public FakeAzure WithProgram(string name, string script)
+    {
+        Write(name, script);
+        return this;
+    }
+
     /// <summary>A file in the fake's folder (removed with it), e.g. a .env for the sync script.</summary>
     public string WriteFile(string name, string text)
     {

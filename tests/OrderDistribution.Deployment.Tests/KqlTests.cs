@@ -60,38 +60,82 @@ public class KqlTests
 
         // retry-drop.kql and the workbook read the Warning line of this category, which a delivery with entries
         // retried or dropped logs (DeliveryRulesTests checks the category).
-        Assert.True(ApplicationInsightsLevel(settings, "OrderDistribution.Messaging.Inbound.DeliveryRun") <= Level.Warning);
+        Assert.True(ApplicationInsightsLevel(settings, AppTypeNamed("DeliveryRun").FullName!) <= Level.Warning);
         // Everything else stays at Warning, so a burst does not flood Application Insights.
         Assert.Equal(Level.Warning, ApplicationInsightsLevel(settings, "Microsoft.AspNetCore.Hosting.Diagnostics"));
         Assert.Contains("customDimensions.RetryCount", Repo.Read("scripts/kql/retry-drop.kql"), StringComparison.Ordinal);
     }
 
-    [Theory]
-    [InlineData("POST /v1.0-alpha1/publish/bulk/order-pubsub/q-order-express", true)]
-    [InlineData("POST /v1.0/publish/order-pubsub/q-order-standard", true)]
-    [InlineData("POST /v1.0/bindings/q-order-express-output", true)]
-    [InlineData("POST /q-order-express-bulk", false)]
-    [InlineData("POST /q-order-ingress-input", false)]
-    [InlineData("GET /v1.0/healthz/outbound", false)]
-    public void Publish_errors_counts_only_the_apps_calls_to_their_sidecars_publish_and_binding_api(string dependencyName, bool counted)
+    [Fact]
+    public void Every_query_and_workbook_query_keeps_rows_of_the_apps_recorded_telemetry()
     {
-        var query = Repo.Read("scripts/kql/publish-errors.kql");
-        var filter = Regex.Match(query, @"where name matches regex @""(?<regex>[^""]+)""");
-        Assert.True(filter.Success, "publish-errors.kql does not filter the dependencies by name");
-
-        Assert.Equal(counted, Regex.IsMatch(dependencyName, filter.Groups["regex"].Value));
+        var queries = KqlFiles().Select(f => KeyValuePair.Create(Path.GetFileName(f), File.ReadAllText(f)))
+            .Concat(Workbook.Queries().Select(q => KeyValuePair.Create($"workbook {q.Key}", q.Value)));
+        foreach (var (name, query) in queries)
+        {
+            var pipelines = TelemetrySample.Pipelines(query).ToList();
+            Assert.True(pipelines.Count > 0, $"{name} reads no table of the sample");
+            Assert.All(pipelines, p => Assert.True(p.Kept > 0, $"{name}: its filters on {p.Table} keep no row of the sample"));
+        }
     }
 
     [Fact]
-    public void Publish_errors_reads_the_failure_text_from_the_apps_logged_publish_failures()
+    public void Every_trace_of_the_sample_is_a_line_the_apps_log_under_the_category_they_log_it()
+    {
+        var sources = Directory.GetFiles(Repo.PathOf("src"), "*.cs", SearchOption.AllDirectories)
+            .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
+            .Select(File.ReadAllText)
+            .ToList();
+        foreach (var row in TelemetrySample.Rows("traces"))
+        {
+            var template = TelemetrySample.Dimension(row, "OriginalFormat");
+            Assert.Contains(sources, source => source.Contains($"\"{template}\")]", StringComparison.Ordinal));
+
+            // The logging class, by its full name as the apps' assemblies have it today.
+            var category = TelemetrySample.Dimension(row, "CategoryName");
+            Assert.Equal(AppTypeNamed(category[(category.LastIndexOf('.') + 1)..]).FullName, category);
+
+            // The message is the template with the row's own dimensions.
+            var message = Regex.Replace(template, @"\{(\w+)\}", m => TelemetrySample.Dimension(row, m.Groups[1].Value));
+            Assert.Equal(message, row["message"]!.GetValue<string>());
+        }
+    }
+
+    [Fact]
+    public void Publish_errors_reads_every_failed_publish_the_apps_can_name_and_no_other_failure()
     {
         var query = Repo.Read("scripts/kql/publish-errors.kql");
+        var filter = new Regex(Regex.Match(query, @"where failure matches regex @""(?<regex>[^""]+)""").Groups["regex"].Value);
+        var destination = new Regex(Regex.Match(query, @"destination = extract\(@""(?<regex>[^""]+)"", 1, failure\)").Groups["regex"].Value);
 
-        // The sidecar's answer body is only in the apps' log lines (decisions.md message templates).
-        Assert.Contains("customDimensions.Error", query, StringComparison.Ordinal);
-        Assert.Contains("message startswith \"Publish to \"", query, StringComparison.Ordinal);
-        Assert.Contains("message startswith \"Bulk publish of \"", query, StringComparison.Ordinal);
-        Assert.Contains("join kind=leftouter failureTexts on operation_Id", query, StringComparison.Ordinal);
+        // Every failure text the publishing code writes (interpolated strings ending in "failed: {...}") matches.
+        var written = Directory.GetFiles(Repo.PathOf("src"), "*.cs", SearchOption.AllDirectories)
+            .Where(f => f.Contains("Outbound", StringComparison.Ordinal) || f.Contains("Distributor", StringComparison.Ordinal))
+            .SelectMany(f => Regex.Matches(File.ReadAllText(f), @"\$""(?<text>[^""]* failed: \{[^""]*)""").Select(m => m.Groups["text"].Value))
+            .ToList();
+        Assert.True(written.Count >= 3, string.Join('\n', written));
+        foreach (var text in written)
+        {
+            var example = Regex.Replace(text, @"\{[^}]+\}", "17");
+            Assert.Matches(filter, example);
+            Assert.Equal("17", destination.Match(example).Groups[1].Value);
+        }
+
+        // In the sample: the distributor's three failed publishes, by destination; the receiver's dropped entry is not one.
+        var found = TelemetrySample.Rows("traces")
+            .Select(row => TelemetrySample.Dimension(row, "FirstFailure"))
+            .Where(failure => filter.IsMatch(failure))
+            .Select(failure => destination.Match(failure).Groups[1].Value)
+            .Order(StringComparer.Ordinal);
+        Assert.Equal(["q-order-express", "q-order-standard", "q-order-standard-output"], found);
+    }
+
+    [Fact]
+    public void Publish_errors_counts_failed_grpc_calls_to_the_sidecar_not_the_apps_own_routes()
+    {
+        var failedCalls = TelemetrySample.Pipelines(Repo.Read("scripts/kql/publish-errors.kql")).Single(p => p.Table == "dependencies");
+        Assert.Equal(1, failedCalls.Kept);
+        Assert.Contains("| where name contains \"/dapr.proto.runtime.v1.Dapr/\"", Repo.Read("scripts/kql/publish-errors.kql"), StringComparison.Ordinal);
     }
 
     [RequiresKqlCheckerFact]
@@ -176,6 +220,11 @@ public class KqlTests
             File.Delete(bad);
         }
     }
+
+    /// <summary>The one type of the apps' assemblies with this name.</summary>
+    private static Type AppTypeNamed(string name) =>
+        Assert.Single(new[] { typeof(OrderDistribution.Messaging.Inbound.OrderRoutes).Assembly, typeof(OrderDistribution.Receiver.BlobOrderStore).Assembly }
+            .SelectMany(a => a.GetTypes()), t => t.Name == name);
 
     /// <summary>infra/workbook/bursts.workbook.json, the workbook main.bicep deploys.</summary>
     internal static class Workbook

@@ -4,8 +4,35 @@ namespace OrderDistribution.Deployment.Tests;
 
 public class ScriptTests
 {
+    /// <summary>scripts/*.sh and the CI entry point, .ci/run.</summary>
     private static IEnumerable<string> ShellScripts() =>
-        Directory.GetFiles(Repo.PathOf("scripts"), "*.sh").Order(StringComparer.Ordinal);
+        Directory.GetFiles(Repo.PathOf("scripts"), "*.sh").Order(StringComparer.Ordinal).Append(Repo.PathOf(".ci/run"));
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Every_script_with_help_prints_its_usage_and_runs_nothing_else()
+    {
+        // PATH holds sed alone: a script that ran anything else before it printed its usage (dirname, npm, dotnet,
+        // apt-get...) would say "command not found".
+        var onlySed = Directory.CreateTempSubdirectory("only-sed-");
+        try
+        {
+            File.CreateSymbolicLink(Path.Combine(onlySed.FullName, "sed"), Repo.FindOnPath("sed")!);
+            foreach (var script in ShellScripts())
+            {
+                var (exitCode, output) = Repo.Run("/usr/bin/env", "-i", $"PATH={onlySed.FullName}", Repo.FindOnPath("bash")!, script, "--help");
+
+                var name = Path.GetRelativePath(Repo.Root, script);
+                Assert.True(exitCode == 0, $"{name} --help exited {exitCode}: {output}");
+                Assert.DoesNotContain("not found", output, StringComparison.Ordinal);
+                Assert.Contains("Usage:", output, StringComparison.Ordinal);
+                Assert.DoesNotContain("\n#", output, StringComparison.Ordinal);
+            }
+        }
+        finally
+        {
+            onlySed.Delete(recursive: true);
+        }
+    }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void Every_shell_script_parses()
@@ -38,6 +65,44 @@ public class ScriptTests
     {
         Assert.Equal(2, Repo.Run("bash", "scripts/run-local.sh", "--render-only", "grpc", "bulk").ExitCode);
         Assert.Equal(2, Repo.Run("bash", "scripts/run-local.sh", "--render-only", "pubsub", "batch").ExitCode);
+    }
+
+    [RequiresProgramTheory("bash", "apt-get install bash")]
+    [InlineData("DAPR_GRPC_ENDPOINT", "http://127.0.0.1:50001")]
+    [InlineData("DAPR_HTTP_ENDPOINT", "http://127.0.0.1:3500")]
+    public void Run_local_refuses_a_sidecar_endpoint_set_in_the_shell_with_one_line(string variable, string value)
+    {
+        var (exitCode, output) = Repo.Run("env", $"{variable}={value}", "bash", "scripts/run-local.sh", "--render-only", "pubsub", "bulk");
+
+        Assert.Equal(2, exitCode);
+        var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith($"{variable} is set in this shell", line, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramTheory("bash", "apt-get install bash")]
+    [InlineData("dapr.yaml", "pubsub")]
+    [InlineData("dapr.bindings.yaml", "bindings")]
+    public void Run_local_refuses_an_app_api_token_in_the_run_file_which_daprd_would_never_get(string runFile, string model)
+    {
+        var copy = Directory.CreateTempSubdirectory("run-local-");
+        try
+        {
+            Directory.CreateDirectory(Path.Combine(copy.FullName, "scripts"));
+            File.Copy(Repo.PathOf("scripts/run-local.sh"), Path.Combine(copy.FullName, "scripts/run-local.sh"));
+            var withToken = Regex.Replace(Repo.Read(runFile), @"^(\s*)Messaging__PubSubMode:.*$", "$0\n$1APP_API_TOKEN: secret", RegexOptions.Multiline);
+            File.WriteAllText(Path.Combine(copy.FullName, runFile), withToken);
+
+            var (exitCode, output) = Repo.Run("bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--render-only", model, "bulk");
+
+            Assert.Equal(2, exitCode);
+            var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+            Assert.Contains("sets APP_API_TOKEN in an app's env", line, StringComparison.Ordinal);
+            Assert.False(Directory.Exists(Path.Combine(copy.FullName, ".dapr")), "a run file was written");
+        }
+        finally
+        {
+            copy.Delete(recursive: true);
+        }
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]

@@ -46,6 +46,7 @@ public sealed class DistributorFactory(params (string Key, string? Value)[] sett
             else
             {
                 services.Replace(ServiceDescriptor.Singleton(Sidecar.Client));
+                services.Replace(ServiceDescriptor.Singleton(Sidecar.Bindings));
             }
         });
     }

@@ -4,6 +4,7 @@ using Dapr.Client;
 using Grpc.Core;
 using NSubstitute;
 using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.Distributor.Tests;
 
@@ -11,7 +12,7 @@ namespace OrderDistribution.Distributor.Tests;
 public sealed record RecordedBulkPublish(string Topic, IReadOnlyDictionary<string, string> Metadata, IReadOnlyList<byte[]> Payloads);
 
 /// <summary>
-/// Stands in for the sidecar behind <see cref="DaprClient"/>: records every publish and binding call, fails the orders it
+/// Stands in for the sidecar behind <see cref="DaprClient"/> and <see cref="IOutputBindings"/>: records every publish and binding call, fails the orders it
 /// is told to the way the SDK reports it (named entries of a bulk publish; a DaprException for one publish or binding
 /// call), and refuses whole destinations as an unreachable sidecar would.
 /// </summary>
@@ -27,16 +28,19 @@ public sealed class RecordingDaprClient
             Take(call.ArgAt<string>(1), call.ArgAt<ReadOnlyMemory<byte>>(2).ToArray(), Publishes);
             return Task.CompletedTask;
         });
-        Client.InvokeBindingAsync(default(BindingRequest)!, default).ReturnsForAnyArgs(call =>
+        Bindings = Substitute.For<IOutputBindings>();
+        Bindings.CreateAsync(default!, default, default).ReturnsForAnyArgs(call =>
         {
-            var request = call.ArgAt<BindingRequest>(0);
-            Take(request.BindingName, request.Data.ToArray(), BindingCalls);
-            return Task.FromResult(new BindingResponse(request, default, new Dictionary<string, string>()));
+            Take(call.ArgAt<string>(0), call.ArgAt<ReadOnlyMemory<byte>>(1).ToArray(), BindingCalls);
+            return Task.CompletedTask;
         });
         Client.CheckOutboundHealthAsync(default).ReturnsForAnyArgs(true);
     }
 
     public DaprClient Client { get; }
+
+    /// <summary>The output bindings (through the sidecar's HTTP API in the apps), recorded the same way.</summary>
+    public IOutputBindings Bindings { get; }
 
     public ConcurrentQueue<RecordedBulkPublish> BulkPublishes { get; } = new();
 

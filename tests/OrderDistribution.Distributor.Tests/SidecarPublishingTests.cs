@@ -63,13 +63,13 @@ public sealed class SidecarPublishingTests
         Assert.Equal(new FailedEntry("entry-2", "busy"), Assert.Single(failed));
     }
 
-    [Theory]
-    [InlineData(StatusCode.Unknown, "failed to proxy request: required metadata dapr-app-id not found")]
-    [InlineData(StatusCode.Unimplemented, "unknown method BulkPublishEvent")]
-    public async Task A_sidecar_that_does_not_know_the_stable_bulk_publish_gets_the_alpha_one_from_then_on(StatusCode status, string detail)
+    /// <summary>Dapr.Client 1.19 falls back to the alpha method itself on Unimplemented only; runtimes before 1.17 answer Unknown.</summary>
+    [Fact]
+    public async Task A_sidecar_before_runtime_1_17_that_answers_the_stable_bulk_publish_with_failed_to_proxy_gets_the_alpha_one_from_then_on()
     {
         _dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ThrowsAsyncForAnyArgs(
-            new DaprException("Bulk Publish operation failed", new RpcException(new Status(status, detail))));
+            new DaprException("Bulk Publish operation failed", new RpcException(new Status(
+                StatusCode.Unknown, "failed to proxy request: required metadata dapr-app-id not found"))));
         _alpha.PublishAsync(default!, default!, default!, default!, default).ReturnsForAnyArgs(Task.FromResult<IReadOnlyList<FailedEntry>>([]));
         var publisher = Publisher();
         var messages = new List<OutboundMessage> { new("e1", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express))) };

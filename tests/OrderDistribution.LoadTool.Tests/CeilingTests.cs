@@ -1,5 +1,8 @@
-using OrderDistribution.Contracts;
 using Azure.Storage.Blobs;
+using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Ceiling;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -14,7 +17,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     public async Task Ceiling_uploads_every_blob_into_a_container_it_creates_and_deletes_and_never_touches_the_outboxes()
     {
         var service = new BlobServiceClient(storage.Azurite.ConnectionString);
-        var outbox = service.GetBlobContainerClient("express-outbox");
+        var outbox = service.GetBlobContainerClient(WatchExpectation.OutboxFor(Delivery.Express));
         await outbox.CreateIfNotExistsAsync();
         await outbox.GetBlobClient("1000001.json").UploadAsync(BinaryData.FromString("{}"), overwrite: true);
         var cli = await MeasureAllAsync(300);
@@ -32,7 +35,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
         var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default));
         Assert.Equal((StorageCeiling.Label, 300, 0, (BurstStart?)null), (row.Label, row.Count, row.Missing, row.Start));
         Assert.True(row.CycleSeconds > 0, $"cycle time {row.CycleSeconds}");
-        var series = await StoredSeries.ReadCsvAsync(Path.Combine(_folder, row.CsvFileName()!), default);
+        var series = await SeriesCsv.ReadAsync(Path.Combine(_folder, row.CsvFileName()!), default);
         Assert.Equal(300, series.PerSecond.Sum());
     }
 

@@ -1,7 +1,9 @@
 using System.Collections.Concurrent;
+using Azure.Storage.Blobs;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
-using Azure.Storage.Blobs;
+using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
 using OrderDistribution.TestSupport;
 
@@ -17,12 +19,12 @@ public sealed class ContainerReleaseTests
     public async Task Clear_waits_while_azure_still_deletes_the_containers_then_creates_them_again()
     {
         await using var azure = await BlockingBlobEndpoint.StartAsync(blockedCreates: 3);
-        var storage = new OutboxStorage(azure.Client(), OutboxStorage.DefaultOutboxes) { ContainerReleaseInterval = TimeSpan.FromMilliseconds(50) };
+        var storage = new OutboxStorage(azure.Client(), OrderTopology.Outboxes) { ContainerReleaseInterval = TimeSpan.FromMilliseconds(50) };
         var waiting = new ConcurrentQueue<string>();
 
         await storage.ClearAsync(new SynchronousProgress<string?>(s => waiting.Enqueue(s!)), default);
 
-        Assert.Equal(["DELETE express-outbox", "DELETE standard-outbox"], azure.Calls.Where(c => c.StartsWith("DELETE", StringComparison.Ordinal)));
+        Assert.Equal([$"DELETE {WatchExpectation.OutboxFor(Delivery.Express)}", $"DELETE {WatchExpectation.OutboxFor(Delivery.Standard)}"], azure.Calls.Where(c => c.StartsWith("DELETE", StringComparison.Ordinal)));
         Assert.Equal(3 + 1 + 1, azure.Calls.Count(c => c.StartsWith("PUT", StringComparison.Ordinal)));
         Assert.Equal(3, waiting.Count);
         Assert.All(waiting, w => Assert.Contains("still deletes", w, StringComparison.Ordinal));
@@ -32,7 +34,7 @@ public sealed class ContainerReleaseTests
     public async Task Clear_names_a_container_azure_never_releases_within_its_budget_instead_of_waiting_forever()
     {
         await using var azure = await BlockingBlobEndpoint.StartAsync(blockedCreates: int.MaxValue);
-        var storage = new OutboxStorage(azure.Client(), OutboxStorage.DefaultOutboxes)
+        var storage = new OutboxStorage(azure.Client(), OrderTopology.Outboxes)
         {
             ContainerReleaseInterval = TimeSpan.FromMilliseconds(50),
             ContainerReleaseBudget = TimeSpan.FromSeconds(1),

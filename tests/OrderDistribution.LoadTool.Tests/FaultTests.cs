@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -42,7 +44,7 @@ public sealed class FaultTests
         var (port, data) = (Azurite.FreePort(), Path.Combine(_folder, "azurite"));
         var azurite = await Azurite.StartAsync(data, port);
         var orders = OrderGenerator.Generate(100, seed: 9);
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), orders, default);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(orders), default);
         var client = new BlobServiceClient(azurite.ConnectionString);
         await StoreAsync(client, orders.Take(50));
         var cli = new Cli();
@@ -56,7 +58,7 @@ public sealed class FaultTests
         Assert.False(watching.IsCompleted, cli.Output);
         await using var restarted = await Azurite.StartAsync(data, port);
         // As the receivers would after the outage: every order not yet there (a stop may lose Azurite's latest writes).
-        var present = (await new OutboxStorage(client, OutboxStorage.DefaultOutboxes).ListAsync(default)).Select(b => b.Name).ToHashSet();
+        var present = (await new OutboxStorage(client, OrderTopology.Outboxes).AllAsync()).Select(b => b.Name).ToHashSet();
         await StoreAsync(client, orders.Where(o => !present.Contains(OrderBlob.NameOf(o))));
 
         Assert.True(await watching == 0, cli.Output);
@@ -72,7 +74,7 @@ public sealed class FaultTests
         {
             var client = new BlobServiceClient(azurite.ConnectionString);
             var orders = OrderGenerator.Generate(10_000, seed: 1);
-            foreach (var outbox in OutboxStorage.DefaultOutboxes)
+            foreach (var outbox in OrderTopology.Outboxes)
             {
                 await client.GetBlobContainerClient(outbox).CreateIfNotExistsAsync();
             }
@@ -81,8 +83,8 @@ public sealed class FaultTests
             await Parallel.ForEachAsync(orders, new ParallelOptions { MaxDegreeOfParallelism = 32 }, async (order, _) =>
                 await StoreAsync(client, [order], createContainer: false));
             upload.Stop();
-            var storage = new OutboxStorage(client, OutboxStorage.DefaultOutboxes);
-            Assert.Equal(10_000, (await storage.ListAsync(default)).Count);
+            var storage = new OutboxStorage(client, OrderTopology.Outboxes);
+            Assert.Equal(10_000, (await storage.AllAsync()).Count);
             var cli = new Cli();
 
             var clock = Stopwatch.StartNew();
@@ -92,7 +94,7 @@ public sealed class FaultTests
             Console.WriteLine($"upload of 10,000 blobs {upload.Elapsed.TotalSeconds:0.0} s; clear through the CLI {clock.Elapsed.TotalSeconds:0.000} s");
             Assert.True(exit == 0, cli.Output);
             Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"clear took {clock.Elapsed}");
-            Assert.Empty(await storage.ListAsync(default));
+            Assert.Empty(await storage.AllAsync());
         }
 
         data.Delete(recursive: true);

@@ -1,4 +1,5 @@
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
 
 namespace OrderDistribution.LoadTool.Tests;
 
@@ -34,7 +35,7 @@ public sealed class GenerateTests
         var exit = await cli.RunAsync("generate", "--count", "300", "--seed", "3", "--orders", path);
 
         Assert.Equal(0, exit);
-        var orders = await OrderFile.ReadAsync(path, default);
+        var orders = (await OrderFile.ReadSetAsync(path, default)).Orders;
         Assert.Equal(300, orders.Count);
         Assert.Contains("Generated 300 orders", cli.Output, StringComparison.Ordinal);
     }

@@ -1,3 +1,4 @@
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.TestSupport;
 using SkiaSharp;
 
@@ -67,8 +68,8 @@ public sealed class ReportTests
 
         var report = ComparisonReport.From(rows, new Dictionary<ResultsRow, StoredSeries>
         {
-            [rows[0]] = await StoredSeries.ReadCsvAsync(Path.Combine(_folder, "20261123-100100-pubsub-bulk.csv"), default),
-            [rows[1]] = await StoredSeries.ReadCsvAsync(Path.Combine(_folder, "20261123-100200-pubsub-bulk.csv"), default),
+            [rows[0]] = await SeriesCsv.ReadAsync(Path.Combine(_folder, "20261123-100100-pubsub-bulk.csv"), default),
+            [rows[1]] = await SeriesCsv.ReadAsync(Path.Combine(_folder, "20261123-100200-pubsub-bulk.csv"), default),
         });
 
         var bulk = Assert.Single(report.Models);
@@ -121,7 +122,7 @@ public sealed class ReportTests
     }
 
     [Fact]
-    public async Task The_example_report_in_docs_and_the_readme_is_what_report_renders_from_its_log_today()
+    public async Task The_example_report_and_the_comparison_page_hold_what_report_renders_from_its_log_today()
     {
         var example = Path.Combine(RepositoryRoot.Path, "docs", "compare-example");
         File.Copy(Path.Combine(example, "LOG.md"), Path.Combine(_folder, "LOG.md"));
@@ -132,10 +133,10 @@ public sealed class ReportTests
         Assert.True(exit == 0, cli.Output);
         Assert.Equal(await File.ReadAllTextAsync(Path.Combine(example, "report.md")), await File.ReadAllTextAsync(Path.Combine(_folder, "report.md")));
         var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md"))).Where(l => l.StartsWith("| ", StringComparison.Ordinal)).ToList();
-        var readme = await File.ReadAllLinesAsync(Path.Combine(RepositoryRoot.Path, "README.md"));
-        var at = Array.IndexOf(readme, table[0]);
-        Assert.True(at >= 0, "the README does not hold the example's table");
-        Assert.Equal(table, readme.Skip(at).Take(table.Count));
+        var page = await File.ReadAllLinesAsync(Path.Combine(RepositoryRoot.Path, "docs", "compare.md"));
+        var at = Array.IndexOf(page, table[0]);
+        Assert.True(at >= 0, "docs/compare.md does not hold the example's table");
+        Assert.Equal(table, page.Skip(at).Take(table.Count));
     }
 
     /// <summary>A PNG that decodes to the expected size and is no blank canvas.</summary>

@@ -1,4 +1,6 @@
 using OrderDistribution.LoadTool.Commands;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -57,11 +59,11 @@ public sealed class ResultsRowTests
             StoredTimes = [ScheduledAt.AddSeconds(0.5), ScheduledAt.AddSeconds(1.5)],
         };
 
-        var written = await StoredSeries.From(report).WriteCsvBesideAsync(log, report.ScheduledAt, "pubsub-single", default);
+        var written = await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), log, report.ScheduledAt, "pubsub-single", default);
         var row = ResultsRow.Of("pubsub-single", report, BurstStart.Warm);
 
         Assert.Equal(Path.GetFileName(written), row.CsvFileName());
-        Assert.Equal([1, 1], (await StoredSeries.ReadCsvAsync(written, default)).PerSecond);
+        Assert.Equal([1, 1], (await SeriesCsv.ReadAsync(written, default)).PerSecond);
     }
 
     [Theory]

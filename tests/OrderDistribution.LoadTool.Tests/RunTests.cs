@@ -1,7 +1,11 @@
 using System.Globalization;
 using Azure.Storage.Blobs;
-using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Commands;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
+using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -47,12 +51,12 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
     }
 
     [Theory]
-    [InlineData(ComponentsModel.Bindings, "bulk", "bindings")]
-    [InlineData(ComponentsModel.Bindings, "single", "bindings")]
-    [InlineData(ComponentsModel.Pubsub, "bulk", "pubsub-bulk")]
-    [InlineData(ComponentsModel.Pubsub, "single", "pubsub-single")]
-    public void A_run_is_labelled_by_its_model_and_only_pubsub_by_its_mode(ComponentsModel model, string mode, string label) =>
-        Assert.Equal(label, CommandSupport.RunLabel(model, mode));
+    [InlineData(ComponentsModel.Bindings, PubSubMode.Bulk, "bindings")]
+    [InlineData(ComponentsModel.Bindings, PubSubMode.Single, "bindings")]
+    [InlineData(ComponentsModel.Pubsub, PubSubMode.Bulk, "pubsub-bulk")]
+    [InlineData(ComponentsModel.Pubsub, PubSubMode.Single, "pubsub-single")]
+    public void A_run_is_labelled_by_its_model_and_only_pubsub_by_its_mode(ComponentsModel model, PubSubMode mode, string label) =>
+        Assert.Equal(label, BurstResults.Label(model, mode));
 
     [Fact]
     public void The_per_second_series_counts_each_order_in_the_second_it_was_stored_after_scheduling()
@@ -66,7 +70,7 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
         var series = StoredSeries.From(report);
 
         Assert.Equal([2, 0, 0, 2], series.PerSecond);
-        Assert.Equal("second,stored,cumulative\n0,2,2\n1,0,2\n2,0,2\n3,2,4\n", series.Csv());
+        Assert.Equal("second,stored,cumulative\n0,2,2\n1,0,2\n2,0,2\n3,2,4\n", SeriesCsv.Of(series));
     }
 
     /// <summary>Stores each valid order of every bulk publish the sidecar takes, as a receiver would; drops the rest.</summary>
@@ -76,7 +80,7 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
         var handled = 0;
         while (!ct.IsCancellationRequested)
         {
-            var requests = sidecar.BulkPublishes("q-order-ingress").ToList();
+            var requests = sidecar.BulkPublishes(OrderTopology.IngressQueue).ToList();
             foreach (var request in requests.Skip(handled))
             {
                 foreach (var entry in request.Json.EnumerateArray())

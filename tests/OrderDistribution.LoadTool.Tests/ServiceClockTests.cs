@@ -1,4 +1,7 @@
 using Azure.Storage.Blobs;
+using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -45,7 +48,7 @@ public sealed class ServiceClockTests
     public async Task Azurite_on_this_machine_reads_as_the_same_clock_through_the_real_blob_client()
     {
         await using var azurite = await Azurite.StartAsync();
-        var container = new BlobContainerClient(azurite.ConnectionString, "express-outbox");
+        var container = new BlobContainerClient(azurite.ConnectionString, WatchExpectation.OutboxFor(Delivery.Express));
         await container.CreateIfNotExistsAsync();
 
         var skew = await ServiceClock.OfContainer(container).MeasureAsync(default);
@@ -61,7 +64,7 @@ public sealed class ServiceClockTests
     {
         var port = Azurite.FreePort();
         var options = new BlobClientOptions { Retry = { MaxRetries = 0 } };
-        var container = new BlobContainerClient(new Uri($"http://127.0.0.1:{port}/{Azurite.AccountName}/express-outbox"), options);
+        var container = new BlobContainerClient(new Uri($"http://127.0.0.1:{port}/{Azurite.AccountName}/{WatchExpectation.OutboxFor(Delivery.Express)}"), options);
 
         var failure = await Assert.ThrowsAsync<LoadToolException>(() => ServiceClock.OfContainer(container).MeasureAsync(default));
 

@@ -1,5 +1,7 @@
 using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
@@ -14,7 +16,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     public async ValueTask InitializeAsync()
     {
         _orders = OrderGenerator.Generate(200, seed: 5);
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), _orders, default);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(_orders), default);
         Assert.Equal(0, await new Cli().RunAsync(["clear", .. Common()]));
     }
 
@@ -32,11 +34,11 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         var exit = await cli.RunAsync(["watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "5", .. Common()]);
 
         Assert.Equal(0, exit);
-        var report = new OutboxWatcher(Outboxes(), TimeSpan.Zero).Evaluate(_orders.Select(o => o.OrderId).ToList(), scheduledAt, await Outboxes().ListAsync(default));
+        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(_orders)), OrderTopology.Outboxes, scheduledAt, await Outboxes().AllAsync());
         Assert.Equal(lastStoredAt - scheduledAt, report.CycleTime);
         Assert.Equal(12_345, (int)report.CycleTime!.Value.TotalMilliseconds);
         Assert.Equal(200 / report.CycleTime!.Value.TotalSeconds, report.OrdersPerSecond!.Value, 3);
-        Assert.Equal(_orders.Count(o => o.Delivery == Delivery.Express), report.CountPerContainer["express-outbox"]);
+        Assert.Equal(_orders.Count(o => o.Delivery == Delivery.Express), report.CountPerContainer[WatchExpectation.OutboxFor(Delivery.Express)]);
         Assert.Contains("200/200 orders stored, cycle time 12.346 s", cli.Output, StringComparison.Ordinal);
         Assert.Contains("0 missing, 0 duplicated", cli.Output, StringComparison.Ordinal);
     }
@@ -67,8 +69,8 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
 
             Assert.True(await cli.RunAsync(["clear", .. Common()]) == 0, cli.Output);
 
-            Assert.Empty(await Outboxes().ListAsync(default));
-            Assert.All(OutboxStorage.DefaultOutboxes, c => Assert.True(Client().GetBlobContainerClient(c).Exists().Value, $"{c} after clear {run + 1}"));
+            Assert.Empty(await Outboxes().AllAsync());
+            Assert.All(OrderTopology.Outboxes, c => Assert.True(Client().GetBlobContainerClient(c).Exists().Value, $"{c} after clear {run + 1}"));
         }
     }
 
@@ -90,10 +92,9 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     {
         await StoreAsync(_orders);
         var twice = _orders.First(o => o.Delivery == Delivery.Express);
-        await StoreAsync([twice], container: "standard-outbox");
+        await StoreAsync([twice], container: WatchExpectation.OutboxFor(Delivery.Standard));
 
-        var report = new OutboxWatcher(Outboxes(), TimeSpan.Zero).Evaluate(
-            _orders.Select(o => o.OrderId).ToList(), DateTimeOffset.UtcNow, await Outboxes().ListAsync(default));
+        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(_orders)), OrderTopology.Outboxes, DateTimeOffset.UtcNow, await Outboxes().AllAsync());
 
         Assert.Equal([twice.OrderId], report.Duplicated);
         Assert.Empty(report.Missing);
@@ -119,7 +120,35 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
 
         Assert.Equal(0, await new Cli().RunAsync(["clear", .. Common()]));
 
-        Assert.Empty(await Outboxes().ListAsync(default));
+        Assert.Empty(await Outboxes().AllAsync());
+    }
+
+    [Fact]
+    public async Task Clear_signed_in_with_entra_deletes_the_blobs_page_by_page_and_keeps_the_containers_their_roles_are_scoped_to()
+    {
+        await StoreAsync(_orders);
+        var before = await ContainerCreationsAsync();
+        var progress = new List<string>();
+        var storage = new OutboxStorage(Client(), OrderTopology.Outboxes) { KeepContainers = true, ClearPageSize = 30, ClearConcurrency = 4 };
+
+        await storage.ClearAsync(new SynchronousProgress(progress.Add), default);
+
+        Assert.Empty(await Outboxes().AllAsync());
+        // The same containers: not deleted and created again (a new container has a new ETag).
+        Assert.Equal(before, await ContainerCreationsAsync());
+        var express = _orders.Count(o => o.Delivery == Delivery.Express);
+        Assert.Equal((express + 29) / 30 + (_orders.Count - express + 29) / 30, progress.Count);
+        Assert.Contains($"express-outbox: {express} blobs deleted", progress);
+    }
+
+    [Fact]
+    public async Task Clear_signed_in_with_entra_creates_an_outbox_that_is_missing()
+    {
+        await Client().GetBlobContainerClient("express-outbox").DeleteIfExistsAsync();
+
+        await new OutboxStorage(Client(), OrderTopology.Outboxes) { KeepContainers = true }.ClearAsync(null, default);
+
+        Assert.True((await Client().GetBlobContainerClient("express-outbox").ExistsAsync()).Value);
     }
 
     [Fact]
@@ -128,7 +157,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         Assert.Equal(0, await new Cli().RunAsync(["generate", "--count", "50", "--seed", "2", "--to-blob", .. Common()]));
 
         var blob = Client().GetBlobContainerClient("test-data").GetBlobClient("orders.json");
-        Assert.Equal(50, OrderFile.Deserialize((await blob.DownloadContentAsync()).Value.Content.ToArray()).Count);
+        Assert.Equal(50, (await OrderFile.ReadSetAsync((await blob.DownloadContentAsync()).Value.Content.ToStream(), default)).Orders.Count);
     }
 
     private string[] Common() =>
@@ -136,7 +165,23 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 
-    private OutboxStorage Outboxes() => new(Client(), OutboxStorage.DefaultOutboxes);
+    private OutboxStorage Outboxes() => new(Client(), OrderTopology.Outboxes);
+
+    private async Task<List<Azure.ETag>> ContainerCreationsAsync()
+    {
+        var created = new List<Azure.ETag>();
+        foreach (var name in OrderTopology.Outboxes)
+        {
+            created.Add((await Client().GetBlobContainerClient(name).GetPropertiesAsync()).Value.ETag);
+        }
+
+        return created;
+    }
+
+    private sealed class SynchronousProgress(Action<string> report) : IProgress<string>
+    {
+        public void Report(string value) => report(value);
+    }
 
     /// <summary>As a receiver does: the order's JSON as <c>{OrderId}.json</c>, its stored time as metadata <c>storedat</c>.</summary>
     private async Task StoreAsync(IEnumerable<Order> orders, string? container = null, DateTimeOffset? storedAt = null)

@@ -1,4 +1,6 @@
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Watching;
 
 namespace OrderDistribution.LoadTool.Tests;
 
@@ -11,7 +13,7 @@ public sealed class WatchCostTests
     private static readonly DateTimeOffset Start = new(2026, 1, 1, 12, 0, 0, TimeSpan.Zero);
 
     [Fact]
-    public async Task With_the_defaults_watch_lists_the_burst_about_as_rarely_as_a_15_second_poll_and_far_less_than_a_fixed_1_second_poll()
+    public async Task Whatever_the_pacing_watch_lists_each_blob_about_twice_and_with_the_defaults_looks_a_dozen_times()
     {
         var defaults = await WatchSimulatedBurstAsync(WatchPacing.Default);
         var every15s = await WatchSimulatedBurstAsync(WatchPacing.Fixed(TimeSpan.FromSeconds(15)));
@@ -21,11 +23,9 @@ public sealed class WatchCostTests
         Console.WriteLine($"defaults: {defaults.Report.ListingCalls} calls, {defaults.Report.NamesListed} names; " +
                           $"--poll 15000: {every15s.Report.ListingCalls} calls, {every15s.Report.NamesListed} names; " +
                           $"fixed 1 s: {every1s.Report.ListingCalls} calls, {every1s.Report.NamesListed} names");
-        Assert.True(defaults.Report.NamesListed <= 2 * every15s.Report.NamesListed,
-            $"defaults listed {defaults.Report.NamesListed} names, --poll 15000 {every15s.Report.NamesListed}");
-        Assert.True(defaults.Report.NamesListed * 4 <= every1s.Report.NamesListed,
-            $"defaults listed {defaults.Report.NamesListed} names, a fixed 1 s poll {every1s.Report.NamesListed}");
-        Assert.True(defaults.Report.ListingCalls <= 12, $"{defaults.Report.ListingCalls} listing calls");
+        // A name once seen in a finished prefix is not listed again: a faster poll costs calls, not names.
+        Assert.All([defaults, every15s, every1s], r => Assert.True(r.Report.NamesListed <= 3 * 10_000, $"{r.Report.NamesListed} names"));
+        Assert.True(defaults.Report.ListingCalls <= 40, $"{defaults.Report.ListingCalls} listing calls");
         // ...and it still notices the end within a few seconds of it, where the 15 s poll waits up to 15 s.
         Assert.InRange((defaults.EndedAt - Start).TotalSeconds, 18.7, 22);
     }
@@ -62,8 +62,9 @@ public sealed class WatchCostTests
             .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
 
         Assert.True(report.Complete);
-        Assert.InRange(store.Calls["express-outbox"], 1, 5);
-        Assert.InRange(store.Calls["standard-outbox"], 19, 22);
+        // Express is not listed again after its last order came in (3 s); standard until its own end (20 s).
+        Assert.InRange((store.LastCall[WatchExpectation.OutboxFor(Delivery.Express)] - Start).TotalSeconds, 3, 5);
+        Assert.InRange((store.LastCall[WatchExpectation.OutboxFor(Delivery.Standard)] - Start).TotalSeconds, 19, 22);
     }
 
     [Fact]
@@ -79,6 +80,54 @@ public sealed class WatchCostTests
         Assert.False(report.Complete);
         // 1, 2, 4, 8, then every 15 s: about 12 looks in 120 s instead of 120, two outboxes each.
         Assert.InRange(store.Calls.Values.Sum(), 2 * 10, 2 * 13);
+    }
+
+    [Fact]
+    public async Task At_150000_orders_each_blob_is_listed_a_few_times_not_once_per_look()
+    {
+        var orders = OrderGenerator.Generate(150_000, seed: 1);
+        // 140 s of arrivals in about the order scheduled, each up to 10 s early or late (two receivers, retries).
+        var random = new Random(5);
+        var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(12_000 + i * 140_000.0 / orders.Count + (random.NextDouble() - 0.5) * 20_000))).ToList();
+        var clock = new SimulatedClock(Start);
+        var store = new SimulatedStore(clock, arrivals);
+        var progress = new List<int>();
+
+        var report = await new OutboxWatcher(store, WatchPacing.Default, clock)
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(10), new SynchronousProgress(progress), null, default);
+
+        Console.WriteLine($"150,000 orders: {report.ListingCalls} listing calls, {report.NamesListed} names listed ({report.NamesListed / 150_000.0:0.00} per blob)");
+        Assert.True(report.Complete);
+        Assert.Equal(report.NamesListed, store.NamesListed);
+        Assert.True(report.NamesListed <= 3L * orders.Count, $"{report.NamesListed} names listed for {orders.Count} blobs");
+        // Progress from the first page on, never backwards.
+        Assert.True(progress.Count > 10);
+        Assert.Equal(progress.Order(), progress);
+    }
+
+    [Fact]
+    public async Task A_lost_order_is_reported_as_missing_at_the_timeout()
+    {
+        var orders = OrderGenerator.Generate(2_000, seed: 2);
+        var lost = orders[1_234];
+        var clock = new SimulatedClock(Start);
+        var store = new SimulatedStore(clock, orders.Where(o => o != lost).Select((o, i) => (o, Start.AddMilliseconds(i))));
+
+        var report = await new OutboxWatcher(store, WatchPacing.Default, clock)
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(60), null, null, default);
+
+        Assert.Equal([lost.OrderId], report.Missing);
+    }
+
+    [Fact]
+    public async Task A_listing_still_running_at_the_timeout_reports_the_orders_not_seen_as_missing_not_a_storage_failure()
+    {
+        var orders = OrderGenerator.Generate(10, seed: 3);
+
+        var report = await new OutboxWatcher(new EndlessListing(), WatchPacing.Default)
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), DateTimeOffset.UtcNow, TimeSpan.FromSeconds(1), null, null, default);
+
+        Assert.Equal(orders.Select(o => o.OrderId).Order(), report.Missing);
     }
 
     private static async Task<(WatchReport Report, DateTimeOffset EndedAt)> WatchSimulatedBurstAsync(WatchPacing pacing)
@@ -108,22 +157,80 @@ public sealed class WatchCostTests
     /// <summary>Each order appears in its outbox, with its storedat, at its arrival time; every listing is counted.</summary>
     private sealed class SimulatedStore(SimulatedClock clock, IEnumerable<(Order Order, DateTimeOffset At)> arrivals) : IOutboxReader
     {
-        private readonly List<(Order Order, DateTimeOffset At)> _arrivals = arrivals.OrderBy(a => a.At).ToList();
+        /// <summary>Per outbox, every blob it will hold, in name order (the order a listing returns).</summary>
+        private readonly Dictionary<string, OutboxBlob[]> _blobs = arrivals
+            .Select(a => new OutboxBlob(WatchExpectation.OutboxFor(a.Order.Delivery), OrderBlob.NameOf(a.Order), a.At.AddTicks(-(a.At.Ticks % TimeSpan.TicksPerSecond)), a.At))
+            .GroupBy(b => b.Container)
+            .ToDictionary(g => g.Key, g => g.OrderBy(b => b.Name, StringComparer.Ordinal).ToArray());
 
-        public Dictionary<string, int> Calls { get; } = OutboxStorage.DefaultOutboxes.ToDictionary(c => c, _ => 0);
+        public Dictionary<string, int> Calls { get; } = OrderTopology.Outboxes.ToDictionary(c => c, _ => 0);
 
         public string Endpoint => "simulated";
 
-        public IReadOnlyList<string> Outboxes => OutboxStorage.DefaultOutboxes;
+        public IReadOnlyList<string> Outboxes => OrderTopology.Outboxes;
 
-        public Task<IReadOnlyList<OutboxBlob>> ListAsync(string container, CancellationToken cancellationToken)
+        public long NamesListed { get; private set; }
+
+        public Dictionary<string, DateTimeOffset> LastCall { get; } = [];
+
+        /// <summary>The blobs under the prefix that have arrived by now, a page at a time; the continuation is the last name returned.</summary>
+        public Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, CancellationToken cancellationToken)
         {
             Calls[container]++;
-            IReadOnlyList<OutboxBlob> blobs = _arrivals
-                .Where(a => a.At <= clock.UtcNow && WatchExpectation.OutboxFor(a.Order.Delivery) == container)
-                .Select(a => new OutboxBlob(container, OrderBlob.NameOf(a.Order), a.At.AddTicks(-(a.At.Ticks % TimeSpan.TicksPerSecond)), a.At))
-                .ToList();
-            return Task.FromResult(blobs);
+            LastCall[container] = clock.UtcNow;
+            var all = _blobs.GetValueOrDefault(container, []);
+            var start = LowerBound(all, continuation is null ? prefix : continuation + "\0");
+            var page = new List<OutboxBlob>();
+            var i = start;
+            for (; i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal) && page.Count < OutboxStorage.PageSize; i++)
+            {
+                if (all[i].StoredAt <= clock.UtcNow)
+                {
+                    page.Add(all[i]);
+                }
+            }
+
+            NamesListed += page.Count;
+            var more = i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal);
+            return Task.FromResult(new OutboxPage(page, more ? all[i - 1].Name : null));
         }
+
+        private static int LowerBound(OutboxBlob[] blobs, string name)
+        {
+            int low = 0, high = blobs.Length;
+            while (low < high)
+            {
+                var middle = (low + high) / 2;
+                if (string.CompareOrdinal(blobs[middle].Name, name) < 0)
+                {
+                    low = middle + 1;
+                }
+                else
+                {
+                    high = middle;
+                }
+            }
+
+            return low;
+        }
+    }
+
+    /// <summary>A store that answers no listing before the caller gives up.</summary>
+    private sealed class EndlessListing : IOutboxReader
+    {
+        public string Endpoint => "endless";
+
+        public IReadOnlyList<string> Outboxes => OrderTopology.Outboxes;
+
+        public async Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, CancellationToken cancellationToken)
+        {
+            await Task.Delay(Timeout.Infinite, cancellationToken);
+            throw new InvalidOperationException("never");
+        }
+    }
+
+    private sealed class SynchronousProgress(List<int> values) : IProgress<int>
+    {
+        public void Report(int value) => values.Add(value);
     }
 }

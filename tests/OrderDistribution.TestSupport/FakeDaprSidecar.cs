@@ -12,9 +12,12 @@ public sealed record SidecarRequest(
     public JsonElement Json => JsonDocument.Parse(Body).RootElement;
 }
 
+/// <summary>One output binding call as the binding received it: the data daprd hands on and the metadata it builds.</summary>
+public sealed record BindingMessage(string Binding, byte[] Data, IReadOnlyDictionary<string, string> Metadata);
+
 /// <summary>
 /// The sidecar's HTTP API for publishing (bulk publish, publish, output bindings) on 127.0.0.1, recording
-/// every request. It can fail chosen entries, and refuse bulk requests over a byte cap the way Azure
+/// every request, and each output binding call as the binding gets it from the <see cref="Runtime"/> chosen. It can fail chosen entries, and refuse bulk requests over a byte cap the way Azure
 /// Service Bus does ("the message is too large").
 /// </summary>
 public sealed class FakeDaprSidecar : IAsyncDisposable
@@ -24,6 +27,18 @@ public sealed class FakeDaprSidecar : IAsyncDisposable
     private FakeDaprSidecar(WebApplication app) => _app = app;
 
     public ConcurrentQueue<SidecarRequest> Requests { get; } = new();
+
+    /// <summary>The runtime whose way of building a binding's metadata <see cref="BindingMessages"/> records.</summary>
+    public DaprRuntimeProfile Runtime { get; set; } = DaprRuntimeProfile.Dapr114;
+
+    /// <summary>Each output binding call, as the binding (and so the broker's message) got it.</summary>
+    public ConcurrentQueue<BindingMessage> BindingMessages { get; } = new();
+
+    /// <summary>When set, an output binding call is answered with this status and body instead.</summary>
+    public Func<SidecarRequest, (int Status, string Body)?>? BindingAnswer { get; set; }
+
+    /// <summary>When set, a single publish is answered with this status and body instead.</summary>
+    public Func<SidecarRequest, (int Status, string Body)?>? PublishAnswer { get; set; }
 
     /// <summary>Entries of a bulk publish for which this answers true are reported failed.</summary>
     public Func<JsonElement, bool> FailEntry { get; set; } = _ => false;
@@ -54,8 +69,8 @@ public sealed class FakeDaprSidecar : IAsyncDisposable
         var app = LoopbackServer.Create();
         var sidecar = new FakeDaprSidecar(app);
         app.MapPost("/v1.0-alpha1/publish/bulk/{pubsub}/{topic}", sidecar.BulkPublishAsync);
-        app.MapPost("/v1.0/publish/{pubsub}/{topic}", sidecar.RecordAsync);
-        app.MapPost("/v1.0/bindings/{name}", sidecar.RecordAsync);
+        app.MapPost("/v1.0/publish/{pubsub}/{topic}", sidecar.PublishAsync);
+        app.MapPost("/v1.0/bindings/{name}", sidecar.InvokeBindingAsync);
         app.MapGet("/v1.0/healthz/outbound", () => Results.StatusCode(sidecar.OutboundHealthStatus));
         app.MapGet("/v1.0/metadata", () => sidecar.Metadata is { } metadata ? Results.Text(metadata, "application/json") : Results.NotFound());
         await app.StartAsync();
@@ -64,9 +79,28 @@ public sealed class FakeDaprSidecar : IAsyncDisposable
 
     public async ValueTask DisposeAsync() => await _app.DisposeAsync();
 
-    private async Task<IResult> RecordAsync(HttpRequest request)
+    private async Task<IResult> PublishAsync(HttpRequest request)
     {
-        await Record(request);
+        var recorded = await Record(request);
+        return PublishAnswer?.Invoke(recorded) is { } answer
+            ? Results.Text(answer.Body, "application/json", statusCode: answer.Status)
+            : Results.NoContent();
+    }
+
+    private async Task<IResult> InvokeBindingAsync(string name, HttpRequest request)
+    {
+        var recorded = await Record(request);
+        if (BindingAnswer?.Invoke(recorded) is { } answer)
+        {
+            return Results.Text(answer.Body, "application/json", statusCode: answer.Status);
+        }
+
+        var body = recorded.Json;
+        var metadata = body.TryGetProperty("metadata", out var given) && given.ValueKind == JsonValueKind.Object
+            ? given.EnumerateObject().ToDictionary(p => p.Name, p => p.Value.GetString() ?? "", StringComparer.Ordinal)
+            : [];
+        var data = body.TryGetProperty("data", out var value) ? System.Text.Encoding.UTF8.GetBytes(value.GetRawText()) : [];
+        BindingMessages.Enqueue(new BindingMessage(name, data, Runtime.HttpBindingMetadata(metadata, recorded.Headers)));
         return Results.NoContent();
     }
 

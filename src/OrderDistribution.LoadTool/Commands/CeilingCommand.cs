@@ -1,4 +1,8 @@
 using System.CommandLine;
+using OrderDistribution.Receiver;
+using OrderDistribution.LoadTool.Ceiling;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Reporting;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 
@@ -7,15 +11,16 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>ceiling</c>: storage alone, the best any model can do; one row in the results log and its per-second series.</summary>
 internal static class CeilingCommand
 {
-    private static readonly Option<int> Uploads = new("--count")
+    private static readonly Option<int> Uploads = new Option<int>("--count")
     {
         Description = "How many order blobs to upload.", DefaultValueFactory = _ => 10_000,
-    };
+    }.Between(1, MaxOrders);
 
-    private static readonly Option<int> InFlight = new("--in-flight")
+    private static readonly Option<int> InFlight = new Option<int>("--in-flight")
     {
-        Description = "Uploads in flight at once (the receivers' Receiver:MaxConcurrentWrites default).", DefaultValueFactory = _ => 64,
-    };
+        Description = "Uploads in flight at once (default: the receivers' own Receiver:MaxConcurrentWrites).",
+        DefaultValueFactory = _ => new ReceiverOptions().MaxConcurrentWrites,
+    }.Between(1, 1_024);
 
     public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
         wrap(new Command("ceiling", "Measure storage alone: upload order blobs into a scratch container (deleted afterwards), " +
@@ -27,12 +32,8 @@ internal static class CeilingCommand
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
-        var count = result.GetValue(Uploads) is >= 1 and <= 1_000_000 and var c
-            ? c
-            : throw new ArgumentException($"--count must be between 1 and 1000000, not {result.GetValue(Uploads)}.");
-        var inFlight = result.GetValue(InFlight) is >= 1 and <= 1_024 and var n
-            ? n
-            : throw new ArgumentException($"--in-flight must be between 1 and 1024, not {result.GetValue(InFlight)}.");
+        var count = result.GetValue(Uploads);
+        var inFlight = result.GetValue(InFlight);
         var ceiling = StorageCeiling.Open(CommandSupport.StorageOptionsOf(result));
         // The same orders every time: the blobs' sizes, and so the measurement, do not vary with the seed.
         var orders = OrderGenerator.Generate(count, seed: 1);
@@ -43,10 +44,10 @@ internal static class CeilingCommand
         var series = StoredSeries.From(measured.StartedAt, measured.UploadedAt);
         if (series.PerSecond.Count > 0)
         {
-            console.Write(series.Chart());
+            console.Write(SeriesChart.Of(series));
         }
 
-        console.WriteLine(Summary(measured));
+        ResultLine.Write(console, ResultLine.Of(measured));
         if (measured.LeftBehind is { } name)
         {
             console.MarkupLineInterpolated($"[yellow]Could not remove what the measurement wrote into {name} at {ceiling.Endpoint}: delete its blobs by hand.[/]");
@@ -55,10 +56,7 @@ internal static class CeilingCommand
         var results = result.GetValue(Results)!;
         await ResultsLog.AppendAsync(results,
             ResultsRow.Of(measured.StartedAt, StorageCeiling.Label, count, measured.Failed == 0 ? measured.Elapsed : null, measured.Failed, null), ct);
-        console.MarkupLineInterpolated($"Uploads per second: {await series.WriteCsvBesideAsync(results, measured.StartedAt, StorageCeiling.Label, ct)}");
+        console.MarkupLineInterpolated($"Uploads per second: {await SeriesCsv.WriteBesideAsync(series, results, measured.StartedAt, StorageCeiling.Label, ct)}");
         return measured.Failed == 0 ? ExitCodes.Done : ExitCodes.Incomplete;
     }
-
-    public static string Summary(CeilingResult measured) => string.Create(System.Globalization.CultureInfo.InvariantCulture,
-        $"{StorageCeiling.Label}: {measured.Count - measured.Failed}/{measured.Count} uploads in {measured.Elapsed.TotalSeconds:0.000} s, {measured.UploadsPerSecond:0} uploads/s, {measured.InFlight} in flight, {measured.Failed} failed{(measured.FirstFailure is { } why ? $" (first: {why})" : "")}");
 }

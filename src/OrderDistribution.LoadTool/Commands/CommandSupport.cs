@@ -1,5 +1,8 @@
 using System.CommandLine;
+using OrderDistribution.Contracts;
 using Azure.Identity;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
 using Spectre.Console;
 
@@ -12,7 +15,7 @@ internal static class CommandSupport
     /// <exception cref="LoadToolException">Storage is misconfigured or not reachable.</exception>
     public static async Task<OutboxStorage> OpenStorageAsync(ParseResult result, CancellationToken ct)
     {
-        var storage = OutboxStorage.Open(StorageOptionsOf(result), OutboxStorage.DefaultOutboxes);
+        var storage = OutboxStorage.Open(StorageOptionsOf(result), OrderTopology.Outboxes);
         try
         {
             // The SDK signs in on the first call: this one.
@@ -20,16 +23,11 @@ internal static class CommandSupport
         }
         catch (AuthenticationFailedException e)
         {
-            throw SignInFailed(result.GetValue(CommonOptions.StorageAccountUrl), e);
+            throw LoadToolException.SignInFailed(result.GetValue(CommonOptions.StorageAccountUrl), e);
         }
 
         return storage;
     }
-
-    public static LoadToolException SignInFailed(string? accountUrl, Exception e) => new(
-        $"Could not sign in to storage at {accountUrl} with DefaultAzureCredential: {FailureText.FirstLine(e.Message)}.",
-        "Run 'az login' (or 'azd auth login'), or pass --storage with a connection string.",
-        ExitCodes.BadInput, e);
 
     /// <summary>Where storage is: --storage-account-url, else --storage, else Storage__ConnectionString, else Azurite.</summary>
     /// <exception cref="ArgumentException">The options name no valid store.</exception>
@@ -54,7 +52,7 @@ internal static class CommandSupport
     public static HttpClient SidecarClient(ParseResult result)
     {
         var http = new HttpClient { BaseAddress = AbsoluteUri(CommonOptions.Sidecar, result.GetValue(CommonOptions.Sidecar)), Timeout = TimeSpan.FromSeconds(60) };
-        if (Environment.GetEnvironmentVariable("DAPR_API_TOKEN") is { Length: > 0 } token)
+        if (Environment.GetEnvironmentVariable(SidecarMetadata.ApiTokenVariable) is { Length: > 0 } token)
         {
             http.DefaultRequestHeaders.Add("dapr-api-token", token);
         }
@@ -83,9 +81,17 @@ internal static class CommandSupport
             ? uri
             : throw new ArgumentException($"{option.Name} must be an absolute http(s) URL, not '{value}'.");
 
-    /// <summary>The label of a run in the results: <c>pubsub-bulk</c>, <c>pubsub-single</c> or <c>bindings</c>.</summary>
-    public static string RunLabel(ComponentsModel model, string pubSubMode) =>
-        model == ComponentsModel.Bindings ? "bindings" : $"pubsub-{pubSubMode.ToLowerInvariant()}";
+    /// <summary>Empties the outboxes, with a progress line, and says how long it took.</summary>
+    public static async Task ClearAsync(IAnsiConsole console, OutboxStorage storage, CancellationToken ct)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await WithProgressAsync(console, "Clearing the outboxes", null, async (_, status) =>
+        {
+            await storage.ClearAsync(status, ct);
+            return true;
+        });
+        console.MarkupLineInterpolated($"Cleared {string.Join(", ", storage.Outboxes)} in {clock.Elapsed.TotalSeconds:0.00} s.");
+    }
 
     public static async Task<T> WithProgressAsync<T>(
         IAnsiConsole console, string description, int? total, Func<IProgress<int>, IProgress<string?>, Task<T>> work) =>

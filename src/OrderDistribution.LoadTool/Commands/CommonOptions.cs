@@ -1,16 +1,16 @@
 using System.CommandLine;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
 
 namespace OrderDistribution.LoadTool.Commands;
-
-public enum ScheduleTarget
-{
-    Local,
-    Azure,
-}
 
 /// <summary>Every option of order-load, in one place: several commands share most of them.</summary>
 internal static class CommonOptions
 {
+    /// <summary>The largest burst the tool generates, schedules and watches.</summary>
+    public const int MaxOrders = 1_000_000;
+
     public static readonly Option<string> OrdersFile = new("--orders")
     {
         Description = "The orders file.", DefaultValueFactory = _ => Path.Combine("results", "orders.json"),
@@ -27,29 +27,29 @@ internal static class CommonOptions
         Description = "Storage connection string (default: Storage__ConnectionString, else Azurite).",
     };
 
-    public static readonly Option<string?> StorageAccountUrl = new("--storage-account-url")
+    public static readonly Option<string?> StorageAccountUrl = new Option<string?>("--storage-account-url")
     {
         Description = "Blob endpoint in Azure, reached with DefaultAzureCredential instead of a connection string.",
-    };
+    }.HttpUrl();
 
     public static readonly Option<bool> Verbose = new("--verbose")
     {
         Description = "On a failure, also print the exception with its stack trace.",
     };
 
-    public static readonly Option<int> Count = new("--count")
+    public static readonly Option<int> Count = new Option<int>("--count")
     {
         Description = "How many orders, poison included.", DefaultValueFactory = _ => 10_000,
-    };
+    }.Between(1, MaxOrders);
 
-    public static readonly Option<int?> Seed = new("--seed") { Description = "Makes generated orders the same every time." };
+    public static readonly Option<int?> Seed = new Option<int?>("--seed") { Description = "Makes generated orders the same every time." };
 
-    public static readonly Option<double> InvalidRate = new("--invalid-rate")
+    public static readonly Option<double> InvalidRate = new Option<double>("--invalid-rate")
     {
         Description = "Share of the orders that are poison (unknown delivery, missing fields, not JSON at all); the apps drop " +
                       "them, and watch reports them as dropped, never as missing.",
         DefaultValueFactory = _ => 0,
-    };
+    }.AtLeastZeroBelowOne();
 
     public static readonly Option<bool> ToBlob = new("--to-blob") { Description = "Also upload the orders to blob test-data/orders.json." };
 
@@ -60,11 +60,11 @@ internal static class CommonOptions
         DefaultValueFactory = _ => ScheduleTarget.Local,
     };
 
-    public static readonly Option<int> ScheduleDelay = new("--schedule-delay")
+    public static readonly Option<int> ScheduleDelay = new Option<int>("--schedule-delay")
     {
         Description = "Azure: seconds from now until the scheduled enqueue time; must cover the time scheduling takes.",
         DefaultValueFactory = _ => 30,
-    };
+    }.Between(1, 3_600, " seconds");
 
     public static readonly Option<ComponentsModel> Model = new("--model")
     {
@@ -72,50 +72,51 @@ internal static class CommonOptions
         DefaultValueFactory = _ => ComponentsModel.Pubsub,
     };
 
-    public static readonly Option<string> PubSubMode = new("--pubsub-mode")
+    public static readonly Option<PubSubMode> PubSubMode = new("--pubsub-mode")
     {
-        Description = "bulk or single, as the apps run; recorded with the result.", DefaultValueFactory = _ => "bulk",
+        Description = "bulk or single, as the apps run; recorded with the result.", DefaultValueFactory = _ => new MessagingOptions().PubSubMode,
     };
 
-    public static readonly Option<string> Sidecar = new("--sidecar")
+    public static readonly Option<string> Sidecar = new Option<string>("--sidecar")
     {
         Description = "The sidecar's HTTP endpoint (default: DAPR_HTTP_PORT when run under dapr run, else the distributor's, 3501).",
         DefaultValueFactory = _ => Environment.GetEnvironmentVariable("DAPR_HTTP_PORT") is { Length: > 0 } port
             ? $"http://127.0.0.1:{port}"
             : "http://127.0.0.1:3501",
-    };
+    }.HttpUrl();
 
-    public static readonly Option<string> SidecarGrpc = new("--sidecar-grpc")
+    public static readonly Option<string> SidecarGrpc = new Option<string>("--sidecar-grpc")
     {
         Description = "The sidecar's gRPC endpoint, which publishes (default: DAPR_GRPC_PORT when run under dapr run, else the distributor's, 50011).",
         DefaultValueFactory = _ => Environment.GetEnvironmentVariable("DAPR_GRPC_PORT") is { Length: > 0 } port
             ? $"http://127.0.0.1:{port}"
             : "http://127.0.0.1:50011",
-    };
+    }.HttpUrl();
 
-    public static readonly Option<int> MaxBulkBytes = new("--max-bulk-bytes")
+    public static readonly Option<int> MaxBulkBytes = new Option<int>("--max-bulk-bytes")
     {
-        Description = "Byte budget of one bulk publish.", DefaultValueFactory = _ => 131_072,
-    };
+        Description = "Byte budget of one bulk publish (default and range: the apps' Messaging:MaxBulkPublishBytes).",
+        DefaultValueFactory = _ => new MessagingOptions().MaxBulkPublishBytes,
+    }.InRangeOf<MessagingOptions>(nameof(MessagingOptions.MaxBulkPublishBytes));
 
-    public static readonly Option<int> TimeoutSeconds = new("--timeout")
+    public static readonly Option<int> TimeoutSeconds = new Option<int>("--timeout")
     {
         Description = "Seconds to wait for the last order before giving up (a storage outage is waited out within it).",
         DefaultValueFactory = _ => 300,
-    };
+    }.Between(1, 86_400, " seconds");
 
-    public static readonly Option<int> PollMilliseconds = new("--poll")
+    public static readonly Option<int> PollMilliseconds = new Option<int>("--poll")
     {
         Description = "Shortest wait between looks at the outboxes, in ms. Looks back off while nothing changes and aim at the " +
                       "projected finish; the cycle time comes from the blobs' own stored times, whatever the poll.",
         DefaultValueFactory = _ => 1_000,
-    };
+    }.Between(10, 600_000, " ms");
 
-    public static readonly Option<int> MaxPollMilliseconds = new("--max-poll")
+    public static readonly Option<int> MaxPollMilliseconds = new Option<int>("--max-poll")
     {
         Description = "Longest wait between looks at the outboxes, in ms (at least --poll).",
         DefaultValueFactory = _ => 15_000,
-    };
+    }.Between(10, 600_000, " ms");
 
     public static readonly Option<DateTimeOffset?> ScheduledAt = new("--scheduled-at")
     {

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using OrderDistribution.LoadTool.Reporting;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Commands;
@@ -51,7 +52,7 @@ internal static class ReportCommand
         {
             if (row.CsvFileName() is { } name && Path.Combine(Path.GetDirectoryName(log)!, name) is var path && File.Exists(path) && !series.ContainsKey(row))
             {
-                series[row] = await StoredSeries.ReadCsvAsync(path, ct);
+                series[row] = await SeriesCsv.ReadAsync(path, ct);
             }
         }
 

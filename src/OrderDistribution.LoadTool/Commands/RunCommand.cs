@@ -1,5 +1,9 @@
-using Microsoft.Extensions.DependencyInjection;
 using System.CommandLine;
+using Microsoft.Extensions.DependencyInjection;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 
@@ -19,32 +23,27 @@ internal static class RunCommand
     private static async Task<int> RunAsync(
         IAnsiConsole console, ParseResult result, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
     {
-        // Both dependencies first, before anything is changed or printed: a missing one is named in two lines.
+        // The options are valid (the parser checked them); both dependencies next, before anything is changed or
+        // printed: a missing one is named in two lines.
+        var set = GenerateCommand.Generate(result);
         var storage = await CommandSupport.OpenStorageAsync(result, ct);
         using (var sidecar = CommandSupport.SidecarClient(result))
         {
             await SidecarMetadata.ReadAsync(sidecar, ct);
         }
 
-        if (await ClearCommand.RunAsync(console, storage, ct) is not ExitCodes.Done and var cleared)
+        await CommandSupport.ClearAsync(console, storage, ct);
+        await GenerateCommand.WriteAsync(console, result, set, ct);
+        if (!await ScheduleCommand.ScheduleAsync(console, result, set, configurePublishing, ct))
         {
-            return cleared;
+            return ExitCodes.Incomplete;
         }
 
-        foreach (var step in new Func<IAnsiConsole, ParseResult, CancellationToken, Task<int>>[]
-                 { GenerateCommand.RunAsync, (c, r, t) => ScheduleCommand.RunAsync(c, r, configurePublishing, t) })
-        {
-            if (await step(console, result, ct) is not ExitCodes.Done and var failed)
-            {
-                return failed;
-            }
-        }
-
-        var report = await WatchCommand.WatchAsync(console, result, storage, await WatchCommand.ScheduleRecordOrNullAsync(result, ct), ct);
-        var label = CommandSupport.RunLabel(result.GetValue(Model), result.GetValue(PubSubMode)!);
-        WatchCommand.Print(console, report, label);
-        await ResultsLog.AppendAsync(result.GetValue(Results)!, ResultsRow.Of(label, report, StartOf(result)), ct);
-        var csv = await StoredSeries.From(report).WriteCsvBesideAsync(result.GetValue(Results)!, report.ScheduledAt, label, ct);
+        var record = await ScheduleRecord.ReadAsync(result.GetValue(State)!, ct);
+        var report = await WatchCommand.WatchAsync(console, result, storage, WatchExpectation.For(set), record.ScheduledAt, ct);
+        var label = BurstResults.Label(result.GetValue(Model), result.GetValue(PubSubMode));
+        BurstResults.Print(console, report, label);
+        var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, StartOf(result), ct);
         console.MarkupLineInterpolated($"Orders stored per second: {csv}");
         return WatchCommand.ExitCode(console, report);
     }

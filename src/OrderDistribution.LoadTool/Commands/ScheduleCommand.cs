@@ -1,9 +1,12 @@
-using OrderDistribution.Contracts;
 using System.CommandLine;
 using Dapr.Client;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Storage;
@@ -17,31 +20,34 @@ internal static class ScheduleCommand
 {
     public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap, Action<IServiceCollection>? configurePublishing) =>
         wrap(new Command("schedule", "Put the orders on the ingress queue.") { Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes },
-            (result, ct) => RunAsync(console, result, configurePublishing, ct));
+            async (result, ct) => await ScheduleAsync(console, result, await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct), configurePublishing, ct)
+                ? ExitCodes.Done
+                : ExitCodes.Incomplete);
 
-    public static async Task<int> RunAsync(
-        IAnsiConsole console, ParseResult result, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
+    /// <summary>Schedules <paramref name="set"/> as the options say, records when for 'watch', and prints the outcome.</summary>
+    /// <returns>Whether every entry went in.</returns>
+    public static async Task<bool> ScheduleAsync(
+        IAnsiConsole console, ParseResult result, OrderSet set, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
     {
-        var set = await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct);
         var model = result.GetValue(Model);
         var target = result.GetValue(Target);
         await using var publishing = Publishing(result, configurePublishing);
         // Azure: the burst's instant in storage's time (Azure's), so that the cycle time has one clock.
         var skew = target == ScheduleTarget.Azure ? await MeasureStorageClockAsync(console, result, ct) : default;
         DateTimeOffset? enqueueAt = target == ScheduleTarget.Azure
-            ? DateTimeOffset.FromUnixTimeSeconds(skew.ToServiceTime(DateTimeOffset.UtcNow).ToUnixTimeSeconds() + ScheduleDelaySeconds(result))
+            ? DateTimeOffset.FromUnixTimeSeconds(skew.ToServiceTime(DateTimeOffset.UtcNow).ToUnixTimeSeconds() + result.GetValue(ScheduleDelay))
             : null;
 
         using var http = CommandSupport.SidecarClient(result);
         await CommandSupport.CheckSidecarAsync(console, http, model, target, ct);
         var scheduler = new SidecarScheduler(
-            publishing.GetRequiredService<BulkOrderPublisher>(), publishing.GetRequiredService<DaprClient>(),
+            publishing.GetRequiredService<BulkOrderPublisher>(), publishing.GetRequiredService<IOutputBindings>(),
             OrderTopology.IngressQueue, OrderTopology.IngressOutputBinding);
 
         // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible
         // at one whole second (the broker's time resolution).
         var scheduledAt = enqueueAt ?? DateTimeOffset.UtcNow;
-        var failed = await CommandSupport.WithProgressAsync(console, $"Scheduling {set.Count} orders ({target}, {model})", set.Count,
+        var outcome = await CommandSupport.WithProgressAsync(console, $"Scheduling {set.Count} orders ({target}, {model})", set.Count,
             (progress, _) => scheduler.ScheduleAsync(set, enqueueAt is null ? model : ComponentsModel.Pubsub, enqueueAt, progress, ct));
         await ScheduleRecord.WriteAsync(result.GetValue(State)!,
             new ScheduleRecord(scheduledAt, model.ToString().ToLowerInvariant(), set.Count, result.GetValue(OrdersFile)!)
@@ -49,10 +55,11 @@ internal static class ScheduleCommand
                 ClockSkewSeconds = target == ScheduleTarget.Azure ? skew.Offset.TotalSeconds : null,
             }, ct);
 
-        if (failed.Count > 0)
+        if (outcome.Failed.Count > 0)
         {
-            console.MarkupLineInterpolated($"[red]{failed.Count} orders were not scheduled, first {failed[0]}.[/]");
-            return ExitCodes.Incomplete;
+            console.MarkupLineInterpolated(
+                $"[red]{outcome.Failed.Count} of {outcome.Attempted} orders were not scheduled ({outcome.Scheduled} went in; first not scheduled: {outcome.Failed[0]}): {outcome.FirstFailure ?? "the sidecar gave no reason"}.[/]");
+            return false;
         }
 
         if (enqueueAt < skew.ToServiceTime(DateTimeOffset.UtcNow))
@@ -62,22 +69,17 @@ internal static class ScheduleCommand
 
         var poison = set.Poison.Count > 0 ? $" ({set.Poison.Count} of them poison, to be dropped)" : "";
         console.MarkupLineInterpolated($"Scheduled {set.Count} orders{poison} for {scheduledAt:O}.");
-        return ExitCodes.Done;
+        return true;
     }
 
     private static async Task<ClockSkew> MeasureStorageClockAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
         var storage = BlobClientFactory.Create(CommandSupport.StorageOptionsOf(result), OutboxStorage.CallTimeout);
-        var clock = ServiceClock.OfContainer(storage.GetBlobContainerClient(WatchExpectation.OutboxFor(Delivery.Express)));
+        var clock = ServiceClock.OfContainer(storage.GetBlobContainerClient(OrderTopology.Outboxes[0]));
         var skew = await clock.MeasureAsync(ct);
         console.MarkupLineInterpolated($"{skew.Describe("storage")}");
         return skew;
     }
-
-    private static int ScheduleDelaySeconds(ParseResult result) =>
-        result.GetValue(ScheduleDelay) is >= 1 and <= 3_600 and var seconds
-            ? seconds
-            : throw new ArgumentException($"--schedule-delay must be between 1 and 3600 seconds, not {result.GetValue(ScheduleDelay)}.");
 
     /// <summary>The distributor's own publishing, at the sidecar the options name.</summary>
     /// <exception cref="ArgumentException">An option is out of range; the message names it.</exception>

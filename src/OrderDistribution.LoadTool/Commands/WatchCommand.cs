@@ -1,4 +1,8 @@
 using System.CommandLine;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 
@@ -16,37 +20,20 @@ internal static class WatchCommand
             {
                 var record = await ScheduleRecordOrNullAsync(result, ct);
                 // The inputs first (a missing file is bad input, exit 2), then storage.
-                await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct);
-                _ = ScheduledAtOf(result, record);
-                var report = await WatchAsync(console, result, await CommandSupport.OpenStorageAsync(result, ct), record, ct);
-                Print(console, report, record?.Model ?? "watch");
+                var expected = WatchExpectation.For(await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct));
+                var scheduledAt = ScheduledAtOf(result, record);
+                var report = await WatchAsync(console, result, await CommandSupport.OpenStorageAsync(result, ct), expected, scheduledAt, ct);
+                BurstResults.Print(console, report, record?.Model ?? "watch");
                 return ExitCode(console, report);
             });
 
-    /// <param name="record">What 'schedule' recorded; --scheduled-at, when given, wins over it.</param>
+    /// <summary>Watches the outboxes for <paramref name="expected"/>, with a progress bar that moves from the first page listed.</summary>
     public static async Task<WatchReport> WatchAsync(
-        IAnsiConsole console, ParseResult result, OutboxStorage storage, ScheduleRecord? record, CancellationToken ct)
+        IAnsiConsole console, ParseResult result, OutboxStorage storage, WatchExpectation expected, DateTimeOffset scheduledAt, CancellationToken ct)
     {
-        var set = await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct);
-        var scheduledAt = ScheduledAtOf(result, record);
         var watcher = new OutboxWatcher(storage, Pacing(result));
-        return await CommandSupport.WithProgressAsync(console, $"Waiting for {set.Orders.Count} blobs", set.Orders.Count, (progress, status) =>
-            watcher.WatchAsync(WatchExpectation.For(set), scheduledAt, TimeSpan.FromSeconds(result.GetValue(TimeoutSeconds)), progress, status, ct));
-    }
-
-    public static void Print(IAnsiConsole console, WatchReport report, string label)
-    {
-        if (StoredSeries.From(report) is { PerSecond.Count: > 0 } series)
-        {
-            console.Write(series.Chart());
-        }
-
-        if (!report.StoredAtFromMetadata)
-        {
-            console.MarkupLine("[yellow]Some blobs carry no storedat metadata: their times are Last-Modified, whole seconds only.[/]");
-        }
-
-        console.WriteLine(report.Summary(label));
+        return await CommandSupport.WithProgressAsync(console, $"Waiting for {expected.OutboxOf.Count} blobs", expected.OutboxOf.Count, (progress, status) =>
+            watcher.WatchAsync(expected, scheduledAt, TimeSpan.FromSeconds(result.GetValue(TimeoutSeconds)), progress, status, ct));
     }
 
     public static int ExitCode(IAnsiConsole console, WatchReport report)
@@ -64,17 +51,12 @@ internal static class WatchCommand
         result.GetValue(ScheduledAt) ?? record?.ScheduledAt ?? throw new FileNotFoundException(
             $"No schedule record at {result.GetValue(State)}: run 'schedule' first, or pass --scheduled-at.");
 
-    public static async Task<ScheduleRecord?> ScheduleRecordOrNullAsync(ParseResult result, CancellationToken ct) =>
+    private static async Task<ScheduleRecord?> ScheduleRecordOrNullAsync(ParseResult result, CancellationToken ct) =>
         File.Exists(result.GetValue(State)) ? await ScheduleRecord.ReadAsync(result.GetValue(State)!, ct) : null;
 
     private static WatchPacing Pacing(ParseResult result)
     {
         var min = result.GetValue(PollMilliseconds);
-        if (min is < 10 or > 600_000)
-        {
-            throw new ArgumentException($"--poll must be between 10 and 600000 ms, not {min}.");
-        }
-
         return new WatchPacing(TimeSpan.FromMilliseconds(min), TimeSpan.FromMilliseconds(Math.Max(min, result.GetValue(MaxPollMilliseconds))));
     }
 }

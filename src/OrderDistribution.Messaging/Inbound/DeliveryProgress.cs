@@ -3,18 +3,28 @@ using System.Collections.Concurrent;
 namespace OrderDistribution.Messaging.Inbound;
 
 /// <summary>
-/// Which entries of one delivery are done for certain: published, or stored. The delivery is answered from
-/// it when the handler finishes or its deadline passes, whichever comes first; an entry not marked by then
-/// is answered RETRY.
+/// Which entries of one delivery are done for certain (published, or stored) and which can never be (dropped). The
+/// delivery is answered from it when the handler finishes or its deadline passes, whichever comes first; an entry not
+/// marked by then is answered RETRY.
 /// </summary>
 public sealed class DeliveryProgress
 {
     private readonly ConcurrentDictionary<string, byte> _done = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, string> _dropped = new(StringComparer.Ordinal);
     private string? _firstFailure;
 
     public void MarkDone(string entryId) => _done.TryAdd(entryId, 0);
 
     public bool IsDone(string entryId) => _done.ContainsKey(entryId);
+
+    /// <summary>
+    /// The entry is wrong for good (the sidecar or the broker refuses this order, and would every time): it is answered
+    /// DROP, and the delivery logs one warning line for it with <paramref name="reason"/>, which names the order.
+    /// </summary>
+    public void MarkDropped(string entryId, string reason) => _dropped.TryAdd(entryId, reason);
+
+    /// <returns>Why the entry was dropped; null when it was not.</returns>
+    public string? DroppedBecause(string entryId) => _dropped.GetValueOrDefault(entryId);
 
     /// <summary>
     /// An entry could not be done now (it stays undone and is answered RETRY). The delivery logs one line for all of

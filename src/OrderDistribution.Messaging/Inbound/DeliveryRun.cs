@@ -47,6 +47,18 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
 
     public void Drop(string entryId, string reason) => LogDropped(logger, entryId, source, reason);
 
+    /// <returns>Whether the handler dropped the entry, after logging it once.</returns>
+    public bool DropIfRefused(DeliveryProgress progress, string entryId)
+    {
+        if (progress.DroppedBecause(entryId) is not { } reason)
+        {
+            return false;
+        }
+
+        Drop(entryId, reason);
+        return true;
+    }
+
     public void Unanswerable(int position) => LogUnanswerable(logger, source, position);
 
     public void NotADelivery(HttpRequest request, string reason, string answer)

@@ -83,7 +83,7 @@ public static class OrderEntryPoints
 
         var progress = await delivery.RunAsync(orders, InboundChannel.BulkSubscription, request.HttpContext.RequestAborted);
         var statuses = message.Entries
-            .Select(entry => dropped.Contains(entry.EntryId) ? BulkSubscribeAppResponseStatus.DROP
+            .Select(entry => dropped.Contains(entry.EntryId) || delivery.DropIfRefused(progress, entry.EntryId) ? BulkSubscribeAppResponseStatus.DROP
                 : progress.IsDone(entry.EntryId) ? BulkSubscribeAppResponseStatus.SUCCESS
                 : BulkSubscribeAppResponseStatus.RETRY)
             .ToList();
@@ -116,7 +116,11 @@ public static class OrderEntryPoints
         }
 
         var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.Subscription, request.HttpContext.RequestAborted);
-        return Answer(progress.IsDone(entryId) ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY, progress);
+        return Answer(
+            delivery.DropIfRefused(progress, entryId) ? BulkSubscribeAppResponseStatus.DROP
+            : progress.IsDone(entryId) ? BulkSubscribeAppResponseStatus.SUCCESS
+            : BulkSubscribeAppResponseStatus.RETRY,
+            progress);
 
         Ok<SingleDeliveryResponse> Answer(BulkSubscribeAppResponseStatus status, DeliveryProgress? progress = null)
         {
@@ -127,7 +131,7 @@ public static class OrderEntryPoints
 
     /// <summary>
     /// Input bindings know no statuses: 200 when done, 503 to have the broker deliver it again. What is not a
-    /// valid order gets a 400, which a broker with a delivery limit dead-letters, or, on brokers that would
+    /// valid order, or an order the sidecar refuses for good, gets a 400, which a broker with a delivery limit dead-letters, or, on brokers that would
     /// requeue it forever, a 200 after the drop is logged (<see cref="MessagingOptions.InvalidBindingMessage"/>).
     /// </summary>
     private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, DeliveryRun delivery)
@@ -153,6 +157,11 @@ public static class OrderEntryPoints
         }
 
         var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.InputBinding, request.HttpContext.RequestAborted);
+        if (delivery.DropIfRefused(progress, entryId))
+        {
+            return Invalid($"Order {order.OrderId} can never be sent on: {progress.DroppedBecause(entryId)}.");
+        }
+
         var done = progress.IsDone(entryId);
         delivery.Answered(InboundChannel.InputBinding, [done ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY], progress);
         return done

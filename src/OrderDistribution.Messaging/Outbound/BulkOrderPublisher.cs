@@ -10,25 +10,39 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <summary>
 /// Publishes any number of raw payloads to a topic in bulk requests that each fit the byte budget, so that a
 /// large batch never fails as a whole with "the message is too large". Entries the sidecar names as failed are
-/// tried again on their own; an entry counts as published only when the sidecar confirmed it.
+/// tried again on their own; an entry counts as published only when the sidecar confirmed it. An entry that can never
+/// be published (larger than <see cref="OrderSizeLimit"/>, or refused for good) is dropped, never retried.
 /// </summary>
+/// <remarks>
+/// Runtimes before 1.17 answer a partly failed bulk publish with one error for the whole request, though the entries
+/// the broker took before the refusal are in it (<c>docs/dapr-sidecar.md</c> fact 25): trying the request again
+/// publishes those twice, at least once each, as the order's blob name absorbs (<c>docs/runtimes.md</c>).
+/// </remarks>
 public sealed class BulkOrderPublisher(
     SidecarBulkPublisher bulk,
     DaprClient dapr,
     IOptions<MessagingOptions> options,
+    OrderSizeLimit sizeLimit,
+    SidecarFailures failures,
     [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience)
 {
+    /// <summary>
+    /// Bulk requests of one delivery in flight at once. A bulk delivery of 250 orders is one or two requests per topic
+    /// under the byte budget, so 4 lets both topics' chunks go together; every call also waits for a slot of the
+    /// per-process bound (<c>Dapr:MaxConcurrentRequests</c>), which is what limits the sidecar's load.
+    /// </summary>
     private const int ConcurrentRequests = 4;
 
     /// <param name="metadata">Sent with every request and every entry: <c>rawPayload</c> and <c>maxBulkPubBytes</c> are set here.</param>
     /// <param name="progress">Told the number of entries each finished request carried.</param>
     /// <param name="published">Told each entry the sidecar confirmed, as soon as it did.</param>
-    /// <param name="failed">Told each entry that failed for good, with the reason.</param>
+    /// <param name="failed">Told each entry that failed for now (to be tried again later), with the reason.</param>
+    /// <param name="dropped">Told each entry that can never be published, with the reason.</param>
     /// <returns>The ids of the entries that were not confirmed as published, by the sidecar's answer or by the deadline.</returns>
     public async Task<IReadOnlySet<string>> PublishAsync(
         string topic, IReadOnlyList<OutboundMessage> messages, CancellationToken cancellationToken,
         IReadOnlyDictionary<string, string>? metadata = null, IProgress<int>? progress = null,
-        Action<string>? published = null, Action<string, string>? failed = null)
+        Action<string>? published = null, Action<string, string>? failed = null, Action<string, string>? dropped = null)
     {
         var pubSubName = options.Value.PubSubName;
         var maxBytes = options.Value.MaxBulkPublishBytes;
@@ -38,15 +52,30 @@ public sealed class BulkOrderPublisher(
             ["rawPayload"] = "true",
             ["maxBulkPubBytes"] = maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture),
         };
+        var outcome = new ChunkOutcome(pubSubName, topic, requestMetadata, failed, dropped);
+        var sendable = new List<OutboundMessage>(messages.Count);
+        foreach (var message in messages)
+        {
+            if (sizeLimit.RefusalOf(message.Payload.Length) is { } refusal)
+            {
+                dropped?.Invoke(message.EntryId, refusal);
+                progress?.Report(1);
+            }
+            else
+            {
+                sendable.Add(message);
+            }
+        }
+
         var confirmed = new ConcurrentDictionary<string, byte>(StringComparer.Ordinal);
         try
         {
             await Parallel.ForEachAsync(
-                BulkPublishBudget.Chunk(messages, maxBytes, requestMetadata),
+                BulkPublishBudget.Chunk(sendable, maxBytes, requestMetadata),
                 new ParallelOptions { MaxDegreeOfParallelism = ConcurrentRequests, CancellationToken = cancellationToken },
                 async (chunk, ct) =>
                 {
-                    foreach (var entryId in await PublishChunkAsync(pubSubName, topic, chunk, requestMetadata, maxBytes, failed, ct))
+                    foreach (var entryId in await PublishChunkAsync(chunk, maxBytes, outcome, ct))
                     {
                         confirmed.TryAdd(entryId, 0);
                         published?.Invoke(entryId);
@@ -65,17 +94,17 @@ public sealed class BulkOrderPublisher(
 
     /// <returns>The ids of the entries the sidecar confirmed.</returns>
     private async Task<IEnumerable<string>> PublishChunkAsync(
-        string pubSubName, string topic, List<OutboundMessage> chunk, Dictionary<string, string> metadata, int maxBytes,
-        Action<string, string>? failed, CancellationToken cancellationToken)
+        List<OutboundMessage> chunk, int maxBytes, ChunkOutcome outcome, CancellationToken cancellationToken)
     {
         var remaining = chunk;
         try
         {
-            if (chunk.Count == 1 && BulkPublishBudget.CostOf(chunk[0], metadata) > maxBytes)
+            if (chunk.Count == 1 && BulkPublishBudget.CostOf(chunk[0], outcome.Metadata) > maxBytes)
             {
-                // Too large for any batch, yet it may still fit the broker's single-message limit.
+                // Too large for any batch, yet within the broker's single-message limit (OrderSizeLimit).
                 await resilience.ExecuteAsync(
-                    async ct => await dapr.PublishByteEventAsync(pubSubName, topic, chunk[0].Payload, "application/octet-stream", metadata, ct),
+                    async ct => await dapr.PublishByteEventAsync(
+                        outcome.PubSubName, outcome.Topic, chunk[0].Payload, "application/octet-stream", outcome.Metadata, ct),
                     cancellationToken);
                 remaining = [];
             }
@@ -83,30 +112,55 @@ public sealed class BulkOrderPublisher(
             {
                 await resilience.ExecuteAsync(async ct =>
                 {
-                    var failedEntries = await bulk.PublishAsync(pubSubName, topic, remaining, metadata, ct);
-                    if (failedEntries.Count > 0)
+                    var failedEntries = await bulk.PublishAsync(outcome.PubSubName, outcome.Topic, remaining, outcome.Metadata, ct);
+                    var stillFailing = outcome.DropRefused(failedEntries);
+                    remaining = remaining.Where(m => stillFailing.ContainsKey(m.EntryId)).ToList();
+                    if (remaining.Count > 0)
                     {
-                        var failedIds = failedEntries.Select(f => f.EntryId).ToHashSet(StringComparer.Ordinal);
-                        remaining = remaining.Where(m => failedIds.Contains(m.EntryId)).ToList();
-                        throw new BulkPublishPartlyFailedException(failedEntries);
+                        throw new BulkPublishPartlyFailedException(stillFailing.Values.ToList());
                     }
-
-                    remaining = [];
                 }, cancellationToken);
             }
+
+            failures.Succeeded();
         }
         catch (BulkPublishPartlyFailedException e)
         {
+            failures.Succeeded();
             foreach (var entry in e.Failed)
             {
-                failed?.Invoke(entry.EntryId, $"publish to {topic} failed: {entry.Error}");
+                outcome.Failed?.Invoke(entry.EntryId, $"publish to {outcome.Topic} failed: {entry.Error}");
             }
         }
-        catch (Exception e) when (DaprPublishFailure.IsTransient(e, cancellationToken))
+        catch (Exception e) when (DaprPublishFailure.IsExpected(e, cancellationToken))
         {
-            foreach (var message in remaining)
+            var reason = $"bulk publish of {remaining.Count} entries to {outcome.Topic} failed: {DaprPublishFailure.Reason(e)}";
+            switch (failures.Judge(e))
             {
-                failed?.Invoke(message.EntryId, $"bulk publish of {remaining.Count} entries to {topic} failed: {DaprPublishFailure.Reason(e)}");
+                case SidecarFailureKind.RejectsOrder when remaining.Count > 1:
+                    // Refused for good, but for which entry? Halves find it in a few calls; the rest go through.
+                    var halves = remaining.Chunk((remaining.Count + 1) / 2).Select(half => half.ToList()).ToList();
+                    var confirmedInHalves = new List<string>();
+                    foreach (var half in halves)
+                    {
+                        confirmedInHalves.AddRange(await PublishChunkAsync(half, maxBytes, outcome, cancellationToken));
+                    }
+
+                    return chunk.Select(m => m.EntryId)
+                        .Except(remaining.Select(m => m.EntryId))
+                        .Where(id => !outcome.WasDropped(id))
+                        .Concat(confirmedInHalves);
+                case SidecarFailureKind.RejectsOrder:
+                    outcome.Drop(remaining[0].EntryId, $"the sidecar refuses it for good: {DaprPublishFailure.Reason(e)}");
+                    remaining = [];
+                    return [];
+                default:
+                    foreach (var message in remaining)
+                    {
+                        outcome.Failed?.Invoke(message.EntryId, reason);
+                    }
+
+                    break;
             }
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
@@ -115,6 +169,51 @@ public sealed class BulkOrderPublisher(
         }
 
         var unconfirmed = remaining.Select(m => m.EntryId).ToHashSet(StringComparer.Ordinal);
-        return chunk.Select(m => m.EntryId).Where(id => !unconfirmed.Contains(id));
+        return chunk.Select(m => m.EntryId).Where(id => !unconfirmed.Contains(id) && !outcome.WasDropped(id));
+    }
+
+    /// <summary>Where one publish goes and whom it tells of entries that fail or are dropped.</summary>
+    private sealed class ChunkOutcome(
+        string pubSubName, string topic, Dictionary<string, string> metadata, Action<string, string>? failed, Action<string, string>? dropped)
+    {
+        private readonly ConcurrentDictionary<string, byte> _dropped = new(StringComparer.Ordinal);
+
+        public string PubSubName => pubSubName;
+
+        public string Topic => topic;
+
+        public Dictionary<string, string> Metadata => metadata;
+
+        public Action<string, string>? Failed => failed;
+
+        public void Drop(string entryId, string reason)
+        {
+            if (_dropped.TryAdd(entryId, 0))
+            {
+                dropped?.Invoke(entryId, reason);
+            }
+        }
+
+        public bool WasDropped(string entryId) => _dropped.ContainsKey(entryId);
+
+        /// <summary>Drops the entries the broker refused for good.</summary>
+        /// <returns>The failed entries still to publish, by id: those that failed for now.</returns>
+        public Dictionary<string, FailedEntry> DropRefused(IReadOnlyList<FailedEntry> failedEntries)
+        {
+            var stillFailing = new Dictionary<string, FailedEntry>(StringComparer.Ordinal);
+            foreach (var entry in failedEntries)
+            {
+                if (DaprPublishFailure.ClassifyEntryError(entry.Error) == SidecarFailureKind.RejectsOrder)
+                {
+                    Drop(entry.EntryId, $"the broker refuses it for good: {entry.Error}");
+                }
+                else
+                {
+                    stillFailing.TryAdd(entry.EntryId, entry);
+                }
+            }
+
+            return stillFailing;
+        }
     }
 }

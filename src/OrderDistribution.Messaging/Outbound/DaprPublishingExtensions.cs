@@ -11,9 +11,10 @@ namespace OrderDistribution.Messaging.Outbound;
 public static class DaprPublishingExtensions
 {
     /// <summary>
-    /// Publishing through the sidecar with Dapr's <see cref="DaprClient"/>, at the address <c>dapr run</c> or Container
-    /// Apps gives, behind one resilience pipeline per process; bulk publishes within the byte budget; and readiness
-    /// that follows the sidecar. The distributor and the load tool both publish through this.
+    /// Publishing through the sidecar with Dapr's <see cref="DaprClient"/> (output bindings through its HTTP API,
+    /// <see cref="SidecarOutputBindings"/>), at the address <c>dapr run</c> or Container Apps gives, behind one resilience
+    /// pipeline per process; bulk publishes within the byte budget; orders too large for good dropped before any call;
+    /// and readiness that follows the sidecar and what its refusals say about the configuration. The distributor and the load tool both publish through this.
     /// </summary>
     public static IServiceCollection AddDaprPublishing(this IServiceCollection services, IConfiguration configuration)
     {
@@ -28,6 +29,10 @@ public static class DaprPublishingExtensions
             .UseGrpcChannelOptions(DaprSidecarOptions.ChannelOptions()));
         services.AddSingleton(provider => AlphaBulkPublishClient.Create(provider.GetRequiredService<DaprSidecarOptions>()));
         services.AddSingleton<SidecarBulkPublisher>();
+        services.AddHttpClient<IOutputBindings, SidecarOutputBindings>(http => http.Timeout = Timeout.InfiniteTimeSpan);
+        services.AddSingleton<OrderSizeLimit>();
+        services.AddSingleton<SidecarFailures>();
+        services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarFailures>());
         services.AddResiliencePipeline(DaprSidecarResilience.Key, (builder, context) =>
             builder.AddSidecarStrategies(
                 context.ServiceProvider.GetRequiredService<DaprSidecarOptions>().Limits,

@@ -6,7 +6,8 @@ using OrderDistribution.ServiceDefaults;
 namespace OrderDistribution.Messaging.Outbound;
 
 /// <summary>
-/// How the app calls its sidecar (section <c>Dapr</c>: <c>RequestTimeout</c>, <c>MaxConcurrentRequests</c>) and where the
+/// How the app calls its sidecar (section <c>Dapr</c>: <c>RequestTimeout</c>, <c>MaxConcurrentRequests</c>,
+/// <c>MaxRequestBodySizeMb</c>) and where the
 /// sidecar is: the SDK's own reading of the variables <c>dapr run</c> and Container Apps set (<c>DAPR_GRPC_ENDPOINT</c> or
 /// <c>DAPR_GRPC_PORT</c>, <c>DAPR_HTTP_ENDPOINT</c> or <c>DAPR_HTTP_PORT</c>, <c>DAPR_API_TOKEN</c>), checked at start.
 /// </summary>
@@ -19,6 +20,16 @@ public sealed class DaprSidecarOptions
 
     /// <summary>Calls to the sidecar in flight at once, per process, over all deliveries.</summary>
     public int MaxConcurrentRequests { get; set; } = 64;
+
+    /// <summary>
+    /// The largest request the sidecar takes, in MiB: daprd's <c>--max-body-size</c> (runtime 1.14 and later; before,
+    /// and still accepted, <c>--dapr-http-max-request-size</c>; annotation <c>dapr.io/http-max-request-size</c>), 4 by
+    /// default. It bounds its HTTP API and, as the gRPC server's largest message, its gRPC API alike. An order that cannot
+    /// fit is dropped before any call (<see cref="OrderSizeLimit"/>). Set it to what the sidecar runs with.
+    /// </summary>
+    public int MaxRequestBodySizeMb { get; set; } = 4;
+
+    public long MaxRequestBodyBytes => MaxRequestBodySizeMb * 1024L * 1024L;
 
     public Uri GrpcEndpoint { get; private set; } = new("http://127.0.0.1:50001");
 
@@ -49,6 +60,12 @@ public sealed class DaprSidecarOptions
             throw new InvalidOperationException(
                 "Dapr:RequestTimeout must be positive and Dapr:MaxConcurrentRequests between 1 and 10000, " +
                 $"not {options.RequestTimeout} and {options.MaxConcurrentRequests}.");
+        }
+
+        if (options.MaxRequestBodySizeMb is < 1 or > 1_024)
+        {
+            throw new InvalidOperationException(
+                $"Dapr:MaxRequestBodySizeMb (daprd's --max-body-size, in MiB) must be between 1 and 1024, not {options.MaxRequestBodySizeMb}.");
         }
 
         return options;

@@ -9,15 +9,18 @@ public static class DaprSidecarResilience
 {
     public const string Key = "dapr-sidecar";
 
+    /// <summary>
+    /// Only transient failures are retried here and count toward the breaker (<see cref="DaprPublishFailure.CountsAgainstSidecar"/>):
+    /// a refusal of one order for good (its size, its content) or of every order (a component not found, 401) fails the
+    /// same way on every try and says nothing about the sidecar's health, so one bad order cannot open the circuit for
+    /// all. A bulk publish the broker refused in part counts once, however many entries failed.
+    /// </summary>
     public static ResiliencePipelineBuilder AddSidecarStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits, ILogger logger) =>
         builder.AddDependencyStrategies(
             limits,
             // The caller's own cancellation (the delivery's deadline) is not the sidecar's failure.
-            isFailure: DaprPublishFailure.IsSidecarFailure,
+            isFailure: DaprPublishFailure.CountsAgainstSidecar,
             logger,
             "the Dapr sidecar",
-            // A partly failed bulk publish is worth trying again for its failed entries, but says nothing
-            // about the sidecar's health: the broker refused some messages.
-            isRetriedWithoutCountingAsFailure: e => e is BulkPublishPartlyFailedException,
             describe: DaprPublishFailure.Reason);
 }

@@ -8,9 +8,11 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <summary>
 /// One bulk publish of raw payloads through the sidecar. It uses the SDK's <see cref="DaprClient.BulkPublishEventAsync{TValue}"/>
 /// (the stable method of runtime 1.17 and later) until a sidecar answers that it does not know that method; from then
-/// on, for the rest of the process, the alpha method that older sidecars (such as daprd 1.14, and Container Apps'
-/// managed runtime) offer. The SDK itself falls back only on <c>Unimplemented</c>, while those sidecars answer
-/// <c>Unknown</c>, "failed to proxy request".
+/// on, for the rest of the process, the alpha method that older sidecars (daprd 1.14 to 1.16, and Container Apps'
+/// managed runtime) offer. Dapr.Client 1.19 falls back to the alpha method itself only when the stable one answers
+/// <c>Unimplemented</c>; sidecars before 1.17 answer an unknown method with <c>Unknown</c>, "failed to proxy request"
+/// (their service-invocation proxy takes it), and the SDK throws that (checked against Dapr.Client 1.19.0 with a stub
+/// gRPC server: on Unimplemented it calls BulkPublishEventAlpha1, on Unknown it does not; <c>docs/runtimes.md</c>).
 /// </summary>
 public sealed partial class SidecarBulkPublisher(DaprClient dapr, AlphaBulkPublishClient alpha, ILogger<SidecarBulkPublisher> logger)
 {
@@ -49,9 +51,8 @@ public sealed partial class SidecarBulkPublisher(DaprClient dapr, AlphaBulkPubli
     }
 
     private static bool IsStableMethodUnknown(DaprException exception) =>
-        exception.InnerException is RpcException rpc
-        && (rpc.StatusCode == StatusCode.Unimplemented
-            || (rpc.StatusCode == StatusCode.Unknown && rpc.Status.Detail.Contains("failed to proxy request", StringComparison.Ordinal)));
+        exception.InnerException is RpcException { StatusCode: StatusCode.Unknown } rpc
+        && rpc.Status.Detail.Contains("failed to proxy request", StringComparison.Ordinal);
 
     [LoggerMessage(LogLevel.Information,
         "The sidecar does not know the stable bulk publish (runtime older than 1.17: {Detail}); bulk publishes use its alpha method from now on")]

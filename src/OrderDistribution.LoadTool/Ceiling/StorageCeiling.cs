@@ -1,0 +1,127 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using Azure;
+using Azure.Identity;
+using Azure.Storage.Blobs;
+using Azure.Storage.Blobs.Models;
+using OrderDistribution.Contracts;
+using OrderDistribution.Storage;
+
+namespace OrderDistribution.LoadTool.Ceiling;
+
+/// <summary>
+/// Storage alone, the ceiling of every model: order blobs uploaded straight into the container
+/// <see cref="OrderTopology.StorageAloneContainer"/>, a fixed number in flight (as the receivers bound their writes),
+/// timed to the last. What it writes it removes afterwards: the container, when the measurement created it (locally),
+/// else its own blobs (in Azure, where the deployment made the container and the user may write only there). The
+/// outboxes are never touched.
+/// </summary>
+public sealed class StorageCeiling(BlobServiceClient service)
+{
+    /// <summary>The label of its rows in the results log.</summary>
+    public const string Label = "storage-alone";
+
+    public string Endpoint => service.Uri.ToString().TrimEnd('/');
+
+    /// <summary>
+    /// The receivers' blob client, retried as they retry their writes (twice, each attempt bounded by
+    /// Storage:RequestTimeout), so that storage alone is measured under the same rules as the models.
+    /// </summary>
+    public static StorageCeiling Open(StorageOptions options) =>
+        new(BlobClientFactory.Create(options, options.RequestTimeout, maxRetries: 2));
+
+    /// <summary>Uploads each order as blob <c>{OrderId}.json</c>, as a receiver stores it, <paramref name="inFlight"/> at a time.</summary>
+    /// <exception cref="LoadToolException">Storage cannot be reached, or refuses the tool.</exception>
+    public async Task<CeilingResult> MeasureAsync(IReadOnlyList<Order> orders, int inFlight, IProgress<int>? progress, CancellationToken cancellationToken)
+    {
+        var blobs = orders.Select(o => (Name: OrderBlob.NameOf(o), Content: BinaryData.FromBytes(OrderJson.Serialize(o)))).ToList();
+        var container = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
+        bool created;
+        try
+        {
+            // Asked first: in Azure the user may not create containers, only write into the one deployed for this.
+            created = !await container.ExistsAsync(cancellationToken) && await container.CreateIfNotExistsAsync(cancellationToken: cancellationToken) is not null;
+        }
+        catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
+        {
+            throw LoadToolException.SignInFailed(Endpoint, e);
+        }
+        catch (Exception e) when (e is RequestFailedException or AggregateException && !cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(e);
+        }
+
+        var uploadedAt = new ConcurrentQueue<DateTimeOffset>();
+        var failed = 0;
+        string? firstFailure = null;
+        var startedAt = DateTimeOffset.UtcNow;
+        var clock = Stopwatch.StartNew();
+        try
+        {
+            await Parallel.ForEachAsync(blobs, new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = cancellationToken }, async (blob, ct) =>
+            {
+                var options = new BlobUploadOptions
+                {
+                    HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" },
+                    Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(DateTimeOffset.UtcNow) },
+                };
+                try
+                {
+                    await container.GetBlobClient(blob.Name).UploadAsync(blob.Content, options, ct);
+                    uploadedAt.Enqueue(DateTimeOffset.UtcNow);
+                    progress?.Report(uploadedAt.Count);
+                }
+                catch (Exception e) when (e is RequestFailedException or AggregateException && !ct.IsCancellationRequested)
+                {
+                    // The SDK has retried it already: counted, and the first reason kept for the summary.
+                    Interlocked.Increment(ref failed);
+                    Interlocked.CompareExchange(ref firstFailure, FailureText.Reason(e), null);
+                }
+            });
+        }
+        finally
+        {
+            clock.Stop();
+        }
+
+        var leftBehind = await RemoveAsync(container, created, blobs.Select(b => b.Name).ToList(), inFlight);
+        return new CeilingResult(orders.Count, inFlight, startedAt, clock.Elapsed, [.. uploadedAt.Order()], failed, firstFailure, leftBehind);
+    }
+
+    /// <summary>Deletes the container the measurement created, or else the blobs it wrote into one that was there.</summary>
+    /// <returns>The container's name if what was written could not be removed, else null.</returns>
+    private static async Task<string?> RemoveAsync(BlobContainerClient container, bool created, List<string> written, int inFlight)
+    {
+        // Not the caller's token: a cancelled measurement still removes what it wrote.
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(created ? 30 : 120));
+        try
+        {
+            if (created)
+            {
+                await container.DeleteIfExistsAsync(cancellationToken: timeout.Token);
+            }
+            else
+            {
+                await Parallel.ForEachAsync(written, new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = timeout.Token },
+                    async (name, ct) => await container.GetBlobClient(name).DeleteIfExistsAsync(cancellationToken: ct));
+            }
+
+            return null;
+        }
+        catch (Exception e) when (e is RequestFailedException or AggregateException or OperationCanceledException)
+        {
+            return container.Name;
+        }
+    }
+
+    private LoadToolException Unreachable(Exception e) =>
+        e is RequestFailedException { Status: 401 or 403 } refused
+            ? new LoadToolException(
+                $"Storage at {Endpoint} refused the load tool ({refused.Status}: {FailureText.FirstLine(refused.Message)}).",
+                "Check --storage (the account key) or, with --storage-account-url, your Storage Blob Data Contributor role.",
+                ExitCodes.BadInput, e)
+            : new LoadToolException(
+                $"Storage at {Endpoint} is not reachable: {FailureText.Reason(e)}.",
+                "Start Azurite (scripts/run-local.sh), or point --storage / --storage-account-url at a running account.",
+                ExitCodes.Unreachable, e);
+}

@@ -1,0 +1,7 @@
+namespace OrderDistribution.LoadTool.Commands;
+
+public enum ScheduleTarget
+{
+    Local,
+    Azure,
+}

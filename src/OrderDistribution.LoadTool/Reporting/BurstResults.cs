@@ -1,0 +1,36 @@
+using OrderDistribution.LoadTool.Watching;
+using Spectre.Console;
+
+namespace OrderDistribution.LoadTool.Reporting;
+
+/// <summary>How a watched burst ends, for every command that runs one: the per-second chart, the result line, the row in the results log and the series beside it.</summary>
+public static class BurstResults
+{
+    /// <summary>The chart and the result line.</summary>
+    public static void Print(IAnsiConsole console, WatchReport report, string label)
+    {
+        if (StoredSeries.From(report) is { PerSecond.Count: > 0 } series)
+        {
+            console.Write(SeriesChart.Of(series));
+        }
+
+        if (!report.StoredAtFromMetadata)
+        {
+            console.MarkupLine("[yellow]Some blobs carry no storedat metadata: their times are Last-Modified, whole seconds only.[/]");
+        }
+
+        ResultLine.Write(console, ResultLine.Of(report, label));
+    }
+
+    /// <summary>Appends the burst's row to the results log and writes its per-second series beside it.</summary>
+    /// <returns>The series' file.</returns>
+    public static async Task<string> RecordAsync(WatchReport report, string label, string resultsLog, BurstStart? start, CancellationToken cancellationToken)
+    {
+        await ResultsLog.AppendAsync(resultsLog, ResultsRow.Of(label, report, start), cancellationToken);
+        return await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), resultsLog, report.ScheduledAt, label, cancellationToken);
+    }
+
+    /// <summary>The label of a run in the results: <c>pubsub-bulk</c>, <c>pubsub-single</c> or <c>bindings</c>.</summary>
+    public static string Label(Scheduling.ComponentsModel model, Messaging.Inbound.PubSubMode mode) =>
+        model == Scheduling.ComponentsModel.Bindings ? "bindings" : $"pubsub-{mode.ToString().ToLowerInvariant()}";
+}

@@ -1,0 +1,137 @@
+using System.Globalization;
+using System.Text;
+using OrderDistribution.LoadTool.Ceiling;
+
+namespace OrderDistribution.LoadTool.Reporting;
+
+/// <summary>
+/// The comparison of the models in a results log: per model the runs, the cold runs apart, the warm ones' mean, median,
+/// min and max cycle time, their rate, and each one's ratio to storage alone (<c>ceiling</c>) from the same log.
+/// </summary>
+public sealed class ComparisonReport
+{
+    /// <summary>Known models first, in this order (a variant such as "pubsub-single (appMaxConcurrency 64)" with its model); others after them by name.</summary>
+    private static readonly string[] KnownModels = ["pubsub-bulk", "pubsub-single", "bindings"];
+
+    private ComparisonReport(IReadOnlyList<ModelResults> models, ModelResults? storage, int rows)
+    {
+        Models = models;
+        Storage = storage;
+        Rows = rows;
+    }
+
+    public IReadOnlyList<ModelResults> Models { get; }
+
+    /// <summary>Storage alone, from the <c>storage-alone</c> rows, if the log has any.</summary>
+    public ModelResults? Storage { get; }
+
+    public int Rows { get; }
+
+    public bool HasSeries => Models.Append(Storage).Any(m => m is { RunsWithSeries: > 0 });
+
+    /// <param name="series">The per-second series of the runs that kept one.</param>
+    public static ComparisonReport From(IReadOnlyList<ResultsRow> rows, IReadOnlyDictionary<ResultsRow, StoredSeries> series)
+    {
+        var results = rows
+            .GroupBy(r => r.Label, StringComparer.Ordinal)
+            .Select(group => Summarize(group.Key, [.. group], series))
+            .ToList();
+        var models = results
+            .Where(m => m.Label != StorageCeiling.Label)
+            .OrderBy(m => Array.FindIndex(KnownModels, known => m.Label == known || m.Label.StartsWith(known + " ", StringComparison.Ordinal)) is >= 0 and var known
+                ? known
+                : KnownModels.Length)
+            .ThenBy(m => m.Label, StringComparer.Ordinal)
+            .ToList();
+        return new ComparisonReport(models, results.SingleOrDefault(m => m.Label == StorageCeiling.Label), rows.Count);
+    }
+
+    /// <summary>A model's mean cycle time over storage alone's: 1.0 would be as fast as storage allows.</summary>
+    public double? RatioToStorage(double? seconds) => seconds / Storage?.WarmMean;
+
+    /// <param name="log">The results log, as named in the report.</param>
+    /// <param name="chart">The chart's file name, beside the report.</param>
+    public string Markdown(string log, string chart)
+    {
+        var text = new StringBuilder();
+        text.Append(CultureInfo.InvariantCulture, $"# Delivery models compared\n\nFrom `{log}`: {Rows} runs. Cycle time: from scheduling until the last order was stored, in seconds.\n\n");
+        text.Append("| model | runs | incomplete | cold s | warm runs | warm mean s | warm median s | warm min s | warm max s | warm orders/s | warm ÷ storage alone | cold ÷ storage alone |\n");
+        text.Append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        foreach (var model in Models)
+        {
+            text.Append(Row(model, Ratio(RatioToStorage(model.WarmMean)), Ratio(RatioToStorage(model.ColdMean))));
+        }
+
+        if (Storage is { } storage)
+        {
+            text.Append(Row(storage, Ratio(1), "—"));
+        }
+
+        text.Append("\n- cold: the first burst after the trio started; warm: the bursts after it. Incomplete runs (orders still missing at the timeout) are left out of the times.\n");
+        if (Models.Sum(m => m.Unmarked) is > 0 and var unmarked)
+        {
+            text.Append(CultureInfo.InvariantCulture, $"- {unmarked} runs carry no cold or warm mark (written before the log had the column, or by `run` without `--start`): counted as warm.\n");
+        }
+
+        text.Append(Storage is { } alone
+            ? string.Create(CultureInfo.InvariantCulture, $"- storage alone: the `storage-alone` rows of this log (`order-load ceiling`; complete runs: {alone.Warm.Count}), mean {alone.WarmMean:0.00} s; the ratios divide each model's mean by it.\n")
+            : "- storage alone: no `storage-alone` row in this log (run `order-load ceiling`), so no ratios.\n");
+        var runsWithSeries = Models.Sum(m => m.RunsWithSeries) + (Storage?.RunsWithSeries ?? 0);
+        text.Append(HasSeries
+            ? string.Create(CultureInfo.InvariantCulture, $"- orders stored per second: {runsWithSeries} of {Rows} runs kept their series beside the log; the chart's lower part overlays each model's mean series, warm solid, cold dashed.\n")
+            : "- orders stored per second: no run in this log kept its series beside it, so the chart shows the cycle times only.\n");
+        text.Append(CultureInfo.InvariantCulture, $"\n![Cycle time of every burst per model, against storage alone]({chart})\n");
+        return text.ToString();
+    }
+
+    private static ModelResults Summarize(string label, IReadOnlyList<ResultsRow> rows, IReadOnlyDictionary<ResultsRow, StoredSeries> series)
+    {
+        var complete = rows.Where(r => r.Complete).ToList();
+        var cold = complete.Where(r => r.Start == BurstStart.Cold).ToList();
+        var warm = complete.Where(r => r.Start != BurstStart.Cold).ToList();
+        return new ModelResults(
+            label, rows.Count, rows.Count - complete.Count,
+            [.. cold.Select(r => r.CycleSeconds!.Value)], [.. warm.Select(r => r.CycleSeconds!.Value)],
+            warm.Count(r => r.Start is null), warm.Sum(r => (long)r.Count),
+            MeanSeries(cold, series), MeanSeries(warm, series), complete.Count(series.ContainsKey));
+    }
+
+    /// <summary>Second by second, the mean over the runs that kept a series (a run that had ended counts 0).</summary>
+    private static double[] MeanSeries(IReadOnlyList<ResultsRow> runs, IReadOnlyDictionary<ResultsRow, StoredSeries> series)
+    {
+        var kept = runs.Where(series.ContainsKey).Select(r => series[r].PerSecond).ToList();
+        if (kept.Count == 0)
+        {
+            return [];
+        }
+
+        var mean = new double[kept.Max(s => s.Count)];
+        foreach (var perSecond in kept)
+        {
+            for (var second = 0; second < perSecond.Count; second++)
+            {
+                mean[second] += perSecond[second] / (double)kept.Count;
+            }
+        }
+
+        return mean;
+    }
+
+    private static string Row(ModelResults model, string warmRatio, string coldRatio) => string.Create(CultureInfo.InvariantCulture,
+        $"| {model.Label} | {model.Runs} | {model.Incomplete} | {ColdCell(model.Cold)} | {model.Warm.Count} | {Mean(model.WarmMean)} | {Mean(model.WarmMedian)} | {Measured(model.Warm.Count > 0 ? model.Warm.Min() : null)} | {Measured(model.Warm.Count > 0 ? model.Warm.Max() : null)} | {model.WarmOrdersPerSecond?.ToString("0", CultureInfo.InvariantCulture) ?? "—"} | {warmRatio} | {coldRatio} |\n");
+
+    private static string ColdCell(IReadOnlyList<double> cold) => cold.Count switch
+    {
+        0 => "—",
+        1 => Measured(cold[0]),
+        _ => string.Create(CultureInfo.InvariantCulture, $"{Mean(cold.Average())} ({Measured(cold.Min())}–{Measured(cold.Max())}, {cold.Count} runs)"),
+    };
+
+    /// <summary>A time as the log holds it (tenths).</summary>
+    private static string Measured(double? seconds) => seconds?.ToString("0.0", CultureInfo.InvariantCulture) ?? "—";
+
+    /// <summary>A time computed from several (hundredths, so that the mean of 26.8 and 26.7 is not rounded away).</summary>
+    private static string Mean(double? seconds) => seconds?.ToString("0.00", CultureInfo.InvariantCulture) ?? "—";
+
+    private static string Ratio(double? ratio) => ratio?.ToString("0.00", CultureInfo.InvariantCulture) ?? "—";
+}

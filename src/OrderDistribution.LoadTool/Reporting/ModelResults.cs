@@ -1,0 +1,31 @@
+namespace OrderDistribution.LoadTool.Reporting;
+
+/// <summary>What the results log says about one model (or storage alone): its runs, cold apart from warm.</summary>
+/// <param name="Cold">Cycle times of the complete cold runs (the first burst after the trio started).</param>
+/// <param name="Warm">Cycle times of the other complete runs, those without a start mark included.</param>
+/// <param name="Unmarked">Complete runs without a start mark (counted as warm).</param>
+/// <param name="WarmOrders">Orders of the warm runs, for the rate.</param>
+/// <param name="ColdSeries">Mean orders stored per second over the cold runs that kept their series; empty if none did.</param>
+/// <param name="WarmSeries">The same over the warm runs.</param>
+/// <param name="RunsWithSeries">How many runs kept their per-second series beside the log.</param>
+public sealed record ModelResults(
+    string Label, int Runs, int Incomplete, IReadOnlyList<double> Cold, IReadOnlyList<double> Warm, int Unmarked, long WarmOrders,
+    IReadOnlyList<double> ColdSeries, IReadOnlyList<double> WarmSeries, int RunsWithSeries)
+{
+    public double? ColdMean => Cold.Count > 0 ? Cold.Average() : null;
+
+    public double? WarmMean => Warm.Count > 0 ? Warm.Average() : null;
+
+    public double? WarmMedian
+    {
+        get
+        {
+            var sorted = Warm.Order().ToList();
+            var middle = sorted.Count / 2;
+            return sorted.Count == 0 ? null : sorted.Count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        }
+    }
+
+    /// <summary>Warm orders in all over warm seconds in all: the rate the warm runs kept up together.</summary>
+    public double? WarmOrdersPerSecond => Warm.Count > 0 ? WarmOrders / Warm.Sum() : null;
+}

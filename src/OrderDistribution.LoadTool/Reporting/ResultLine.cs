@@ -1,0 +1,34 @@
+using System.Globalization;
+using OrderDistribution.LoadTool.Ceiling;
+using OrderDistribution.LoadTool.Watching;
+using Spectre.Console;
+
+namespace OrderDistribution.LoadTool.Reporting;
+
+/// <summary>
+/// The one line a burst or a storage-alone measurement ends with. Scripts and people read it, so it is written as
+/// plain text, never wrapped to the terminal's width (piped output has 80 columns to Spectre.Console).
+/// </summary>
+public static class ResultLine
+{
+    /// <summary>Writes <paramref name="line"/> as it is, past the console's width and markup.</summary>
+    public static void Write(IAnsiConsole console, string line)
+    {
+        console.Profile.Out.Writer.WriteLine(line);
+        console.Profile.Out.Writer.Flush();
+    }
+
+    public static string Of(CeilingResult measured) => string.Create(CultureInfo.InvariantCulture,
+        $"{StorageCeiling.Label}: {measured.Count - measured.Failed}/{measured.Count} uploads in {measured.Elapsed.TotalSeconds:0.000} s, {measured.UploadsPerSecond:0} uploads/s, {measured.InFlight} in flight, {measured.Failed} failed{(measured.FirstFailure is { } why ? $" (first: {why})" : "")}");
+
+    public static string Of(WatchReport report, string model) => string.Create(CultureInfo.InvariantCulture,
+        $"{model}: {report.Stored}/{report.Expected} orders stored, cycle time {report.CycleTime?.TotalSeconds:0.000} s, " +
+        $"{report.OrdersPerSecond:0} orders/s, {string.Join(", ", report.CountPerContainer.Select(c => $"{c.Key} {c.Value}"))}, " +
+        $"{report.Missing.Count} missing, {report.Duplicated.Count} duplicated{PoisonSummary(report)}");
+
+    private static string PoisonSummary(WatchReport report) =>
+        report.PoisonExpected == 0
+            ? ""
+            : string.Create(CultureInfo.InvariantCulture,
+                $"; {report.Stored} valid stored, {report.PoisonExpected - report.PoisonStored.Count} poison dropped (expected){(report.PoisonStored.Count > 0 ? $", {report.PoisonStored.Count} poison stored (should have been dropped)" : "")}");
+}

@@ -1,0 +1,7 @@
+namespace OrderDistribution.LoadTool.Scheduling;
+
+public enum ComponentsModel
+{
+    Pubsub,
+    Bindings,
+}

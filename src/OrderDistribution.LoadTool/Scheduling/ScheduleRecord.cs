@@ -1,0 +1,22 @@
+using System.Text.Json;
+
+namespace OrderDistribution.LoadTool.Scheduling;
+
+/// <summary>What 'schedule' leaves for 'watch': when the orders were scheduled, and how.</summary>
+public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, int Count, string OrdersFile)
+{
+    /// <summary>Azure: storage's clock minus this machine's when scheduling (ServiceClock); ScheduledAt is already in storage's time.</summary>
+    public double? ClockSkewSeconds { get; init; }
+
+    public static async Task WriteAsync(string path, ScheduleRecord record, CancellationToken cancellationToken)
+    {
+        Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+        await File.WriteAllTextAsync(path, JsonSerializer.Serialize(record), cancellationToken);
+    }
+
+    public static async Task<ScheduleRecord> ReadAsync(string path, CancellationToken cancellationToken) =>
+        File.Exists(path)
+            ? JsonSerializer.Deserialize<ScheduleRecord>(await File.ReadAllTextAsync(path, cancellationToken))
+              ?? throw new InvalidDataException($"{path} is empty.")
+            : throw new FileNotFoundException($"No schedule record at {path}: run 'schedule' first, or pass --scheduled-at.", path);
+}

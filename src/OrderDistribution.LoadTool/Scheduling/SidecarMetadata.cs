@@ -1,0 +1,116 @@
+using System.Net.Http.Json;
+using System.Text.Json;
+using OrderDistribution.Contracts;
+
+namespace OrderDistribution.LoadTool.Scheduling;
+
+/// <summary>
+/// What the sidecar says of itself (<c>GET /v1.0/metadata</c>): its components (name, type) and the app's
+/// subscriptions. It tells whether the sidecar is there at all, and which model the distributor runs.
+/// </summary>
+public sealed class SidecarMetadata
+{
+    public const string PubSubName = OrderTopology.PubSubName;
+    public const string IngressTopic = OrderTopology.IngressQueue;
+    public const string IngressInputBinding = OrderTopology.IngressInputBinding;
+
+    /// <summary>The variable a sidecar reads its API token from, and the load tool the token it sends (header <c>dapr-api-token</c>).</summary>
+    public const string ApiTokenVariable = "DAPR_API_TOKEN";
+
+    private SidecarMetadata(string? appId, IReadOnlyList<(string Name, string Type)> components, IReadOnlyList<(string PubSub, string Topic)> subscriptions)
+    {
+        AppId = appId;
+        Components = components;
+        Subscriptions = subscriptions;
+    }
+
+    public string? AppId { get; }
+
+    public IReadOnlyList<(string Name, string Type)> Components { get; }
+
+    public IReadOnlyList<(string PubSub, string Topic)> Subscriptions { get; }
+
+    /// <summary>Which model the sidecar's app runs, by its subscription or input binding for the ingress queue; null if neither.</summary>
+    public ComponentsModel? Model =>
+        Subscriptions.Any(s => s.PubSub == PubSubName && s.Topic == IngressTopic) ? ComponentsModel.Pubsub
+        : Components.Any(c => c.Name == IngressInputBinding && c.Type.StartsWith("bindings.", StringComparison.Ordinal)) ? ComponentsModel.Bindings
+        : null;
+
+    public static SidecarMetadata Parse(JsonElement root)
+    {
+        static string? Text(JsonElement e, params string[] names) =>
+            names.Select(n => e.TryGetProperty(n, out var v) && v.ValueKind == JsonValueKind.String ? v.GetString() : null).FirstOrDefault(v => v is not null);
+
+        static IEnumerable<JsonElement> Array(JsonElement e, string name) =>
+            e.TryGetProperty(name, out var v) && v.ValueKind == JsonValueKind.Array ? v.EnumerateArray() : [];
+
+        return new SidecarMetadata(
+            Text(root, "id"),
+            Array(root, "components").Select(c => (Text(c, "name") ?? "", Text(c, "type") ?? "")).ToList(),
+            Array(root, "subscriptions").Select(s => (Text(s, "pubsubname", "pubsubName") ?? "", Text(s, "topic") ?? "")).ToList());
+    }
+
+    /// <returns>The metadata, or null when the sidecar answers but offers no metadata API (then nothing can be checked).</returns>
+    /// <exception cref="LoadToolException">The sidecar cannot be reached, does not answer in time, or refuses the tool (API token).</exception>
+    public static async Task<SidecarMetadata?> ReadAsync(HttpClient sidecar, CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(TimeSpan.FromSeconds(5));
+        try
+        {
+            using var response = await sidecar.GetAsync(new Uri("v1.0/metadata", UriKind.Relative), timeout.Token);
+            if (response.StatusCode is System.Net.HttpStatusCode.Unauthorized or System.Net.HttpStatusCode.Forbidden)
+            {
+                throw Refused(sidecar.BaseAddress, (int)response.StatusCode);
+            }
+
+            if (!response.IsSuccessStatusCode)
+            {
+                return null;
+            }
+
+            return Parse(await response.Content.ReadFromJsonAsync<JsonElement>(timeout.Token));
+        }
+        catch (Exception e) when (e is HttpRequestException || (e is OperationCanceledException && !cancellationToken.IsCancellationRequested))
+        {
+            throw new LoadToolException(
+                $"The Dapr sidecar at {sidecar.BaseAddress} is not reachable: {FailureText.Reason(e)}.",
+                "Start the trio with scripts/run-local.sh (the distributor's sidecar listens on 3501), or pass --sidecar with a running sidecar's HTTP endpoint.",
+                ExitCodes.Unreachable, e);
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>The sidecar asks for an API token (it runs with <c>DAPR_API_TOKEN</c>) that the load tool did not send, or sent wrong.</summary>
+    public static LoadToolException Refused(Uri? sidecar, int status) => new(
+        Environment.GetEnvironmentVariable(ApiTokenVariable) is { Length: > 0 }
+            ? $"The Dapr sidecar at {sidecar} refused the load tool ({status}): the {ApiTokenVariable} set here is not the sidecar's token."
+            : $"The Dapr sidecar at {sidecar} refused the load tool ({status}): it requires an API token (its {ApiTokenVariable}), and none is set here.",
+        $"Set {ApiTokenVariable} to the token the trio's sidecars were started with (export {ApiTokenVariable}=...), then run again.",
+        ExitCodes.BadInput);
+
+    /// <exception cref="LoadToolException">The sidecar's app runs another model than <paramref name="expected"/>, or none.</exception>
+    public void EnsureModel(ComponentsModel expected, Uri sidecar)
+    {
+        var name = expected.ToString().ToLowerInvariant();
+        switch (Model)
+        {
+            case null:
+                throw new LoadToolException(
+                    $"The sidecar at {sidecar} ({AppId ?? "unknown app"}) neither subscribes to {IngressTopic} on {PubSubName} nor has input binding {IngressInputBinding}: it is not the distributor's.",
+                    "Pass --sidecar with the distributor's sidecar (3501 in scripts/run-local.sh), and wait until the trio is up.",
+                    ExitCodes.BadInput);
+            case { } actual when actual != expected:
+                var running = actual.ToString().ToLowerInvariant();
+                throw new LoadToolException(
+                    $"The trio runs the {running} model (the distributor's sidecar at {sidecar} has " +
+                    (actual == ComponentsModel.Pubsub ? $"a subscription to {IngressTopic} on {PubSubName}" : $"input binding {IngressInputBinding}") +
+                    $"), not --model {name}.",
+                    $"Run with --model {running}, or restart the trio with scripts/run-local.sh {name}.",
+                    ExitCodes.BadInput);
+        }
+    }
+}

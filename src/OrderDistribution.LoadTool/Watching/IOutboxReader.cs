@@ -1,0 +1,14 @@
+namespace OrderDistribution.LoadTool.Watching;
+
+/// <summary>What the watcher needs of the store: the blobs of one outbox under a name prefix, a page at a time.</summary>
+public interface IOutboxReader
+{
+    /// <summary>Where the store is, for messages.</summary>
+    string Endpoint { get; }
+
+    IReadOnlyList<string> Outboxes { get; }
+
+    /// <summary>One page of the blobs of <paramref name="container"/> whose names start with <paramref name="prefix"/>, with their stored times; empty if the container does not exist.</summary>
+    /// <param name="continuation">Where the previous page of the same listing ended; null for the first page.</param>
+    Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, CancellationToken cancellationToken);
+}

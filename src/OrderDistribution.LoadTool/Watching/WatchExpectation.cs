@@ -1,0 +1,25 @@
+using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
+
+namespace OrderDistribution.LoadTool.Watching;
+
+/// <summary>The valid orders a watch waits for, each with the outbox its delivery sends it to, and the poison it never waits for.</summary>
+public sealed class WatchExpectation
+{
+    private WatchExpectation(IReadOnlyDictionary<long, string> outboxOf, IReadOnlySet<long> poison)
+    {
+        OutboxOf = outboxOf;
+        Poison = poison;
+    }
+
+    /// <summary>Valid order id → the outbox it belongs in.</summary>
+    public IReadOnlyDictionary<long, string> OutboxOf { get; }
+
+    public IReadOnlySet<long> Poison { get; }
+
+    public static string OutboxFor(Delivery delivery) => OrderTopology.OutboxOf(OrderTopology.InstanceOf(delivery));
+
+    public static WatchExpectation For(OrderSet set) => new(
+        set.Orders.ToDictionary(o => o.OrderId, o => OutboxFor(o.Delivery)),
+        set.Poison.Select(p => p.Id).ToHashSet());
+}

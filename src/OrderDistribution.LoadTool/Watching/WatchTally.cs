@@ -1,0 +1,148 @@
+using System.Globalization;
+using OrderDistribution.Contracts;
+
+namespace OrderDistribution.LoadTool.Watching;
+
+/// <summary>
+/// What a watch has seen so far, kept once per blob: which expected orders are stored (and where, and when), which
+/// twice, which poison. Its memory grows with the orders expected, never with how often or how much was listed.
+/// Expected ids are kept per outbox as sorted decimal names, so that the watcher can ask whether every order under
+/// a name prefix is in, and list only the prefixes that are not.
+/// </summary>
+public sealed class WatchTally
+{
+    private readonly WatchExpectation _expected;
+    private readonly IReadOnlyList<string> _outboxes;
+    private readonly Dictionary<string, string[]> _namesOf = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, bool[]> _seenIn = new(StringComparer.Ordinal);
+    private readonly Dictionary<long, DateTimeOffset> _storedAt = [];
+    private readonly Dictionary<long, int> _copies = [];
+    private readonly Dictionary<string, int> _countPer;
+    private readonly HashSet<long> _poisonStored = [];
+    private readonly HashSet<(string Container, long Id)> _strays = [];
+    private bool _storedAtFromMetadata = true;
+    private DateTimeOffset? _last;
+
+    public WatchTally(WatchExpectation expected, IReadOnlyList<string> outboxes)
+    {
+        _expected = expected;
+        _outboxes = outboxes;
+        _countPer = outboxes.ToDictionary(o => o, _ => 0, StringComparer.Ordinal);
+        foreach (var outbox in outboxes)
+        {
+            var names = expected.OutboxOf.Where(e => e.Value == outbox)
+                .Select(e => e.Key.ToString(CultureInfo.InvariantCulture)).ToArray();
+            Array.Sort(names, StringComparer.Ordinal);
+            _namesOf[outbox] = names;
+            _seenIn[outbox] = new bool[names.Length];
+        }
+    }
+
+    public int Stored => _storedAt.Count;
+
+    /// <summary>Counts one listed blob once, however often it is listed.</summary>
+    public void Add(OutboxBlob blob)
+    {
+        if (OrderBlob.OrderIdOf(blob.Name) is not { } id)
+        {
+            return;
+        }
+
+        if (_expected.Poison.Contains(id))
+        {
+            _poisonStored.Add(id);
+            return;
+        }
+
+        if (!_expected.OutboxOf.ContainsKey(id) || !_namesOf.TryGetValue(blob.Container, out var names))
+        {
+            return;
+        }
+
+        var index = Array.BinarySearch(names, id.ToString(CultureInfo.InvariantCulture), StringComparer.Ordinal);
+        if (index >= 0 ? _seenIn[blob.Container][index] : !_strays.Add((blob.Container, id)))
+        {
+            return;
+        }
+
+        if (index >= 0)
+        {
+            _seenIn[blob.Container][index] = true;
+        }
+
+        // A copy in the other outbox (a routing fault) is counted too: as stored, and as a duplicate if it is one.
+        _countPer[blob.Container]++;
+        _copies[id] = _copies.GetValueOrDefault(id) + 1;
+        _storedAtFromMetadata &= blob.StoredAt is not null;
+        var at = blob.StoredOrModified;
+        _storedAt[id] = _storedAt.TryGetValue(id, out var earlier) && earlier < at ? earlier : at;
+        _last = _last is { } last && last > at ? last : at;
+    }
+
+    /// <summary>Whether every expected order under <paramref name="prefix"/> that belongs in <paramref name="outbox"/> has been seen there (or, routed wrong, in the other outbox).</summary>
+    public bool IsComplete(string outbox, string prefix)
+    {
+        var (names, seen) = (_namesOf[outbox], _seenIn[outbox]);
+        for (var i = LowerBound(names, prefix); i < names.Length && names[i].StartsWith(prefix, StringComparison.Ordinal); i++)
+        {
+            if (!seen[i] && !_storedAt.ContainsKey(long.Parse(names[i], CultureInfo.InvariantCulture)))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>The one-character-longer prefixes under <paramref name="prefix"/> that still have an order to wait for.</summary>
+    public IEnumerable<string> IncompleteChildren(string outbox, string prefix)
+    {
+        var names = _namesOf[outbox];
+        var children = new SortedSet<string>(StringComparer.Ordinal);
+        for (var i = LowerBound(names, prefix); i < names.Length && names[i].StartsWith(prefix, StringComparison.Ordinal); i++)
+        {
+            if (names[i].Length > prefix.Length)
+            {
+                children.Add(names[i][..(prefix.Length + 1)]);
+            }
+        }
+
+        return children.Where(child => !IsComplete(outbox, child));
+    }
+
+    /// <param name="listingCalls">Listing requests the watch made.</param>
+    /// <param name="namesListed">Blob names they returned, counted every time they were returned.</param>
+    public WatchReport Report(DateTimeOffset scheduledAt, int listingCalls = 0, long namesListed = 0) =>
+        new(_expected.OutboxOf.Count,
+            _outboxes.ToDictionary(o => o, o => _countPer[o]),
+            _expected.OutboxOf.Keys.Where(id => !_storedAt.ContainsKey(id)).Order().ToList(),
+            _copies.Where(c => c.Value > 1).Select(c => c.Key).Order().ToList(),
+            scheduledAt,
+            _last)
+        {
+            PoisonExpected = _expected.Poison.Count,
+            PoisonStored = [.. _poisonStored.Order()],
+            StoredTimes = [.. _storedAt.Values.Order()],
+            StoredAtFromMetadata = _storedAtFromMetadata,
+            ListingCalls = listingCalls,
+            NamesListed = namesListed,
+        };
+
+    /// <summary>The report of a whole listing at once.</summary>
+    public static WatchReport Of(WatchExpectation expected, IReadOnlyList<string> outboxes, DateTimeOffset scheduledAt, IEnumerable<OutboxBlob> blobs)
+    {
+        var tally = new WatchTally(expected, outboxes);
+        foreach (var blob in blobs)
+        {
+            tally.Add(blob);
+        }
+
+        return tally.Report(scheduledAt);
+    }
+
+    private static int LowerBound(string[] names, string prefix)
+    {
+        var index = Array.BinarySearch(names, prefix, StringComparer.Ordinal);
+        return index >= 0 ? index : ~index;
+    }
+}

@@ -1,0 +1,454 @@
+using System.Buffers;
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Text;
+using System.Text.Json;
+using System.Threading.Channels;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+
+namespace OrderDistribution.LocalRun;
+
+/// <summary>
+/// A Dapr sidecar and its broker for in-process runs, behaving as the real ones do (docs/dapr-sidecar.md): it takes
+/// the apps' bulk and single publishes and output binding calls on the sidecar's HTTP API (failing a chosen share
+/// of them as the sidecar answers a failed publish), keeps one queue per topic or output binding, and delivers each
+/// queue to its app in bulk (base64 raw-payload entries under fresh entry ids), one CloudEvent at a time, or as an
+/// input binding (the raw body). An entry answered SUCCESS (a binding: 2xx) is done; DROP (a binding: 400, which
+/// the broker dead-letters) is done and never delivered again; RETRY, a missing status or a failed request brings
+/// it back later, alone or in new batches; a 404 drops a whole delivery.
+/// </summary>
+public sealed class SidecarDouble : IAsyncDisposable
+{
+    private readonly SidecarDoubleOptions _options;
+    private readonly WebApplication _app;
+    private readonly ConcurrentDictionary<string, Channel<Message>> _queues = new();
+    private readonly CancellationTokenSource _stop = new();
+    private readonly List<Task> _workers = [];
+    private readonly Random _random;
+    private readonly Lock _outstandingLock = new();
+    private TaskCompletionSource _quiet = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private long _outstanding;
+    private long _nextId;
+
+    private SidecarDouble(SidecarDoubleOptions options, WebApplication app)
+    {
+        _options = options;
+        _app = app;
+        _random = new Random(options.Seed);
+    }
+
+    public Uri Address => LoopbackServer.AddressOf(_app);
+
+    public ConcurrentDictionary<string, TopicReport> Topics { get; } = new();
+
+    public int PublishesRefused => _publishesRefused;
+
+    private int _publishesRefused;
+
+    public static async Task<SidecarDouble> StartAsync(SidecarDoubleOptions options)
+    {
+        var app = LoopbackServer.Create();
+        var sidecar = new SidecarDouble(options, app);
+        app.MapPost("/v1.0-alpha1/publish/bulk/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.BulkPublishAsync(topic, request));
+        app.MapPost("/v1.0/publish/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.PublishAsync(topic, request));
+        app.MapPost("/v1.0/bindings/{name}", (string name, HttpRequest request) => sidecar.InvokeBindingAsync(name, request));
+        app.MapGet("/v1.0/healthz/outbound", () => Results.NoContent());
+        await app.StartAsync();
+        return sidecar;
+    }
+
+    /// <summary>Delivers the topic's queue to an app, from now until the double is disposed.</summary>
+    /// <param name="topic">The topic; with <see cref="DeliveryStyle.Binding"/>, the output binding that fills the queue.</param>
+    /// <param name="inputBinding">With <see cref="DeliveryStyle.Binding"/>: the app's input binding on that queue.</param>
+    public void Subscribe(string topic, HttpClient app, DeliveryStyle style, string? inputBinding = null)
+    {
+        var report = Topics.GetOrAdd(topic, _ => new TopicReport());
+        var queue = Queue(topic);
+        var workers = style switch
+        {
+            DeliveryStyle.Bulk => _options.ConcurrentBulkDeliveries,
+            DeliveryStyle.Single => _options.ConcurrentSingleDeliveries,
+            _ => _options.ConcurrentBindingDeliveries,
+        };
+        var route = style == DeliveryStyle.Binding
+            ? "/" + (inputBinding ?? throw new ArgumentNullException(nameof(inputBinding), "a binding delivery needs the app's input binding"))
+            : null;
+        for (var i = 0; i < workers; i++)
+        {
+            _workers.Add(style switch
+            {
+                DeliveryStyle.Bulk => Task.Run(() => DeliverBulksAsync(topic, app, queue, report)),
+                DeliveryStyle.Single => Task.Run(() => DeliverSinglesAsync(topic, app, queue, report)),
+                _ => Task.Run(() => DeliverBindingsAsync(topic, route!, app, queue, report)),
+            });
+        }
+    }
+
+    /// <summary>Puts a message on a topic's queue, as a publisher outside the apps would.</summary>
+    public void Enqueue(string topic, byte[] payload) => Put(topic, payload);
+
+    /// <summary>Waits until every message put on any queue is done (SUCCESS or DROP), or the time is up; burst after burst.</summary>
+    /// <returns>False when messages were still outstanding at the timeout.</returns>
+    public async Task<bool> WaitUntilQuietAsync(TimeSpan timeout)
+    {
+        Task quiet;
+        lock (_outstandingLock)
+        {
+            quiet = _outstanding == 0 ? Task.CompletedTask : _quiet.Task;
+        }
+
+        try
+        {
+            await quiet.WaitAsync(timeout);
+            return true;
+        }
+        catch (TimeoutException)
+        {
+            return false;
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stop.CancelAsync();
+        foreach (var queue in _queues.Values)
+        {
+            queue.Writer.TryComplete();
+        }
+
+        await Task.WhenAll(_workers.Select(w => w.ContinueWith(_ => { }, TaskScheduler.Default)));
+        await _app.DisposeAsync();
+        _stop.Dispose();
+    }
+
+    private Channel<Message> Queue(string topic) => _queues.GetOrAdd(topic, _ => Channel.CreateUnbounded<Message>());
+
+    private void Put(string topic, byte[] payload)
+    {
+        var origin = Interlocked.Increment(ref _nextId).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        var copies = _options.DeliverEveryMessageTwice ? 2 : 1;
+        lock (_outstandingLock)
+        {
+            if (_outstanding == 0)
+            {
+                _quiet = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            }
+
+            _outstanding += copies;
+        }
+
+        for (var i = 0; i < copies; i++)
+        {
+            Queue(topic).Writer.TryWrite(new Message(origin, payload));
+        }
+    }
+
+    private void Done()
+    {
+        lock (_outstandingLock)
+        {
+            if (--_outstanding == 0)
+            {
+                _quiet.TrySetResult();
+            }
+        }
+    }
+
+    private void Redeliver(string topic, Message message) =>
+        _ = Task.Delay(_options.RedeliveryDelay, _stop.Token)
+            .ContinueWith(_ => Queue(topic).Writer.TryWrite(message), TaskScheduler.Default);
+
+    private bool Refuse()
+    {
+        lock (_random)
+        {
+            return _random.NextDouble() < _options.PublishFailureRate;
+        }
+    }
+
+    private async Task<IResult> BulkPublishAsync(string topic, HttpRequest request)
+    {
+        using var body = await JsonDocument.ParseAsync(request.Body);
+        var maxBytes = int.Parse(request.Query["metadata.maxBulkPubBytes"].ToString(), System.Globalization.CultureInfo.InvariantCulture);
+        var tooLarge = request.ContentLength > maxBytes;
+        var failed = new List<object>();
+        foreach (var entry in body.RootElement.EnumerateArray())
+        {
+            var entryId = entry.GetProperty("entryId").GetString()!;
+            if (tooLarge || Refuse())
+            {
+                failed.Add(new { entryId, error = tooLarge ? "the message is too large" : "chosen to fail" });
+                continue;
+            }
+
+            Put(topic, PayloadOf(entry.GetProperty("event")));
+        }
+
+        if (failed.Count == 0)
+        {
+            return Results.NoContent();
+        }
+
+        Interlocked.Add(ref _publishesRefused, failed.Count);
+        return Results.Json(new { failedEntries = failed, errorCode = "ERR_PUBSUB_PUBLISH_MESSAGE" }, statusCode: 500);
+    }
+
+    private async Task<IResult> PublishAsync(string topic, HttpRequest request)
+    {
+        using var buffer = new MemoryStream();
+        await request.Body.CopyToAsync(buffer);
+        if (Refuse())
+        {
+            Interlocked.Increment(ref _publishesRefused);
+            return Results.Json(new { errorCode = "ERR_PUBSUB_PUBLISH_MESSAGE", message = "chosen to fail" }, statusCode: 500);
+        }
+
+        Put(topic, buffer.ToArray());
+        return Results.NoContent();
+    }
+
+    /// <summary>An output binding's <c>create</c>: the data goes on the binding's queue as it is.</summary>
+    private async Task<IResult> InvokeBindingAsync(string name, HttpRequest request)
+    {
+        using var body = await JsonDocument.ParseAsync(request.Body);
+        if (Refuse())
+        {
+            Interlocked.Increment(ref _publishesRefused);
+            return Results.Json(new { errorCode = "ERR_INVOKE_OUTPUT_BINDING", message = "chosen to fail" }, statusCode: 500);
+        }
+
+        Put(name, PayloadOf(body.RootElement.GetProperty("data")));
+        return Results.Ok();
+    }
+
+    private static byte[] PayloadOf(JsonElement @event) =>
+        @event.ValueKind == JsonValueKind.String ? Encoding.UTF8.GetBytes(@event.GetString()!) : Encoding.UTF8.GetBytes(@event.GetRawText());
+
+    private async Task DeliverBulksAsync(string topic, HttpClient app, Channel<Message> queue, TopicReport report)
+    {
+        var reader = queue.Reader;
+        while (await WaitToReadAsync(reader))
+        {
+            var batch = new List<Message>(_options.MaxMessagesCount);
+            var gatherUntil = Stopwatch.GetTimestamp() + (long)(_options.MaxAwait.TotalSeconds * Stopwatch.Frequency);
+            while (batch.Count < _options.MaxMessagesCount)
+            {
+                if (reader.TryRead(out var message))
+                {
+                    batch.Add(message);
+                }
+                else if (Stopwatch.GetTimestamp() < gatherUntil)
+                {
+                    await Task.Delay(5);
+                }
+                else
+                {
+                    break;
+                }
+            }
+
+            if (batch.Count > 0)
+            {
+                await DeliverBulkAsync(topic, app, batch, report);
+            }
+        }
+    }
+
+    private async Task DeliverBulkAsync(string topic, HttpClient app, List<Message> batch, TopicReport report)
+    {
+        var entries = batch.Select(m => (EntryId: Guid.NewGuid().ToString(), Message: m)).ToList();
+        // Written straight to bytes, as the sidecar's own encoder does: the double's cost stays small beside the apps'.
+        var body = Json(json =>
+        {
+            json.WriteStartObject();
+            json.WriteStartArray("entries");
+            foreach (var (entryId, message) in entries)
+            {
+                json.WriteStartObject();
+                json.WriteString("entryId", entryId);
+                json.WriteBase64String("event", message.Payload);
+                json.WriteNull("metadata");
+                json.WriteString("contentType", "application/octet-stream");
+                json.WriteEndObject();
+            }
+
+            json.WriteEndArray();
+            json.WriteString("id", Guid.NewGuid().ToString());
+            json.WriteStartObject("metadata");
+            json.WriteString("pubsubName", "order-pubsub");
+            json.WriteEndObject();
+            json.WriteString("pubsubname", "order-pubsub");
+            json.WriteString("topic", topic);
+            json.WriteString("type", "com.dapr.event.sent.bulk");
+            json.WriteEndObject();
+        });
+        var (status, answer) = await PostAsync(app, $"/{topic}-bulk", body, "application/json", report);
+        if (status == 404)
+        {
+            entries.ForEach(e => Settle(topic, e.Message, "DROP", report));
+            return;
+        }
+
+        if (status is not (>= 200 and < 300))
+        {
+            report.RedeliverWhole();
+            entries.ForEach(e => Settle(topic, e.Message, "RETRY", report));
+            return;
+        }
+
+        var statuses = ReadStatuses(answer);
+        entries.ForEach(e => Settle(topic, e.Message, statuses.GetValueOrDefault(e.EntryId, "RETRY"), report));
+    }
+
+    private async Task DeliverSinglesAsync(string topic, HttpClient app, Channel<Message> queue, TopicReport report)
+    {
+        while (await WaitToReadAsync(queue.Reader))
+        {
+            if (!queue.Reader.TryRead(out var message))
+            {
+                continue;
+            }
+
+            var body = Json(json =>
+            {
+                json.WriteStartObject();
+                json.WriteBase64String("data_base64", message.Payload);
+                json.WriteString("datacontenttype", "application/octet-stream");
+                json.WriteString("id", Guid.NewGuid().ToString());
+                json.WriteString("pubsubname", "order-pubsub");
+                json.WriteString("source", "Dapr");
+                json.WriteString("specversion", "1.0");
+                json.WriteString("topic", topic);
+                json.WriteString("type", "com.dapr.event.sent");
+                json.WriteEndObject();
+            });
+            var (status, answer) = await PostAsync(app, $"/{topic}-single", body, "application/cloudevents+json", report);
+            var outcome = status switch
+            {
+                404 => "DROP",
+                >= 200 and < 300 when string.IsNullOrWhiteSpace(answer) => "SUCCESS",
+                >= 200 and < 300 => ReadStatus(answer),
+                _ => "RETRY",
+            };
+            Settle(topic, message, outcome, report);
+        }
+    }
+
+    /// <summary>As the RabbitMQ input binding delivers: the raw body under a message id; a 400 dead-letters it.</summary>
+    private async Task DeliverBindingsAsync(string queueName, string route, HttpClient app, Channel<Message> queue, TopicReport report)
+    {
+        while (await WaitToReadAsync(queue.Reader))
+        {
+            if (!queue.Reader.TryRead(out var message))
+            {
+                continue;
+            }
+
+            var (status, _) = await PostAsync(app, route, message.Payload, "application/json", report, ("Messageid", message.Origin));
+            Settle(queueName, message, status switch
+            {
+                >= 200 and < 300 => "SUCCESS",
+                400 => "DROP",
+                _ => "RETRY",
+            }, report);
+        }
+    }
+
+    private async Task<bool> WaitToReadAsync(ChannelReader<Message> reader)
+    {
+        try
+        {
+            return await reader.WaitToReadAsync(_stop.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+    }
+
+    private async Task<(int Status, string Body)> PostAsync(
+        HttpClient app, string route, ReadOnlyMemory<byte> body, string contentType, TopicReport report, (string Name, string Value)? header = null)
+    {
+        var clock = Stopwatch.StartNew();
+        try
+        {
+            using var content = new ReadOnlyMemoryContent(body);
+            content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue(contentType);
+            if (header is var (name, value))
+            {
+                content.Headers.Add(name, value);
+            }
+
+            using var response = await app.PostAsync(route, content, _stop.Token);
+            var answer = await response.Content.ReadAsStringAsync(_stop.Token);
+            return ((int)response.StatusCode, answer);
+        }
+        catch (Exception e) when (e is HttpRequestException or OperationCanceledException)
+        {
+            return (0, "");
+        }
+        finally
+        {
+            report.Delivered(clock.Elapsed);
+        }
+    }
+
+    private static ReadOnlyMemory<byte> Json(Action<Utf8JsonWriter> write)
+    {
+        var buffer = new ArrayBufferWriter<byte>(1024);
+        using (var json = new Utf8JsonWriter(buffer))
+        {
+            write(json);
+        }
+
+        return buffer.WrittenMemory;
+    }
+
+    private void Settle(string topic, Message message, string status, TopicReport report)
+    {
+        switch (status)
+        {
+            case "SUCCESS":
+                Done();
+                break;
+            case "DROP":
+                report.Drop(message.Origin, message.Payload);
+                Done();
+                break;
+            default:
+                report.Retry();
+                Redeliver(topic, message);
+                break;
+        }
+    }
+
+    private static Dictionary<string, string> ReadStatuses(string answer)
+    {
+        try
+        {
+            using var document = JsonDocument.Parse(answer);
+            return document.RootElement.GetProperty("statuses").EnumerateArray()
+                .ToDictionary(s => s.GetProperty("entryId").GetString()!, s => s.GetProperty("status").GetString()!);
+        }
+        catch (Exception e) when (e is JsonException or KeyNotFoundException or InvalidOperationException or ArgumentException)
+        {
+            return [];
+        }
+    }
+
+    private static string ReadStatus(string answer)
+    {
+        try
+        {
+            using var document = JsonDocument.Parse(answer);
+            return document.RootElement.GetProperty("status").GetString() ?? "RETRY";
+        }
+        catch (Exception e) when (e is JsonException or KeyNotFoundException or InvalidOperationException)
+        {
+            return "RETRY";
+        }
+    }
+
+    private sealed record Message(string Origin, byte[] Payload);
+}

@@ -1,0 +1,22 @@
+using Azure;
+using Azure.Storage.Blobs;
+using Azure.Storage.Blobs.Models;
+using Azure.Storage.Blobs.Specialized;
+using Microsoft.Extensions.Options;
+using OrderDistribution.ServiceDefaults;
+using OrderDistribution.Contracts;
+using OrderDistribution.Storage;
+using Polly;
+
+namespace OrderDistribution.Receiver;
+
+/// <summary>The resilience pipeline of the receiver's storage calls, one per process.</summary>
+public static class StorageResilience
+{
+    public const string Key = "storage";
+
+    public static ResiliencePipelineBuilder AddStorageStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits, ILogger logger) =>
+        builder.AddDependencyStrategies(limits, StorageFailure.IsTransient, logger, "storage",
+            // A container deleted under the receiver says nothing about storage's health: create it, write again.
+            isRetriedWithoutCountingAsFailure: StorageFailure.IsContainerNotFound);
+}

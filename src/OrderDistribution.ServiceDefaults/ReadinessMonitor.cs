@@ -1,0 +1,70 @@
+using System.ComponentModel.DataAnnotations;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace OrderDistribution.ServiceDefaults;
+
+/// <summary>Checks every probe in the background, each within the timeout, and logs each change of readiness.</summary>
+internal sealed partial class ReadinessMonitor(
+    IEnumerable<IReadinessProbe> probes, ReadinessState state, IOptions<ReadinessOptions> options,
+    ILogger<ReadinessMonitor> logger) : BackgroundService
+{
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        var interval = options.Value.Interval;
+        bool? wasReady = null;
+        while (!stoppingToken.IsCancellationRequested)
+        {
+            var results = await Task.WhenAll(probes.Select(p => CheckAsync(p, stoppingToken)));
+            state.Set(results.Where(r => r.Failure is not null).ToDictionary(r => r.Name, r => r.Failure));
+            if (wasReady != state.IsReady)
+            {
+                wasReady = state.IsReady;
+                if (state.IsReady)
+                {
+                    LogReady();
+                }
+                else
+                {
+                    LogNotReady(state.Describe());
+                }
+            }
+
+            try
+            {
+                await Task.Delay(interval, stoppingToken);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+        }
+    }
+
+    private async Task<(string Name, string? Failure)> CheckAsync(IReadinessProbe probe, CancellationToken stoppingToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
+        timeout.CancelAfter(options.Value.Timeout);
+        try
+        {
+            await probe.CheckAsync(timeout.Token).WaitAsync(timeout.Token);
+            return (probe.Name, null);
+        }
+        catch (OperationCanceledException) when (!stoppingToken.IsCancellationRequested)
+        {
+            return (probe.Name, $"no answer within {options.Value.Timeout.TotalSeconds:0.###} s");
+        }
+        catch (Exception e) when (!stoppingToken.IsCancellationRequested)
+        {
+            return (probe.Name, e.Message);
+        }
+    }
+
+    [LoggerMessage(LogLevel.Information, "Ready: every dependency answers")]
+    private partial void LogReady();
+
+    [LoggerMessage(LogLevel.Warning, "Not ready, deliveries pause: {Reason}")]
+    private partial void LogNotReady(string reason);
+}

@@ -1,0 +1,143 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+
+namespace OrderDistribution.Deployment.Tests;
+
+/// <summary>
+/// scripts/azure-burst.sh up to the load tool and after it, with az answering what Azure would and stand-ins for
+/// dapr (which records the load tool's arguments and writes the schedule record the load tool would) and dotnet.
+/// </summary>
+public partial class AzureBurstTests
+{
+    private const string Before = "2026-11-20T09:00:00+00:00";
+    private const string After = "2026-11-20T11:00:00+00:00";
+    private const string LastBurst = "2026-11-20T10:00:00Z";
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_is_refused_when_an_app_runs_another_model_than_the_azd_environment_names() =>
+        // Both its settings: the fake matches calls by text without quotes.
+        AssertRefused(
+            a => a.Respond("--name receiver-standard --query properties.template", "bindings"),
+            "refusing the burst: the azd environment says pubsub/bulk, but Azure runs: receiver-standard=bindings/bindings");
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_is_refused_when_the_chosen_models_component_is_not_deployed() =>
+        AssertRefused(
+            a => a.Fail("dapr-component show", "(ResourceNotFound) order-pubsub was not found"),
+            "component order-pubsub: ERROR: (ResourceNotFound)");
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_first_burst_to_an_environment_is_cold_and_the_next_one_warm_while_the_processes_run()
+    {
+        using var azure = Deployed(specific: a => a.Respond("replica list", Before));
+
+        var (first, firstOutput) = Burst(azure);
+        Assert.True(first == 0, firstOutput);
+        Assert.Contains("--start cold", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
+        Assert.Contains("--model pubsub --pubsub-mode bulk", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
+
+        var (second, secondOutput) = Burst(azure);
+        Assert.True(second == 0, secondOutput);
+        Assert.Contains("--start warm", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_after_a_new_revision_or_a_scale_from_zero_of_one_app_is_cold()
+    {
+        using var azure = Deployed(specific: a => a
+            .Respond($"replica list --subscription {FakeAzure.Subscription} --resource-group rg-fake --name receiver-express", After)
+            .Respond("replica list", Before));
+        File.WriteAllText(Path.Combine(azure.Folder, "azure-last-burst-fake.txt"), LastBurst + "\n");
+
+        var (exitCode, output) = Burst(azure);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("--start cold", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
+        Assert.Contains($"cold: receiver-express's oldest replica started {After}, after the last burst ended {LastBurst}", output, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_start_given_on_the_command_line_is_kept()
+    {
+        using var azure = Deployed();
+        var (exitCode, output) = Burst(azure, "--start", "warm");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Equal(1, Regex.Count(File.ReadAllText(LoadToolCall(azure)), "--start"));
+        Assert.DoesNotContain(azure.Calls, call => call.StartsWith("containerapp replica list", StringComparison.Ordinal));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_query_window_is_in_storages_time_widened_for_the_containers_clocks()
+    {
+        using var azure = Deployed(skewSeconds: 125.4);
+        var before = DateTimeOffset.UtcNow;
+        var (exitCode, output) = Burst(azure);
+        var after = DateTimeOffset.UtcNow;
+        Assert.True(exitCode == 0, output);
+
+        var line = WindowRegex().Match(output);
+        Assert.True(line.Success, output);
+        var start = DateTimeOffset.Parse(line.Groups["start"].Value, CultureInfo.InvariantCulture);
+        var end = DateTimeOffset.Parse(line.Groups["end"].Value, CultureInfo.InvariantCulture);
+        // This machine's instants moved by the whole seconds of the skew, and a minute on each side.
+        Assert.InRange(start, before.AddSeconds(125 - 60 - 1), after.AddSeconds(125 - 60));
+        Assert.InRange(end, before.AddSeconds(125 + 60 - 1), after.AddSeconds(125 + 60 + 1));
+        Assert.Equal("2026-11-20T10:00:30Z", line.Groups["scheduled"].Value);
+        // The next burst compares replicas with this one's end, in the same time.
+        var recorded = DateTimeOffset.Parse(File.ReadAllText(Path.Combine(azure.Folder, "azure-last-burst-fake.txt")), CultureInfo.InvariantCulture);
+        Assert.Equal(end.AddSeconds(-60), recorded);
+    }
+
+    /// <summary>An azd environment on pubsub/bulk whose apps and component run just that, with empty queues; the
+    /// <paramref name="specific"/> answers come first (the fake answers with the first that matches).</summary>
+    private static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null)
+    {
+        var azure = new FakeAzure()
+            .SetAzdValue("AZURE_CONTAINER_APPS_ENVIRONMENT_NAME", "cae-fake")
+            .SetAzdValue("DAPR_COMPONENTS_MODEL", "pubsub")
+            .SetAzdValue("DAPR_PUBSUB_MODEL", "bulk");
+        specific?.Invoke(azure);
+        azure.Respond("DAPR_COMPONENTS_MODEL", "pubsub")
+            .Respond("Messaging__PubSubMode", "bulk")
+            .Respond("dapr-component show", "distributor receiver-express receiver-standard")
+            .Respond("activeMessageCount", "0\t0");
+        var record = System.Text.Json.JsonSerializer.Serialize(new
+        {
+            ScheduledAt = new DateTimeOffset(2026, 11, 20, 10, 0, 30, TimeSpan.Zero),
+            Model = "pubsub",
+            Count = 10,
+            OrdersFile = "orders.json",
+            ClockSkewSeconds = skewSeconds,
+        });
+        azure.WithProgram("dotnet", "#!/bin/sh\nexit 0")
+            .WithProgram("dapr", $$"""
+                #!/bin/sh
+                printf '%s\n' "$*" > '{{LoadToolCall(azure)}}'
+                while [ $# -gt 0 ]; do
+                  if [ "$1" = --state ]; then printf '%s' '{{record}}' > "$2"; fi
+                  shift
+                done
+                """);
+        return azure;
+    }
+
+    private static void AssertRefused(Action<FakeAzure> deployed, string reason)
+    {
+        using var azure = Deployed(specific: deployed);
+
+        var (exitCode, output) = Burst(azure);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains(reason, output, StringComparison.Ordinal);
+        Assert.False(File.Exists(LoadToolCall(azure)), "the load tool ran");
+    }
+
+    private static string LoadToolCall(FakeAzure azure) => Path.Combine(azure.Folder, "load-tool-call.txt");
+
+    private static (int ExitCode, string Output) Burst(FakeAzure azure, params string[] arguments) =>
+        azure.Run("env", ["AZURE_BURST_RESULTS=" + azure.Folder, "bash", "scripts/azure-burst.sh", "--count", "10", "--drain-timeout", "0", .. arguments]);
+
+    [GeneratedRegex(@"query-kql\.sh --start (?<start>\S+) --end (?<end>\S+) --scheduled-at (?<scheduled>\S+) ")]
+    private static partial Regex WindowRegex();
+}

@@ -1,0 +1,183 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using System.Text;
+using System.Text.Json.Nodes;
+
+namespace OrderDistribution.Deployment.Tests;
+
+/// <summary>
+/// What <c>azd provision</c> would deploy for one set of parameters: infra/main.bicep compiled by the real Bicep
+/// compiler and evaluated by its <c>bicep snapshot</c> command (the ARM template engine, offline), which gives
+/// every resource of every module with its properties computed, as ARM would send them. Only what exists
+/// once deployed (principal ids, a registry's login server) stays an ARM expression.
+/// </summary>
+internal sealed class InfraSnapshot
+{
+    public const string SubscriptionId = "00000000-0000-0000-0000-00000000a2a2";
+    public const string UserPrincipalId = "00000000-0000-0000-0000-0000000000ee";
+    public const string EnvironmentName = "snapshot";
+    public const string Location = "swedencentral";
+
+    private static readonly ConcurrentDictionary<string, Lazy<InfraSnapshot>> Cache = new();
+
+    private InfraSnapshot(JsonObject snapshot)
+    {
+        Resources = snapshot["predictedResources"]!.AsArray().Select(r => r!.AsObject()).ToList();
+        Outputs = snapshot["outputs"]!.AsObject();
+    }
+
+    /// <summary>The deployment with main.parameters.json's defaults (pubsub, bulk, Standard) and a user principal.</summary>
+    public static InfraSnapshot Default => Of();
+
+    /// <summary>The deployment for these parameters; the rest as main.parameters.json's defaults.</summary>
+    public static InfraSnapshot Of(params (string Name, object Value)[] parameters)
+    {
+        var given = new SortedDictionary<string, object>(StringComparer.Ordinal)
+        {
+            ["environmentName"] = EnvironmentName,
+            ["location"] = Location,
+            ["daprComponentsModel"] = "pubsub",
+            ["daprPubSubModel"] = "bulk",
+            ["principalId"] = UserPrincipalId,
+        };
+        foreach (var (name, value) in parameters)
+        {
+            given[name] = value;
+        }
+
+        var text = new StringBuilder();
+        foreach (var (name, value) in given)
+        {
+            text.Append(CultureInfo.InvariantCulture, $"param {name} = {Literal(value)}\n");
+        }
+
+        var key = text.ToString();
+        return Cache.GetOrAdd(key, k => new Lazy<InfraSnapshot>(() => Take(k))).Value;
+    }
+
+    public IReadOnlyList<JsonObject> Resources { get; }
+
+    public JsonObject Outputs { get; }
+
+    public string Output(string name) => Outputs[name]?.ToString() ?? throw new Xunit.Sdk.XunitException($"main.bicep has no output {name}");
+
+    public IEnumerable<JsonObject> OfType(string type) => Resources.Where(r => r["type"]!.GetValue<string>() == type);
+
+    public JsonObject Single(string type, string name) =>
+        Assert.Single(OfType(type), r => LastSegment(r["name"]!.GetValue<string>()) == name);
+
+    public IReadOnlyList<DeployedComponent> Components =>
+        OfType("Microsoft.App/managedEnvironments/daprComponents").Select(r => new DeployedComponent(r)).ToList();
+
+    public DeployedComponent Component(string name) =>
+        Components.SingleOrDefault(c => c.Name == name) ?? throw new Xunit.Sdk.XunitException($"infra/ deploys no Dapr component {name}");
+
+    public IReadOnlyList<DeployedApp> ContainerApps => OfType("Microsoft.App/containerApps").Select(r => new DeployedApp(r)).ToList();
+
+    public DeployedApp ContainerApp(string name) => Assert.Single(ContainerApps, a => a.Name == name);
+
+    public IReadOnlyList<string> Queues => OfType("Microsoft.ServiceBus/namespaces/queues").Select(r => LastSegment(r["name"]!.GetValue<string>())).ToList();
+
+    public IReadOnlyList<string> BlobContainers =>
+        OfType("Microsoft.Storage/storageAccounts/blobServices/containers").Select(r => LastSegment(r["name"]!.GetValue<string>())).ToList();
+
+    public IReadOnlyList<RoleAssignment> RoleAssignments =>
+        OfType("Microsoft.Authorization/roleAssignments").Select(RoleAssignment.From).ToList();
+
+    public static string LastSegment(string name) => name[(name.LastIndexOf('/') + 1)..];
+
+    private static string Literal(object value) => value switch
+    {
+        string s => $"'{s}'",
+        bool b => b ? "true" : "false",
+        int i => i.ToString(CultureInfo.InvariantCulture),
+        _ => throw new ArgumentException($"no Bicep literal for {value.GetType().Name}", nameof(value)),
+    };
+
+    private static InfraSnapshot Take(string parameters)
+    {
+        var folder = Directory.CreateTempSubdirectory("infra-snapshot-").FullName;
+        try
+        {
+            // A .bicepparam names its template by a relative path.
+            var main = Path.GetRelativePath(folder, Repo.PathOf(BicepCompiler.MainFile)).Replace('\\', '/');
+            var file = Path.Combine(folder, "deployment.bicepparam");
+            File.WriteAllText(file, $"using '{main}'\n{parameters}");
+            var (exitCode, output) = BicepCompiler.Run("snapshot", file, "--subscription-id", SubscriptionId, "--location", Location);
+            var result = Path.Combine(folder, "deployment.snapshot.json");
+            Assert.True(exitCode == 0 && File.Exists(result), $"bicep snapshot: exit {exitCode}\n{output}\n{parameters}");
+            var snapshot = JsonNode.Parse(File.ReadAllText(result))!.AsObject();
+            Assert.True(snapshot["diagnostics"] is not JsonArray { Count: > 0 }, $"bicep snapshot diagnostics: {snapshot["diagnostics"]}");
+            return new InfraSnapshot(snapshot);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+}
+
+/// <summary>A Dapr component of the Container Apps environment as deployed.</summary>
+internal sealed record DeployedComponent(JsonObject Resource)
+{
+    public string Name => InfraSnapshot.LastSegment(Resource["name"]!.GetValue<string>());
+
+    public string ComponentType => Resource["properties"]!["componentType"]!.GetValue<string>();
+
+    public IReadOnlyDictionary<string, string> Metadata =>
+        Resource["properties"]!["metadata"]!.AsArray().ToDictionary(m => m!["name"]!.GetValue<string>(), m => m!["value"]!.ToString());
+
+    public IReadOnlyList<string> Scopes => Resource["properties"]!["scopes"]!.AsArray().Select(s => s!.GetValue<string>()).ToList();
+
+    public int IntMetadata(string key) => int.Parse(Metadata[key], CultureInfo.InvariantCulture);
+}
+
+/// <summary>A container app as deployed.</summary>
+internal sealed record DeployedApp(JsonObject Resource)
+{
+    public string Name => Resource["name"]!.GetValue<string>();
+
+    public JsonObject Configuration => Resource["properties"]!["configuration"]!.AsObject();
+
+    public JsonObject Container => Resource["properties"]!["template"]!["containers"]!.AsArray().Single()!.AsObject();
+
+    /// <summary>Environment variables: value, or "secretref:NAME".</summary>
+    public IReadOnlyDictionary<string, string> Env => Container["env"]!.AsArray().ToDictionary(
+        e => e!["name"]!.GetValue<string>(),
+        e => e!["value"]?.ToString() ?? $"secretref:{e!["secretRef"]}");
+
+    public JsonObject ScaleRule => Resource["properties"]!["template"]!["scale"]!["rules"]!.AsArray().Single()!["custom"]!.AsObject();
+
+    public IReadOnlyList<string> UserAssignedIdentities =>
+        Resource["identity"]!["userAssignedIdentities"]!.AsObject().Select(i => InfraSnapshot.LastSegment(i.Key)).ToList();
+}
+
+/// <summary>One role assignment: who (an identity's name, an app's system identity, or a principal id), on what, which role.</summary>
+internal sealed record RoleAssignment(string Who, string ScopeType, string ScopeName, string RoleId)
+{
+    public static RoleAssignment From(JsonObject resource)
+    {
+        var id = resource["id"]!.GetValue<string>();
+        // Evaluated: SCOPE/providers/Microsoft.Authorization/roleAssignments/GUID; with a principal known only
+        // once deployed: [extensionResourceId('SCOPE', ...)].
+        var scope = id.StartsWith('[') ? FirstQuoted(id) : id[..id.IndexOf("/providers/Microsoft.Authorization/", StringComparison.Ordinal)];
+        var segments = scope.Split('/');
+        var principal = resource["properties"]!["principalId"]!.GetValue<string>();
+        var who = !principal.StartsWith('[')
+            ? principal
+            : FirstQuoted(principal) is var owner && owner.Contains("/Microsoft.App/containerApps/", StringComparison.Ordinal)
+                ? $"{InfraSnapshot.LastSegment(owner)} (system-assigned)"
+                : WithoutToken(InfraSnapshot.LastSegment(FirstQuoted(principal)));
+        var role = InfraSnapshot.LastSegment(resource["properties"]!["roleDefinitionId"]!.GetValue<string>());
+        return new RoleAssignment(who, segments[^2], segments[^1], role);
+    }
+
+    private static string FirstQuoted(string expression)
+    {
+        var start = expression.IndexOf('\'', StringComparison.Ordinal) + 1;
+        return expression[start..expression.IndexOf('\'', start)];
+    }
+
+    /// <summary>id-distributor-scaler-TOKEN: id-distributor-scaler.</summary>
+    private static string WithoutToken(string name) => name[..name.LastIndexOf('-')];
+}

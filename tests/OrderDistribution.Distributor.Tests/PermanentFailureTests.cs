@@ -1,0 +1,142 @@
+using System.Net;
+using System.Text;
+using System.Text.Json;
+using Microsoft.Extensions.Logging;
+using OrderDistribution.Contracts;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Distributor.Tests;
+
+/// <summary>
+/// The distributor on every channel (bulk, single, bindings) against the sidecar double, for orders the sidecar can never
+/// take and for a sidecar that refuses every order: one drop and one line for the first, never a drop for the second.
+/// </summary>
+public sealed class PermanentFailureTests : IAsyncLifetime
+{
+    private FakeDaprSidecar _sidecar = null!;
+
+    public enum Channel
+    {
+        Bulk,
+        Single,
+        Binding,
+    }
+
+    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+
+    public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
+
+    /// <param name="maxMessageBytes">Messaging:MaxMessageBytes, the broker's largest message.</param>
+    /// <param name="descriptionLength">Makes the order over the sidecar's 4 MiB (5 MB) or over the broker's largest message.</param>
+    [Theory]
+    [InlineData(Channel.Bulk, 104_857_600, 5_000_000, "more than the sidecar takes")]
+    [InlineData(Channel.Single, 104_857_600, 5_000_000, "more than the sidecar takes")]
+    [InlineData(Channel.Binding, 104_857_600, 5_000_000, "more than the sidecar takes")]
+    [InlineData(Channel.Bulk, 4_096, 10_000, "more than the broker's largest message")]
+    [InlineData(Channel.Single, 4_096, 10_000, "more than the broker's largest message")]
+    [InlineData(Channel.Binding, 4_096, 10_000, "more than the broker's largest message")]
+    public async Task An_order_that_can_never_fit_is_dropped_once_with_one_line_naming_it_and_never_sent(
+        Channel channel, int maxMessageBytes, int descriptionLength, string reason)
+    {
+        using var app = Distributor(("Messaging:MaxMessageBytes", maxMessageBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+        var client = await ReadyClientAsync(app);
+        var large = TestOrders.Make(99, Delivery.Express, descriptionLength);
+
+        var dropped = await DeliverAsync(client, channel, large);
+
+        Assert.True(dropped);
+        var line = Assert.Single(app.Logs.AtLeast(LogLevel.Warning), l => l.Message.StartsWith("Dropped entry", StringComparison.Ordinal));
+        Assert.Contains("order 99 to q-order-express", line.Message, StringComparison.Ordinal);
+        Assert.Contains(reason, line.Message, StringComparison.Ordinal);
+        Assert.Null(line.Exception);
+        Assert.DoesNotContain(_sidecar.Requests, r => r.Body.Length > maxMessageBytes);
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/health")).StatusCode);
+    }
+
+    [Theory]
+    [InlineData(Channel.Bulk)]
+    [InlineData(Channel.Single)]
+    [InlineData(Channel.Binding)]
+    public async Task A_sidecar_that_refuses_every_order_gets_none_dropped_and_the_app_reports_not_ready_with_one_error(Channel channel)
+    {
+        _sidecar.BulkAnswer = _ => (401, "");
+        _sidecar.PublishAnswer = _ => (401, "");
+        _sidecar.BindingAnswer = _ => (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: couldn't find output binding q-order-express-output"}""");
+        using var app = Distributor();
+        var client = await ReadyClientAsync(app);
+
+        Assert.False(await DeliverAsync(client, channel, TestOrders.Make(1, Delivery.Express)));
+        Assert.False(await DeliverAsync(client, channel, TestOrders.Make(3, Delivery.Express)));
+
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.ServiceUnavailable);
+        Assert.DoesNotContain(app.Logs.Lines, l => l.Message.StartsWith("Dropped entry", StringComparison.Ordinal));
+        var error = Assert.Single(app.Logs.AtLeast(LogLevel.Error));
+        Assert.Contains("refuses every order", error.Message, StringComparison.Ordinal);
+
+        _sidecar.BulkAnswer = _ => (200, "");
+        _sidecar.PublishAnswer = null;
+        _sidecar.BindingAnswer = null;
+        Assert.False(await DeliverAsync(client, channel, TestOrders.Make(5, Delivery.Express)));
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+    }
+
+    [Theory]
+    [MemberData(nameof(Runtimes))]
+    public async Task The_bindings_model_puts_no_transport_header_or_token_on_a_message_on_any_runtime(string version)
+    {
+        _sidecar.Runtime = DaprRuntimeProfile.All.Single(r => r.Version == version);
+        using var app = Distributor(("DAPR_API_TOKEN", "secret-token"));
+        var client = await ReadyClientAsync(app);
+
+        await DeliverAsync(client, Channel.Binding, TestOrders.Make(2, Delivery.Standard));
+
+        var message = Assert.Single(_sidecar.BindingMessages);
+        Assert.Equal("q-order-standard-output", message.Binding);
+        Assert.Empty(BrokerMessageHeaders.Forbidden(message.Metadata));
+        Assert.Equal(2, OrderJson.Deserialize(message.Data).OrderId);
+    }
+
+    public static TheoryData<string> Runtimes() => new(DaprRuntimeProfile.All.Select(r => r.Version));
+
+    private DistributorFactory Distributor(params (string Key, string? Value)[] settings) =>
+        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), ("Messaging:InvalidBindingMessage", "Drop"), .. settings]) { SidecarDouble = true };
+
+    private static async Task<HttpClient> ReadyClientAsync(DistributorFactory app)
+    {
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        return client;
+    }
+
+    /// <summary>Delivers one order on the channel, with a valid neighbour on the bulk channel.</summary>
+    /// <returns>Whether the order was answered as dropped (DROP; for a binding, 200 with nothing sent on).</returns>
+    private async Task<bool> DeliverAsync(HttpClient client, Channel channel, Order order)
+    {
+        switch (channel)
+        {
+            case Channel.Bulk:
+                var neighbour = TestOrders.Make(order.OrderId + 1000, Delivery.Standard);
+                var (body, entryIds) = BulkDelivery.RawPayload([order, neighbour], "q-order-ingress");
+                var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+                return statuses[entryIds[0]] == "DROP";
+            case Channel.Single:
+                var cloudEvent = JsonSerializer.Serialize(new Dictionary<string, object>
+                {
+                    ["data_base64"] = Convert.ToBase64String(OrderJson.Serialize(order)), ["datacontenttype"] = "application/octet-stream",
+                    ["id"] = $"ce-{order.OrderId}", ["specversion"] = "1.0", ["topic"] = "q-order-ingress", ["type"] = "com.dapr.event.sent",
+                });
+                using (var response = await client.PostAsync("/q-order-ingress-single", new StringContent(cloudEvent, Encoding.UTF8, "application/cloudevents+json")))
+                using (var answer = JsonDocument.Parse(await response.Content.ReadAsStringAsync()))
+                {
+                    return answer.RootElement.GetProperty("status").GetString() == "DROP";
+                }
+
+            default:
+                var sentBefore = _sidecar.BindingMessages.Count;
+                using (var response = await client.PostAsync("/q-order-ingress-input", new ByteArrayContent(OrderJson.Serialize(order))))
+                {
+                    return response.StatusCode == HttpStatusCode.OK && _sidecar.BindingMessages.Count == sentBefore;
+                }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+using OrderDistribution.LoadTool.Reporting;
+
+namespace OrderDistribution.LoadTool.Tests;
+
+/// <summary>
+/// <c>in-process</c> end to end: the real apps in the tool's process behind the sidecar double, into a real Azurite
+/// that the command starts itself (nothing listens where --storage points), every order checked in the outboxes.
+/// </summary>
+public sealed class InProcessTests : IDisposable
+{
+    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+
+    [Theory]
+    [InlineData("bulk")]
+    [InlineData("single")]
+    [InlineData("bindings")]
+    public async Task A_burst_through_the_trio_in_process_stores_every_valid_order_once_and_is_logged_under_its_model(string model)
+    {
+        var cli = new Cli();
+        var exit = await cli.RunAsync("in-process", "--model", model, "--count", "300", "--invalid-rate", "0.02", "--seed", "3",
+            "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()), "--timeout", "120", "--results", Path.Combine(_folder, "LOG.md"));
+
+        Assert.True(exit == 0, cli.Output);
+        Assert.Contains("(Azurite started for this run)", cli.Output, StringComparison.Ordinal);
+        Assert.Contains($"in-process-{model}: 294/294 orders stored", cli.Output, StringComparison.Ordinal);
+        Assert.Contains("0 missing, 0 duplicated; 294 valid stored, 6 poison dropped (expected)", cli.Output, StringComparison.Ordinal);
+        var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default), r => r.Label == $"in-process-{model}");
+        Assert.True(row.Complete);
+        Assert.Equal(BurstStart.Cold, row.Start);
+        Assert.Single(Directory.GetFiles(_folder, $"*-in-process-{model}.csv"));
+    }
+
+    [Fact]
+    public async Task Report_renders_an_in_process_run_beside_the_real_models()
+    {
+        Directory.CreateDirectory(_folder);
+        var log = Path.Combine(_folder, "LOG.md");
+        await File.WriteAllTextAsync(log, ResultsRow.Header
+            + "| 2026-01-01T10:00:00 | pubsub-bulk | 10000 | 8.2 | 1220 | 0 | warm |\n"
+            + "| 2026-01-01T10:01:00 | in-process-bulk | 10000 | 12.5 | 800 | 0 | cold |\n");
+
+        var cli = new Cli();
+        var exit = await cli.RunAsync("report", log);
+
+        Assert.True(exit == 0, cli.Output);
+        Assert.Contains("2 runs of 2 models compared", cli.Output, StringComparison.Ordinal);
+        var report = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
+        Assert.Contains("| pubsub-bulk |", report, StringComparison.Ordinal);
+        Assert.Contains("| in-process-bulk |", report, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task An_unknown_model_is_refused_before_anything_starts()
+    {
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync("in-process", "--model", "grpc", "--results", Path.Combine(_folder, "LOG.md"));
+
+        Assert.Equal(ExitCodes.BadInput, exit);
+        Assert.Contains("grpc", cli.Output, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(_folder));
+    }
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_folder))
+        {
+            Directory.Delete(_folder, recursive: true);
+        }
+    }
+}

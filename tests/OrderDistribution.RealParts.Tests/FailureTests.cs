@@ -1,0 +1,103 @@
+using Azure.Storage.Blobs;
+using Microsoft.Extensions.Logging;
+using OrderDistribution.LoadTool;
+using OrderDistribution.Contracts;
+using RabbitMQ.Client;
+using StackExchange.Redis;
+using Order = OrderDistribution.Contracts.Order;
+
+namespace OrderDistribution.RealParts.Tests;
+
+/// <summary>What the real sidecars and brokers do when a part fails or an order cannot be carried.</summary>
+[Trait("Category", "RealParts")]
+public sealed class FailureTests
+{
+    /// <summary>daprd's gRPC server takes at most 4 MiB per call (docs/dapr-sidecar.md fact 23).</summary>
+    private const int OverTheSidecarsLimit = 5 * 1024 * 1024;
+
+    [Theory]
+    [InlineData(ComponentsModel.Pubsub, "bulk")]
+    [InlineData(ComponentsModel.Bindings, "bulk")]
+    public async Task A_receiver_restarted_mid_burst_leaves_every_order_stored_exactly_once(ComponentsModel model, string mode)
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var trio = await RealTrio.StartAsync(model, mode);
+        using var load = new OrderLoad(trio);
+        var express = trio.App(Contract.ReceiverExpress);
+
+        var burst = load.BurstAsync(1_000, seed: 24);
+        var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString).GetBlobContainerClient(OrderTopology.OutboxOf("express"));
+        while (await CountAsync(outbox, ct) < 50)
+        {
+            Assert.False(burst.IsCompleted, "the burst ended before the receiver could be restarted in it");
+            await Task.Delay(100, ct);
+        }
+
+        express.Stop();
+        await Task.Delay(TimeSpan.FromSeconds(5), ct);
+        express.Start();
+
+        (await burst).AssertExact(valid: 1_000, poison: 0);
+    }
+
+    [Theory]
+    [InlineData(ComponentsModel.Pubsub, "bulk")]
+    [InlineData(ComponentsModel.Bindings, "bulk")]
+    public async Task An_order_over_the_sidecars_message_limit_is_dropped_once_and_never_retried(ComponentsModel model, string mode)
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var trio = await RealTrio.StartAsync(model, mode);
+        using var load = new OrderLoad(trio);
+        var order = new Order
+        {
+            OrderId = 9_000_000,
+            OrderGuid = Guid.NewGuid(),
+            Delivery = Delivery.Express,
+            Description = new string('x', OverTheSidecarsLimit),
+        };
+        var huge = OrderJson.Serialize(order);
+
+        // Straight onto the ingress queue, as any producer may put it: the load tool's own call could not carry it.
+        if (model == ComponentsModel.Pubsub)
+        {
+            await using var redis = await ConnectionMultiplexer.ConnectAsync(trio.Parts.RedisForTests!);
+            await redis.GetDatabase().StreamAddAsync(OrderTopology.IngressQueue, "data", huge);
+        }
+        else
+        {
+            await using var connection = await new ConnectionFactory { Uri = trio.Parts.RabbitMqForTests! }.CreateConnectionAsync(ct);
+            await using var channel = await connection.CreateChannelAsync(cancellationToken: ct);
+            await channel.BasicPublishAsync("", OrderTopology.IngressQueue, true, new BasicProperties { Persistent = true }, huge, ct);
+        }
+
+        // Redelivery of a retried entry comes within seconds (resiliency: every second; Redis: every ~12 s).
+        await Task.Delay(TimeSpan.FromSeconds(30), ct);
+        var distributor = trio.App(Contract.Distributor);
+        Assert.Equal(1, distributor.DroppedEntries);
+        Assert.DoesNotContain(distributor.Logs.Lines, l => l.Level >= LogLevel.Warning && RetriedSome(l.Message));
+        var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString).GetBlobContainerClient(OrderTopology.OutboxOf("express"));
+        Assert.False(await outbox.GetBlobClient(OrderBlob.NameOf(order)).ExistsAsync(ct));
+
+        // The trio goes on as before.
+        (await load.BurstAsync(1_000, seed: 25)).AssertExact(valid: 1_000, poison: 0);
+    }
+
+    private static bool RetriedSome(string deliveryLine) =>
+        deliveryLine.StartsWith("Delivery of ", StringComparison.Ordinal) && !deliveryLine.Contains(" 0 to retry", StringComparison.Ordinal);
+
+    private static async Task<int> CountAsync(BlobContainerClient outbox, CancellationToken ct)
+    {
+        if (!await outbox.ExistsAsync(ct))
+        {
+            return 0;
+        }
+
+        var count = 0;
+        await foreach (var _ in outbox.GetBlobsAsync(cancellationToken: ct))
+        {
+            count++;
+        }
+
+        return count;
+    }
+}

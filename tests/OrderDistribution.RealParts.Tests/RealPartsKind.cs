@@ -1,0 +1,8 @@
+namespace OrderDistribution.RealParts.Tests;
+
+public enum RealPartsKind
+{
+    None,
+    Containers,
+    LocalProcesses,
+}
