@@ -26,7 +26,7 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         }.OfType<string>().ToList();
 
     /// <summary>The path of the bindings components' <c>host</c> (components-bindings).</summary>
-    private const string BindingsVhost = "orders";
+    public const string BindingsVhost = "orders";
 
     public async Task<StartedParts> StartPartsAsync(ComponentsModel model, CancellationToken ct)
     {
