@@ -2,7 +2,7 @@
 # Runs the three apps locally with Dapr multi-app run.
 # Usage: scripts/run-local.sh [pubsub|bindings] [bulk|single]      (default: pubsub bulk)
 #        scripts/run-local.sh --render-only [pubsub|bindings] [bulk|single]
-#          writes the run file only and prints its path
+#          writes the run file (and, for bindings, its components folder) only and prints its path
 #        scripts/run-local.sh --azurite-args
 #          prints the arguments Azurite would be started with, one per line
 #        scripts/run-local.sh --redis-persistence-args
@@ -14,6 +14,10 @@
 # The model picks the committed run file: dapr.yaml (components-pubsub) or dapr.bindings.yaml
 # (components-bindings). The mode sets Messaging__PubSubMode in a copy of it under .dapr/
 # (git-ignored), with its relative paths rewritten for that folder.
+# Bindings model: components-bindings/ has one RabbitMQ input component per queue, which is all that
+# `dapr run -f dapr.bindings.yaml` straight loads. This script renders a copy of it beside its run
+# file (.dapr/components-bindings, which the run file then loads) with BINDING_CONSUMERS_PER_QUEUE
+# (1..16, default 4: Azure's default, infra/main.parameters.json) consumers per queue.
 # Starts Redis (pubsub model), RabbitMQ (bindings model) and Azurite if nothing listens on their
 # ports, and stops on exit only what it started. Azurite keeps its data on disk in
 # .tools/azurite-data: in memory it slows down sharply past about 10,000 blobs. AZURITE_DEBUG=1
@@ -62,6 +66,14 @@ case "$model" in
 esac
 case "$mode" in bulk|single) ;; *) echo "mode must be bulk or single, not '$mode'" >&2; exit 2 ;; esac
 
+# The bindings model's consumers per queue. bindings.rabbitmq hands its app one message at a time,
+# so the consumers on a queue are how many orders its app takes on at once; Azure's Service Bus
+# input bindings run as many handlers (BINDING_CONSUMERS_PER_QUEUE there too, same default).
+consumers="${BINDING_CONSUMERS_PER_QUEUE:-4}"
+if [ "$model" = bindings ] && ! [[ "$consumers" =~ ^([1-9]|1[0-6])$ ]]; then
+  echo "BINDING_CONSUMERS_PER_QUEUE must be a whole number from 1 to 16, not '$consumers'" >&2; exit 2
+fi
+
 # Settings that break every delivery without a word, refused with one line each:
 # - DAPR_GRPC_ENDPOINT / DAPR_HTTP_ENDPOINT in this shell reach every app, and the SDK prefers them to
 #   the DAPR_*_PORT the CLI gives each app: all three would call one sidecar, not their own.
@@ -98,15 +110,88 @@ cap_single_mode_deliveries() {
   fi
 }
 
+# Consumer K of a queue: its first input component under the name FIRST-K, delivering to the first
+# one's route (the app serves one route per queue), without the first's comments.
+render_consumer() { # first-component-file name k
+  awk -v name="$2" -v k="$3" -v n="$consumers" -v source="$(basename "$1")" '
+    NR == 1 {
+      printf "# Consumer %s of %s on this queue, rendered by scripts/run-local.sh (BINDING_CONSUMERS_PER_QUEUE)\n", k, n
+      printf "# from components-bindings/%s: read that file for each setting.\n", source
+    }
+    /^[[:space:]]*#/ { next }
+    $0 == "  name: " name { print "  name: " name "-" k; renamed++; next }
+    /^scopes:/ { printf "    - name: route\n      value: /%s\n", name; routed++ }
+    { print }
+    END { if (renamed != 1 || routed != 1) exit 1 }' "$1"
+}
+
+# The resiliency spec with each input component'"'"'s target entry repeated for its consumers 2..N.
+render_resiliency() { # file input-component-names...
+  local file="$1"; shift
+  awk -v n="$consumers" -v names=" $* " '
+    function flush(   k, i) {
+      for (k = 2; k <= n; k++) {
+        printf "%s%s-%s:\n", indent, current, k
+        for (i = 1; i <= lines; i++) print block[i]
+      }
+      current = ""
+    }
+    current != "" && /^[[:space:]]*[^[:space:]#]/ && match($0, /^[[:space:]]*/) && RLENGTH <= length(indent) { flush() }
+    current != "" { block[++lines] = $0 }
+    match($0, /^[[:space:]]*[a-z0-9-]+:$/) {
+      key = $0; sub(/^[[:space:]]*/, "", key); sub(/:$/, "", key)
+      if (index(names, " " key " ") > 0) {
+        current = key; lines = 0; indent = $0; sub(/[^[:space:]].*$/, "", indent); found++
+      }
+    }
+    { print }
+    END { if (current != "") flush(); if (found != split(names, all, " ")) exit 1 }' "$file"
+}
+
+# .dapr/components-bindings: components-bindings/ with BINDING_CONSUMERS_PER_QUEUE consumers per
+# queue. Each file is written whole and moved into place, so a render running beside another (tests
+# render at the same time) never leaves one half-written; files of a larger count are removed.
+render_bindings_components() {
+  local source="$ROOT/components-bindings" target="$ROOT/.dapr/components-bindings"
+  local staging file name k inputs=()
+  mkdir -p "$target"
+  staging="$(mktemp -d "$ROOT/.dapr/.components-bindings.XXXXXX")"
+  for file in "$source"/*; do
+    [ -f "$file" ] || continue
+    cp "$file" "$staging/"
+    case "$file" in *-input.yaml) ;; *) continue ;; esac
+    name="$(basename "$file" .yaml)"
+    inputs+=("$name")
+    for ((k = 2; k <= consumers; k++)); do
+      render_consumer "$file" "$name" "$k" > "$staging/$name-$k.yaml" \
+        || { echo "could not render consumer $k of $file" >&2; rm -rf "$staging"; exit 1; }
+    done
+  done
+  if [ ${#inputs[@]} -eq 0 ]; then echo "no *-input.yaml component in $source" >&2; rm -rf "$staging"; exit 1; fi
+  render_resiliency "$source/resiliency.yaml" "${inputs[@]}" > "$staging/resiliency.yaml" \
+    || { echo "could not render $source/resiliency.yaml: it must name each of ${inputs[*]} once" >&2; rm -rf "$staging"; exit 1; }
+  for file in "$target"/*; do
+    if [ -f "$file" ] && [ ! -e "$staging/$(basename "$file")" ]; then rm -f "$file"; fi
+  done
+  for file in "$staging"/*; do mv -f "$file" "$target/"; done
+  rmdir "$staging"
+}
+
 render() {
   local out="$ROOT/.dapr/run-local.$model.$mode.yaml"
   mkdir -p "$ROOT/.dapr"
   # The run file's relative paths resolve from its own folder, one level below the root.
-  sed -E \
-    -e 's#^([[:space:]]*(appDirPath|configFilePath):[[:space:]]*)\./#\1../#' \
-    -e 's#^([[:space:]]*-[[:space:]]*)\./#\1../#' \
-    -e "s#^([[:space:]]*Messaging__PubSubMode:[[:space:]]*).*#\1$mode#" \
-    "$template" | cap_single_mode_deliveries > "$out"
+  local edits=(
+    -e 's#^([[:space:]]*(appDirPath|configFilePath):[[:space:]]*)\./#\1../#'
+    -e 's#^([[:space:]]*-[[:space:]]*)\./#\1../#'
+    -e "s#^([[:space:]]*Messaging__PubSubMode:[[:space:]]*).*#\\1$mode#"
+  )
+  if [ "$model" = bindings ]; then
+    render_bindings_components
+    # The components and configuration are the rendered copy beside the run file.
+    edits+=(-e 's#^([[:space:]]*(configFilePath:|-)[[:space:]]*)\.\./components-bindings#\1./components-bindings#')
+  fi
+  sed -E "${edits[@]}" "$template" | cap_single_mode_deliveries > "$out"
   if ! grep -qE "^[[:space:]]*Messaging__PubSubMode:[[:space:]]*$mode\$" "$out"; then
     echo "could not set Messaging__PubSubMode in $out" >&2; exit 1
   fi
