@@ -10,7 +10,8 @@ namespace OrderDistribution.Receiver;
 /// <summary>
 /// The receiver's warm-up: sample orders decoded as the entry points decode them and made into what
 /// <see cref="BlobOrderStore"/> writes (the blob's name, content and metadata), then the instance's container confirmed
-/// through the storage resilience pipeline, which opens the connection to storage. Nothing is stored.
+/// and a sample written on a condition storage refuses, through the storage resilience pipeline, over the connection
+/// this opens. Nothing is stored.
 /// </summary>
 public sealed class ReceiverWarmUp(
     IServiceProvider services,
@@ -33,6 +34,9 @@ public sealed class ReceiverWarmUp(
         _ = scope.ServiceProvider.GetRequiredService<IOrderHandler>();
     }
 
-    protected override async Task OpenConnectionsAsync(CancellationToken cancellationToken) =>
+    protected override async Task OpenConnectionsAsync(CancellationToken cancellationToken)
+    {
         await resilience.ExecuteAsync(async ct => await store.CheckAsync(ct), cancellationToken);
+        await store.WarmUpWriteAsync(SampleDelivery.Orders[0], cancellationToken);
+    }
 }
