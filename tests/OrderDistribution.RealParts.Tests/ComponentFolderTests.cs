@@ -53,7 +53,7 @@ public sealed class ComponentFolderTests : IDisposable
             .ToList();
         Assert.NotEmpty(hosts);
         Assert.All(hosts, h => Assert.Equal(h.Before.Replace("127.0.0.1:5672", "127.0.0.1:41002", StringComparison.Ordinal), h.After));
-        Assert.All(hosts, h => Assert.Equal("amqp://guest:guest@127.0.0.1:41002", h.After));
+        Assert.All(hosts, h => Assert.Equal("amqp://guest:guest@127.0.0.1:41002/orders", h.After));
     }
 
     [Fact]
