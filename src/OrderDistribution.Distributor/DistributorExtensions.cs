@@ -15,6 +15,7 @@ public static class DistributorExtensions
         builder.Services.AddDaprPublishing(builder.Configuration);
         builder.Services.AddSingleton<OrderRouter>();
         builder.Services.AddTransient<IOrderHandler, OrderDistributor>();
+        builder.Services.AddHostedService<DistributorWarmUp>();
         return builder;
     }
 

@@ -23,6 +23,11 @@ public sealed partial class BlobOrderStore(
     TimeProvider time,
     ILogger<BlobOrderStore> logger) : IOrderStore, IReadinessProbe, IDisposable
 {
+    /// <summary>Not an order's name (<see cref="OrderBlob.OrderIdOf"/>), so nothing that reads the outbox takes it for one.</summary>
+    private const string WarmUpBlobName = "warm-up";
+
+    private static readonly ETag NoBlobsETag = new("\"0x0\"");
+
     private readonly SemaphoreSlim _confirming = new(1, 1);
 
     // The pipeline's attempt timeout bounds every write; the SDK's own bound sits above it so it never fires first.
@@ -66,22 +71,40 @@ public sealed partial class BlobOrderStore(
 
     public void Dispose() => _confirming.Dispose();
 
-    private async Task WriteAsync(Order order, CancellationToken cancellationToken)
+    /// <summary>
+    /// Writes <paramref name="sample"/> the way every order is written, but on a condition storage always refuses (a
+    /// blob with an ETag no blob has): the whole write runs, over the connection it opens, and nothing is stored.
+    /// </summary>
+    public async Task WarmUpWriteAsync(Order sample, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await resilience.ExecuteAsync(
+                async ct => await WriteAsync(sample, ct, WarmUpBlobName, new BlobRequestConditions { IfMatch = NoBlobsETag }), cancellationToken);
+        }
+        catch (RequestFailedException e) when (e.Status is StatusCodes.Status412PreconditionFailed or StatusCodes.Status404NotFound)
+        {
+            // Refused, as it has to be.
+        }
+    }
+
+    private async Task WriteAsync(Order order, CancellationToken cancellationToken, string? blobName = null, BlobRequestConditions? conditions = null)
     {
         if (!_confirmed)
         {
             await ConfirmAsync(recheck: false, cancellationToken);
         }
 
-        var blob = _container.GetBlockBlobClient(OrderBlob.NameOf(order));
+        var blob = _container.GetBlockBlobClient(blobName ?? OrderBlob.NameOf(order));
         using var json = new MemoryStream(OrderJson.Serialize(order), writable: false);
         try
         {
-            // No conditions: the same order delivered again overwrites its blob.
+            // No conditions for an order: the same order delivered again overwrites its blob.
             await blob.UploadAsync(json, new BlobUploadOptions
             {
                 HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" },
                 Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(time.GetUtcNow()) },
+                Conditions = conditions,
             }, cancellationToken);
         }
         catch (RequestFailedException e) when (StorageFailure.IsContainerNotFound(e))

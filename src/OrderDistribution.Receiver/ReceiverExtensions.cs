@@ -34,6 +34,7 @@ public static class ReceiverExtensions
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddTransient<IOrderHandler, OutboxWriter>();
+        builder.Services.AddHostedService<ReceiverWarmUp>();
         return builder;
     }
 

@@ -253,12 +253,14 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     public async Task An_error_answer_carries_no_stack_trace_even_in_Development()
     {
         using var app = Distributor();
+        var options = new UnreadableOptions();
         var client = app.WithWebHostBuilder(builder =>
         {
             builder.UseEnvironment("Development");
             builder.ConfigureServices(services =>
-                services.Replace(ServiceDescriptor.Singleton<IOptions<MessagingOptions>>(new UnreadableOptions())));
+                services.Replace(ServiceDescriptor.Singleton<IOptions<MessagingOptions>>(options)));
         }).CreateClient();
+        options.FailFromNow();
 
         var response = await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("""{"entries":[]}"""));
 
@@ -310,14 +312,16 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         Assert.DoesNotContain(_sidecar.Requests, r => r.Path.StartsWith("/v1.0/bindings/", StringComparison.Ordinal));
     }
 
-    /// <summary>Settings that can be read once, when the routes are mapped at start, and fail every request after that.</summary>
+    /// <summary>Settings that can be read while the app starts (its routes, its warm-up) and fail every request after that.</summary>
     private sealed class UnreadableOptions : IOptions<MessagingOptions>
     {
-        private int _reads;
+        private volatile bool _failing;
 
-        public MessagingOptions Value => Interlocked.Increment(ref _reads) == 1
-            ? new MessagingOptions()
-            : throw new InvalidOperationException("UnreadableOptions: the settings cannot be read");
+        public MessagingOptions Value => _failing
+            ? throw new InvalidOperationException("UnreadableOptions: the settings cannot be read")
+            : new MessagingOptions();
+
+        public void FailFromNow() => _failing = true;
     }
 
     private DistributorFactory Distributor(params (string Key, string? Value)[] settings) =>

@@ -1,0 +1,48 @@
+using System.Globalization;
+using Microsoft.AspNetCore.Http.Json;
+using Microsoft.Extensions.Options;
+using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging.Outbound;
+using OrderDistribution.ServiceDefaults;
+using Polly;
+
+namespace OrderDistribution.Distributor;
+
+/// <summary>
+/// The distributor's warm-up: sample orders decoded as the entry points decode them, routed, serialized and split into
+/// bulk publishes as <see cref="OrderDistributor"/> does, then the sidecar's outbound health asked through the
+/// sidecar's resilience pipeline, which opens the connection to it. Nothing is published.
+/// </summary>
+public sealed class DistributorWarmUp(
+    IServiceProvider services,
+    OrderRouter router,
+    DaprSidecarProbe sidecar,
+    [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience,
+    IOptions<MessagingOptions> messaging,
+    IOptions<JsonOptions> json,
+    IOptions<ReadinessOptions> readiness,
+    ILogger<DistributorWarmUp> logger) : StartupWarmUp(readiness, logger)
+{
+    protected override async Task RunHotPathsAsync(CancellationToken cancellationToken)
+    {
+        var orders = await SampleDelivery.DecodeAsync(json.Value.SerializerOptions, cancellationToken);
+        var metadata = new Dictionary<string, string>
+        {
+            ["rawPayload"] = "true",
+            ["maxBulkPubBytes"] = messaging.Value.MaxBulkPublishBytes.ToString(CultureInfo.InvariantCulture),
+        };
+        foreach (var topic in orders.Select((order, i) => new InboundOrder($"{i}", order)).GroupBy(o => router.Route(o.Order).Topic))
+        {
+            var messages = topic.Select(o => new OutboundMessage(o.EntryId, OrderJson.Serialize(o.Order))).ToList();
+            _ = BulkPublishBudget.Chunk(messages, messaging.Value.MaxBulkPublishBytes, metadata);
+        }
+
+        // The handler's whole graph (the Dapr client, the publishers, the resilience pipeline), built as a delivery builds it.
+        using var scope = services.CreateScope();
+        _ = scope.ServiceProvider.GetRequiredService<IOrderHandler>();
+    }
+
+    protected override async Task OpenConnectionsAsync(CancellationToken cancellationToken) =>
+        await resilience.ExecuteAsync(async ct => await sidecar.CheckAsync(ct), cancellationToken);
+}
