@@ -43,9 +43,10 @@ param singleMaxActiveMessages int = 128
 @description('Single mode, order-pubsub maxConcurrentHandlers (deliveries one sidecar runs at once)')
 param singleMaxConcurrentHandlers int = 64
 
-// The bindings model's consumers per queue: locally each queue has this many RabbitMQ input
-// components (components-bindings/), each handing the app one message at a time; in Azure the one
-// Service Bus input binding per queue runs this many handlers. A deployment test keeps both equal.
+// The bindings model's consumers per queue: locally scripts/run-local.sh renders this many RabbitMQ
+// input components per queue (same setting, same default), each handing the app one message at a
+// time; in Azure the one Service Bus input binding per queue runs this many handlers. A deployment
+// test keeps both defaults equal.
 @description('Bindings model: concurrent deliveries per input binding (Service Bus maxConcurrentHandlers)')
 @minValue(1)
 param bindingConsumersPerQueue int = 4

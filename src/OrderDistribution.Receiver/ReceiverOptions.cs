@@ -1,5 +1,4 @@
 using OrderDistribution.Contracts;
-using Microsoft.Extensions.Options;
 
 namespace OrderDistribution.Receiver;
 

@@ -1,10 +1,4 @@
-using Azure;
-using Azure.Storage.Blobs;
-using Azure.Storage.Blobs.Models;
-using Azure.Storage.Blobs.Specialized;
-using Microsoft.Extensions.Options;
 using OrderDistribution.ServiceDefaults;
-using OrderDistribution.Contracts;
 using OrderDistribution.Storage;
 using Polly;
 

@@ -1,8 +1,3 @@
-using Microsoft.Extensions.Logging;
-using Polly;
-using Polly.CircuitBreaker;
-using Polly.Retry;
-
 namespace OrderDistribution.ServiceDefaults;
 
 /// <summary>How hard the apps may lean on one dependency (the sidecar, storage), per process.</summary>

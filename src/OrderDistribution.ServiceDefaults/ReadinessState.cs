@@ -1,9 +1,3 @@
-using System.ComponentModel.DataAnnotations;
-using Microsoft.Extensions.Diagnostics.HealthChecks;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
-
 namespace OrderDistribution.ServiceDefaults;
 
 /// <summary>The last result of each probe. Readiness reads it, so a health request never waits on a dependency.</summary>

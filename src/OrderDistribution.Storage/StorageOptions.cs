@@ -1,6 +1,3 @@
-using Microsoft.Extensions.Options;
-using Azure.Storage.Blobs;
-
 namespace OrderDistribution.Storage;
 
 /// <summary>

@@ -218,8 +218,10 @@ public class AzureDeploymentTests
     [RequiresBicepFact]
     public void Each_azure_input_binding_runs_as_many_consumers_as_the_local_run_has_input_components_per_queue()
     {
-        // Locally: RabbitMQ input components on one queue, each handing the app one message at a time.
-        var local = DaprComponent.LoadFolder("components-bindings")
+        // Locally: the RabbitMQ input components on one queue scripts/run-local.sh renders by default, each handing
+        // the app one message at a time.
+        using var rendered = RenderedBindings.Default();
+        var local = rendered.Components
             .Where(c => c.Type == "bindings.rabbitmq" && (c["direction"] ?? "input").Contains("input", StringComparison.Ordinal))
             .GroupBy(c => c["queueName"] ?? "")
             .ToDictionary(g => g.Key, g => g.Count());

@@ -80,6 +80,23 @@ public class ScriptTests
     }
 
     [RequiresProgramTheory("bash", "apt-get install bash")]
+    [InlineData("0")]
+    [InlineData("17")]
+    [InlineData("four")]
+    [InlineData("4.5")]
+    [InlineData("-1")]
+    [InlineData("04")]
+    public void Run_local_refuses_a_consumer_count_that_is_not_a_whole_number_from_1_to_16_with_one_line_and_writes_nothing(string consumers)
+    {
+        var (exitCode, output, wroteFiles) = RenderedBindings.Try(consumers);
+
+        Assert.Equal(2, exitCode);
+        var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Equal($"{RenderedBindings.Setting} must be a whole number from 1 to 16, not '{consumers}'", line);
+        Assert.False(wroteFiles, "a run file or components folder was written");
+    }
+
+    [RequiresProgramTheory("bash", "apt-get install bash")]
     [InlineData("dapr.yaml", "pubsub")]
     [InlineData("dapr.bindings.yaml", "bindings")]
     public void Run_local_refuses_an_app_api_token_in_the_run_file_which_daprd_would_never_get(string runFile, string model)

@@ -50,6 +50,8 @@ public sealed class ReportTests
         var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
         Assert.Contains("1 runs carry no cold or warm mark", text, StringComparison.Ordinal);
         Assert.Contains("3 of 11 runs kept their series", text, StringComparison.Ordinal);
+        // A log with a bindings row says what a local RabbitMQ crash may lose.
+        Assert.Contains("`bindings.rabbitmq` publishes without publisher confirms", text, StringComparison.Ordinal);
         Assert.Contains("![Cycle time of every burst per model, against storage alone](report.png)", text, StringComparison.Ordinal);
         AssertRealPng(Path.Combine(_folder, "report.png"), ComparisonChart.Width, 920);
     }
@@ -107,6 +109,7 @@ public sealed class ReportTests
         Assert.Contains("no run in this log kept its series", text, StringComparison.Ordinal);
         Assert.Contains("no `storage-alone` row in this log", text, StringComparison.Ordinal);
         Assert.Contains("| pubsub-bulk | 2 | 0 | 37.3 | 1 | 26.80 | 26.80 | 26.8 | 26.8 | 373 | — | — |", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("publisher confirms", text, StringComparison.Ordinal);
         AssertRealPng(Path.Combine(_folder, "out", "compare.png"), ComparisonChart.Width, 460);
     }
 

@@ -1,3 +1,5 @@
+using OrderDistribution.LoadTool;
+
 namespace OrderDistribution.RealParts.Tests;
 
 /// <summary>The components the fixture's sidecars run are the repository's, pointed at the brokers it started.</summary>
@@ -36,6 +38,25 @@ public sealed class ComponentFolderTests : IDisposable
     }
 
     [Fact]
+    public async Task The_bindings_sidecars_run_the_scripts_rendered_consumers_per_queue_every_one_reaching_the_started_rabbitmq()
+    {
+        // The trio renders the folder its run file names: for bindings, the copy scripts/run-local.sh writes with the
+        // further consumers of each queue, not the committed folder's one consumer per queue.
+        var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(ComponentsModel.Bindings, "bulk"));
+        var folder = Assert.Single(runFile.Apps.SelectMany(a => a.ResourcesPaths).Distinct());
+        Assert.Equal(Repo.PathOf(".dapr/components-bindings"), folder);
+
+        ComponentFolder.Render(folder, _target, Started);
+
+        var inputs = DaprComponent.LoadFolder(_target).Where(c => c["direction"] == "input").ToList();
+        var committed = DaprComponent.LoadFolder(Repo.PathOf("components-bindings")).Count(c => c["direction"] == "input");
+        Assert.Equal(DaprComponent.LoadFolder(folder).Count(c => c["direction"] == "input"), inputs.Count);
+        Assert.True(inputs.Count > committed, $"{inputs.Count} input components, as many as the committed folder's {committed}");
+        Assert.All(inputs, c => Assert.Equal("amqp://guest:guest@127.0.0.1:41002/orders", c["host"]));
+        Assert.Equal(File.ReadAllBytes(Path.Combine(folder, "resiliency.yaml")), File.ReadAllBytes(Path.Combine(_target, "resiliency.yaml")));
+    }
+
+    [Fact]
     public void Redis_is_reached_where_it_was_started()
     {
         ComponentFolder.Render(Repo.PathOf("components-pubsub"), _target, Started);
@@ -53,7 +74,7 @@ public sealed class ComponentFolderTests : IDisposable
             .ToList();
         Assert.NotEmpty(hosts);
         Assert.All(hosts, h => Assert.Equal(h.Before.Replace("127.0.0.1:5672", "127.0.0.1:41002", StringComparison.Ordinal), h.After));
-        Assert.All(hosts, h => Assert.Equal("amqp://guest:guest@127.0.0.1:41002", h.After));
+        Assert.All(hosts, h => Assert.Equal("amqp://guest:guest@127.0.0.1:41002/orders", h.After));
     }
 
     [Fact]

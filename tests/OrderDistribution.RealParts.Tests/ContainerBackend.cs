@@ -68,8 +68,11 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
         {
             // The components log in as guest, which the image admits from other hosts (loopback_users.guest = false).
             var rabbitMq = await StartAsync(new RabbitMqBuilder(RabbitMqImage).WithUsername("guest").WithPassword("guest").Build(), ct);
+            // The vhost the bindings components connect to, made as scripts/run-local.sh makes it (docs/brokers.md).
+            await ControlAsync(rabbitMq, ct, "add_vhost", LocalProcessBackend.BindingsVhost, "--default-queue-type", "quorum");
+            await ControlAsync(rabbitMq, ct, "set_permissions", "-p", LocalProcessBackend.BindingsVhost, "guest", ".*", ".*", ".*");
             var port = rabbitMq.GetMappedPublicPort(RabbitMqBuilder.RabbitMqPort);
-            rabbitMqForTests = new Uri($"amqp://guest:guest@{rabbitMq.Hostname}:{port}/");
+            rabbitMqForTests = new Uri($"amqp://guest:guest@{rabbitMq.Hostname}:{port}/{LocalProcessBackend.BindingsVhost}");
             rabbitMqForSidecars = await ExposedAsync(port, ct);
         }
 
@@ -131,6 +134,15 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
         _started.Push(container);
         await container.StartAsync(ct);
         return container;
+    }
+
+    private static async Task ControlAsync(RabbitMqContainer rabbitMq, CancellationToken ct, params string[] arguments)
+    {
+        var result = await rabbitMq.ExecAsync(["rabbitmqctl", .. arguments], ct);
+        if (result.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"rabbitmqctl {string.Join(' ', arguments)} exited {result.ExitCode}: {result.Stderr}");
+        }
     }
 
     /// <summary>A host port the sidecar containers can reach, as host:port from inside them.</summary>

@@ -25,6 +25,9 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
             Azurite.IsInstalled ? null : "Azurite (scripts/install-tools.sh)",
         }.OfType<string>().ToList();
 
+    /// <summary>The path of the bindings components' <c>host</c> (components-bindings).</summary>
+    public const string BindingsVhost = "orders";
+
     public async Task<StartedParts> StartPartsAsync(ComponentsModel model, CancellationToken ct)
     {
         RedisServer? redis = null;
@@ -38,13 +41,16 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         {
             rabbitMq = await RabbitMqServer.StartAsync();
             _started.Push(rabbitMq);
+            // The vhost the bindings components connect to, made as scripts/run-local.sh makes it (docs/brokers.md).
+            await rabbitMq.ControlAsync("add_vhost", BindingsVhost, "--default-queue-type", "quorum");
+            await rabbitMq.ControlAsync("set_permissions", "-p", BindingsVhost, "guest", ".*", ".*", ".*");
         }
 
         var azurite = await Azurite.StartAsync();
         _started.Push(azurite);
         return new StartedParts(
             new ComponentAddresses(redis?.Endpoint, rabbitMq is null ? null : $"127.0.0.1:{rabbitMq.Port}"),
-            redis?.Endpoint, rabbitMq?.AmqpUri, azurite.ConnectionString);
+            redis?.Endpoint, rabbitMq is null ? null : new Uri(rabbitMq.AmqpUri, BindingsVhost), azurite.ConnectionString);
     }
 
     public Task<RunningSidecar> StartSidecarAsync(SidecarLaunch launch, CancellationToken ct)

@@ -77,21 +77,11 @@ internal static class CommonOptions
         Description = "bulk or single, as the apps run; recorded with the result.", DefaultValueFactory = _ => new MessagingOptions().PubSubMode,
     };
 
-    public static readonly Option<string> Sidecar = new Option<string>("--sidecar")
-    {
-        Description = "The sidecar's HTTP endpoint (default: DAPR_HTTP_PORT when run under dapr run, else the distributor's, 3501).",
-        DefaultValueFactory = _ => Environment.GetEnvironmentVariable("DAPR_HTTP_PORT") is { Length: > 0 } port
-            ? $"http://127.0.0.1:{port}"
-            : "http://127.0.0.1:3501",
-    }.HttpUrl();
+    public static readonly Option<string> Sidecar = SidecarEndpoint(
+        "--sidecar", "The sidecar's HTTP endpoint", "DAPR_HTTP_PORT", 3501);
 
-    public static readonly Option<string> SidecarGrpc = new Option<string>("--sidecar-grpc")
-    {
-        Description = "The sidecar's gRPC endpoint, which publishes (default: DAPR_GRPC_PORT when run under dapr run, else the distributor's, 50011).",
-        DefaultValueFactory = _ => Environment.GetEnvironmentVariable("DAPR_GRPC_PORT") is { Length: > 0 } port
-            ? $"http://127.0.0.1:{port}"
-            : "http://127.0.0.1:50011",
-    }.HttpUrl();
+    public static readonly Option<string> SidecarGrpc = SidecarEndpoint(
+        "--sidecar-grpc", "The sidecar's gRPC endpoint, which publishes", "DAPR_GRPC_PORT", 50011);
 
     public static readonly Option<int> MaxBulkBytes = new Option<int>("--max-bulk-bytes")
     {
@@ -137,4 +127,12 @@ internal static class CommonOptions
 
     /// <summary>Options every command takes.</summary>
     public static readonly Option[] Global = [OrdersFile, State, StorageConnectionString, StorageAccountUrl, Verbose];
+
+    /// <summary>A sidecar endpoint: the port dapr run gives the tool in <paramref name="portVariable"/>, else the distributor's sidecar's.</summary>
+    private static Option<string> SidecarEndpoint(string name, string what, string portVariable, int distributorsPort) =>
+        new Option<string>(name)
+        {
+            Description = $"{what} (default: {portVariable} when run under dapr run, else the distributor's, {distributorsPort}).",
+            DefaultValueFactory = _ => $"http://127.0.0.1:{(Environment.GetEnvironmentVariable(portVariable) is { Length: > 0 } port ? port : distributorsPort)}",
+        }.HttpUrl();
 }

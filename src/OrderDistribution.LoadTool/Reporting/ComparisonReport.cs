@@ -68,6 +68,11 @@ public sealed class ComparisonReport
         }
 
         text.Append("\n- cold: the first burst after the trio started; warm: the bursts after it. Incomplete runs (orders still missing at the timeout) are left out of the times.\n");
+        if (Models.Any(m => m.Label.StartsWith("bindings", StringComparison.Ordinal)))
+        {
+            text.Append("- bindings locally: `bindings.rabbitmq` publishes without publisher confirms on every Dapr runtime, so a RabbitMQ crash may lose the orders in flight; Redis and Service Bus keep what they acknowledged (docs/brokers.md).\n");
+        }
+
         if (Models.Sum(m => m.Unmarked) is > 0 and var unmarked)
         {
             text.Append(CultureInfo.InvariantCulture, $"- {unmarked} runs carry no cold or warm mark (written before the log had the column, or by `run` without `--start`): counted as warm.\n");

@@ -104,14 +104,8 @@ public static class OrderEntryPoints
         }
 
         var entryId = CloudEventIdOf(body.RootElement);
-        Order order;
-        try
+        if (DecodeOrDrop(body.RootElement, entryId, delivery, out var notAnOrder) is not { } order)
         {
-            order = DaprEventDecoder.Decode(body.RootElement);
-        }
-        catch (InvalidOrderException e)
-        {
-            delivery.Drop(entryId, e.Message);
             return Answer(BulkSubscribeAppResponseStatus.DROP);
         }
 
@@ -126,6 +120,22 @@ public static class OrderEntryPoints
         {
             delivery.Answered(InboundChannel.Subscription, [status], progress);
             return TypedResults.Ok(new SingleDeliveryResponse(status));
+        }
+    }
+
+    /// <returns>The order, or null when the entry is no valid order: then it is dropped with one warning naming why.</returns>
+    private static Order? DecodeOrDrop(JsonElement root, string entryId, DeliveryRun delivery, out string invalid)
+    {
+        try
+        {
+            invalid = "";
+            return DaprEventDecoder.Decode(root);
+        }
+        catch (InvalidOrderException e)
+        {
+            delivery.Drop(entryId, e.Message);
+            invalid = e.Message;
+            return null;
         }
     }
 
@@ -145,15 +155,9 @@ public static class OrderEntryPoints
             return Invalid($"Not an order: {unreadable}.");
         }
 
-        Order order;
-        try
+        if (DecodeOrDrop(body.RootElement, entryId, delivery, out var invalid) is not { } order)
         {
-            order = DaprEventDecoder.Decode(body.RootElement);
-        }
-        catch (InvalidOrderException e)
-        {
-            delivery.Drop(entryId, e.Message);
-            return Invalid(e.Message);
+            return Invalid(invalid);
         }
 
         var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.InputBinding, request.HttpContext.RequestAborted);

@@ -7,9 +7,15 @@ namespace OrderDistribution.TestSupport.Brokers;
 /// <summary>
 /// One broker's process, started again and again from the same start info (same port, same data folder), its
 /// output appended to a log file in the data folder. What <see cref="RedisServer"/> and <see cref="RabbitMqServer"/>
-/// share.
+/// share. It counts as started once <paramref name="ready"/> says so on a connection to its port.
 /// </summary>
-internal sealed class BrokerProcess(string name, Func<ProcessStartInfo> startInfo, int port, string logFile, TimeSpan startTimeout)
+internal sealed class BrokerProcess(
+    string name,
+    Func<ProcessStartInfo> startInfo,
+    int port,
+    string logFile,
+    TimeSpan startTimeout,
+    Func<NetworkStream, Task<bool>> ready)
 {
     private Process? _process;
 
@@ -31,6 +37,29 @@ internal sealed class BrokerProcess(string name, Func<ProcessStartInfo> startInf
         _process.BeginOutputReadLine();
         _process.BeginErrorReadLine();
         await WaitUntilListeningAsync();
+    }
+
+    /// <summary>Starts <paramref name="process"/>; disposes <paramref name="server"/> (its data folder) if it fails.</summary>
+    public static async Task<T> StartOrDisposeAsync<T>(T server, BrokerProcess process)
+        where T : IAsyncDisposable
+    {
+        try
+        {
+            await process.StartAsync();
+            return server;
+        }
+        catch
+        {
+            await server.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>Kills it if it runs, then starts it again: same start info, port and data folder.</summary>
+    public Task RestartAsync()
+    {
+        Kill();
+        return StartAsync();
     }
 
     /// <summary>SIGKILL to the broker and every process it started (kill -9: no shutdown, no flush), then waits.</summary>
@@ -89,14 +118,19 @@ internal sealed class BrokerProcess(string name, Func<ProcessStartInfo> startInf
             {
                 using var client = new TcpClient();
                 await client.ConnectAsync(IPAddress.Loopback, port);
-                return;
+                if (await ready(client.GetStream()))
+                {
+                    return;
+                }
             }
-            catch (SocketException)
+            catch (Exception notYet) when (notYet is SocketException or IOException)
             {
-                await Task.Delay(100);
+                // Not listening yet.
             }
+
+            await Task.Delay(100);
         }
 
-        throw new TimeoutException($"{name} did not listen on 127.0.0.1:{port} within {startTimeout.TotalSeconds:0} s; its output: {logFile}");
+        throw new TimeoutException($"{name} was not ready on 127.0.0.1:{port} within {startTimeout.TotalSeconds:0} s; its output: {logFile}");
     }
 }

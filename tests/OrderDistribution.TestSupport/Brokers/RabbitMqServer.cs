@@ -49,7 +49,9 @@ public sealed class RabbitMqServer : IAsyncDisposable
             () => StartInfo(Path.Combine(scripts, "rabbitmq-server"), []),
             port,
             Path.Combine(dataFolder, "rabbitmq-server.log"),
-            TimeSpan.FromSeconds(60));
+            TimeSpan.FromSeconds(60),
+            // RabbitMQ opens its AMQP listener only once it has booted and recovered its queues.
+            _ => Task.FromResult(true));
     }
 
     /// <summary><see cref="Program"/> when it is not installed (the test should skip naming it), else null.</summary>
@@ -74,27 +76,14 @@ public sealed class RabbitMqServer : IAsyncDisposable
         File.WriteAllLines(server._environment["RABBITMQ_CONFIG_FILE"], configuration ?? []);
         File.WriteAllText(server._environment["RABBITMQ_ENABLED_PLUGINS_FILE"], "[].");
         File.WriteAllText(server._environment["RABBITMQ_CONF_ENV_FILE"], "");
-        try
-        {
-            await server._process.StartAsync();
-            return server;
-        }
-        catch
-        {
-            await server.DisposeAsync();
-            throw;
-        }
+        return await BrokerProcess.StartOrDisposeAsync(server, server._process);
     }
 
     /// <summary>kill -9 (SIGKILL) of the node and its helpers: nothing is flushed.</summary>
     public void Kill() => _process.Kill();
 
     /// <summary>Starts the same node again (after <see cref="Kill"/>) on the same ports and database.</summary>
-    public Task RestartAsync()
-    {
-        _process.Kill();
-        return _process.StartAsync();
-    }
+    public Task RestartAsync() => _process.RestartAsync();
 
     /// <summary>Runs rabbitmqctl against this node (e.g. <c>list_queues name messages</c>) and returns its output.</summary>
     public async Task<string> ControlAsync(params string[] arguments)

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Net.Sockets;
 
 namespace OrderDistribution.TestSupport.Brokers;
 
@@ -24,7 +25,8 @@ public sealed class RedisServer : IAsyncDisposable
             () => StartInfo(port, dataFolder, settings),
             port,
             Path.Combine(dataFolder, "redis.log"),
-            TimeSpan.FromSeconds(30));
+            TimeSpan.FromSeconds(30),
+            AnswersPingAsync);
     }
 
     /// <summary><see cref="Program"/> when it is not on PATH (the test should skip naming it), else null.</summary>
@@ -43,33 +45,29 @@ public sealed class RedisServer : IAsyncDisposable
     {
         var folder = Directory.CreateTempSubdirectory("redis-").FullName;
         var server = new RedisServer(BrokerProcess.FreePort(), folder, settings?.ToArray() ?? []);
-        try
-        {
-            await server._process.StartAsync();
-            return server;
-        }
-        catch
-        {
-            await server.DisposeAsync();
-            throw;
-        }
+        return await BrokerProcess.StartOrDisposeAsync(server, server._process);
     }
 
     /// <summary>kill -9 (SIGKILL): Redis gets no chance to write anything more.</summary>
     public void Kill() => _process.Kill();
 
     /// <summary>Starts it again (after <see cref="Kill"/>) on the same port and data folder.</summary>
-    public Task RestartAsync()
-    {
-        _process.Kill();
-        return _process.StartAsync();
-    }
+    public Task RestartAsync() => _process.RestartAsync();
 
     public ValueTask DisposeAsync()
     {
         _process.Dispose();
         Directory.Delete(DataFolder, recursive: true);
         return ValueTask.CompletedTask;
+    }
+
+    // Redis listens before it has loaded its data; until then it answers every command -LOADING.
+    private static async Task<bool> AnswersPingAsync(NetworkStream connection)
+    {
+        await connection.WriteAsync("PING\r\n"u8.ToArray());
+        var answer = new byte[64];
+        var read = await connection.ReadAsync(answer);
+        return System.Text.Encoding.ASCII.GetString(answer, 0, read).StartsWith("+PONG", StringComparison.Ordinal);
     }
 
     private static ProcessStartInfo StartInfo(int port, string dataFolder, IReadOnlyList<string> settings)
