@@ -40,6 +40,24 @@ public sealed class GenerateTests
         Assert.Contains("Generated 300 orders", cli.Output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Generate_streams_the_same_file_as_the_whole_burst_writes_and_it_reads_back_as_ids_deliveries_and_poison()
+    {
+        var streamed = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var whole = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var set = OrderGenerator.Generate(2_000, 0.02, seed: 4);
+        await OrderFile.WriteAsync(whole, set, default);
+
+        var exit = await new Cli().RunAsync("generate", "--count", "2000", "--seed", "4", "--invalid-rate", "0.02", "--orders", streamed);
+
+        Assert.Equal(0, exit);
+        Assert.Equal(await File.ReadAllBytesAsync(whole), await File.ReadAllBytesAsync(streamed));
+        var index = await OrderFile.ReadIndexAsync(streamed, default);
+        Assert.Equal(set.Orders.Select(o => (o.OrderId, o.Delivery)).Order(), index.DeliveryOf.Select(d => (d.Key, d.Value)).Order());
+        Assert.Equal(set.Poison, index.Poison);
+        Assert.Equal(set.Orders.Select(o => o.OrderId), await OrderFile.ReadOrdersAsync(streamed, default).Select(o => o.OrderId).ToListAsync());
+    }
+
     [Theory]
     [InlineData("generate", "--count", "0")]
     [InlineData("generate", "--invalid-rate", "1")]

@@ -209,6 +209,40 @@ public sealed class SchedulingTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task A_burst_of_several_publish_chunks_goes_out_whole_once_each_with_the_poison_among_the_orders_by_id()
+    {
+        var set = OrderGenerator.Generate((SidecarScheduler.PublishChunk * 2) + 500, 0.01, seed: 5);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), set, default);
+
+        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub", .. Common()]);
+
+        Assert.Equal(0, exit);
+        var requests = _sidecar.BulkPublishes(OrderTopology.IngressQueue)
+            .Select(r => r.Json.EnumerateArray().Select(e => IdOf(e.GetProperty("event"))).ToList()).ToList();
+        Assert.All(requests, ids => Assert.Equal(ids.Order(), ids));
+        Assert.Equal(set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id)).Order(), requests.SelectMany(ids => ids).Order());
+
+        // Poison that is not JSON at all reads "order <id> for ...".
+        static long IdOf(System.Text.Json.JsonElement e) => e.ValueKind == System.Text.Json.JsonValueKind.String
+            ? long.Parse(e.GetString()!.Split(' ')[1], System.Globalization.CultureInfo.InvariantCulture)
+            : e.GetProperty("OrderId").GetInt64();
+    }
+
+    [Fact]
+    public async Task An_orders_file_whose_last_order_repeats_an_id_stops_schedule_before_anything_is_published()
+    {
+        var orders = OrderGenerator.Generate(SidecarScheduler.PublishChunk + 10, seed: 11);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly([.. orders, orders[0]]), default);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync(["schedule", "--model", "pubsub", .. Common()]);
+
+        Assert.Equal(ExitCodes.BadInput, exit);
+        Assert.Contains($"Id {orders[0].OrderId} appears more than once", cli.Output, StringComparison.Ordinal);
+        Assert.Empty(_sidecar.BulkPublishes(OrderTopology.IngressQueue));
+    }
+
+    [Fact]
     public async Task Bindings_scheduling_hands_the_poison_to_the_binding_too_as_its_own_bytes()
     {
         var set = OrderGenerator.Generate(100, 0.1, seed: 11);

@@ -15,34 +15,46 @@ internal static class GenerateCommand
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
-        await WriteAsync(console, result, Generate(result), ct);
+        CheckLeavesValidOrders(result);
+        await WriteAsync(console, result, ct);
         return ExitCodes.Done;
     }
 
-    /// <summary>The burst the options describe (their ranges were checked by the parser).</summary>
+    /// <summary>Checks, without making them, that the options' burst holds a valid order (their ranges were checked by the parser).</summary>
     /// <exception cref="ArgumentException">The invalid rate leaves no valid order.</exception>
-    public static OrderSet Generate(ParseResult result)
+    public static void CheckLeavesValidOrders(ParseResult result)
     {
-        var set = OrderGenerator.Generate(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed));
-        return set.Orders.Count > 0
-            ? set
-            : throw new ArgumentException($"--invalid-rate {result.GetValue(InvalidRate)} leaves no valid order of {result.GetValue(Count)}.");
+        if (OrderGenerator.ValidCount(result.GetValue(Count), result.GetValue(InvalidRate)) == 0)
+        {
+            throw new ArgumentException($"--invalid-rate {result.GetValue(InvalidRate)} leaves no valid order of {result.GetValue(Count)}.");
+        }
     }
 
-    /// <summary>Writes the orders file (and with --to-blob the test-data blob) and says what it holds.</summary>
-    public static async Task WriteAsync(IAnsiConsole console, ParseResult result, OrderSet set, CancellationToken ct)
+    /// <summary>
+    /// Generates the burst the options describe into the orders file as it is made (and with --to-blob the
+    /// test-data blob), and says what it holds.
+    /// </summary>
+    public static async Task WriteAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
         var path = result.GetValue(OrdersFile)!;
         var storage = result.GetValue(ToBlob) ? await CommandSupport.OpenStorageAsync(result, ct) : null;
-        await OrderFile.WriteAsync(path, set, ct);
+        var (valid, express) = (0, 0);
+        var poison = new List<PoisonOrder>();
+        var orders = OrderGenerator.Generate(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed), poison.Add)
+            .Select(order =>
+            {
+                valid++;
+                express += order.Delivery == Delivery.Express ? 1 : 0;
+                return order;
+            });
+        await OrderFile.WriteAsync(path, orders, poison, ct);
         if (storage is not null)
         {
             await using var file = File.OpenRead(path);
             await storage.UploadTestDataAsync(file, ct);
         }
 
-        var express = set.Orders.Count(o => o.Delivery == Delivery.Express);
-        var poison = set.Poison.Count > 0 ? $", {set.Poison.Count} poison" : "";
-        console.MarkupLineInterpolated($"Generated {set.Count} orders ({express} express, {set.Orders.Count - express} standard{poison}) into {path}.");
+        var poisonText = poison.Count > 0 ? $", {poison.Count} poison" : "";
+        console.MarkupLineInterpolated($"Generated {valid + poison.Count} orders ({express} express, {valid - express} standard{poisonText}) into {path}.");
     }
 }

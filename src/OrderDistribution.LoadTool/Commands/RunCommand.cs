@@ -25,7 +25,7 @@ internal static class RunCommand
     {
         // The options are valid (the parser checked them); both dependencies next, before anything is changed or
         // printed: a missing one is named in two lines.
-        var set = GenerateCommand.Generate(result);
+        GenerateCommand.CheckLeavesValidOrders(result);
         var storage = await CommandSupport.OpenStorageAsync(result, ct);
         using (var sidecar = CommandSupport.SidecarClient(result))
         {
@@ -33,14 +33,16 @@ internal static class RunCommand
         }
 
         await CommandSupport.ClearAsync(console, storage, ct);
-        await GenerateCommand.WriteAsync(console, result, set, ct);
-        if (!await ScheduleCommand.ScheduleAsync(console, result, set, configurePublishing, ct))
+        await GenerateCommand.WriteAsync(console, result, ct);
+        // Read back as the orders' ids and deliveries only: the orders themselves are streamed to the sidecar.
+        var index = await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct);
+        if (!await ScheduleCommand.ScheduleAsync(console, result, index, configurePublishing, ct))
         {
             return ExitCodes.Incomplete;
         }
 
         var record = await ScheduleRecord.ReadAsync(result.GetValue(State)!, ct);
-        var report = await WatchCommand.WatchAsync(console, result, storage, WatchExpectation.For(set), record.ScheduledAt, ct);
+        var report = await WatchCommand.WatchAsync(console, result, storage, WatchExpectation.For(index), record.ScheduledAt, ct);
         var label = BurstResults.Label(result.GetValue(Model), result.GetValue(PubSubMode));
         BurstResults.Print(console, report, label);
         var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, StartOf(result), ct);

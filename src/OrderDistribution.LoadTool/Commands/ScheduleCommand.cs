@@ -20,14 +20,17 @@ internal static class ScheduleCommand
 {
     public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap, Action<IServiceCollection>? configurePublishing) =>
         wrap(new Command("schedule", "Put the orders on the ingress queue.") { Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes },
-            async (result, ct) => await ScheduleAsync(console, result, await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct), configurePublishing, ct)
+            async (result, ct) => await ScheduleAsync(console, result, await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct), configurePublishing, ct)
                 ? ExitCodes.Done
                 : ExitCodes.Incomplete);
 
-    /// <summary>Schedules <paramref name="set"/> as the options say, records when for 'watch', and prints the outcome.</summary>
+    /// <summary>
+    /// Schedules the orders file, checked whole as <paramref name="index"/>, as the options say, records when for
+    /// 'watch', and prints the outcome. The orders are read from the file again as they are published, a chunk at a time.
+    /// </summary>
     /// <returns>Whether every entry went in.</returns>
     public static async Task<bool> ScheduleAsync(
-        IAnsiConsole console, ParseResult result, OrderSet set, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
+        IAnsiConsole console, ParseResult result, OrderIndex index, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
     {
         var model = result.GetValue(Model);
         var target = result.GetValue(Target);
@@ -47,10 +50,10 @@ internal static class ScheduleCommand
         // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible
         // at one whole second (the broker's time resolution).
         var scheduledAt = enqueueAt ?? DateTimeOffset.UtcNow;
-        var outcome = await CommandSupport.WithProgressAsync(console, $"Scheduling {set.Count} orders ({target}, {model})", set.Count,
-            (progress, _) => scheduler.ScheduleAsync(set, enqueueAt is null ? model : ComponentsModel.Pubsub, enqueueAt, progress, ct));
+        var outcome = await CommandSupport.WithProgressAsync(console, $"Scheduling {index.Count} orders ({target}, {model})", index.Count,
+            (progress, _) => scheduler.ScheduleAsync(OrderFile.ReadOrdersAsync(result.GetValue(OrdersFile)!, ct), index.Poison, enqueueAt is null ? model : ComponentsModel.Pubsub, enqueueAt, progress, ct));
         await ScheduleRecord.WriteAsync(result.GetValue(State)!,
-            new ScheduleRecord(scheduledAt, model.ToString().ToLowerInvariant(), set.Count, result.GetValue(OrdersFile)!)
+            new ScheduleRecord(scheduledAt, model.ToString().ToLowerInvariant(), index.Count, result.GetValue(OrdersFile)!)
             {
                 ClockSkewSeconds = target == ScheduleTarget.Azure ? skew.Offset.TotalSeconds : null,
             }, ct);
@@ -67,8 +70,8 @@ internal static class ScheduleCommand
             console.MarkupLineInterpolated($"[yellow]Scheduling took longer than --schedule-delay: some orders were visible late, and the cycle time includes that.[/]");
         }
 
-        var poison = set.Poison.Count > 0 ? $" ({set.Poison.Count} of them poison, to be dropped)" : "";
-        console.MarkupLineInterpolated($"Scheduled {set.Count} orders{poison} for {scheduledAt:O}.");
+        var poison = index.Poison.Count > 0 ? $" ({index.Poison.Count} of them poison, to be dropped)" : "";
+        console.MarkupLineInterpolated($"Scheduled {index.Count} orders{poison} for {scheduledAt:O}.");
         return true;
     }
 

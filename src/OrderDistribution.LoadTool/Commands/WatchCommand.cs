@@ -20,7 +20,7 @@ internal static class WatchCommand
             {
                 var record = await ScheduleRecordOrNullAsync(result, ct);
                 // The inputs first (a missing file is bad input, exit 2), then storage.
-                var expected = WatchExpectation.For(await OrderFile.ReadSetAsync(result.GetValue(OrdersFile)!, ct));
+                var expected = WatchExpectation.For(await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct));
                 var scheduledAt = ScheduledAtOf(result, record);
                 var report = await WatchAsync(console, result, await CommandSupport.OpenStorageAsync(result, ct), expected, scheduledAt, ct);
                 BurstResults.Print(console, report, record?.Model ?? "watch");

@@ -1,5 +1,7 @@
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
+using System.Threading.Channels;
 using OrderDistribution.Contracts;
 
 namespace OrderDistribution.LoadTool.Generation;
@@ -14,16 +16,19 @@ public static class OrderFile
 {
     public const int CurrentFormat = 2;
 
+    /// <summary>Orders a reader of <see cref="ReadOrdersAsync"/> keeps ready for its caller.</summary>
+    private const int OrdersReadAhead = 1_024;
+
     private static readonly JsonSerializerOptions PoisonJson = new() { PropertyNameCaseInsensitive = true };
 
     /// <summary>The orders' own serializer settings (Delivery as text...), and case-insensitive names for the file's envelope.</summary>
-    private static readonly JsonSerializerOptions FileJson = new(OrderJson.Options)
-    {
-        PropertyNameCaseInsensitive = true,
-        TypeInfoResolver = JsonTypeInfoResolver.Combine(OrderJsonContext.Default, new DefaultJsonTypeInfoResolver()),
-    };
+    private static readonly JsonSerializerOptions FileJson = new(OrderJson.Options) { PropertyNameCaseInsensitive = true };
 
-    public static async Task WriteAsync(string path, OrderSet set, CancellationToken cancellationToken)
+    public static Task WriteAsync(string path, OrderSet set, CancellationToken cancellationToken) =>
+        WriteAsync(path, set.Orders, set.Poison, cancellationToken);
+
+    /// <param name="poison">Written after the orders: it may fill while <paramref name="orders"/> is enumerated.</param>
+    public static async Task WriteAsync(string path, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, CancellationToken cancellationToken)
     {
         if (Path.GetDirectoryName(Path.GetFullPath(path)) is { } folder)
         {
@@ -31,16 +36,20 @@ public static class OrderFile
         }
 
         await using var file = File.Create(path);
-        await WriteAsync(file, set, cancellationToken);
+        await WriteAsync(file, orders, poison, cancellationToken);
     }
 
-    public static async Task WriteAsync(Stream stream, OrderSet set, CancellationToken cancellationToken)
+    public static Task WriteAsync(Stream stream, OrderSet set, CancellationToken cancellationToken) =>
+        WriteAsync(stream, set.Orders, set.Poison, cancellationToken);
+
+    /// <param name="poison">Written after the orders: it may fill while <paramref name="orders"/> is enumerated.</param>
+    public static async Task WriteAsync(Stream stream, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, CancellationToken cancellationToken)
     {
         await using var json = new Utf8JsonWriter(stream);
         json.WriteStartObject();
         json.WriteNumber("Format", CurrentFormat);
         json.WriteStartArray("Orders");
-        foreach (var order in set.Orders)
+        foreach (var order in orders)
         {
             JsonSerializer.Serialize(json, order, OrderJsonContext.Default.Order);
             if (json.BytesPending > 65_536)
@@ -51,21 +60,17 @@ public static class OrderFile
 
         json.WriteEndArray();
         json.WritePropertyName("Poison");
-        JsonSerializer.Serialize(json, set.Poison, PoisonJson);
+        JsonSerializer.Serialize(json, poison, PoisonJson);
         json.WriteEndObject();
         await json.FlushAsync(cancellationToken);
     }
 
+    /// <summary>The whole set, every order held: for small files and tests; the commands read an <see cref="OrderIndex"/>.</summary>
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
     /// <exception cref="InvalidDataException">The file is not a set of valid orders.</exception>
     public static async Task<OrderSet> ReadSetAsync(string path, CancellationToken cancellationToken)
     {
-        if (!File.Exists(path))
-        {
-            throw new FileNotFoundException($"No orders file at {path}: run 'generate' first.", path);
-        }
-
-        await using var file = File.OpenRead(path);
+        await using var file = OpenExisting(path);
         return await ReadSetAsync(file, cancellationToken);
     }
 
@@ -73,22 +78,140 @@ public static class OrderFile
     /// <exception cref="InvalidDataException">The stream is not a set of valid orders.</exception>
     public static async Task<OrderSet> ReadSetAsync(Stream stream, CancellationToken cancellationToken)
     {
+        var orders = new List<Order>();
+        var poison = await ReadCheckedAsync(stream, orders.Add, cancellationToken);
+        return new OrderSet(orders, poison);
+    }
+
+    /// <summary>The file checked whole, as <see cref="ReadSetAsync(string, CancellationToken)"/> does, keeping only each valid order's id and delivery.</summary>
+    /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
+    /// <exception cref="InvalidDataException">The file is not a set of valid orders.</exception>
+    public static async Task<OrderIndex> ReadIndexAsync(string path, CancellationToken cancellationToken)
+    {
+        await using var file = OpenExisting(path);
+        var deliveryOf = new Dictionary<long, Delivery>();
+        var poison = await ReadCheckedAsync(file, order => deliveryOf[order.OrderId] = order.Delivery, cancellationToken);
+        return new OrderIndex(deliveryOf, poison);
+    }
+
+    /// <summary>
+    /// The valid orders of a file already checked (<see cref="ReadIndexAsync"/>), one at a time in the file's order: a
+    /// reader thread stays at most <see cref="OrdersReadAhead"/> orders ahead of the caller.
+    /// </summary>
+    public static async IAsyncEnumerable<Order> ReadOrdersAsync(string path, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var channel = Channel.CreateBounded<Order>(new BoundedChannelOptions(OrdersReadAhead) { SingleReader = true, SingleWriter = true });
+        // The serializer hands orders over synchronously, so the reader waits for room on a thread of its own.
+        var reading = Task.Factory.StartNew(() =>
+        {
+            try
+            {
+                using var file = OpenExisting(path);
+                Read(file, order =>
+                {
+                    while (!channel.Writer.TryWrite(order))
+                    {
+                        channel.Writer.WaitToWriteAsync(stop.Token).AsTask().GetAwaiter().GetResult();
+                    }
+                }, stop.Token);
+                channel.Writer.Complete();
+            }
+            catch (Exception e)
+            {
+                channel.Writer.Complete(e);
+            }
+        }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
         try
         {
-            var set = FirstCharacter(stream) switch
+            await foreach (var order in channel.Reader.ReadAllAsync(cancellationToken))
             {
-                // Format 1: a bare array of valid orders.
-                '[' => OrderSet.ValidOnly(Valid(await JsonSerializer.DeserializeAsync(stream, OrderJsonContext.Default.ListOrder, cancellationToken))),
-                '{' => Format2(await JsonSerializer.DeserializeAsync<OrderFileContent>(stream, FileJson, cancellationToken)),
-                _ => throw new InvalidDataException("The orders file holds neither an array of orders nor an orders object."),
-            };
-            return CheckIdsUnique(set);
+                yield return order;
+            }
+        }
+        finally
+        {
+            await stop.CancelAsync();
+            await reading;
+        }
+    }
+
+    private static FileStream OpenExisting(string path) =>
+        File.Exists(path) ? File.OpenRead(path) : throw new FileNotFoundException($"No orders file at {path}: run 'generate' first.", path);
+
+    /// <summary>Hands each valid order to <paramref name="each"/> as it is read; checks every order, the poison and that no id repeats.</summary>
+    /// <returns>The poison.</returns>
+    private static async Task<IReadOnlyList<PoisonOrder>> ReadCheckedAsync(Stream stream, Action<Order> each, CancellationToken cancellationToken)
+    {
+        var seen = new HashSet<long>();
+        try
+        {
+            var poison = await Task.Run(() => Read(stream, order =>
+            {
+                Unique(seen, order.OrderId);
+                each(order);
+            }, cancellationToken), cancellationToken);
+            foreach (var p in poison)
+            {
+                Unique(seen, p.Id);
+            }
+
+            return poison;
         }
         catch (Exception e) when (e is JsonException or InvalidOrderException)
         {
             throw new InvalidDataException($"The orders file is not a valid set of orders: {e.Message}", e);
         }
     }
+
+    private static void Unique(HashSet<long> seen, long id)
+    {
+        if (!seen.Add(id))
+        {
+            throw new InvalidDataException($"Id {id} appears more than once in the orders file.");
+        }
+    }
+
+    /// <summary>Reads either format as a stream, handing each valid order on as it is read.</summary>
+    /// <returns>The poison.</returns>
+    private static List<PoisonOrder> Read(Stream stream, Action<Order> each, CancellationToken cancellationToken)
+    {
+        var sink = new OrderSink(order =>
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            each(order);
+        });
+        var options = OptionsFilling(sink);
+        switch (FirstCharacter(stream))
+        {
+            // Format 1: a bare array of valid orders.
+            case '[':
+                _ = JsonSerializer.Deserialize<OrderSink>(stream, options) ?? throw new InvalidDataException("\"Orders\" is not an array.");
+                return [];
+            case '{':
+                return Format2(JsonSerializer.Deserialize<OrderFileContent>(stream, options));
+            default:
+                throw new InvalidDataException("The orders file holds neither an array of orders nor an orders object.");
+        }
+    }
+
+    /// <summary>The file's serializer settings, with <paramref name="sink"/> as the one collection the orders array fills.</summary>
+    private static JsonSerializerOptions OptionsFilling(OrderSink sink) => new(FileJson)
+    {
+        TypeInfoResolver = JsonTypeInfoResolver.Combine(OrderJsonContext.Default, new DefaultJsonTypeInfoResolver
+        {
+            Modifiers =
+            {
+                type =>
+                {
+                    if (type.Type == typeof(OrderSink))
+                    {
+                        type.CreateObject = () => sink;
+                    }
+                },
+            },
+        }),
+    };
 
     private static char FirstCharacter(Stream stream)
     {
@@ -101,29 +224,18 @@ public static class OrderFile
         return (char)read;
     }
 
-    private static List<Order> Valid(List<Order>? orders)
-    {
-        if (orders is null)
-        {
-            throw new InvalidDataException("\"Orders\" is not an array.");
-        }
-
-        foreach (var order in orders)
-        {
-            OrderJson.Validate(order);
-        }
-
-        return orders;
-    }
-
-    private static OrderSet Format2(OrderFileContent? content)
+    private static List<PoisonOrder> Format2(OrderFileContent? content)
     {
         if (content?.Format != CurrentFormat)
         {
             throw new InvalidDataException($"The orders file is not format {CurrentFormat}: generate it again with this version of order-load.");
         }
 
-        var orders = content.Orders is null ? throw new InvalidDataException("\"Orders\" is missing.") : Valid(content.Orders);
+        if (content.Orders is null)
+        {
+            throw new InvalidDataException("\"Orders\" is missing.");
+        }
+
         var poison = content.Poison ?? [];
         foreach (var p in poison)
         {
@@ -133,20 +245,6 @@ public static class OrderFile
             }
         }
 
-        return new OrderSet(orders, poison);
-    }
-
-    private static OrderSet CheckIdsUnique(OrderSet set)
-    {
-        var seen = new HashSet<long>();
-        foreach (var id in set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id)))
-        {
-            if (!seen.Add(id))
-            {
-                throw new InvalidDataException($"Id {id} appears more than once in the orders file.");
-            }
-        }
-
-        return set;
+        return poison;
     }
 }

@@ -1,6 +1,4 @@
-using OrderDistribution.Contracts;
-
 namespace OrderDistribution.LoadTool.Generation;
 
-/// <summary>The orders file's format 2, as read: null where the file lacks a part.</summary>
-internal sealed record OrderFileContent(int? Format, List<Order>? Orders, List<PoisonOrder>? Poison);
+/// <summary>The orders file's format 2, as read: null where the file lacks a part. The orders pass through <see cref="OrderSink"/>.</summary>
+internal sealed record OrderFileContent(int? Format, OrderSink? Orders, List<PoisonOrder>? Poison);

@@ -10,7 +10,66 @@ public static class OrderGenerator
 {
     public const long FirstOrderId = 1_000_000;
 
-    public static List<Order> Generate(int count, int? seed = null)
+    public static List<Order> Generate(int count, int? seed = null) => [.. Orders(count, seed)];
+
+    /// <summary>
+    /// <paramref name="count"/> entries in one id sequence, of which the share <paramref name="invalidRate"/> is
+    /// poison, spread evenly through the burst and taking turns: unknown delivery, missing fields, not JSON.
+    /// The valid orders are those <see cref="Generate(int, int?)"/> makes with the same seed, minus the poison's places.
+    /// </summary>
+    public static OrderSet Generate(int count, double invalidRate, int? seed = null)
+    {
+        var poison = new List<PoisonOrder>();
+        return new OrderSet([.. Generate(count, invalidRate, seed, poison.Add)], poison);
+    }
+
+    /// <summary>
+    /// The burst <see cref="Generate(int, double, int?)"/> makes, one order at a time as enumerated: the valid orders
+    /// are returned, and each poison entry is handed to <paramref name="poison"/> when its place comes.
+    /// </summary>
+    public static IEnumerable<Order> Generate(int count, double invalidRate, int? seed, Action<PoisonOrder> poison)
+    {
+        CheckInvalidRate(invalidRate);
+        return Split();
+
+        IEnumerable<Order> Split()
+        {
+            var i = 0;
+            var poisonCount = 0;
+            foreach (var order in Orders(count, seed))
+            {
+                // Entry i is poison when the running share of poison steps up there: evenly spread, exact in total.
+                if (Math.Floor((i + 1) * invalidRate) > Math.Floor(i * invalidRate))
+                {
+                    poison(MakePoison(order, (PoisonKind)(poisonCount++ % 3)));
+                }
+                else
+                {
+                    yield return order;
+                }
+
+                i++;
+            }
+        }
+    }
+
+    /// <summary>How many of <paramref name="count"/> entries are valid orders at <paramref name="invalidRate"/>, without making them.</summary>
+    public static int ValidCount(int count, double invalidRate)
+    {
+        CheckInvalidRate(invalidRate);
+        // The running share's steps add up to the share of the whole: the same arithmetic as Generate's.
+        return count - (int)Math.Floor(count * invalidRate);
+    }
+
+    private static void CheckInvalidRate(double invalidRate)
+    {
+        if (invalidRate is < 0 or >= 1 || double.IsNaN(invalidRate))
+        {
+            throw new ArgumentException($"--invalid-rate must be at least 0 and below 1, not {invalidRate.ToString(CultureInfo.InvariantCulture)}.");
+        }
+    }
+
+    private static IEnumerable<Order> Orders(int count, int? seed)
     {
         var faker = seed is { } s ? new Faker { Random = new Randomizer(s) } : new Faker();
         return Enumerable.Range(0, count).Select(i => new Order
@@ -27,38 +86,7 @@ public static class OrderGenerator
                 SKU = faker.Random.Replace("####-####-####"),
                 Quantity = faker.Random.Int(1, 10),
             }).ToList(),
-        }).ToList();
-    }
-
-    /// <summary>
-    /// <paramref name="count"/> entries in one id sequence, of which the share <paramref name="invalidRate"/> is
-    /// poison, spread evenly through the burst and taking turns: unknown delivery, missing fields, not JSON.
-    /// The valid orders are those <see cref="Generate"/> makes with the same seed, minus the poison's places.
-    /// </summary>
-    public static OrderSet Generate(int count, double invalidRate, int? seed = null)
-    {
-        if (invalidRate is < 0 or >= 1 || double.IsNaN(invalidRate))
-        {
-            throw new ArgumentException($"--invalid-rate must be at least 0 and below 1, not {invalidRate.ToString(CultureInfo.InvariantCulture)}.");
-        }
-
-        var all = Generate(count, seed);
-        var orders = new List<Order>(count);
-        var poison = new List<PoisonOrder>();
-        for (var i = 0; i < all.Count; i++)
-        {
-            // Entry i is poison when the running share of poison steps up there: evenly spread, exact in total.
-            if (Math.Floor((i + 1) * invalidRate) > Math.Floor(i * invalidRate))
-            {
-                poison.Add(MakePoison(all[i], (PoisonKind)(poison.Count % 3)));
-            }
-            else
-            {
-                orders.Add(all[i]);
-            }
-        }
-
-        return new OrderSet(orders, poison);
+        });
     }
 
     private static PoisonOrder MakePoison(Order order, PoisonKind kind)

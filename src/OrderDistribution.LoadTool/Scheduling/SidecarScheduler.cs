@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using System.Text;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
@@ -28,13 +29,20 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
     public const int BindingCallsInFlight = 16;
 
     /// <summary>
-    /// Schedules valid orders and poison alike, in id order (the poison is mixed into the burst): a poison entry
-    /// goes out as its own bytes, so "not JSON at all" reaches the apps as it is.
+    /// Entries the scheduler serializes and hands to the bulk publisher at once (pubsub model): a few megabytes, and
+    /// many requests under the byte budget, so the publisher's requests in flight stay busy across a chunk.
+    /// </summary>
+    public const int PublishChunk = 5_000;
+
+    /// <summary>
+    /// Schedules valid orders and poison alike, the poison mixed into the burst by id (in id order for a file in id
+    /// order, as 'generate' writes it): a poison entry goes out as its own bytes, so "not JSON at all" reaches the apps
+    /// as it is. The orders are serialized as they are published, never all at once.
     /// </summary>
     /// <param name="enqueueAt">When the broker is to make the messages visible; pubsub model only.</param>
     public async Task<ScheduleOutcome> ScheduleAsync(
-        OrderSet set, ComponentsModel model, DateTimeOffset? enqueueAt, IProgress<int>? scheduled,
-        CancellationToken cancellationToken)
+        IAsyncEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, ComponentsModel model, DateTimeOffset? enqueueAt,
+        IProgress<int>? scheduled, CancellationToken cancellationToken)
     {
         if (enqueueAt is not null && model != ComponentsModel.Pubsub)
         {
@@ -44,12 +52,12 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
         var metadata = enqueueAt is { } at
             ? new Dictionary<string, string> { [ScheduledEnqueueTimeKey] = at.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture) }
             : null;
-        var entries = set.Orders
-            .Select(o => (Id: o.OrderId, Payload: OrderJson.Serialize(o)))
-            .Concat(set.Poison.Select(p => (p.Id, Payload: Encoding.UTF8.GetBytes(p.Payload))))
-            .OrderBy(e => e.Id)
-            .Select(e => new OutboundMessage(e.Id.ToString(CultureInfo.InvariantCulture), e.Payload))
-            .ToList();
+        var attempted = 0;
+        var entries = Entries(orders, poison, cancellationToken).Select(entry =>
+        {
+            Interlocked.Increment(ref attempted);
+            return entry;
+        });
         var done = 0;
         var progress = new Progress<int>(count => scheduled?.Report(Interlocked.Add(ref done, count)));
 
@@ -59,29 +67,70 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
         var failed = model == ComponentsModel.Pubsub
             ? await PublishAsync(entries, metadata, progress, Failed, cancellationToken)
             : await InvokeBindingAsync(entries, progress, e => Failed(FailureText.Reason(e)), cancellationToken);
-        return new ScheduleOutcome(entries.Count, [.. failed.Select(id => long.Parse(id, CultureInfo.InvariantCulture)).Order()], firstFailure);
+        return new ScheduleOutcome(attempted, [.. failed.Select(id => long.Parse(id, CultureInfo.InvariantCulture)).Order()], firstFailure);
     }
 
-    /// <summary>The bulk publisher's answer, or, when it gave up on the whole burst (a fault it does not retry), every entry it had not confirmed.</summary>
+    /// <summary>The orders as they come, each serialized as it is reached, with each poison entry before the first order of a higher id.</summary>
+    private static async IAsyncEnumerable<OutboundMessage> Entries(
+        IAsyncEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var poisonLeft = new Queue<PoisonOrder>(poison.OrderBy(p => p.Id));
+        await foreach (var order in orders.WithCancellation(cancellationToken))
+        {
+            while (poisonLeft.TryPeek(out var next) && next.Id < order.OrderId)
+            {
+                yield return Entry(poisonLeft.Dequeue());
+            }
+
+            yield return new OutboundMessage(order.OrderId.ToString(CultureInfo.InvariantCulture), OrderJson.Serialize(order));
+        }
+
+        while (poisonLeft.TryDequeue(out var next))
+        {
+            yield return Entry(next);
+        }
+    }
+
+    private static OutboundMessage Entry(PoisonOrder poison) =>
+        new(poison.Id.ToString(CultureInfo.InvariantCulture), Encoding.UTF8.GetBytes(poison.Payload));
+
+    /// <summary>
+    /// The bulk publisher's answers, chunk by chunk; when it gives up on a chunk (a fault it does not retry), every entry of
+    /// it not confirmed and every entry after it, as it gave up on the whole burst before chunks.
+    /// </summary>
     private async Task<IReadOnlySet<string>> PublishAsync(
-        List<OutboundMessage> entries, Dictionary<string, string>? metadata, IProgress<int> progress, Action<string> failedBecause,
+        IAsyncEnumerable<OutboundMessage> entries, Dictionary<string, string>? metadata, IProgress<int> progress, Action<string> failedBecause,
         CancellationToken cancellationToken)
     {
-        var confirmed = new ConcurrentDictionary<string, byte>(StringComparer.Ordinal);
-        try
+        var failed = new HashSet<string>(StringComparer.Ordinal);
+        var gaveUp = false;
+        await foreach (var chunk in entries.Chunk(PublishChunk).WithCancellation(cancellationToken))
         {
-            return await bulkPublisher.PublishAsync(ingressTopic, entries, cancellationToken, metadata, progress,
-                published: id => confirmed.TryAdd(id, 0), failed: (_, reason) => failedBecause(reason));
+            if (gaveUp)
+            {
+                failed.UnionWith(chunk.Select(m => m.EntryId));
+                continue;
+            }
+
+            var confirmed = new ConcurrentDictionary<string, byte>(StringComparer.Ordinal);
+            try
+            {
+                failed.UnionWith(await bulkPublisher.PublishAsync(ingressTopic, chunk, cancellationToken, metadata, progress,
+                    published: id => confirmed.TryAdd(id, 0), failed: (_, reason) => failedBecause(reason)));
+            }
+            catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+            {
+                failedBecause(FailureText.Reason(e));
+                failed.UnionWith(chunk.Select(m => m.EntryId).Where(id => !confirmed.ContainsKey(id)));
+                gaveUp = true;
+            }
         }
-        catch (Exception e) when (!cancellationToken.IsCancellationRequested)
-        {
-            failedBecause(FailureText.Reason(e));
-            return entries.Select(m => m.EntryId).Where(id => !confirmed.ContainsKey(id)).ToHashSet(StringComparer.Ordinal);
-        }
+
+        return failed;
     }
 
     private async Task<IReadOnlySet<string>> InvokeBindingAsync(
-        List<OutboundMessage> entries, IProgress<int> progress, Action<Exception> failedBecause, CancellationToken cancellationToken)
+        IAsyncEnumerable<OutboundMessage> entries, IProgress<int> progress, Action<Exception> failedBecause, CancellationToken cancellationToken)
     {
         var failed = new ConcurrentBag<string>();
         await Parallel.ForEachAsync(entries,

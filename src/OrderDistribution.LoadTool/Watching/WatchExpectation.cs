@@ -19,7 +19,9 @@ public sealed class WatchExpectation
 
     public static string OutboxFor(Delivery delivery) => OrderTopology.OutboxOf(OrderTopology.InstanceOf(delivery));
 
-    public static WatchExpectation For(OrderSet set) => new(
-        set.Orders.ToDictionary(o => o.OrderId, o => OutboxFor(o.Delivery)),
-        set.Poison.Select(p => p.Id).ToHashSet());
+    public static WatchExpectation For(OrderSet set) => For(OrderIndex.Of(set));
+
+    public static WatchExpectation For(OrderIndex index) => new(
+        index.DeliveryOf.ToDictionary(o => o.Key, o => OutboxFor(o.Value)),
+        index.Poison.Select(p => p.Id).ToHashSet());
 }
