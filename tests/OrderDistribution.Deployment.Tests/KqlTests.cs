@@ -138,17 +138,19 @@ public class KqlTests
         Assert.Contains("| where name contains \"/dapr.proto.runtime.v1.Dapr/\"", Repo.Read("scripts/kql/publish-errors.kql"), StringComparison.Ordinal);
     }
 
-    [RequiresKqlCheckerFact]
+    [Fact]
     public void Every_kql_file_parses_against_the_telemetry_schema()
     {
+        RequiredTools.KqlChecker();
         var files = KqlFiles().Select(f => Path.GetRelativePath(Repo.Root, f)).ToArray();
         var (exitCode, output) = Repo.Run("node", ["scripts/kql-check.js", .. files]);
         Assert.True(exitCode == 0, output);
     }
 
-    [RequiresKqlCheckerFact]
+    [Fact]
     public void The_burst_workbooks_queries_parse_against_the_telemetry_schema()
     {
+        RequiredTools.KqlChecker();
         var folder = Directory.CreateTempSubdirectory("workbook-kql-").FullName;
         try
         {
@@ -204,9 +206,10 @@ public class KqlTests
         Assert.Equal(["EntityName"], deadLetters["splitBy"]!.AsArray().Select(n => n!.GetValue<string>()));
     }
 
-    [RequiresKqlCheckerFact]
+    [Fact]
     public void The_kql_checker_reports_an_unknown_column()
     {
+        RequiredTools.KqlChecker();
         var bad = Path.Combine(Path.GetTempPath(), $"bad-{Guid.NewGuid():N}.kql");
         File.WriteAllText(bad, "requests\n| where cloudRoleName == \"distributor\"\n");
         try

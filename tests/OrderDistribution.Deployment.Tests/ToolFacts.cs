@@ -27,34 +27,15 @@ public sealed class RequiresProgramTheoryAttribute : TheoryAttribute
     }
 }
 
-/// <summary>A fact that needs node and @kusto/language-service-next in ./.tools.</summary>
-public sealed class RequiresKqlCheckerFactAttribute : FactAttribute
+/// <summary>Run-time checks for the tools a test needs: the test skips, saying what is missing, where one is.</summary>
+public static class RequiredTools
 {
-    public const string PackageJson = ".tools/node_modules/@kusto/language-service-next/package.json";
+    public const string KqlCheckerPackageJson = ".tools/node_modules/@kusto/language-service-next/package.json";
 
-    public RequiresKqlCheckerFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
-        : base(sourceFilePath, sourceLineNumber)
+    /// <summary>node, and @kusto/language-service-next in ./.tools.</summary>
+    public static void KqlChecker()
     {
-        if (Repo.FindOnPath("node") is null)
-        {
-            Skip = "node is not on PATH (install Node.js 20+), so the KQL files cannot be parsed";
-        }
-        else if (!Repo.Exists(PackageJson))
-        {
-            Skip = "the Kusto language service is not installed: run scripts/install-tools.sh";
-        }
-    }
-}
-
-/// <summary>A fact about Unix file modes; skipped on Windows.</summary>
-public sealed class UnixFactAttribute : FactAttribute
-{
-    public UnixFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
-        : base(sourceFilePath, sourceLineNumber)
-    {
-        if (OperatingSystem.IsWindows())
-        {
-            Skip = "file modes exist on Unix only";
-        }
+        Assert.SkipWhen(Repo.FindOnPath("node") is null, "node is not on PATH (install Node.js 20+), so the KQL files cannot be parsed");
+        Assert.SkipUnless(Repo.Exists(KqlCheckerPackageJson), "the Kusto language service is not installed: run scripts/install-tools.sh");
     }
 }
