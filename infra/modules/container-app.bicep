@@ -72,10 +72,10 @@ var probes = [
   }
 ]
 
-// 2026-01-01 (GA): its dapr block has maxConcurrency (daprd's --app-max-concurrency), which
-// 2025-01-01 lacks, and identitySettings. azure.yaml names the same version for azd deploy, so that
-// a deploy does not write the app back without them (AzdTests).
-resource app 'Microsoft.App/containerApps@2026-01-01' = {
+// 2026-07-01, the newest GA version: its dapr block has maxConcurrency (daprd's --app-max-concurrency)
+// and identitySettings, which 2025-01-01 lacks. azure.yaml names the same version for azd deploy, so
+// that a deploy does not write the app back without them (AzdTests).
+resource app 'Microsoft.App/containerApps@2026-07-01' = {
   name: name
   location: location
   tags: union(tags, {

@@ -4,7 +4,7 @@ param name string
 param logAnalyticsName string
 param appInsightsName string
 
-resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2022-10-01' existing = {
+resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2026-03-01' existing = {
   name: logAnalyticsName
 }
 
@@ -12,7 +12,7 @@ resource appInsights 'Microsoft.Insights/components@2020-02-02' existing = {
   name: appInsightsName
 }
 
-resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-01-01' = {
+resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-07-01' = {
   name: name
   location: location
   tags: tags

@@ -3,7 +3,7 @@
 param exists bool
 param name string
 
-resource existingApp 'Microsoft.App/containerApps@2026-01-01' existing = if (exists) {
+resource existingApp 'Microsoft.App/containerApps@2026-07-01' existing = if (exists) {
   name: name
 }
 

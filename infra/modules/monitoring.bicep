@@ -3,7 +3,7 @@ param tags object
 param logAnalyticsName string
 param appInsightsName string
 
-resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2022-10-01' = {
+resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2026-03-01' = {
   name: logAnalyticsName
   location: location
   tags: tags

@@ -26,7 +26,7 @@ param lockDuration string = 'PT1M'
 @description('Deliveries before Service Bus moves a message to the queue\'s dead-letter queue')
 param maxDeliveryCount int = 10
 
-resource namespace 'Microsoft.ServiceBus/namespaces@2021-11-01' = {
+resource namespace 'Microsoft.ServiceBus/namespaces@2026-01-01' = {
   name: name
   location: location
   tags: tags
@@ -46,7 +46,7 @@ resource namespace 'Microsoft.ServiceBus/namespaces@2021-11-01' = {
 }
 
 // Created here, so the Dapr components run with disableEntityManagement: "true".
-resource queues 'Microsoft.ServiceBus/namespaces/queues@2021-11-01' = [for queueName in queueNames: {
+resource queues 'Microsoft.ServiceBus/namespaces/queues@2026-01-01' = [for queueName in queueNames: {
   parent: namespace
   name: queueName
   properties: {

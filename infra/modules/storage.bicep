@@ -3,7 +3,7 @@ param tags object
 param name string
 param containerNames array
 
-resource account 'Microsoft.Storage/storageAccounts@2023-01-01' = {
+resource account 'Microsoft.Storage/storageAccounts@2026-06-01' = {
   name: name
   location: location
   tags: tags
@@ -21,12 +21,12 @@ resource account 'Microsoft.Storage/storageAccounts@2023-01-01' = {
   }
 }
 
-resource blobService 'Microsoft.Storage/storageAccounts/blobServices@2023-01-01' = {
+resource blobService 'Microsoft.Storage/storageAccounts/blobServices@2026-06-01' = {
   parent: account
   name: 'default'
 }
 
-resource containers 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-01-01' = [for containerName in containerNames: {
+resource containers 'Microsoft.Storage/storageAccounts/blobServices/containers@2026-06-01' = [for containerName in containerNames: {
   parent: blobService
   name: containerName
   properties: {

@@ -11,7 +11,7 @@ resource appInsights 'Microsoft.Insights/components@2020-02-02' existing = {
   name: appInsightsName
 }
 
-resource serviceBus 'Microsoft.ServiceBus/namespaces@2021-11-01' existing = {
+resource serviceBus 'Microsoft.ServiceBus/namespaces@2026-01-01' existing = {
   name: serviceBusNamespaceName
 }
 
