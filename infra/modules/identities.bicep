@@ -13,8 +13,10 @@
 // signs in with that app's system-assigned identity (Dapr's Azure auth falls back to the managed
 // identity without a client id), and main.bicep gives each system-assigned identity only the queue
 // rights its app uses in the pub/sub model. No identity is shared between apps.
+import { resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param resourceToken string
 
 resource distributor 'Microsoft.ManagedIdentity/userAssignedIdentities@2024-11-30' = {

@@ -1,5 +1,7 @@
+import { resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param logAnalyticsName string
 param appInsightsName string
 

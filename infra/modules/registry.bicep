@@ -1,8 +1,10 @@
+import { resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param name string
 @description('Principals that may pull images (the apps\' identities)')
-param pullPrincipalIds array
+param pullPrincipalIds string[]
 
 var acrPullRoleId = '7f951dda-4ed3-4680-a7ca-43fe172d538d'
 

@@ -1,7 +1,9 @@
+import { resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param name string
-param queueNames array
+param queueNames string[]
 
 @description('Standard (shared capacity, throttled at about 1,000 credits a second per namespace) or Premium (dedicated messaging units)')
 @allowed([

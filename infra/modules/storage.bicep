@@ -1,7 +1,9 @@
+import { resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param name string
-param containerNames array
+param containerNames string[]
 
 resource account 'Microsoft.Storage/storageAccounts@2026-06-01' = {
   name: name
