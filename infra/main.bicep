@@ -105,6 +105,14 @@ var maxBulkPubBytes = serviceBusBatchLimitBytes - batchFramingRoomBytes
 // place, so each tier gets its own name (the Standard name stays what it always was).
 var serviceBusName = serviceBusSku == 'Premium' ? 'sbp-${resourceToken}' : 'sb-${resourceToken}'
 
+// Names known when the deployment starts. Modules that look a resource up by name get these rather
+// than another module's output (with an explicit dependsOn instead), so that what-if can predict
+// what they change instead of skipping them.
+var logAnalyticsName = 'log-${resourceToken}'
+var appInsightsName = 'appi-${resourceToken}'
+var storageAccountName = 'st${resourceToken}'
+var containerAppsEnvironmentName = 'cae-${resourceToken}'
+
 // Handler settings of order-pubsub for the chosen mode.
 var pubSubMaxActiveMessages = daprPubSubModel == 'single' ? singleMaxActiveMessages : maxActiveMessages
 var pubSubMaxConcurrentHandlers = daprPubSubModel == 'single' ? singleMaxConcurrentHandlers : maxConcurrentHandlers
@@ -161,7 +169,7 @@ var roles = {
   storageBlobDataContributor: 'ba92f5b4-2d11-453d-a403-e96b0029c9fe'
 }
 
-resource rg 'Microsoft.Resources/resourceGroups@2021-04-01' = {
+resource rg 'Microsoft.Resources/resourceGroups@2025-04-01' = {
   name: 'rg-${environmentName}'
   location: location
   tags: tags
@@ -173,8 +181,8 @@ module monitoring 'modules/monitoring.bicep' = {
   params: {
     location: location
     tags: tags
-    logAnalyticsName: 'log-${resourceToken}'
-    appInsightsName: 'appi-${resourceToken}'
+    logAnalyticsName: logAnalyticsName
+    appInsightsName: appInsightsName
   }
 }
 
@@ -228,7 +236,7 @@ module storage 'modules/storage.bicep' = {
   params: {
     location: location
     tags: tags
-    name: 'st${resourceToken}'
+    name: storageAccountName
     containerNames: [
       'express-outbox'
       'standard-outbox'
@@ -272,12 +280,21 @@ var queueRoleAssignments = concat([
   { who: 'user', queue: queueNames.ingress, role: roles.serviceBusDataSender }
 ])
 
+// A principal id exists only once its identity does, so what-if cannot predict these assignments,
+// whose names are guid(scope, principal id, role): the linter's what-if-short-circuiting warning is
+// off for that parameter alone. A name from the principal's key instead would differ from the
+// assignments already deployed, and ARM refuses a second assignment of the same role to the same
+// principal on the same scope (RoleAssignmentExists).
 module queueRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) in queueRoleAssignments: {
   name: 'queue-role-${i}'
   scope: rg
+  dependsOn: [
+    serviceBus
+  ]
   params: {
-    namespaceName: serviceBus.outputs.name
+    namespaceName: serviceBusName
     queueName: assignment.queue
+    #disable-next-line what-if-short-circuiting
     principalId: principalIds[assignment.who]
     principalType: assignment.who == 'user' ? principalType : 'ServicePrincipal'
     roleDefinitionId: assignment.role
@@ -297,9 +314,13 @@ var containerRoleAssignments = concat([
 module containerRoles 'modules/storage-container-role.bicep' = [for (assignment, i) in containerRoleAssignments: {
   name: 'container-role-${i}'
   scope: rg
+  dependsOn: [
+    storage
+  ]
   params: {
-    storageAccountName: storage.outputs.name
+    storageAccountName: storageAccountName
     containerName: assignment.container
+    #disable-next-line what-if-short-circuiting
     principalId: principalIds[assignment.who]
     principalType: assignment.who == 'user' ? principalType : 'ServicePrincipal'
     roleDefinitionId: roles.storageBlobDataContributor
@@ -327,8 +348,9 @@ module pubSubRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) 
   name: 'pubsub-role-${i}'
   scope: rg
   params: {
-    namespaceName: serviceBus.outputs.name
+    namespaceName: serviceBusName
     queueName: assignment.queue
+    #disable-next-line what-if-short-circuiting
     principalId: appPrincipalIds[assignment.who]
     principalType: 'ServicePrincipal'
     roleDefinitionId: assignment.role
@@ -340,31 +362,41 @@ module pubSubRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) 
 module workbook 'modules/workbook.bicep' = {
   name: 'workbook'
   scope: rg
+  dependsOn: [
+    monitoring
+    serviceBus
+  ]
   params: {
     location: location
     tags: tags
-    appInsightsName: monitoring.outputs.appInsightsName
-    serviceBusNamespaceName: serviceBus.outputs.name
+    appInsightsName: appInsightsName
+    serviceBusNamespaceName: serviceBusName
   }
 }
 
 module containerAppsEnvironment 'modules/container-apps-environment.bicep' = {
   name: 'container-apps-environment'
   scope: rg
+  dependsOn: [
+    monitoring
+  ]
   params: {
     location: location
     tags: tags
-    name: 'cae-${resourceToken}'
-    logAnalyticsName: monitoring.outputs.logAnalyticsName
-    appInsightsName: monitoring.outputs.appInsightsName
+    name: containerAppsEnvironmentName
+    logAnalyticsName: logAnalyticsName
+    appInsightsName: appInsightsName
   }
 }
 
 module daprComponents 'modules/dapr-components.bicep' = {
   name: 'dapr-components'
   scope: rg
+  dependsOn: [
+    containerAppsEnvironment
+  ]
   params: {
-    environmentName: containerAppsEnvironment.outputs.name
+    environmentName: containerAppsEnvironmentName
     daprComponentsModel: daprComponentsModel
     serviceBusNamespaceFqdn: serviceBus.outputs.fqdn
     distributorClientId: identities.outputs.distributorClientId
@@ -420,6 +452,7 @@ module distributor 'modules/container-app.bicep' = {
   scope: rg
   // Role assignments first: the first revision must already be allowed to pull and to read its queue.
   dependsOn: [
+    monitoring
     queueRoles
     daprComponents
   ]
@@ -435,7 +468,7 @@ module distributor 'modules/container-app.bicep' = {
     identityId: identities.outputs.distributorId
     identityClientId: identities.outputs.distributorClientId
     scalerIdentityId: identities.outputs.distributorScalerId
-    appInsightsName: monitoring.outputs.appInsightsName
+    appInsightsName: appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.ingress
     daprMaxConcurrency: daprMaxConcurrency
@@ -447,6 +480,7 @@ module receiverExpress 'modules/container-app.bicep' = {
   name: 'app-receiver-express'
   scope: rg
   dependsOn: [
+    monitoring
     queueRoles
     containerRoles
     daprComponents
@@ -463,7 +497,7 @@ module receiverExpress 'modules/container-app.bicep' = {
     identityId: identities.outputs.receiverExpressId
     identityClientId: identities.outputs.receiverExpressClientId
     scalerIdentityId: identities.outputs.receiverExpressScalerId
-    appInsightsName: monitoring.outputs.appInsightsName
+    appInsightsName: appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.express
     daprMaxConcurrency: daprMaxConcurrency
@@ -478,6 +512,7 @@ module receiverStandard 'modules/container-app.bicep' = {
   name: 'app-receiver-standard'
   scope: rg
   dependsOn: [
+    monitoring
     queueRoles
     containerRoles
     daprComponents
@@ -494,7 +529,7 @@ module receiverStandard 'modules/container-app.bicep' = {
     identityId: identities.outputs.receiverStandardId
     identityClientId: identities.outputs.receiverStandardClientId
     scalerIdentityId: identities.outputs.receiverStandardScalerId
-    appInsightsName: monitoring.outputs.appInsightsName
+    appInsightsName: appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
     scaleQueueName: queueNames.standard
     daprMaxConcurrency: daprMaxConcurrency

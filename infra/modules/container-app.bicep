@@ -1,6 +1,8 @@
 // One Dapr-enabled container app. The apps listen on 8080 (.NET container images' default).
+import { environmentVariable, resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param name string
 @description('azd service name from azure.yaml; azd finds the app by this tag')
 param serviceName string
@@ -18,8 +20,8 @@ param appInsightsName string
 param serviceBusNamespaceName string
 @description('Queue whose length drives scale-out')
 param scaleQueueName string
-@description('Extra environment variables: [{ name, value }]')
-param env array = []
+@description('Extra environment variables')
+param env environmentVariable[] = []
 @description('Deliveries the sidecar runs into the app at once (daprd --app-max-concurrency); 0: no bound')
 param daprMaxConcurrency int = 0
 param minReplicas int = 1
@@ -72,10 +74,10 @@ var probes = [
   }
 ]
 
-// 2026-01-01 (GA): its dapr block has maxConcurrency (daprd's --app-max-concurrency), which
-// 2025-01-01 lacks, and identitySettings. azure.yaml names the same version for azd deploy, so that
-// a deploy does not write the app back without them (AzdTests).
-resource app 'Microsoft.App/containerApps@2026-01-01' = {
+// 2026-07-01, the newest GA version: its dapr block has maxConcurrency (daprd's --app-max-concurrency)
+// and identitySettings, which 2025-01-01 lacks. azure.yaml names the same version for azd deploy, so
+// that a deploy does not write the app back without them (AzdTests).
+resource app 'Microsoft.App/containerApps@2026-07-01' = {
   name: name
   location: location
   tags: union(tags, {

@@ -1,10 +1,12 @@
+import { resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param name string
 param logAnalyticsName string
 param appInsightsName string
 
-resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2022-10-01' existing = {
+resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2026-03-01' existing = {
   name: logAnalyticsName
 }
 
@@ -12,7 +14,7 @@ resource appInsights 'Microsoft.Insights/components@2020-02-02' existing = {
   name: appInsightsName
 }
 
-resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-01-01' = {
+resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-07-01' = {
   name: name
   location: location
   tags: tags

@@ -94,8 +94,6 @@ var inputBindingTuning = [
 // deliveries too (dead-lettering instead of waiting). While storage is down the apps answer RETRY
 // per entry at once (deadline, breaker in the app), these retries space the tries, and Service Bus
 // redelivers after the lock: that is the backpressure (no Dapr app health check, docs/azure.md).
-// Component resiliency policies exist only in the preview API versions (2025-02-02-preview is the
-// newest the Bicep compiler has types for); the components themselves use the GA version.
 var inboundPolicy = {
   timeoutPolicy: {
     responseTimeoutInSeconds: inboundAttemptTimeoutSeconds
@@ -109,11 +107,11 @@ var inboundPolicy = {
   }
 }
 
-resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-01-01' existing = {
+resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-07-01' existing = {
   name: environmentName
 }
 
-resource orderPubSub 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
+resource orderPubSub 'Microsoft.App/managedEnvironments/daprComponents@2026-07-01' = {
   parent: managedEnvironment
   name: 'order-pubsub'
   properties: {
@@ -135,7 +133,7 @@ resource orderPubSub 'Microsoft.App/managedEnvironments/daprComponents@2026-01-0
   }
 }
 
-resource orderPubSubResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2025-02-02-preview' = {
+resource orderPubSubResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2026-07-01' = {
   parent: orderPubSub
   name: 'inbound-delivery'
   properties: {
@@ -143,7 +141,7 @@ resource orderPubSubResiliency 'Microsoft.App/managedEnvironments/daprComponents
   }
 }
 
-resource ingressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
+resource ingressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-01' = {
   parent: managedEnvironment
   name: 'q-order-ingress-input'
   properties: {
@@ -160,7 +158,7 @@ resource ingressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-
   }
 }
 
-resource expressOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
+resource expressOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-01' = {
   parent: managedEnvironment
   name: 'q-order-express-output'
   properties: {
@@ -177,7 +175,7 @@ resource expressOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-01
   }
 }
 
-resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
+resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-01' = {
   parent: managedEnvironment
   name: 'q-order-standard-output'
   properties: {
@@ -194,7 +192,7 @@ resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-0
   }
 }
 
-resource expressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
+resource expressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-01' = {
   parent: managedEnvironment
   name: 'q-order-express-input'
   properties: {
@@ -211,7 +209,7 @@ resource expressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-
   }
 }
 
-resource standardInput 'Microsoft.App/managedEnvironments/daprComponents@2026-01-01' = {
+resource standardInput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-01' = {
   parent: managedEnvironment
   name: 'q-order-standard-input'
   properties: {
@@ -229,7 +227,7 @@ resource standardInput 'Microsoft.App/managedEnvironments/daprComponents@2026-01
 }
 
 // The same inbound policy on every input binding (bindings model).
-resource ingressInputResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2025-02-02-preview' = {
+resource ingressInputResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2026-07-01' = {
   parent: ingressInput
   name: 'inbound-delivery'
   properties: {
@@ -237,7 +235,7 @@ resource ingressInputResiliency 'Microsoft.App/managedEnvironments/daprComponent
   }
 }
 
-resource expressInputResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2025-02-02-preview' = {
+resource expressInputResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2026-07-01' = {
   parent: expressInput
   name: 'inbound-delivery'
   properties: {
@@ -245,7 +243,7 @@ resource expressInputResiliency 'Microsoft.App/managedEnvironments/daprComponent
   }
 }
 
-resource standardInputResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2025-02-02-preview' = {
+resource standardInputResiliency 'Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies@2026-07-01' = {
   parent: standardInput
   name: 'inbound-delivery'
   properties: {

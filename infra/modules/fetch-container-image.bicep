@@ -3,9 +3,9 @@
 param exists bool
 param name string
 
-resource existingApp 'Microsoft.App/containerApps@2026-01-01' existing = if (exists) {
+resource existingApp 'Microsoft.App/containerApps@2026-07-01' existing = if (exists) {
   name: name
 }
 
 // The resource is declared only when `exists`, and read only then: `!` tells the compiler so.
-output containers array = exists ? existingApp!.properties.template.containers : []
+output containers resourceOutput<'Microsoft.App/containerApps@2026-07-01'>.properties.template.containers = exists ? existingApp!.properties.template.containers : []

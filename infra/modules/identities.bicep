@@ -13,41 +13,43 @@
 // signs in with that app's system-assigned identity (Dapr's Azure auth falls back to the managed
 // identity without a client id), and main.bicep gives each system-assigned identity only the queue
 // rights its app uses in the pub/sub model. No identity is shared between apps.
+import { resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param resourceToken string
 
-resource distributor 'Microsoft.ManagedIdentity/userAssignedIdentities@2023-01-31' = {
+resource distributor 'Microsoft.ManagedIdentity/userAssignedIdentities@2024-11-30' = {
   name: 'id-distributor-${resourceToken}'
   location: location
   tags: tags
 }
 
-resource distributorScaler 'Microsoft.ManagedIdentity/userAssignedIdentities@2023-01-31' = {
+resource distributorScaler 'Microsoft.ManagedIdentity/userAssignedIdentities@2024-11-30' = {
   name: 'id-distributor-scaler-${resourceToken}'
   location: location
   tags: tags
 }
 
-resource receiverExpress 'Microsoft.ManagedIdentity/userAssignedIdentities@2023-01-31' = {
+resource receiverExpress 'Microsoft.ManagedIdentity/userAssignedIdentities@2024-11-30' = {
   name: 'id-receiver-express-${resourceToken}'
   location: location
   tags: tags
 }
 
-resource receiverExpressScaler 'Microsoft.ManagedIdentity/userAssignedIdentities@2023-01-31' = {
+resource receiverExpressScaler 'Microsoft.ManagedIdentity/userAssignedIdentities@2024-11-30' = {
   name: 'id-receiver-express-scaler-${resourceToken}'
   location: location
   tags: tags
 }
 
-resource receiverStandard 'Microsoft.ManagedIdentity/userAssignedIdentities@2023-01-31' = {
+resource receiverStandard 'Microsoft.ManagedIdentity/userAssignedIdentities@2024-11-30' = {
   name: 'id-receiver-standard-${resourceToken}'
   location: location
   tags: tags
 }
 
-resource receiverStandardScaler 'Microsoft.ManagedIdentity/userAssignedIdentities@2023-01-31' = {
+resource receiverStandardScaler 'Microsoft.ManagedIdentity/userAssignedIdentities@2024-11-30' = {
   name: 'id-receiver-standard-scaler-${resourceToken}'
   location: location
   tags: tags

@@ -5,11 +5,11 @@ param principalId string
 param principalType string
 param roleDefinitionId string
 
-resource namespace 'Microsoft.ServiceBus/namespaces@2021-11-01' existing = {
+resource namespace 'Microsoft.ServiceBus/namespaces@2026-01-01' existing = {
   name: namespaceName
 }
 
-resource queue 'Microsoft.ServiceBus/namespaces/queues@2021-11-01' existing = {
+resource queue 'Microsoft.ServiceBus/namespaces/queues@2026-01-01' existing = {
   parent: namespace
   name: queueName
 }

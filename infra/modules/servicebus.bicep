@@ -1,7 +1,9 @@
+import { resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param name string
-param queueNames array
+param queueNames string[]
 
 @description('Standard (shared capacity, throttled at about 1,000 credits a second per namespace) or Premium (dedicated messaging units)')
 @allowed([
@@ -26,7 +28,7 @@ param lockDuration string = 'PT1M'
 @description('Deliveries before Service Bus moves a message to the queue\'s dead-letter queue')
 param maxDeliveryCount int = 10
 
-resource namespace 'Microsoft.ServiceBus/namespaces@2021-11-01' = {
+resource namespace 'Microsoft.ServiceBus/namespaces@2026-01-01' = {
   name: name
   location: location
   tags: tags
@@ -46,7 +48,7 @@ resource namespace 'Microsoft.ServiceBus/namespaces@2021-11-01' = {
 }
 
 // Created here, so the Dapr components run with disableEntityManagement: "true".
-resource queues 'Microsoft.ServiceBus/namespaces/queues@2021-11-01' = [for queueName in queueNames: {
+resource queues 'Microsoft.ServiceBus/namespaces/queues@2026-01-01' = [for queueName in queueNames: {
   parent: namespace
   name: queueName
   properties: {

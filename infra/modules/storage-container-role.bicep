@@ -5,16 +5,16 @@ param principalId string
 param principalType string
 param roleDefinitionId string
 
-resource account 'Microsoft.Storage/storageAccounts@2023-01-01' existing = {
+resource account 'Microsoft.Storage/storageAccounts@2026-06-01' existing = {
   name: storageAccountName
 }
 
-resource blobService 'Microsoft.Storage/storageAccounts/blobServices@2023-01-01' existing = {
+resource blobService 'Microsoft.Storage/storageAccounts/blobServices@2026-06-01' existing = {
   parent: account
   name: 'default'
 }
 
-resource container 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-01-01' existing = {
+resource container 'Microsoft.Storage/storageAccounts/blobServices/containers@2026-06-01' existing = {
   parent: blobService
   name: containerName
 }

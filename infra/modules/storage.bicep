@@ -1,9 +1,11 @@
-param location string
-param tags object
-param name string
-param containerNames array
+import { resourceTags } from 'types.bicep'
 
-resource account 'Microsoft.Storage/storageAccounts@2023-01-01' = {
+param location string
+param tags resourceTags
+param name string
+param containerNames string[]
+
+resource account 'Microsoft.Storage/storageAccounts@2026-06-01' = {
   name: name
   location: location
   tags: tags
@@ -21,12 +23,12 @@ resource account 'Microsoft.Storage/storageAccounts@2023-01-01' = {
   }
 }
 
-resource blobService 'Microsoft.Storage/storageAccounts/blobServices@2023-01-01' = {
+resource blobService 'Microsoft.Storage/storageAccounts/blobServices@2026-06-01' = {
   parent: account
   name: 'default'
 }
 
-resource containers 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-01-01' = [for containerName in containerNames: {
+resource containers 'Microsoft.Storage/storageAccounts/blobServices/containers@2026-06-01' = [for containerName in containerNames: {
   parent: blobService
   name: containerName
   properties: {

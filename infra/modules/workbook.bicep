@@ -2,8 +2,10 @@
 // RETRY/DROP answers and dead letters, per model. Its content is infra/workbook/bursts.workbook.json
 // (edit it there, or in the portal and paste the gallery template back); the resource ids are
 // filled in here.
+import { resourceTags } from 'types.bicep'
+
 param location string
-param tags object
+param tags resourceTags
 param appInsightsName string
 param serviceBusNamespaceName string
 
@@ -11,7 +13,7 @@ resource appInsights 'Microsoft.Insights/components@2020-02-02' existing = {
   name: appInsightsName
 }
 
-resource serviceBus 'Microsoft.ServiceBus/namespaces@2021-11-01' existing = {
+resource serviceBus 'Microsoft.ServiceBus/namespaces@2026-01-01' existing = {
   name: serviceBusNamespaceName
 }
 
