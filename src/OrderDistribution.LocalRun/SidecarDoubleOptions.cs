@@ -12,7 +12,7 @@ public sealed record SidecarDoubleOptions
     /// <summary>Single deliveries a subscriber gets at once: the component's <c>concurrency</c>, 500 in this project.</summary>
     public int ConcurrentSingleDeliveries { get; init; } = 500;
 
-    /// <summary>Input binding deliveries an app gets at once per queue: the RabbitMQ binding's consumers on that queue.</summary>
+    /// <summary>Input binding deliveries an app gets at once per queue: the RabbitMQ binding's consumers on that queue (run-local.sh's default; a test holds them equal).</summary>
     public int ConcurrentBindingDeliveries { get; init; } = 4;
 
     /// <summary>

@@ -1,4 +1,7 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
 using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
 
@@ -28,6 +31,16 @@ public sealed class InProcessTests : IDisposable
         Assert.True(row.Complete);
         Assert.Equal(BurstStart.Cold, row.Start);
         Assert.Single(Directory.GetFiles(_folder, $"*-in-process-{model}.csv"));
+    }
+
+    [Fact]
+    public void The_double_runs_as_many_binding_consumers_per_queue_as_the_local_run_renders_by_default()
+    {
+        var script = File.ReadAllText(Path.Combine(RepositoryRoot.Path, "scripts", "run-local.sh"));
+        var setting = Regex.Match(script, """\$\{BINDING_CONSUMERS_PER_QUEUE:-(\d+)\}""");
+        Assert.True(setting.Success, "scripts/run-local.sh no longer gives BINDING_CONSUMERS_PER_QUEUE a default");
+
+        Assert.Equal(int.Parse(setting.Groups[1].Value, CultureInfo.InvariantCulture), new SidecarDoubleOptions().ConcurrentBindingDeliveries);
     }
 
     [Fact]
