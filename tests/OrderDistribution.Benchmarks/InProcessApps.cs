@@ -3,12 +3,13 @@ using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Distributor;
+using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
-/// The distributor alone hosted in-process (its publishes cost nothing) with its own settings file, log levels included: what
+/// The distributor or the receiver alone hosted in-process (the distributor's publishes cost nothing) with its own settings file, log levels included: what
 /// they log goes to the recorder, so that a run can count the lines a real one prints, and with
 /// <see cref="Console"/> to a console too, as under <c>dapr run</c>, so that a run also pays for printing them.
 /// </summary>
@@ -30,6 +31,14 @@ public static class InProcessApps
         new WebApplicationFactory<OrderRouter>().WithWebHostBuilder(builder =>
         {
             builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Distributor", "OrderDistribution.slnx");
+            builder.ConfigureLogging(logging => Log(logging, logs));
+            configure(builder);
+        });
+
+    public static WebApplicationFactory<OutboxWriter> Receiver(LogRecorder logs, Action<IWebHostBuilder> configure) =>
+        new WebApplicationFactory<OutboxWriter>().WithWebHostBuilder(builder =>
+        {
+            builder.UseSolutionRelativeContentRoot("src/OrderDistribution.Receiver", "OrderDistribution.slnx");
             builder.ConfigureLogging(logging => Log(logging, logs));
             configure(builder);
         });

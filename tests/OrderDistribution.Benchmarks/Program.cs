@@ -4,6 +4,8 @@
 //    "trio cold", the first burst on freshly started apps, then "trio to Azurite blobs", the next one, hosted as
 //    `order-load in-process` hosts them (InProcessTrio, the sidecar double in src/OrderDistribution.LocalRun);
 // 2. distributor alone: decode, route, serialize and split into bulk publishes (publishes cost nothing);
+//    receiver alone: the express orders in bulk deliveries to the express receiver, each stored in Azurite, beside
+//    storage alone (the same uploads with no app around them): what the receiver adds to the blob client's own;
 // 3. single mode: the trio behind a Dapr double that delivers one message per request, as many at once per app
 //    as run-local.sh's appMaxConcurrency lets the sidecar.
 // Each trio line ends with the log lines the apps printed (Information and above, stack traces counted).
@@ -92,9 +94,23 @@ data.Delete(recursive: true);
 using (var distributor = Distributor(NullSidecar.Create(), new LogRecorder()))
 {
     var client = distributor.CreateClient();
-    await DeliverAsync(client, orders.Take(BulkSize).ToList()); // a new host: its first request
-    await Measure("distributor alone", client, orders, logs: null);
+    await DeliverAsync(client, orders.Take(BulkSize).ToList(), OrderTopology.IngressQueue); // a new host: its first request
+    await Measure("distributor alone", client, orders, OrderTopology.IngressQueue, logs: null);
 }
+
+var receiverData = Directory.CreateTempSubdirectory("azurite-receiver");
+await using (var azurite = await Azurite.StartAsync(receiverData.FullName))
+{
+    var express = orders.Where(o => o.Delivery == Delivery.Express).ToList();
+    var queue = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Express));
+    await MeasureStorageAlone(azurite.ConnectionString, express);
+    using var receiver = Receiver(azurite.ConnectionString, new LogRecorder());
+    var client = receiver.CreateClient();
+    await DeliverAsync(client, WarmUpOrders(express.Take(BulkSize)), queue); // its first request
+    await Measure("receiver alone", client, express, queue, logs: null);
+}
+
+receiverData.Delete(recursive: true);
 
 var single = await TrioRun.RunAsync(new TrioRunOptions
 {
@@ -122,17 +138,10 @@ static async Task<InProcessTrio> StartTrioAsync(string storage, LogRecorder logs
 static async Task MeasureScale(List<Order> orders)
 {
     TimeSpan alone;
-    double aloneAllocated;
     var aloneData = Directory.CreateTempSubdirectory("azurite-alone");
     await using (var azurite = await Azurite.StartAsync(aloneData.FullName))
     {
-        var ceiling = StorageCeiling.Open(new StorageOptions { ConnectionString = azurite.ConnectionString });
-        var before = GC.GetTotalAllocatedBytes(precise: true);
-        var result = await ceiling.MeasureAsync(orders, 64, null, default);
-        aloneAllocated = (GC.GetTotalAllocatedBytes(precise: true) - before) / 1024.0 / orders.Count;
-        alone = result.Elapsed;
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"storage alone: {orders.Count} blobs in {alone.TotalSeconds:0.00} s, {result.Failed} failed, {aloneAllocated:0.0} KiB allocated per blob (the blob client's own)"));
+        alone = await MeasureStorageAlone(azurite.ConnectionString, orders);
     }
 
     aloneData.Delete(recursive: true);
@@ -141,8 +150,7 @@ static async Task MeasureScale(List<Order> orders)
     {
         var logs = new LogRecorder();
         await using var trio = await StartTrioAsync(azurite.ConnectionString, logs);
-        var warmUp = orders.Take(1_000).Select(o => o with { OrderId = -o.OrderId }).ToList();
-        trio.Schedule(warmUp.Select(OrderJson.Serialize));
+        trio.Schedule(WarmUpOrders(orders.Take(1_000)).Select(OrderJson.Serialize));
         await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
         var (elapsed, started) = await MeasureTrio($"trio at {orders.Count}", trio, orders, logs);
         await ReportStoredAsync(azurite.ConnectionString, orders, started);
@@ -152,6 +160,22 @@ static async Task MeasureScale(List<Order> orders)
     }
 
     trioData.Delete(recursive: true);
+}
+
+// Valid orders of their own (ids no burst uses) that warm an app up the way the burst's orders will go: stored, not
+// dropped as invalid.
+static List<Order> WarmUpOrders(IEnumerable<Order> orders) => [.. orders.Select(o => o with { OrderId = o.OrderId + 1_000_000_000_000 })];
+
+// Storage alone: the load tool's ceiling, the orders' blobs uploaded 64 at a time with no app around them.
+static async Task<TimeSpan> MeasureStorageAlone(string connectionString, List<Order> orders)
+{
+    var ceiling = StorageCeiling.Open(new StorageOptions { ConnectionString = connectionString });
+    var before = GC.GetTotalAllocatedBytes(precise: true);
+    var result = await ceiling.MeasureAsync(orders, 64, null, default);
+    var allocated = (GC.GetTotalAllocatedBytes(precise: true) - before) / 1024.0 / orders.Count;
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+        $"storage alone: {orders.Count} blobs in {result.Elapsed.TotalSeconds:0.00} s, {result.Failed} failed, {allocated:0.0} KiB allocated per blob (the blob client's own)"));
+    return result.Elapsed;
 }
 
 // The burst goes on the ingress queue at once, as the load tool schedules it; it ends when the double has every
@@ -186,10 +210,10 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureTrio(string
     return (clock.Elapsed, started);
 }
 
-static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string name, HttpClient distributor, List<Order> orders, LogRecorder? logs)
+static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string name, HttpClient app, List<Order> orders, string topic, LogRecorder? logs)
 {
     // The sidecar builds the deliveries, not the apps: the first try of each is made before measuring.
-    var bulks = orders.Chunk(BulkSize).Select(chunk => (Orders: chunk, Delivery: BulkDelivery.RawPayload(chunk, "q-order-ingress"))).ToList();
+    var bulks = orders.Chunk(BulkSize).Select(chunk => (Orders: chunk, Delivery: BulkDelivery.RawPayload(chunk, topic))).ToList();
     var retried = 0;
     var linesBefore = logs?.PrintedLines() ?? 0;
     var allocated = GC.GetTotalAllocatedBytes(precise: true);
@@ -197,7 +221,7 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string nam
     var started = DateTimeOffset.UtcNow;
     var clock = Stopwatch.StartNew();
     await Parallel.ForEachAsync(bulks, new ParallelOptions { MaxDegreeOfParallelism = ConcurrentBulks },
-        async (bulk, _) => Interlocked.Add(ref retried, await DeliverAsync(distributor, bulk.Orders, bulk.Delivery)));
+        async (bulk, _) => Interlocked.Add(ref retried, await DeliverAsync(app, bulk.Orders, topic, bulk.Delivery)));
     clock.Stop();
     allocated = GC.GetTotalAllocatedBytes(precise: true) - allocated;
     cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
@@ -212,14 +236,14 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> Measure(string nam
 }
 
 // As the sidecar does (resiliency.yaml): what the app answers RETRY is delivered again a second later, on its own.
-static async Task<int> DeliverAsync(HttpClient distributor, IReadOnlyList<Order> orders, (string Body, List<string> EntryIds)? first = null)
+static async Task<int> DeliverAsync(HttpClient app, IReadOnlyList<Order> orders, string topic, (string Body, List<string> EntryIds)? first = null)
 {
     const int Deliveries = 15;
     var retried = 0;
     for (var delivery = 1; ; delivery++)
     {
-        var (body, entryIds) = delivery == 1 && first is { } built ? built : BulkDelivery.RawPayload(orders, "q-order-ingress");
-        var statuses = await BulkDelivery.StatusesAsync(await distributor.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+        var (body, entryIds) = delivery == 1 && first is { } built ? built : BulkDelivery.RawPayload(orders, topic);
+        var statuses = await BulkDelivery.StatusesAsync(await app.PostAsync($"/{topic}-bulk", BulkDelivery.Json(body)));
         orders = orders.Where((_, i) => statuses[entryIds[i]] != "SUCCESS").ToList();
         if (orders.Count == 0)
         {
@@ -256,6 +280,9 @@ static async Task ReportStoredAsync(string connectionString, List<Order> orders,
     var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(orders)), OrderTopology.Outboxes, since, blobs);
     Console.WriteLine($"  blobs: {orders.Count - report.Missing.Count}/{orders.Count} stored in this burst, {report.Duplicated.Count} duplicated");
 }
+
+static WebApplicationFactory<OutboxWriter> Receiver(string storage, LogRecorder logs) =>
+    InProcessApps.Receiver(logs, builder => builder.UseSetting("INSTANCE", OrderTopology.InstanceOf(Delivery.Express)).UseSetting("Storage:ConnectionString", storage));
 
 static WebApplicationFactory<OrderRouter> Distributor(DaprClient sidecar, LogRecorder logs) =>
     InProcessApps.Distributor(logs, builder => builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton(sidecar))));
