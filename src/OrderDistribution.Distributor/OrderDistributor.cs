@@ -31,9 +31,7 @@ public sealed class OrderDistributor(
             ? PublishInBulkAsync(orders, progress, cancellationToken)
             : ForwardOneByOneAsync(orders, channel, progress, cancellationToken);
 
-    private async Task PublishInBulkAsync(IReadOnlyList<InboundOrder> orders, DeliveryProgress progress, CancellationToken cancellationToken)
-    {
-        var orderIds = orders.ToDictionary(o => o.EntryId, o => o.Order.OrderId, StringComparer.Ordinal);
+    private async Task PublishInBulkAsync(IReadOnlyList<InboundOrder> orders, DeliveryProgress progress, CancellationToken cancellationToken) =>
         await Task.WhenAll(orders
             .GroupBy(o => router.Route(o.Order).Topic)
             .Select(topic => bulkPublisher.PublishAsync(
@@ -42,8 +40,9 @@ public sealed class OrderDistributor(
                 cancellationToken,
                 published: progress.MarkDone,
                 failed: progress.MarkFailed,
-                dropped: (entryId, reason) => progress.MarkDropped(entryId, $"order {orderIds[entryId]} to {topic.Key}: {reason}"))));
-    }
+                // A drop is rare: the order's id is looked up then, not indexed for every delivery.
+                dropped: (entryId, reason) => progress.MarkDropped(
+                    entryId, $"order {topic.First(o => o.EntryId == entryId).Order.OrderId} to {topic.Key}: {reason}"))));
 
     private async Task ForwardOneByOneAsync(
         IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
