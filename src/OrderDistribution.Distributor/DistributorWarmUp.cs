@@ -1,4 +1,3 @@
-using System.Globalization;
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
@@ -27,11 +26,7 @@ public sealed class DistributorWarmUp(
     protected override async Task RunHotPathsAsync(CancellationToken cancellationToken)
     {
         var orders = await SampleDelivery.DecodeAsync(json.Value.SerializerOptions, cancellationToken);
-        var metadata = new Dictionary<string, string>
-        {
-            ["rawPayload"] = "true",
-            ["maxBulkPubBytes"] = messaging.Value.MaxBulkPublishBytes.ToString(CultureInfo.InvariantCulture),
-        };
+        var metadata = BulkOrderPublisher.RequestMetadata(messaging.Value.MaxBulkPublishBytes);
         foreach (var topic in orders.Select((order, i) => new InboundOrder($"{i}", order)).GroupBy(o => router.Route(o.Order).Topic))
         {
             var messages = topic.Select(o => new OutboundMessage(o.EntryId, OrderJson.Serialize(o.Order))).ToList();

@@ -46,12 +46,7 @@ public sealed class BulkOrderPublisher(
     {
         var pubSubName = options.Value.PubSubName;
         var maxBytes = options.Value.MaxBulkPublishBytes;
-        // Azure Service Bus sizes its all-or-nothing batch by maxBulkPubBytes: broker batch and chunks agree.
-        var requestMetadata = new Dictionary<string, string>(metadata ?? new Dictionary<string, string>())
-        {
-            ["rawPayload"] = "true",
-            ["maxBulkPubBytes"] = maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture),
-        };
+        var requestMetadata = RequestMetadata(maxBytes, metadata);
         var outcome = new ChunkOutcome(pubSubName, topic, requestMetadata, failed, dropped);
         var sendable = new List<OutboundMessage>(messages.Count);
         foreach (var message in messages)
@@ -91,6 +86,17 @@ public sealed class BulkOrderPublisher(
 
         return messages.Select(m => m.EntryId).Where(id => !confirmed.ContainsKey(id)).ToHashSet(StringComparer.Ordinal);
     }
+
+    /// <summary>
+    /// The metadata of every bulk request and entry: the caller's, with <c>rawPayload</c> and <c>maxBulkPubBytes</c> set.
+    /// Azure Service Bus sizes its all-or-nothing batch by <c>maxBulkPubBytes</c>, so broker batch and chunks agree.
+    /// </summary>
+    public static Dictionary<string, string> RequestMetadata(int maxBulkPublishBytes, IReadOnlyDictionary<string, string>? metadata = null) =>
+        new(metadata ?? new Dictionary<string, string>())
+        {
+            ["rawPayload"] = "true",
+            ["maxBulkPubBytes"] = maxBulkPublishBytes.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        };
 
     /// <returns>The ids of the entries the sidecar confirmed.</returns>
     private async Task<IEnumerable<string>> PublishChunkAsync(
