@@ -29,7 +29,7 @@ public sealed class InProcessTrio : IAsyncDisposable
         Sidecar = sidecar;
         _apps = apps;
         _clients = clients;
-        Ingress = style == DeliveryStyle.Binding ? OrderTopology.IngressOutputBinding : OrderTopology.IngressQueue;
+        Ingress = IngressOf(style);
     }
 
     public SidecarDouble Sidecar { get; }
@@ -40,6 +40,9 @@ public sealed class InProcessTrio : IAsyncDisposable
     /// <summary>The queue the load tool would schedule on: the ingress topic, or in the bindings model its output binding.</summary>
     public string Ingress { get; }
 
+    /// <summary>The trio's apps, in the order they start and <see cref="Apps"/> lists them: the distributor, then each receiver instance.</summary>
+    public static IReadOnlyList<string> Members { get; } = ["distributor", .. OrderTopology.Instances];
+
     public static async Task<InProcessTrio> StartAsync(InProcessTrioOptions options, CancellationToken cancellationToken = default)
     {
         var sidecar = await SidecarDouble.StartAsync(options.Sidecar);
@@ -47,19 +50,14 @@ public sealed class InProcessTrio : IAsyncDisposable
         var clients = new List<HttpClient>();
         try
         {
-            var mode = options.Style == DeliveryStyle.Single ? "single" : "bulk";
-            apps.Add(await StartAppAsync("distributor", sidecar.Address, mode, options, null, builder => builder.AddDistributor(),
-                app => app.MapDistributorEndpoints(), cancellationToken));
-            foreach (var instance in OrderTopology.Instances)
+            foreach (var member in Members)
             {
-                apps.Add(await StartAppAsync("receiver", sidecar.Address, mode, options, instance, builder => builder.AddReceiver(),
-                    app => app.MapReceiverEndpoints(), cancellationToken));
+                apps.Add(await StartAppAsync(member, sidecar.Address, options, cancellationToken));
             }
 
-            clients.AddRange(apps.Select(app => new HttpClient { BaseAddress = LoopbackServer.AddressOf(app), Timeout = Timeout.InfiniteTimeSpan }));
-            var trio = new InProcessTrio(sidecar, apps, clients, options.Style);
-            trio.Subscribe(options.Style);
-            return trio;
+            clients.AddRange(apps.Select(app => ClientOf(LoopbackServer.AddressOf(app))));
+            Subscribe(sidecar, options.Style, clients);
+            return new InProcessTrio(sidecar, apps, clients, options.Style);
         }
         catch
         {
@@ -68,73 +66,20 @@ public sealed class InProcessTrio : IAsyncDisposable
         }
     }
 
-    /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
-    public void Schedule(IEnumerable<byte[]> payloads)
+    /// <summary>
+    /// Starts one of the trio's <see cref="Members"/> as its Program.cs builds it, with its own settings file, behind
+    /// the sidecar double at <paramref name="sidecar"/>: in this process, or in a process of its own that hosts only it.
+    /// </summary>
+    public static async Task<WebApplication> StartAppAsync(string member, Uri sidecar, InProcessTrioOptions options, CancellationToken cancellationToken = default)
     {
-        foreach (var payload in payloads)
+        var instance = member == Members[0] ? null : member;
+        if (instance is not null && !OrderTopology.Instances.Contains(instance))
         {
-            Sidecar.Enqueue(Ingress, payload);
-        }
-    }
-
-    /// <summary>Until each app answers its readiness probe (sidecar reachable, storage reachable) or the time is up.</summary>
-    public async Task WaitUntilReadyAsync(TimeSpan timeout, CancellationToken cancellationToken)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(timeout);
-        foreach (var client in _clients)
-        {
-            while (true)
-            {
-                try
-                {
-                    using var response = await client.GetAsync(ServiceDefaults.ServiceDefaults.ReadinessPath, deadline.Token);
-                    if (response.IsSuccessStatusCode)
-                    {
-                        break;
-                    }
-                }
-                catch (HttpRequestException)
-                {
-                    // Not listening yet.
-                }
-                catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
-                {
-                    throw new TimeoutException($"{client.BaseAddress} did not report ready within {timeout.TotalSeconds:0} s.");
-                }
-
-                await Task.Delay(100, deadline.Token);
-            }
-        }
-    }
-
-    public async ValueTask DisposeAsync() => await StopAsync(Sidecar, _apps, _clients);
-
-    private void Subscribe(DeliveryStyle style)
-    {
-        if (style == DeliveryStyle.Binding)
-        {
-            Sidecar.Subscribe(OrderTopology.IngressOutputBinding, _clients[0], style, OrderTopology.IngressInputBinding);
-            for (var i = 0; i < OrderTopology.Instances.Count; i++)
-            {
-                var instance = OrderTopology.Instances[i];
-                Sidecar.Subscribe(OrderTopology.OutputBindingOf(instance), _clients[i + 1], style, OrderTopology.InputBindingOf(instance));
-            }
-
-            return;
+            throw new ArgumentException($"'{member}' is not one of the trio's apps ({string.Join(", ", Members)})", nameof(member));
         }
 
-        Sidecar.Subscribe(OrderTopology.IngressQueue, _clients[0], style);
-        for (var i = 0; i < OrderTopology.Instances.Count; i++)
-        {
-            Sidecar.Subscribe(OrderTopology.QueueOf(OrderTopology.Instances[i]), _clients[i + 1], style);
-        }
-    }
+        var app = instance is null ? "distributor" : "receiver";
 
-    private static async Task<WebApplication> StartAppAsync(
-        string app, Uri sidecar, string mode, InProcessTrioOptions options, string? instance,
-        Action<WebApplicationBuilder> add, Action<WebApplication> map, CancellationToken cancellationToken)
-    {
         // Each app's own appsettings.json, copied beside this library under apps/<app>/ (see the project file).
         var builder = WebApplication.CreateBuilder(new WebApplicationOptions
         {
@@ -146,7 +91,7 @@ public sealed class InProcessTrio : IAsyncDisposable
         var settings = new Dictionary<string, string?>
         {
             ["DAPR_HTTP_ENDPOINT"] = sidecar.ToString(),
-            ["Messaging:PubSubMode"] = mode,
+            ["Messaging:PubSubMode"] = options.Style == DeliveryStyle.Single ? "single" : "bulk",
             ["Storage:ConnectionString"] = options.StorageConnectionString,
             ["INSTANCE"] = instance,
         };
@@ -156,9 +101,17 @@ public sealed class InProcessTrio : IAsyncDisposable
         }
 
         builder.Configuration.AddInMemoryCollection(settings);
-        options.ConfigureLogging?.Invoke(instance ?? app, builder.Logging);
+        options.ConfigureLogging?.Invoke(member, builder.Logging);
         builder.AddServiceDefaults();
-        add(builder);
+        if (instance is null)
+        {
+            builder.AddDistributor();
+        }
+        else
+        {
+            builder.AddReceiver();
+        }
+
         builder.Services.Replace(ServiceDescriptor.Singleton<DaprClient>(provider =>
             SidecarDaprClient.Over(sidecar, provider.GetRequiredService<Messaging.Outbound.DaprSidecarOptions>().ApiToken)));
         if (instance is not null)
@@ -168,10 +121,99 @@ public sealed class InProcessTrio : IAsyncDisposable
 
         var web = builder.Build();
         web.UseServiceDefaults();
-        map(web);
+        if (instance is null)
+        {
+            web.MapDistributorEndpoints();
+        }
+        else
+        {
+            web.MapReceiverEndpoints();
+        }
+
         await web.StartAsync(cancellationToken);
         return web;
     }
+
+    /// <summary>A client of an app at <paramref name="address"/>, as the double delivers to it: no timeout of its own.</summary>
+    public static HttpClient ClientOf(Uri address) => new() { BaseAddress = address, Timeout = Timeout.InfiniteTimeSpan };
+
+    /// <summary>
+    /// Has the double deliver the ingress queue to the distributor and each receiver's queue to it, in the model of
+    /// <paramref name="style"/>; <paramref name="apps"/> are clients of the <see cref="Members"/>, in their order.
+    /// </summary>
+    public static void Subscribe(SidecarDouble sidecar, DeliveryStyle style, IReadOnlyList<HttpClient> apps)
+    {
+        if (style == DeliveryStyle.Binding)
+        {
+            sidecar.Subscribe(OrderTopology.IngressOutputBinding, apps[0], style, OrderTopology.IngressInputBinding);
+            for (var i = 0; i < OrderTopology.Instances.Count; i++)
+            {
+                var instance = OrderTopology.Instances[i];
+                sidecar.Subscribe(OrderTopology.OutputBindingOf(instance), apps[i + 1], style, OrderTopology.InputBindingOf(instance));
+            }
+
+            return;
+        }
+
+        sidecar.Subscribe(OrderTopology.IngressQueue, apps[0], style);
+        for (var i = 0; i < OrderTopology.Instances.Count; i++)
+        {
+            sidecar.Subscribe(OrderTopology.QueueOf(OrderTopology.Instances[i]), apps[i + 1], style);
+        }
+    }
+
+    /// <summary>The queue the load tool would schedule on in the model of <paramref name="style"/>: the ingress topic, or its output binding.</summary>
+    public static string IngressOf(DeliveryStyle style) =>
+        style == DeliveryStyle.Binding ? OrderTopology.IngressOutputBinding : OrderTopology.IngressQueue;
+
+    /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
+    public void Schedule(IEnumerable<byte[]> payloads)
+    {
+        foreach (var payload in payloads)
+        {
+            Sidecar.Enqueue(Ingress, payload);
+        }
+    }
+
+    /// <summary>Until each app answers its readiness probe (sidecar reachable, storage reachable) or the time is up.</summary>
+    public Task WaitUntilReadyAsync(TimeSpan timeout, CancellationToken cancellationToken) =>
+        WaitUntilReadyAsync(_clients, timeout, cancellationToken);
+
+    /// <summary>Until each app behind <paramref name="apps"/> answers its readiness probe, or the time is up.</summary>
+    public static async Task WaitUntilReadyAsync(IReadOnlyList<HttpClient> apps, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(timeout);
+        foreach (var client in apps)
+        {
+            try
+            {
+                while (!await IsReadyAsync(client, deadline.Token))
+                {
+                    await Task.Delay(100, deadline.Token);
+                }
+            }
+            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+            {
+                throw new TimeoutException($"{client.BaseAddress} did not report ready within {timeout.TotalSeconds:0} s.");
+            }
+        }
+    }
+
+    private static async Task<bool> IsReadyAsync(HttpClient app, CancellationToken cancellationToken)
+    {
+        try
+        {
+            using var response = await app.GetAsync(ServiceDefaults.ServiceDefaults.ReadinessPath, cancellationToken);
+            return response.IsSuccessStatusCode;
+        }
+        catch (HttpRequestException)
+        {
+            return false; // Not listening yet.
+        }
+    }
+
+    public async ValueTask DisposeAsync() => await StopAsync(Sidecar, _apps, _clients);
 
     private static async Task StopAsync(SidecarDouble sidecar, List<WebApplication> apps, List<HttpClient> clients)
     {

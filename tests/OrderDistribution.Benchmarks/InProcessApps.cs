@@ -1,7 +1,9 @@
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Console;
 using OrderDistribution.Distributor;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
@@ -18,12 +20,17 @@ public static class InProcessApps
     /// <summary>Whether the apps also log to the console (the benchmark's <c>--console</c>).</summary>
     public static bool Console { get; set; }
 
-    public static void Log(ILoggingBuilder logging, LogRecorder logs)
+    /// <param name="toStandardError">The console lines go to standard error: an app's own process, whose standard output answers the benchmark.</param>
+    public static void Log(ILoggingBuilder logging, LogRecorder logs, bool toStandardError = false)
     {
         logging.ClearProviders().AddProvider(logs);
         if (Console)
         {
             logging.AddSimpleConsole();
+            if (toStandardError)
+            {
+                logging.Services.Configure<ConsoleLoggerOptions>(console => console.LogToStandardErrorThreshold = LogLevel.Trace);
+            }
         }
     }
 

@@ -38,6 +38,10 @@ using OrderDistribution.TestSupport;
 // --console: the apps also print their log lines, as they do under dapr run (send the output to a file).
 InProcessApps.Console = args.Contains("--console");
 args = [.. args.Where(a => a != "--console")];
+if (args is ["app", var member, var sidecarAddress, var storage])
+{
+    return await AppProcess.HostAsync(member, new Uri(sidecarAddress), storage);
+}
 
 const int BulkSize = 250;
 const int ConcurrentBulks = 4;
@@ -57,6 +61,12 @@ if (args is ["fault", .. var rest])
     return report.Proven ? 0 : 1;
 }
 
+if (args is ["cold", .. var coldCount])
+{
+    await MeasureFirstBurst(OrderGenerator.Generate(coldCount.Length > 0 ? int.Parse(coldCount[0], CultureInfo.InvariantCulture) : 10_000, seed: 1));
+    return 0;
+}
+
 if (args is ["scale", .. var counts])
 {
     foreach (var burst in (counts.Length > 0 ? counts.Select(c => int.Parse(c, CultureInfo.InvariantCulture)) : [10_000, 100_000])
@@ -73,23 +83,7 @@ var orders = OrderGenerator.Generate(count, seed: 1);
 Console.WriteLine($"{count} orders, {orders.Average(o => OrderJson.Serialize(o).Length):0} bytes each on average, " +
                   $"ingress bulks of {BulkSize}, {ConcurrentBulks} at a time, {Environment.ProcessorCount} cores");
 
-// First of all, while nothing has run in this process yet: the first burst on freshly started apps, which is
-// every burst in Azure, where the receivers scale from zero. Then the next burst on the same apps. The apps run as
-// `order-load in-process` runs them (InProcessTrio): each its own web app on 127.0.0.1 behind the sidecar double.
-var data = Directory.CreateTempSubdirectory("azurite-bench");
-await using (var azurite = await Azurite.StartAsync(data.FullName))
-{
-    var logs = new LogRecorder();
-    await using var trio = await StartTrioAsync(azurite.ConnectionString, logs);
-
-    var cold = await MeasureTrio("trio cold", trio, orders, logs);
-    await ReportStoredAsync(azurite.ConnectionString, orders, cold.Started);
-    var warm = await MeasureTrio("trio to Azurite blobs", trio, orders, logs);
-    await ReportStoredAsync(azurite.ConnectionString, orders, warm.Started);
-    Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  cold/warm: {cold.Elapsed / warm.Elapsed:0.00}"));
-}
-
-data.Delete(recursive: true);
+await MeasureFirstBurst(orders);
 
 using (var distributor = Distributor(NullSidecar.Create(), new LogRecorder()))
 {
@@ -119,6 +113,37 @@ var single = await TrioRun.RunAsync(new TrioRunOptions
 Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.InvariantCulture, $", {count / single.Elapsed.TotalSeconds:0} orders/s"));
 Console.WriteLine(single.Details);
 return single.Proven ? 0 : 1;
+
+// First, the first burst on freshly started apps, each in a process of its own as in every real run (and every
+// burst in Azure, where the receivers scale from zero); then the next burst on the same processes. The double and
+// the store are warmed up before, by a burst through apps that then stop: a real sidecar is compiled ahead of time,
+// and the store is warm in a real run's first burst too.
+static async Task MeasureFirstBurst(List<Order> orders)
+{
+    var data = Directory.CreateTempSubdirectory("azurite-bench");
+    await using (var azurite = await Azurite.StartAsync(data.FullName))
+    {
+        var appStart = TimeSpan.FromSeconds(60);
+        await using (var warmingUp = await TrioProcesses.StartAsync(azurite.ConnectionString, appStart))
+        {
+            warmingUp.Schedule(WarmUpOrders(orders.Take(1_000)).Select(OrderJson.Serialize));
+            await warmingUp.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
+        }
+
+        await using var trio = await TrioProcesses.StartAsync(azurite.ConnectionString, appStart);
+        var startUp = await trio.StatsAsync();
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"trio start: every app ready {trio.StartUp.TotalSeconds:0.00} s after its process started; the apps {startUp.Sum(s => s.Cpu.TotalSeconds):0.0} CPU-s, " +
+            $"{startUp.Sum(s => s.MethodsCompiled):N0} methods compiled in {startUp.Sum(s => s.JitTime.TotalSeconds):0.00} s"));
+        var cold = await MeasureProcesses("trio cold", trio, orders);
+        await ReportStoredAsync(azurite.ConnectionString, orders, cold.Started);
+        var warm = await MeasureProcesses("trio warm", trio, orders);
+        await ReportStoredAsync(azurite.ConnectionString, orders, warm.Started);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  cold/warm: {cold.Elapsed / warm.Elapsed:0.00}"));
+    }
+
+    data.Delete(recursive: true);
+}
 
 // The trio in the bulk model, started and ready: each app reports ready before a burst reaches it, as before the load
 // tool schedules one.
@@ -176,6 +201,38 @@ static async Task<TimeSpan> MeasureStorageAlone(string connectionString, List<Or
     Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
         $"storage alone: {orders.Count} blobs in {result.Elapsed.TotalSeconds:0.00} s, {result.Failed} failed, {allocated:0.0} KiB allocated per blob (the blob client's own)"));
     return result.Elapsed;
+}
+
+// The burst goes on the ingress queue at once; it ends when the double has every message answered SUCCESS (each
+// order a blob). CPU, allocation, JIT and working set are each app process's own; allocation is per order of the
+// burst (each receiver stores about half of them), so the apps' figures add up to what the trio allocates per order.
+static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(string name, TrioProcesses trio, List<Order> orders)
+{
+    var payloads = orders.Select(OrderJson.Serialize).ToList();
+    var before = await trio.StatsAsync();
+    var doubleCpu = Process.GetCurrentProcess().TotalProcessorTime;
+    var retriedBefore = trio.Sidecar.Topics.Values.Sum(t => t.Retried);
+    var started = DateTimeOffset.UtcNow;
+    var clock = Stopwatch.StartNew();
+    trio.Schedule(payloads);
+    if (!await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(10)))
+    {
+        throw new TimeoutException($"{name}: messages were still outstanding after 10 minutes");
+    }
+
+    clock.Stop();
+    doubleCpu = Process.GetCurrentProcess().TotalProcessorTime - doubleCpu;
+    var burst = (await trio.StatsAsync()).Zip(before, (after, b) => after - b).ToList();
+    var perApp = string.Join("; ", trio.Apps.Zip(burst, (app, cost) => string.Create(CultureInfo.InvariantCulture,
+        $"{app.Member} {cost.Cpu.TotalSeconds:0.0} CPU-s, {cost.MethodsCompiled:N0} methods in {cost.JitTime.TotalSeconds:0.00} s, " +
+        $"{cost.Allocated / 1024.0 / orders.Count:0.0} KiB/order, peak {cost.PeakWorkingSet / 1024 / 1024} MiB")));
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+        $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s; " +
+        $"the apps {burst.Sum(c => c.Cpu.TotalSeconds):0.0} CPU-s, {burst.Sum(c => c.Allocated) / 1024.0 / orders.Count:0.0} KiB allocated per order, " +
+        $"{burst.Sum(c => c.MethodsCompiled):N0} methods compiled in {burst.Sum(c => c.JitTime.TotalSeconds):0.00} s ({perApp}); " +
+        $"the double {doubleCpu.TotalSeconds:0.0} CPU-s; {trio.Sidecar.Topics.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
+        $"{burst.Sum(c => c.LogLines)} log lines"));
+    return (clock.Elapsed, started);
 }
 
 // The burst goes on the ingress queue at once, as the load tool schedules it; it ends when the double has every

@@ -1,0 +1,134 @@
+using System.Diagnostics;
+using OrderDistribution.InProcessHost;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Benchmarks;
+
+/// <summary>
+/// One of the trio's apps in a process of its own, as each runs beside its sidecar: this benchmark started again as
+/// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; [--console]</c>, hosting only that app (<see cref="InProcessTrio.StartAppAsync"/>)
+/// on the app's own GC settings. It says where it listens, then answers each <c>stats</c> line on its standard input
+/// with its <see cref="AppStats"/>, and stops when its standard input closes.
+/// </summary>
+public sealed class AppProcess : IAsyncDisposable
+{
+    private const string ListeningPrefix = "listening ";
+    private readonly Process _process;
+    private readonly SemaphoreSlim _asking = new(1, 1);
+
+    private AppProcess(string member, Process process, Uri address)
+    {
+        Member = member;
+        _process = process;
+        Address = address;
+    }
+
+    public string Member { get; }
+
+    public Uri Address { get; }
+
+    public static async Task<AppProcess> StartAsync(string member, Uri sidecar, string storage, TimeSpan timeout)
+    {
+        var start = new ProcessStartInfo(Environment.ProcessPath!)
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            UseShellExecute = false,
+        };
+        if (Path.GetFileNameWithoutExtension(Environment.ProcessPath) == "dotnet")
+        {
+            start.ArgumentList.Add(typeof(AppProcess).Assembly.Location);
+        }
+
+        foreach (var argument in (string[])["app", member, sidecar.ToString(), storage, .. InProcessApps.Console ? ["--console"] : (string[])[]])
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        // The apps run on server GC (the web SDK's default, in their runtimeconfig.json); this benchmark does not.
+        start.Environment["DOTNET_gcServer"] = "1";
+        var process = Process.Start(start) ?? throw new InvalidOperationException($"could not start a process for {member}");
+        try
+        {
+            using var deadline = new CancellationTokenSource(timeout);
+            while (await process.StandardOutput.ReadLineAsync(deadline.Token) is { } line)
+            {
+                if (line.StartsWith(ListeningPrefix, StringComparison.Ordinal))
+                {
+                    return new AppProcess(member, process, new Uri(line[ListeningPrefix.Length..]));
+                }
+            }
+
+            throw new InvalidOperationException($"{member}'s process ended before it listened (exit code {process.ExitCode})");
+        }
+        catch
+        {
+            process.Kill(entireProcessTree: true);
+            process.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>The child's side: hosts <paramref name="member"/> until standard input closes.</summary>
+    public static async Task<int> HostAsync(string member, Uri sidecar, string storage)
+    {
+        var logs = new LogRecorder();
+        var app = await InProcessTrio.StartAppAsync(member, sidecar, new InProcessTrioOptions
+        {
+            StorageConnectionString = storage,
+            ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs, toStandardError: true),
+        });
+        Console.WriteLine(ListeningPrefix + OrderDistribution.LocalRun.LoopbackServer.AddressOf(app));
+        while (await Console.In.ReadLineAsync() is { } line)
+        {
+            if (line == "stats")
+            {
+                Console.WriteLine(AppStats.OfThisProcess(logs.PrintedLines()).ToLine());
+            }
+        }
+
+        await app.StopAsync();
+        await app.DisposeAsync();
+        return 0;
+    }
+
+    public async Task<AppStats> StatsAsync()
+    {
+        await _asking.WaitAsync();
+        try
+        {
+            await _process.StandardInput.WriteLineAsync("stats");
+            await _process.StandardInput.FlushAsync();
+            while (await _process.StandardOutput.ReadLineAsync() is { } line)
+            {
+                if (AppStats.TryParse(line, out var stats))
+                {
+                    return stats;
+                }
+            }
+
+            throw new InvalidOperationException($"{Member}'s process ended (exit code {_process.ExitCode})");
+        }
+        finally
+        {
+            _asking.Release();
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        _process.StandardInput.Close();
+        using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        try
+        {
+            await _process.WaitForExitAsync(grace.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            _process.Kill(entireProcessTree: true);
+        }
+
+        _process.Dispose();
+        _asking.Dispose();
+    }
+}

@@ -1,0 +1,89 @@
+using OrderDistribution.InProcessHost;
+
+namespace OrderDistribution.Benchmarks;
+
+/// <summary>
+/// The trio in the bulk model with each app in a fresh process of its own (<see cref="AppProcess"/>), started at
+/// once as a new revision starts them, behind a sidecar double in this process: each app pays its own start-up and
+/// compiles its own code, on the cores the others, the double and the store also need.
+/// </summary>
+public sealed class TrioProcesses : IAsyncDisposable
+{
+    private readonly List<AppProcess> _apps;
+    private readonly List<HttpClient> _clients;
+
+    private TrioProcesses(SidecarDouble sidecar, List<AppProcess> apps, List<HttpClient> clients)
+    {
+        Sidecar = sidecar;
+        _apps = apps;
+        _clients = clients;
+    }
+
+    /// <summary>From starting the processes until the last app reported ready.</summary>
+    public TimeSpan StartUp { get; private set; }
+
+    public SidecarDouble Sidecar { get; }
+
+    /// <summary>The distributor, then the express and the standard receiver.</summary>
+    public IReadOnlyList<AppProcess> Apps => _apps;
+
+    /// <summary>Starts the three processes, and returns when each app has reported ready.</summary>
+    public static async Task<TrioProcesses> StartAsync(string storage, TimeSpan timeout)
+    {
+        var sidecar = await SidecarDouble.StartAsync(new SidecarDoubleOptions());
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var starting = InProcessTrio.Members.Select(member => AppProcess.StartAsync(member, sidecar.Address, storage, timeout)).ToList();
+        try
+        {
+            await Task.WhenAll(starting);
+        }
+        catch
+        {
+            foreach (var started in starting.Where(s => s.IsCompletedSuccessfully))
+            {
+                await started.Result.DisposeAsync();
+            }
+
+            await sidecar.DisposeAsync();
+            throw;
+        }
+
+        var apps = starting.Select(s => s.Result).ToList();
+        var clients = apps.Select(app => InProcessTrio.ClientOf(app.Address)).ToList();
+        var trio = new TrioProcesses(sidecar, apps, clients);
+        try
+        {
+            InProcessTrio.Subscribe(sidecar, DeliveryStyle.Bulk, clients);
+            await InProcessTrio.WaitUntilReadyAsync(clients, timeout, default);
+            trio.StartUp = clock.Elapsed;
+            return trio;
+        }
+        catch
+        {
+            await trio.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
+    public void Schedule(IEnumerable<byte[]> payloads)
+    {
+        var ingress = InProcessTrio.IngressOf(DeliveryStyle.Bulk);
+        foreach (var payload in payloads)
+        {
+            Sidecar.Enqueue(ingress, payload);
+        }
+    }
+
+    public async Task<IReadOnlyList<AppStats>> StatsAsync() => await Task.WhenAll(_apps.Select(app => app.StatsAsync()));
+
+    public async ValueTask DisposeAsync()
+    {
+        await Sidecar.DisposeAsync();
+        _clients.ForEach(c => c.Dispose());
+        foreach (var app in _apps)
+        {
+            await app.DisposeAsync();
+        }
+    }
+}
