@@ -16,4 +16,20 @@ public class RuntimeSettingsTests
 
         Assert.False(properties.GetProperty("System.Runtime.TieredPGO").GetBoolean());
     }
+
+    [Theory]
+    [InlineData("OrderDistribution.Distributor")]
+    [InlineData("OrderDistribution.Receiver")]
+    public void Published_for_linux_x64_as_their_images_are_the_apps_run_ahead_of_time_code_without_compiling_it_again(string app)
+    {
+        var (exitCode, output) = Repo.Run("dotnet", "msbuild", $"src/{app}/{app}.csproj", "-p:RuntimeIdentifier=linux-x64",
+            "-getProperty:PublishReadyToRun", "-getProperty:TieredCompilation");
+        Assert.True(exitCode == 0, output);
+        using var evaluated = JsonDocument.Parse(output);
+
+        var properties = evaluated.RootElement.GetProperty("Properties");
+
+        Assert.Equal("true", properties.GetProperty("PublishReadyToRun").GetString());
+        Assert.Equal("false", properties.GetProperty("TieredCompilation").GetString());
+    }
 }
