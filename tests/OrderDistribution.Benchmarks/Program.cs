@@ -1,16 +1,20 @@
 // Measures what the apps themselves cost, without real sidecars or broker:
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks [-- [--console] <orders, default 10000>]
-// 1. the whole trio in the bulk model: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked:
-//    "trio cold", the first burst on freshly started apps, then "trio to Azurite blobs", the next one, hosted as
-//    `order-load in-process` hosts them (InProcessTrio, the sidecar double in src/OrderDistribution.LocalRun);
+// Published for linux-x64 (dotnet publish -c Release -r linux-x64), it runs the apps as their images do: ReadyToRun,
+// tiered compilation off.
+// 1. the whole trio in the bulk model: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked,
+//    each app in a process of its own behind the sidecar double (src/OrderDistribution.LocalRun) in this one:
+//    "trio start", "trio cold", the first burst on the freshly started apps, then "trio warm", the next one;
+//    `-- cold [<orders>]` runs only these;
 // 2. distributor alone: decode, route, serialize and split into bulk publishes (publishes cost nothing);
 //    receiver alone: the express orders in bulk deliveries to the express receiver, each stored in Azurite, beside
 //    storage alone (the same uploads with no app around them): what the receiver adds to the blob client's own;
-// 3. single mode: the trio behind a Dapr double that delivers one message per request, as many at once per app
-//    as run-local.sh's appMaxConcurrency lets the sidecar.
+// 3. single mode: the trio in this process (InProcessTrio, as `order-load in-process` hosts it) behind a Dapr double
+//    that delivers one message per request, as many at once per app as run-local.sh's appMaxConcurrency lets the sidecar.
 // Each trio line ends with the log lines the apps printed (Information and above, stack traces counted).
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- scale [<orders>...; default 10000 100000]
-// The scale line: at each count, storage alone and the warm trio, each on a fresh Azurite on disk, and their ratio.
+// The scale line: at each count, storage alone and the warm trio (in its processes), each on a fresh Azurite on disk,
+// and their ratio.
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault [<orders, default 10000>]
 // The fault run: bulk model, 5% of publishes and 5% of blob writes failing, every message delivered twice,
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
@@ -31,7 +35,6 @@ using OrderDistribution.LoadTool.Ceiling;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Contracts;
-using OrderDistribution.InProcessHost;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 
@@ -145,21 +148,8 @@ static async Task MeasureFirstBurst(List<Order> orders)
     data.Delete(recursive: true);
 }
 
-// The trio in the bulk model, started and ready: each app reports ready before a burst reaches it, as before the load
-// tool schedules one.
-static async Task<InProcessTrio> StartTrioAsync(string storage, LogRecorder logs)
-{
-    var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
-    {
-        StorageConnectionString = storage,
-        ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs),
-    });
-    await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), default);
-    return trio;
-}
-
 // Storage alone (the load tool's ceiling: the same blobs, 64 uploads in flight) and the warm trio, each on its own
-// fresh Azurite on disk, at one count: the trio's time over storage's, and the process's working set.
+// fresh Azurite on disk, at one count: the trio's time over storage's, and each app's working set.
 static async Task MeasureScale(List<Order> orders)
 {
     TimeSpan alone;
@@ -173,15 +163,13 @@ static async Task MeasureScale(List<Order> orders)
     var trioData = Directory.CreateTempSubdirectory("azurite-scale");
     await using (var azurite = await Azurite.StartAsync(trioData.FullName))
     {
-        var logs = new LogRecorder();
-        await using var trio = await StartTrioAsync(azurite.ConnectionString, logs);
+        await using var trio = await TrioProcesses.StartAsync(azurite.ConnectionString, TimeSpan.FromSeconds(60));
         trio.Schedule(WarmUpOrders(orders.Take(1_000)).Select(OrderJson.Serialize));
         await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
-        var (elapsed, started) = await MeasureTrio($"trio at {orders.Count}", trio, orders, logs);
+        var (elapsed, started) = await MeasureProcesses($"trio at {orders.Count}", trio, orders);
         await ReportStoredAsync(azurite.ConnectionString, orders, started);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  scale {orders.Count}: trio {elapsed.TotalSeconds:0.0} s, storage alone {alone.TotalSeconds:0.0} s, trio / storage alone {elapsed / alone:0.00}, " +
-            $"working set now {Process.GetCurrentProcess().WorkingSet64 / 1024 / 1024} MiB"));
+            $"  scale {orders.Count}: trio {elapsed.TotalSeconds:0.0} s, storage alone {alone.TotalSeconds:0.0} s, trio / storage alone {elapsed / alone:0.00}"));
     }
 
     trioData.Delete(recursive: true);
@@ -232,38 +220,6 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(s
         $"{burst.Sum(c => c.MethodsCompiled):N0} methods compiled in {burst.Sum(c => c.JitTime.TotalSeconds):0.00} s ({perApp}); " +
         $"the double {doubleCpu.TotalSeconds:0.0} CPU-s; {trio.Sidecar.Topics.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
         $"{burst.Sum(c => c.LogLines)} log lines"));
-    return (clock.Elapsed, started);
-}
-
-// The burst goes on the ingress queue at once, as the load tool schedules it; it ends when the double has every
-// message answered SUCCESS (each order a blob). Allocation and CPU are the process's: the apps', the double's and
-// Azurite's client side; JIT is what the runtime compiled during the burst, for all three apps at once.
-static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureTrio(string name, InProcessTrio trio, List<Order> orders, LogRecorder logs)
-{
-    var payloads = orders.Select(OrderJson.Serialize).ToList();
-    var linesBefore = logs.PrintedLines();
-    var allocated = GC.GetTotalAllocatedBytes(precise: true);
-    var cpu = Process.GetCurrentProcess().TotalProcessorTime;
-    var jit = System.Runtime.JitInfo.GetCompilationTime();
-    var methods = System.Runtime.JitInfo.GetCompiledMethodCount();
-    var retriedBefore = trio.Sidecar.Topics.Values.Sum(t => t.Retried);
-    var started = DateTimeOffset.UtcNow;
-    var clock = Stopwatch.StartNew();
-    trio.Schedule(payloads);
-    if (!await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(10)))
-    {
-        throw new TimeoutException($"{name}: messages were still outstanding after 10 minutes");
-    }
-
-    clock.Stop();
-    allocated = GC.GetTotalAllocatedBytes(precise: true) - allocated;
-    cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
-    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-        $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s, " +
-        $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, {cpu.TotalSeconds:0.0} CPU-s (the apps and the double), " +
-        $"JIT {(System.Runtime.JitInfo.GetCompilationTime() - jit).TotalSeconds:0.00} s for {System.Runtime.JitInfo.GetCompiledMethodCount() - methods} methods, " +
-        $"peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB, " +
-        $"{trio.Sidecar.Topics.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, {logs.PrintedLines() - linesBefore} log lines"));
     return (clock.Elapsed, started);
 }
 
