@@ -1,3 +1,4 @@
+using Dapr.Client;
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
@@ -10,12 +11,14 @@ namespace OrderDistribution.Distributor;
 
 /// <summary>
 /// The distributor's warm-up: sample orders decoded as the entry points decode them, routed, serialized and split into
-/// bulk publishes as <see cref="OrderDistributor"/> does, then the sidecar's outbound health asked through the
-/// sidecar's resilience pipeline, which opens the connection to it. Nothing is published.
+/// bulk publishes as <see cref="OrderDistributor"/> does, then the sidecar's outbound health and its metadata asked
+/// through the sidecar's resilience pipeline, which opens both connections to it: the health check's HTTP one, and
+/// the gRPC channel the publishes use. Nothing is published.
 /// </summary>
 public sealed class DistributorWarmUp(
     IServiceProvider services,
     OrderRouter router,
+    DaprClient dapr,
     DaprSidecarProbe sidecar,
     [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience,
     IOptions<MessagingOptions> messaging,
@@ -38,6 +41,9 @@ public sealed class DistributorWarmUp(
         _ = scope.ServiceProvider.GetRequiredService<IOrderHandler>();
     }
 
-    protected override async Task OpenConnectionsAsync(CancellationToken cancellationToken) =>
+    protected override async Task OpenConnectionsAsync(CancellationToken cancellationToken)
+    {
         await resilience.ExecuteAsync(async ct => await sidecar.CheckAsync(ct), cancellationToken);
+        await resilience.ExecuteAsync(async ct => await dapr.GetMetadataAsync(ct), cancellationToken);
+    }
 }

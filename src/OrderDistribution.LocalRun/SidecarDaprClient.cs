@@ -14,7 +14,7 @@ using OrderDistribution.Messaging.Outbound;
 namespace OrderDistribution.LocalRun;
 
 /// <summary>
-/// A <see cref="DaprClient"/> that hands the calls the apps make with it (publish, bulk publish, outbound health) to a sidecar double over the sidecar's HTTP API (<see cref="SidecarDouble"/>, or a test's own), and
+/// A <see cref="DaprClient"/> that hands the calls the apps make with it (publish, bulk publish, outbound health, metadata) to a sidecar double over the sidecar's HTTP API (<see cref="SidecarDouble"/>, or a test's own), and
 /// reports each outcome the way the SDK reports it from a real sidecar: a bulk publish's named failures as
 /// <c>FailedEntries</c> under the SDK's entry ids (the indexes of the events), any other refusal as a
 /// <see cref="DaprException"/> around an <see cref="RpcException"/>, a cancelled call as cancellation.
@@ -82,6 +82,7 @@ public static class SidecarDaprClient
                 nameof(DaprClient.BulkPublishEventAsync) when invocation.Method.GetGenericArguments() is [var type] && type == typeof(byte[]) =>
                     BulkPublishAsync(http, (string)a[0], (string)a[1], (IReadOnlyList<byte[]>)a[2], (Dictionary<string, string>?)a[3], (CancellationToken)a[4]),
                 nameof(DaprClient.CheckOutboundHealthAsync) => OutboundHealthyAsync(http, (CancellationToken)a[0]),
+                nameof(DaprClient.GetMetadataAsync) => MetadataAsync(http, (CancellationToken)a[0]),
                 nameof(DaprClient.Dispose) => null,
                 _ => throw new NotSupportedException($"The sidecar double does not serve DaprClient.{invocation.Method.Name}."),
             };
@@ -135,6 +136,18 @@ public static class SidecarDaprClient
         }
 
         throw Refused("Bulk Publish", status, body);
+    }
+
+    private static async Task<DaprMetadata> MetadataAsync(HttpClient http, CancellationToken cancellationToken)
+    {
+        using var response = await http.GetAsync("v1.0/metadata", cancellationToken);
+        if (!response.IsSuccessStatusCode)
+        {
+            throw Refused("Get Metadata", (int)response.StatusCode, await response.Content.ReadAsByteArrayAsync(cancellationToken));
+        }
+
+        using var metadata = await JsonDocument.ParseAsync(await response.Content.ReadAsStreamAsync(cancellationToken), cancellationToken: cancellationToken);
+        return new DaprMetadata(metadata.RootElement.GetProperty("id").GetString() ?? "", [], new Dictionary<string, string>(), []);
     }
 
     private static async Task<bool> OutboundHealthyAsync(HttpClient http, CancellationToken cancellationToken)

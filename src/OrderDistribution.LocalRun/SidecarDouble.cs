@@ -54,6 +54,7 @@ public sealed class SidecarDouble : IAsyncDisposable
         app.MapPost("/v1.0/publish/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.PublishAsync(topic, request));
         app.MapPost("/v1.0/bindings/{name}", (string name, HttpRequest request) => sidecar.InvokeBindingAsync(name, request));
         app.MapGet("/v1.0/healthz/outbound", () => Results.NoContent());
+        app.MapGet("/v1.0/metadata", () => Results.Json(new { id = "sidecar-double" }));
         await app.StartAsync();
         return sidecar;
     }

@@ -1,6 +1,7 @@
 using System.Net;
 using NSubstitute;
 using OrderDistribution.ServiceDefaults;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Distributor.Tests;
 
@@ -8,7 +9,7 @@ namespace OrderDistribution.Distributor.Tests;
 public sealed class WarmUpTests
 {
     [Fact]
-    public async Task The_distributor_warms_up_before_it_answers_its_first_request_and_publishes_nothing()
+    public async Task The_distributor_warms_up_and_opens_both_sidecar_connections_before_it_answers_its_first_request_and_publishes_nothing()
     {
         using var app = new DistributorFactory(("Logging:LogLevel:Default", "Debug"));
 
@@ -18,9 +19,23 @@ public sealed class WarmUpTests
         Assert.Contains(app.Logs.Lines, l => l.Category == typeof(DistributorWarmUp).FullName && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
         Assert.DoesNotContain(app.Logs.Lines, l => l.Message.StartsWith("Warm-up: the connections are not open", StringComparison.Ordinal));
         await app.Sidecar.Client.ReceivedWithAnyArgs().CheckOutboundHealthAsync(default);
+        await app.Sidecar.Client.ReceivedWithAnyArgs().GetMetadataAsync(default);
         Assert.Empty(app.Sidecar.BulkPublishes);
         Assert.Empty(app.Sidecar.Publishes);
         Assert.Empty(app.Sidecar.BindingCalls);
+    }
+
+    [Fact]
+    public async Task Over_a_sidecar_s_HTTP_API_the_warm_up_reads_its_metadata_and_opens_both_connections()
+    {
+        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        sidecar.Metadata = """{"id":"distributor"}""";
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString()), ("Logging:LogLevel:Default", "Debug")) { SidecarDouble = true };
+
+        using var response = await app.CreateClient().GetAsync(ServiceDefaults.ServiceDefaults.LivenessPath, TestContext.Current.CancellationToken);
+
+        Assert.Contains(app.Logs.Lines, l => l.Category == typeof(DistributorWarmUp).FullName && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
+        Assert.DoesNotContain(app.Logs.Lines, l => l.Message.StartsWith("Warm-up: the connections are not open", StringComparison.Ordinal));
     }
 
     [Fact]
