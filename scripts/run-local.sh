@@ -385,9 +385,12 @@ case "$model" in
 esac
 start_azurite
 
-# Both receivers run one project: build once here; the run file's commands use --no-build.
-dotnet build -c Release "$ROOT/src/OrderDistribution.Distributor/OrderDistribution.Distributor.csproj"
-dotnet build -c Release "$ROOT/src/OrderDistribution.Receiver/OrderDistribution.Receiver.csproj"
+# Each app runs its published build (the run files' commands): compiled ahead of time for this machine and
+# run without tiered compilation, as the container images are. Both receivers run the one receiver build.
+for project in Distributor Receiver; do
+  dotnet publish -c Release --use-current-runtime --self-contained false \
+    -o "$ROOT/src/OrderDistribution.$project/bin/run" "$ROOT/src/OrderDistribution.$project/OrderDistribution.$project.csproj"
+done
 
 run_file="$(render)"
 echo "dapr run -f $run_file   (model $model, mode $mode; Ctrl+C stops)"

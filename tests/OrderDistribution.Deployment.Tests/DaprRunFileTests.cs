@@ -6,6 +6,9 @@ public class DaprRunFileTests
 {
     private static readonly string[] PubSubModes = ["bulk", "single"];
 
+    /// <summary>Where scripts/run-local.sh publishes each app, in its project folder: the folder the run files start it from.</summary>
+    private const string PublishedRun = "bin/run";
+
     public static readonly TheoryData<string> RunFiles = [DaprRunFile.PubSub, DaprRunFile.Bindings];
 
     [Theory]
@@ -42,15 +45,17 @@ public class DaprRunFileTests
 
     [Theory]
     [MemberData(nameof(RunFiles))]
-    public void Every_app_runs_its_prebuilt_project_without_a_launch_profile(string runFile)
+    public void Every_app_runs_the_build_run_local_publishes_ahead_of_time_compiled_into_its_project_folder(string runFile)
     {
+        var script = Repo.Read("scripts/run-local.sh");
         foreach (var app in DaprRunFile.Load(runFile).Apps)
         {
-            Assert.Equal(["dotnet", "run"], app.Command.Take(2));
-            Assert.Contains("--no-launch-profile", app.Command);
-            // Both receivers share a project: concurrent builds of it would collide.
-            Assert.Contains("--no-build", app.Command);
+            var project = Path.GetFileNameWithoutExtension(Contract.ProjectOfApp[app.Id]);
+            Assert.Equal(["dotnet", $"{PublishedRun}/{project}.dll"], app.Command);
+            Assert.Contains($"-o \"$ROOT/src/OrderDistribution.$project/{PublishedRun}\"", script);
         }
+
+        Assert.Contains("dotnet publish -c Release --use-current-runtime --self-contained false", script);
     }
 
     [Theory]

@@ -18,11 +18,13 @@ public class RuntimeSettingsTests
     }
 
     [Theory]
-    [InlineData("OrderDistribution.Distributor")]
-    [InlineData("OrderDistribution.Receiver")]
-    public void Published_for_linux_x64_as_their_images_are_the_apps_run_ahead_of_time_code_without_compiling_it_again(string app)
+    [InlineData("OrderDistribution.Distributor", "RuntimeIdentifier=linux-x64")] // the container images
+    [InlineData("OrderDistribution.Receiver", "RuntimeIdentifier=linux-x64")]
+    [InlineData("OrderDistribution.Distributor", "UseCurrentRuntimeIdentifier=true")] // scripts/run-local.sh
+    [InlineData("OrderDistribution.Receiver", "UseCurrentRuntimeIdentifier=true")]
+    public void Published_as_the_images_and_the_local_run_are_the_apps_run_ahead_of_time_code_without_compiling_it_again(string app, string publishedFor)
     {
-        var (exitCode, output) = Repo.Run("dotnet", "msbuild", $"src/{app}/{app}.csproj", "-p:RuntimeIdentifier=linux-x64",
+        var (exitCode, output) = Repo.Run("dotnet", "msbuild", $"src/{app}/{app}.csproj", $"-p:{publishedFor}",
             "-getProperty:PublishReadyToRun", "-getProperty:TieredCompilation");
         Assert.True(exitCode == 0, output);
         using var evaluated = JsonDocument.Parse(output);
