@@ -46,8 +46,7 @@ public sealed partial class BlobOrderStore(
     {
         try
         {
-            // A callback of object, the type of the pipeline's retry and circuit breaker: Polly then hands its outcome through
-            // as it is instead of converting it in and out of each of them (0.7 KiB of state machines a write).
+            // A callback of object, as on every per-order path (DependencyResilience).
             await resilience.ExecuteAsync<object?>(async ct =>
             {
                 await WriteAsync(order, ct);
