@@ -60,7 +60,8 @@ public sealed class OrderDistributor(
 
             try
             {
-                await resilience.ExecuteAsync(async ct =>
+                // A callback of object, as on every per-order path (DependencyResilience).
+                await resilience.ExecuteAsync<object?>(async ct =>
                 {
                     if (channel == InboundChannel.InputBinding)
                     {
@@ -71,6 +72,8 @@ public sealed class OrderDistributor(
                         await dapr.PublishByteEventAsync(
                             messaging.Value.PubSubName, destination.Topic, payload, "application/json", RawPayload, ct);
                     }
+
+                    return null;
                 }, cancellationToken);
                 failures.Succeeded();
                 progress.MarkDone(entryId);

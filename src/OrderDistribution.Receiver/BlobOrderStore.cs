@@ -28,6 +28,9 @@ public sealed partial class BlobOrderStore(
 
     private static readonly ETag NoBlobsETag = new("\"0x0\"");
 
+    /// <summary>The same for every blob, and only read by the blob client: one instance rather than one a write.</summary>
+    private static readonly BlobHttpHeaders JsonContent = new() { ContentType = "application/json" };
+
     private readonly SemaphoreSlim _confirming = new(1, 1);
 
     // The pipeline's attempt timeout bounds every write; the SDK's own bound sits above it so it never fires first.
@@ -43,7 +46,12 @@ public sealed partial class BlobOrderStore(
     {
         try
         {
-            await resilience.ExecuteAsync(async ct => await WriteAsync(order, ct), cancellationToken);
+            // A callback of object, as on every per-order path (DependencyResilience).
+            await resilience.ExecuteAsync<object?>(async ct =>
+            {
+                await WriteAsync(order, ct);
+                return null;
+            }, cancellationToken);
         }
         catch (RequestFailedException e)
         {
@@ -79,8 +87,11 @@ public sealed partial class BlobOrderStore(
     {
         try
         {
-            await resilience.ExecuteAsync(
-                async ct => await WriteAsync(sample, ct, WarmUpBlobName, new BlobRequestConditions { IfMatch = NoBlobsETag }), cancellationToken);
+            await resilience.ExecuteAsync<object?>(async ct =>
+            {
+                await WriteAsync(sample, ct, WarmUpBlobName, new BlobRequestConditions { IfMatch = NoBlobsETag });
+                return null;
+            }, cancellationToken);
         }
         catch (RequestFailedException e) when (e.Status is StatusCodes.Status412PreconditionFailed or StatusCodes.Status404NotFound)
         {
@@ -102,7 +113,7 @@ public sealed partial class BlobOrderStore(
             // No conditions for an order: the same order delivered again overwrites its blob.
             await blob.UploadAsync(json, new BlobUploadOptions
             {
-                HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" },
+                HttpHeaders = JsonContent,
                 Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(time.GetUtcNow()) },
                 Conditions = conditions,
             }, cancellationToken);

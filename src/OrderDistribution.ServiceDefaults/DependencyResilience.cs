@@ -19,6 +19,11 @@ namespace OrderDistribution.ServiceDefaults;
 /// </list>
 /// Polly's own log lines are off (<see cref="ServiceDefaults"/>): it logs every attempt, with a stack trace for each
 /// timeout. What the apps handle is logged once, by the delivery it belongs to; the breaker says when it opens and closes.
+/// <para>
+/// The retry and the circuit breaker are strategies of <see cref="object"/>. A call made once per order runs as a callback
+/// of that type (<c>ExecuteAsync&lt;object?&gt;</c>, returning null): Polly then hands its outcome through them as it is,
+/// instead of converting a void outcome in and out of each, two state machines a strategy (0.7 KiB per call).
+/// </para>
 /// </summary>
 public static partial class DependencyResilience
 {

@@ -14,6 +14,9 @@ internal static class BulkSubscribeMessageReader
     /// <summary>The entries' metadata, which nothing here reads: one empty dictionary rather than one an entry.</summary>
     private static readonly Dictionary<string, string> NoMetadata = [];
 
+    /// <summary>The entries' content type, which nothing here reads either (the decoder tells the forms apart itself).</summary>
+    private const string NoContentType = "";
+
     /// <returns>The delivery; null when the body is no JSON object with an <c>entries</c> array.</returns>
     /// <param name="unanswerable">Told the position of each entry that has no readable id.</param>
     public static BulkSubscribeMessage<JsonElement>? Read(JsonDocument? body, Action<int> unanswerable)
@@ -24,8 +27,9 @@ internal static class BulkSubscribeMessageReader
             return null;
         }
 
-        var read = new List<BulkSubscribeMessageEntry<JsonElement>>(entries.GetArrayLength());
-        var seen = new HashSet<string>(StringComparer.Ordinal);
+        var count = entries.GetArrayLength();
+        var read = new List<BulkSubscribeMessageEntry<JsonElement>>(count);
+        var seen = new HashSet<string>(count, StringComparer.Ordinal);
         var position = 0;
         foreach (var entry in entries.EnumerateArray())
         {
@@ -39,7 +43,7 @@ internal static class BulkSubscribeMessageReader
             if (seen.Add(entryId))
             {
                 var @event = entry.ValueKind == JsonValueKind.Object && entry.TryGetProperty("event", out var value) ? value : default;
-                read.Add(new BulkSubscribeMessageEntry<JsonElement>(entryId, TextOf(entry, "contentType") ?? "", NoMetadata, @event));
+                read.Add(new BulkSubscribeMessageEntry<JsonElement>(entryId, NoContentType, NoMetadata, @event));
             }
         }
 

@@ -1,4 +1,6 @@
-using System.Text;
+using System.Buffers;
+using System.Buffers.Text;
+using System.Runtime.InteropServices;
 using System.Text.Json;
 using OrderDistribution.Contracts;
 
@@ -29,7 +31,7 @@ public static class DaprEventDecoder
     {
         JsonValueKind.Object when IsCloudEvent(@event) => DecodeCloudEventData(@event),
         JsonValueKind.Object => OrderJson.Deserialize(@event),
-        JsonValueKind.String => DecodeString(@event),
+        JsonValueKind.String => DecodeString(@event, orJsonText: true),
         JsonValueKind.Undefined => throw new InvalidOrderException("the entry has no event"),
         _ => throw new InvalidOrderException($"not an order: the event is a JSON {@event.ValueKind}"),
     };
@@ -42,22 +44,41 @@ public static class DaprEventDecoder
     {
         if (cloudEvent.TryGetProperty("data_base64", out var base64))
         {
-            return base64.ValueKind == JsonValueKind.String && base64.TryGetBytesFromBase64(out var bytes)
-                ? OrderJson.Deserialize(bytes)
+            return base64.ValueKind == JsonValueKind.String
+                ? DecodeString(base64, orJsonText: false)
                 : throw new InvalidOrderException("not an order: data_base64 is not base64");
         }
 
         return DecodeAny(cloudEvent.GetProperty("data"));
     }
 
-    private static Order DecodeString(JsonElement text)
+    /// <summary>
+    /// An order in a JSON string: base64, or with <paramref name="orJsonText"/> also a JSON document carried as text,
+    /// which some brokers hand text payloads over as. The string is unescaped and decoded in a rented buffer: the
+    /// order's bytes are needed only while it is read.
+    /// </summary>
+    private static Order DecodeString(JsonElement text, bool orJsonText)
     {
-        if (text.TryGetBytesFromBase64(out var bytes))
+        var reader = new Utf8JsonReader(JsonMarshal.GetRawUtf8Value(text));
+        reader.Read();
+        var escapedLength = reader.ValueSpan.Length;
+        var rented = ArrayPool<byte>.Shared.Rent(escapedLength + Base64.GetMaxDecodedFromUtf8Length(escapedLength));
+        try
         {
-            return OrderJson.Deserialize(bytes);
-        }
+            var unescaped = rented.AsSpan(0, reader.CopyString(rented));
+            var decoded = rented.AsSpan(escapedLength);
+            if (Base64.DecodeFromUtf8(unescaped, decoded, out _, out var decodedLength) == OperationStatus.Done)
+            {
+                return OrderJson.Deserialize(decoded[..decodedLength]);
+            }
 
-        // A JSON document carried as a string: some brokers hand text payloads over this way.
-        return OrderJson.Deserialize(Encoding.UTF8.GetBytes(text.GetString()!));
+            return orJsonText
+                ? OrderJson.Deserialize(unescaped)
+                : throw new InvalidOrderException("not an order: data_base64 is not base64");
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
     }
 }

@@ -7,9 +7,10 @@ namespace OrderDistribution.Messaging.Inbound;
 /// delivery is answered from it when the handler finishes or its deadline passes, whichever comes first; an entry not
 /// marked by then is answered RETRY.
 /// </summary>
-public sealed class DeliveryProgress
+/// <param name="entries">How many entries the delivery has: room for all is made at once, instead of growing as they are done.</param>
+public sealed class DeliveryProgress(int entries)
 {
-    private readonly ConcurrentDictionary<string, byte> _done = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, byte> _done = new(Environment.ProcessorCount, entries, StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, string> _dropped = new(StringComparer.Ordinal);
     private string? _firstFailure;
 

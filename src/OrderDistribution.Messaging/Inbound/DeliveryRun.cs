@@ -15,7 +15,7 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
     public async Task<DeliveryProgress> RunAsync(
         List<InboundOrder> orders, InboundChannel channel, CancellationToken requestAborted)
     {
-        var progress = new DeliveryProgress();
+        var progress = new DeliveryProgress(orders.Count);
         if (orders.Count == 0)
         {
             return progress;

@@ -62,7 +62,7 @@ public sealed class BulkOrderPublisher(
             }
         }
 
-        var confirmed = new ConcurrentDictionary<string, byte>(StringComparer.Ordinal);
+        var confirmed = new ConcurrentDictionary<string, byte>(Environment.ProcessorCount, sendable.Count, StringComparer.Ordinal);
         try
         {
             await Parallel.ForEachAsync(

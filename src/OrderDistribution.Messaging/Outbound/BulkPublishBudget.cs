@@ -11,8 +11,7 @@ public static class BulkPublishBudget
 
     /// <param name="metadata">Metadata every entry carries (the SDK and the alpha request copy the request's onto each).</param>
     public static int CostOf(OutboundMessage message, IReadOnlyDictionary<string, string>? metadata = null) =>
-        message.Payload.Length + PerEntryOverheadBytes
-        + (metadata?.Sum(m => System.Text.Encoding.UTF8.GetByteCount(m.Key) + System.Text.Encoding.UTF8.GetByteCount(m.Value)) ?? 0);
+        CostOf(message, MetadataBytesOf(metadata));
 
     /// <summary>
     /// Greedy, in order: each chunk holds as many entries as fit in <paramref name="maxBytes"/>.
@@ -22,12 +21,13 @@ public static class BulkPublishBudget
         IReadOnlyList<OutboundMessage> entries, int maxBytes, IReadOnlyDictionary<string, string>? metadata = null)
     {
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(maxBytes, PerEntryOverheadBytes);
+        var metadataBytes = MetadataBytesOf(metadata);
         var chunks = new List<List<OutboundMessage>>();
         var current = new List<OutboundMessage>();
         var currentBytes = 0;
         foreach (var entry in entries)
         {
-            var cost = CostOf(entry, metadata);
+            var cost = CostOf(entry, metadataBytes);
             if (current.Count > 0 && currentBytes + cost > maxBytes)
             {
                 chunks.Add(current);
@@ -46,4 +46,9 @@ public static class BulkPublishBudget
 
         return chunks;
     }
+
+    private static int CostOf(OutboundMessage message, int metadataBytes) => message.Payload.Length + PerEntryOverheadBytes + metadataBytes;
+
+    private static int MetadataBytesOf(IReadOnlyDictionary<string, string>? metadata) =>
+        metadata?.Sum(m => System.Text.Encoding.UTF8.GetByteCount(m.Key) + System.Text.Encoding.UTF8.GetByteCount(m.Value)) ?? 0;
 }
