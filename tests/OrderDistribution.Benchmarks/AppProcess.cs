@@ -40,9 +40,14 @@ public sealed class AppProcess : IAsyncDisposable
             start.ArgumentList.Add(typeof(AppProcess).Assembly.Location);
         }
 
-        foreach (var argument in (string[])["app", member, sidecar.ToString(), storage, .. InProcessApps.Console ? ["--console"] : (string[])[]])
+        foreach (var argument in new[] { "app", member, sidecar.ToString(), storage })
         {
             start.ArgumentList.Add(argument);
+        }
+
+        if (InProcessApps.Console)
+        {
+            start.ArgumentList.Add("--console");
         }
 
         // The apps run on server GC (the web SDK's default, in their runtimeconfig.json); this benchmark does not.
@@ -59,6 +64,7 @@ public sealed class AppProcess : IAsyncDisposable
                 }
             }
 
+            await process.WaitForExitAsync(deadline.Token);
             throw new InvalidOperationException($"{member}'s process ended before it listened (exit code {process.ExitCode})");
         }
         catch
@@ -107,6 +113,7 @@ public sealed class AppProcess : IAsyncDisposable
                 }
             }
 
+            await _process.WaitForExitAsync();
             throw new InvalidOperationException($"{Member}'s process ended (exit code {_process.ExitCode})");
         }
         finally
