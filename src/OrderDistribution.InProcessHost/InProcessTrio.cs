@@ -167,13 +167,7 @@ public sealed class InProcessTrio : IAsyncDisposable
         style == DeliveryStyle.Binding ? OrderTopology.IngressOutputBinding : OrderTopology.IngressQueue;
 
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
-    public void Schedule(IEnumerable<byte[]> payloads)
-    {
-        foreach (var payload in payloads)
-        {
-            Sidecar.Enqueue(Ingress, payload);
-        }
-    }
+    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(Ingress, payloads);
 
     /// <summary>Until each app answers its readiness probe (sidecar reachable, storage reachable) or the time is up.</summary>
     public Task WaitUntilReadyAsync(TimeSpan timeout, CancellationToken cancellationToken) =>

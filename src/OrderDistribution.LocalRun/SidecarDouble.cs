@@ -86,8 +86,14 @@ public sealed class SidecarDouble : IAsyncDisposable
         }
     }
 
-    /// <summary>Puts a message on a topic's queue, as a publisher outside the apps would.</summary>
-    public void Enqueue(string topic, byte[] payload) => Put(topic, payload);
+    /// <summary>Puts messages on a topic's queue, as a publisher outside the apps would (the load tool scheduling a burst).</summary>
+    public void Enqueue(string topic, IEnumerable<byte[]> payloads)
+    {
+        foreach (var payload in payloads)
+        {
+            Put(topic, payload);
+        }
+    }
 
     /// <summary>Waits until every message put on any queue is done (SUCCESS or DROP), or the time is up; burst after burst.</summary>
     /// <returns>False when messages were still outstanding at the timeout.</returns>

@@ -66,14 +66,7 @@ public sealed class TrioProcesses : IAsyncDisposable
     }
 
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
-    public void Schedule(IEnumerable<byte[]> payloads)
-    {
-        var ingress = InProcessTrio.IngressOf(DeliveryStyle.Bulk);
-        foreach (var payload in payloads)
-        {
-            Sidecar.Enqueue(ingress, payload);
-        }
-    }
+    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(InProcessTrio.IngressOf(DeliveryStyle.Bulk), payloads);
 
     public async Task<IReadOnlyList<AppStats>> StatsAsync() => await Task.WhenAll(_apps.Select(app => app.StatsAsync()));
 
