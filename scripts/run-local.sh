@@ -7,6 +7,8 @@
 #          prints the arguments Azurite would be started with, one per line
 #        scripts/run-local.sh --redis-persistence-args
 #          prints the persistence settings Redis is started with, one per line
+#        scripts/run-local.sh --rabbitmq-vhost-commands
+#          prints the rabbitmqctl calls that make RabbitMQ's vhost 'orders', one per line
 #        scripts/run-local.sh --storage-only
 #          starts Azurite only (if nothing listens on its ports) and keeps it until Ctrl+C; what
 #          scripts/compare-local.sh keeps running under every model's trio and storage alone
@@ -52,6 +54,18 @@ redis_persistence_args() {
   printf '%s\n' --appendonly yes --appendfsync always --save ""
 }
 if [[ "${1:-}" == "--redis-persistence-args" ]]; then redis_persistence_args; exit 0; fi
+
+# The bindings' queues live in the vhost 'orders' (components-bindings: host .../orders), whose
+# default queue type is quorum: bindings.rabbitmq declares its queue with no x-queue-type, and
+# quorum queues write every message to their log before it counts as enqueued, where a classic
+# queue lost 7,790 of 10,000 to a kill -9 (docs/brokers.md). The rabbitmqctl calls that make it,
+# one per line, arguments split on spaces (the tests make their RabbitMQ's vhost with these).
+RABBITMQ_VHOST=orders
+rabbitmq_vhost_commands() {
+  printf '%s\n' "add_vhost $RABBITMQ_VHOST --default-queue-type quorum" \
+    "set_permissions -p $RABBITMQ_VHOST guest .* .* .*"
+}
+if [[ "${1:-}" == "--rabbitmq-vhost-commands" ]]; then rabbitmq_vhost_commands; exit 0; fi
 
 render_only=false
 storage_only=false
@@ -339,21 +353,20 @@ start_rabbitmq() {
   echo "RabbitMQ: started ($rabbitmq_started_by; stopped again on exit)"
 }
 
-# The bindings' queues live in the vhost 'orders' (components-bindings: host .../orders), whose
-# default queue type is quorum: bindings.rabbitmq declares its queue with no x-queue-type, and
-# quorum queues write every message to their log before it counts as enqueued, where a classic
-# queue lost 7,790 of 10,000 to a kill -9 (docs/brokers.md). Made with rabbitmqctl (as root when
-# it needs it), else with the management API as guest; one warning line when neither answers or
-# the vhost exists with another default.
-RABBITMQ_VHOST=orders
+# The vhost 'orders' (rabbitmq_vhost_commands above): made with rabbitmqctl (as root when it needs
+# it), else with the management API as guest; one warning line when neither answers or the vhost
+# exists with another default.
 rabbitmqctl_run() { rabbitmqctl "$@" 2>/dev/null || as_root rabbitmqctl "$@" 2>/dev/null; }
 ensure_rabbitmq_vhost() {
   local type=""
   if command -v rabbitmqctl >/dev/null 2>&1 && rabbitmqctl_run list_vhosts name >/dev/null; then
-    if ! rabbitmqctl_run list_vhosts name | grep -qx "$RABBITMQ_VHOST"; then
-      rabbitmqctl_run add_vhost "$RABBITMQ_VHOST" --default-queue-type quorum >/dev/null
-    fi
-    rabbitmqctl_run set_permissions -p "$RABBITMQ_VHOST" guest '.*' '.*' '.*' >/dev/null
+    local command words exists=false
+    if rabbitmqctl_run list_vhosts name | grep -qx "$RABBITMQ_VHOST"; then exists=true; fi
+    while IFS= read -r command; do
+      read -ra words <<< "$command"
+      if [[ "${words[0]}" == add_vhost ]] && $exists; then continue; fi
+      rabbitmqctl_run "${words[@]}" >/dev/null
+    done < <(rabbitmq_vhost_commands)
     type="$(rabbitmqctl_run list_vhosts name default_queue_type | awk -v v="$RABBITMQ_VHOST" '$1 == v { print $2 }')"
   elif command -v curl >/dev/null 2>&1 && curl -fsS -u guest:guest http://127.0.0.1:15672/api/overview >/dev/null 2>&1; then
     local api=http://127.0.0.1:15672/api

@@ -1,11 +1,9 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using System.Text;
-using OrderDistribution.TestSupport;
 using OrderDistribution.TestSupport.Brokers;
+using OrderDistribution.TestSupport.Components;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
-using YamlDotNet.RepresentationModel;
 
 namespace OrderDistribution.Brokers.Tests;
 
@@ -36,8 +34,7 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
     private static async Task<RabbitMqServer> StartWithLocalVhostAsync()
     {
         var rabbit = await RabbitMqServer.StartAsync();
-        await rabbit.ControlAsync("add_vhost", LocalVhost(), "--default-queue-type", "quorum");
-        await rabbit.ControlAsync("set_permissions", "-p", LocalVhost(), "guest", ".*", ".*", ".*");
+        await LocalRabbitMq.MakeVhostAsync(rabbit);
         return rabbit;
     }
 
@@ -158,15 +155,8 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
     };
 
     /// <summary>The vhost the local components connect to (the path of their host).</summary>
-    private static string LocalVhost() =>
-        Uri.UnescapeDataString(new Uri(Component("q-order-express-output.yaml")["host"]).AbsolutePath.TrimStart('/'));
+    private static string LocalVhost() => LocalRabbitMq.VhostOf(Component("q-order-express-output.yaml"));
 
-    private static Dictionary<string, string> Component(string file)
-    {
-        var yaml = new YamlStream();
-        yaml.Load(new StringReader(File.ReadAllText(Path.Combine(RepositoryRoot.Path, "components-bindings", file), Encoding.UTF8)));
-        var spec = (YamlMappingNode)((YamlMappingNode)yaml.Documents[0].RootNode)["spec"];
-        return ((YamlSequenceNode)spec["metadata"]).Cast<YamlMappingNode>()
-            .ToDictionary(m => m["name"].ToString(), m => m["value"].ToString());
-    }
+    private static DaprComponent Component(string file) =>
+        DaprComponent.LoadFolder(LocalRabbitMq.ComponentsFolder).Single(c => c.File == file);
 }

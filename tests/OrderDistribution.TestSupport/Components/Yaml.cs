@@ -1,8 +1,10 @@
+using Xunit;
 using YamlDotNet.RepresentationModel;
 
-namespace OrderDistribution.Deployment.Tests;
+namespace OrderDistribution.TestSupport.Components;
 
-internal static class Yaml
+/// <summary>Reading YAML files as mappings, sequences and scalars.</summary>
+public static class Yaml
 {
     public static YamlMappingNode LoadMapping(string text)
     {

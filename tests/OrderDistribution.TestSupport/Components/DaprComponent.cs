@@ -1,18 +1,20 @@
+using Xunit;
 using YamlDotNet.RepresentationModel;
 
-namespace OrderDistribution.Deployment.Tests;
+namespace OrderDistribution.TestSupport.Components;
 
-/// <summary>A Dapr component file (kind: Component) from a local components folder.</summary>
-internal sealed record DaprComponent(
+/// <summary>A Dapr component file (kind: Component) from a local components folder of the repository.</summary>
+public sealed record DaprComponent(
     string File,
     string Name,
     string Type,
     IReadOnlyDictionary<string, string> Metadata,
     IReadOnlyList<string> Scopes)
 {
+    /// <param name="folder">Relative to the repository's root, or a full path.</param>
     public static IReadOnlyList<DaprComponent> LoadFolder(string folder)
     {
-        var path = Repo.PathOf(folder);
+        var path = System.IO.Path.GetFullPath(System.IO.Path.Combine(RepositoryRoot.Path, folder));
         Assert.True(Directory.Exists(path), $"{folder} does not exist");
         var components = new List<DaprComponent>();
         foreach (var file in Directory.EnumerateFiles(path, "*.yaml").Order(StringComparer.Ordinal))
