@@ -14,6 +14,10 @@
 # started is stopped on exit, a failure or Ctrl+C included, and so is the Azurite it started:
 # Azurite runs for the whole comparison (run-local.sh --storage-only), so that every model and
 # storage alone meet the same store.
+# Ready means able to take a burst: every sidecar and app answers its health check, and every queue
+# has its consumers (bindings) or every stream its consumer group (pub/sub), as run-local.sh
+# --missing-consumers tells; a trio not ready in time is reported with the queue or stream missing
+# and the sidecar log to read.
 # RUN_LOCAL names another run-local script (the tests put a stand-in there). Runs on bash 3.2+.
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -euo pipefail
@@ -119,16 +123,28 @@ fail() { # label reason
 $1: FAILED: $2"
 }
 
-# 0 once every URL of READY_URLS answers, 1 after SECONDS, 2 if the trio's script ended first.
-wait_ready() {
-  local seconds="$1" waited=0 url ready
+# 0 once every URL of READY_URLS answers and nothing is missing a consumer, 1 after SECONDS (what was
+# missing last in not_ready), 2 if the trio's script ended first.
+not_ready=""
+wait_ready() { # seconds model mode
+  local seconds="$1" waited=0 url ready status
   while [[ $waited -lt $seconds ]]; do
     kill -0 "$trio_pid" 2>/dev/null || return 2
     ready=true
     for url in $READY_URLS; do
-      if ! curl -fsS -o /dev/null -m 2 "$url" >/dev/null 2>&1; then ready=false; break; fi
+      if ! curl -fsS -o /dev/null -m 2 "$url" >/dev/null 2>&1; then
+        ready=false; not_ready="$url does not answer"; break
+      fi
     done
-    if $ready; then return 0; fi
+    if $ready; then
+      status=0
+      not_ready="$("$ROOT/scripts/run-local.sh" --missing-consumers "$2" "$3")" || status=$?
+      case "$status" in
+        0) return 0 ;;
+        1) ;;
+        *) echo "WARNING: ${not_ready:-run-local.sh --missing-consumers exited $status}" >&2; return 0 ;;
+      esac
+    fi
     sleep 2; waited=$((waited + 2))
   done
   return 1
@@ -142,11 +158,13 @@ run_model() { # label
     *) model=bindings; mode=bulk ;;
   esac
   echo "$label: starting the trio (log $out/$label.trio.log)"
-  start_group "$RUN_LOCAL" "$model" "$mode" > "$out/$label.trio.log" 2>&1
+  # The trio's own wait for its consumers starts later than this one (after the apps' publish), so
+  # with the same timeout this one ends first and names what is missing.
+  start_group env READY_TIMEOUT="$ready_timeout" "$RUN_LOCAL" "$model" "$mode" > "$out/$label.trio.log" 2>&1
   trio_pid=$!
-  wait_ready "$ready_timeout" || ready=$?
+  wait_ready "$ready_timeout" "$model" "$mode" || ready=$?
   case "$ready" in
-    1) fail "$label" "the trio was not ready within $ready_timeout s (see $out/$label.trio.log)"; stop_trio; return 1 ;;
+    1) fail "$label" "the trio was not ready within $ready_timeout s: $not_ready (see $out/$label.trio.log)"; stop_trio; return 1 ;;
     2) fail "$label" "run-local.sh ended before the trio was ready (see $out/$label.trio.log)"; stop_trio; return 1 ;;
   esac
   for burst in $(seq 1 "$runs"); do

@@ -9,6 +9,10 @@
 #          prints the persistence settings Redis is started with, one per line
 #        scripts/run-local.sh --rabbitmq-vhost-commands
 #          prints the rabbitmqctl calls that make RabbitMQ's vhost 'orders', one per line
+#        scripts/run-local.sh --missing-consumers [pubsub|bindings] [bulk|single]
+#          exits 0 if every queue has its consumers (bindings) or every stream its consumer group
+#          (pub/sub); else prints the first that has not, with the sidecar log to read, and exits 1
+#          (3: the broker could not be asked)
 #        scripts/run-local.sh --storage-only
 #          starts Azurite only (if nothing listens on its ports) and keeps it until Ctrl+C; what
 #          scripts/compare-local.sh keeps running under every model's trio and storage alone
@@ -29,6 +33,10 @@
 # that was already running is checked, with one warning line if it would lose orders in a crash.
 # The pub/sub model trims each stream every STREAM_TRIM_SECONDS (30) up to the oldest entry a
 # consumer group still needs (scripts/trim-streams.lua), instead of a length cap.
+# Once the trio runs, the script waits until every queue has BINDING_CONSUMERS_PER_QUEUE consumers
+# (bindings) or every stream its consumer group (pub/sub) and says "ready"; if that takes more than
+# READY_TIMEOUT seconds (300), it stops the trio with one line naming the queue or stream and the
+# sidecar log to read: sidecars and apps answer their health checks while a binding cannot consume.
 # Bash 3.2 compatible (macOS).
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -euo pipefail
@@ -69,7 +77,9 @@ if [[ "${1:-}" == "--rabbitmq-vhost-commands" ]]; then rabbitmq_vhost_commands; 
 
 render_only=false
 storage_only=false
+check_consumers=false
 if [[ "${1:-}" == "--render-only" ]]; then render_only=true; shift; fi
+if [[ "${1:-}" == "--missing-consumers" ]]; then check_consumers=true; shift; fi
 if [[ "${1:-}" == "--storage-only" ]]; then storage_only=true; shift; fi
 model="${1:-pubsub}"
 mode="${2:-bulk}"
@@ -86,6 +96,10 @@ case "$mode" in bulk|single) ;; *) echo "mode must be bulk or single, not '$mode
 consumers="${BINDING_CONSUMERS_PER_QUEUE:-4}"
 if [ "$model" = bindings ] && ! [[ "$consumers" =~ ^([1-9]|1[0-6])$ ]]; then
   echo "BINDING_CONSUMERS_PER_QUEUE must be a whole number from 1 to 16, not '$consumers'" >&2; exit 2
+fi
+ready_timeout="${READY_TIMEOUT:-300}"
+if ! [[ "$ready_timeout" =~ ^[1-9][0-9]*$ ]]; then
+  echo "READY_TIMEOUT must be a whole number of seconds, not '$ready_timeout'" >&2; exit 2
 fi
 
 # Settings that break every delivery without a word, refused with one line each:
@@ -385,6 +399,91 @@ ensure_rabbitmq_vhost() {
   fi
 }
 
+# What consumes each queue (bindings) or stream (pub/sub), one "name app-id" line each. Bindings: each
+# input component's queue and the app it is scoped to. Pub/sub: each topic's stream and the app that
+# subscribes to it in its code (OrderTopology; the deployment tests hold the two together).
+PUBSUB_SUBSCRIPTIONS="q-order-ingress distributor
+q-order-express receiver-express
+q-order-standard receiver-standard"
+expected_consumers() {
+  if [ "$model" = pubsub ]; then printf '%s\n' "$PUBSUB_SUBSCRIPTIONS"; return; fi
+  local file
+  for file in "$ROOT"/components-bindings/*-input.yaml; do
+    awk '/^[[:space:]]*- name: queueName[[:space:]]*$/ { getline; sub(/^[[:space:]]*value:[[:space:]]*/, ""); queue = $0 }
+      /^scopes:/ { scoped = 1; next }
+      scoped && /^[[:space:]]*- / { sub(/^[[:space:]]*- /, ""); print queue, $0; exit }' "$file"
+  done
+}
+
+# pubsub.redis names its consumer group after the app id, unless the component sets consumerID.
+pubsub_group_of() { # app-id
+  local id
+  id="$(awk '/^[[:space:]]*- name: consumerID[[:space:]]*$/ { getline; sub(/^[[:space:]]*value:[[:space:]]*/, ""); gsub(/"/, ""); print; exit }' \
+    "$ROOT/components-pubsub/order-pubsub.yaml")"
+  id="${id//\{appID\}/$1}"
+  echo "${id:-$1}"
+}
+
+# The sidecar log of an app under dapr run -f (<appDirPath>/.dapr/logs/<app-id>_daprd_<time>.log),
+# relative to the root: the newest one, or the pattern while there is none.
+sidecar_log() { # app-id
+  local dir file newest=""
+  dir="$(awk -v id="$1" '$0 ~ "appID:[[:space:]]*" id "[[:space:]]*$" { found = 1; next }
+    found && /appDirPath:/ { sub(/.*appDirPath:[[:space:]]*/, ""); sub(/^\.\//, ""); sub(/\/$/, ""); print; exit }' "$template")"
+  for file in "$ROOT/$dir/.dapr/logs/$1"_daprd_*.log; do
+    if [ -f "$file" ] && { [ -z "$newest" ] || [ "$file" -nt "$newest" ]; }; then newest="$file"; fi
+  done
+  if [ -n "$newest" ]; then echo "${newest#"$ROOT"/}"; else echo "$dir/.dapr/logs/$1_daprd_*.log"; fi
+}
+
+# 0 when every queue has its consumers or every stream its consumer group; else one line naming the
+# first that has not and its sidecar's log, and 1; 3 with one line when the broker cannot be asked.
+missing_consumers() {
+  local name app count listing group
+  if [ "$model" = bindings ]; then
+    if ! command -v rabbitmqctl >/dev/null 2>&1 \
+      || ! listing="$(rabbitmqctl_run -s list_queues -p "$RABBITMQ_VHOST" name consumers)"; then
+      echo "consumers unchecked: rabbitmqctl cannot list the queues of RabbitMQ's vhost '$RABBITMQ_VHOST'"; return 3
+    fi
+    while read -r name app; do
+      count="$(printf '%s\n' "$listing" | awk -v q="$name" '$1 == q { n = $2 } END { print n + 0 }')"
+      if [ "$count" -lt "$consumers" ]; then
+        echo "queue $name has $count of $consumers consumers: read $(sidecar_log "$app")"; return 1
+      fi
+    done < <(expected_consumers)
+  else
+    if ! command -v redis-cli >/dev/null 2>&1; then echo "consumer groups unchecked: no redis-cli"; return 3; fi
+    while read -r name app; do
+      group="$(pubsub_group_of "$app")"
+      if ! redis-cli -h 127.0.0.1 -p 6379 XINFO GROUPS "$name" 2>/dev/null \
+        | awk -v g="$group" 'previous == "name" && $0 == g { found = 1 } { previous = $0 } END { exit !found }'; then
+        echo "stream $name has no consumer group $group: read $(sidecar_log "$app")"; return 1
+      fi
+    done < <(expected_consumers)
+  fi
+}
+if $check_consumers; then
+  status=0; missing_consumers || status=$?; exit "$status"
+fi
+
+# Waits until missing_consumers finds nothing; after READY_TIMEOUT seconds, one line and 1. Returns 0
+# at once if dapr run ended (its exit status then tells) or the broker cannot be asked (one warning).
+wait_for_consumers() {
+  local waited=0 line status
+  while kill -0 "$dapr_pid" 2>/dev/null; do
+    status=0; line="$(missing_consumers)" || status=$?
+    case "$status" in
+      0)
+        if [ "$model" = bindings ]; then echo "ready: every queue has its $consumers consumers"
+        else echo "ready: every stream has its consumer group"; fi
+        return 0 ;;
+      3) echo "WARNING: $line" >&2; return 0 ;;
+    esac
+    if [ "$waited" -ge "$ready_timeout" ]; then echo "not ready after $ready_timeout s: $line" >&2; return 1; fi
+    sleep 2; waited=$((waited + 2))
+  done
+}
+
 if $storage_only; then
   start_azurite
   echo "Storage only: Azurite on 127.0.0.1:10000 until Ctrl+C"
@@ -407,4 +506,11 @@ done
 
 run_file="$(render)"
 echo "dapr run -f $run_file   (model $model, mode $mode; Ctrl+C stops)"
-dapr run -f "$run_file"
+dapr run -f "$run_file" &
+dapr_pid=$!
+trap 'kill -INT "$dapr_pid" 2>/dev/null || true' INT TERM
+ready=true
+if ! wait_for_consumers; then ready=false; kill -INT "$dapr_pid" 2>/dev/null || true; fi
+# wait returns early when a signal arrives (the trap passes it on): until dapr run has stopped.
+while kill -0 "$dapr_pid" 2>/dev/null; do wait "$dapr_pid" 2>/dev/null || true; done
+$ready

@@ -2,14 +2,17 @@ namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
 /// scripts/compare-local.sh's orchestration, with stand-ins for what it drives: run-local.sh (RUN_LOCAL), dotnet and
-/// curl on PATH. Each records its calls, in order, in one log.
+/// curl on PATH. Each records its calls, in order, in one log. The brokers the real run-local.sh --missing-consumers
+/// asks are stand-ins too (<see cref="FakeBrokers"/>), every queue and stream consumed unless a test says otherwise.
 /// </summary>
 public sealed class CompareScriptTests : IDisposable
 {
     private readonly string _dir = Directory.CreateTempSubdirectory("fake-compare-").FullName;
+    private readonly FakeBrokers _brokers;
 
     public CompareScriptTests()
     {
+        _brokers = new FakeBrokers(_dir).AllReady();
         // The trio's script: records its start, and its stop when its process group gets Ctrl+C (or TERM).
         Write("run-local", $$"""
             #!/usr/bin/env bash
@@ -119,6 +122,42 @@ public sealed class CompareScriptTests : IDisposable
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_bindings_trio_whose_queue_lacks_consumers_is_not_ready_and_its_one_line_names_the_queue_and_the_sidecar_log()
+    {
+        // As on a real sidecar whose binding the broker refused: the sidecars and apps answer, nothing consumes.
+        _brokers.Consumers(Contract.IngressQueue, 0);
+
+        var (exitCode, output) = Compare("--models", "bindings", "--ready-timeout", "2");
+
+        Assert.Equal(1, exitCode);
+        var line = Assert.Single(output.Split('\n').Where(l => l.StartsWith("bindings: FAILED", StringComparison.Ordinal)).Distinct());
+        Assert.StartsWith(
+            $"bindings: FAILED: the trio was not ready within 2 s: queue {Contract.IngressQueue} has 0 of 4 consumers: " +
+            $"read src/OrderDistribution.Distributor/.dapr/logs/{Contract.Distributor}_daprd_",
+            line,
+            StringComparison.Ordinal);
+        Assert.Contains("stop bindings bulk", Calls);
+        Assert.DoesNotContain(Calls, c => c.Contains(" run --model", StringComparison.Ordinal));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_pubsub_trio_whose_stream_has_no_consumer_group_is_not_ready_and_its_one_line_names_the_stream_and_the_sidecar_log()
+    {
+        _brokers.WithoutGroups(Contract.ExpressQueue);
+
+        var (exitCode, output) = Compare("--models", "pubsub-bulk", "--ready-timeout", "2");
+
+        Assert.Equal(1, exitCode);
+        var line = Assert.Single(output.Split('\n').Where(l => l.StartsWith("pubsub-bulk: FAILED", StringComparison.Ordinal)).Distinct());
+        Assert.StartsWith(
+            $"pubsub-bulk: FAILED: the trio was not ready within 2 s: stream {Contract.ExpressQueue} has no consumer group " +
+            $"{Contract.ReceiverExpress}: read src/OrderDistribution.Receiver/.dapr/logs/{Contract.ReceiverExpress}_daprd_",
+            line,
+            StringComparison.Ordinal);
+        Assert.DoesNotContain(Calls, c => c.Contains(" run --model", StringComparison.Ordinal));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
     public void A_trio_whose_script_ends_at_start_is_reported_without_waiting_for_the_timeout()
     {
         File.WriteAllText(Path.Combine(_dir, "trio-exits"), "");
@@ -158,7 +197,7 @@ public sealed class CompareScriptTests : IDisposable
     public void Dispose() => Directory.Delete(_dir, recursive: true);
 
     private (int ExitCode, string Output) Compare(params string[] arguments) =>
-        Repo.Run("env", [$"PATH={_dir}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}", $"RUN_LOCAL={Path.Combine(_dir, "run-local")}",
+        Repo.Run("env", ["-u", RenderedBindings.Setting, $"PATH={_dir}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}", $"RUN_LOCAL={Path.Combine(_dir, "run-local")}",
             "bash", "scripts/compare-local.sh", "--out", Out, .. arguments]);
 
     private void Write(string name, string script)

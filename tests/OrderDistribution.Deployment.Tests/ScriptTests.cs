@@ -98,6 +98,57 @@ public class ScriptTests
         Assert.False(wroteFiles, "a run file or components folder was written");
     }
 
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Run_local_finds_the_trio_able_to_consume_once_every_queue_has_its_consumers_and_every_stream_its_apps_group()
+    {
+        var fakes = Directory.CreateTempSubdirectory("fake-brokers-");
+        try
+        {
+            // Each queue consumed by the app the code routes it to (the input bindings' scopes), each stream read by the
+            // group pubsub.redis names after that app: the script's own list of both must agree.
+            new FakeBrokers(fakes.FullName).AllReady(consumers: 4);
+
+            foreach (var model in new[] { "bindings", "pubsub" })
+            {
+                var (exitCode, output) = MissingConsumers(fakes.FullName, model, "4");
+                Assert.True(exitCode == 0, $"{model}: {output}");
+                Assert.Equal("", output);
+            }
+        }
+        finally
+        {
+            fakes.Delete(recursive: true);
+        }
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Run_local_names_a_queue_short_of_its_configured_consumers_and_the_sidecar_log_of_the_app_that_consumes_it()
+    {
+        var fakes = Directory.CreateTempSubdirectory("fake-brokers-");
+        try
+        {
+            new FakeBrokers(fakes.FullName).AllReady(consumers: 4);
+
+            var (exitCode, output) = MissingConsumers(fakes.FullName, "bindings", "5");
+
+            Assert.Equal(1, exitCode);
+            var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+            var match = Regex.Match(line, @"^queue (\S+) has 4 of 5 consumers: read (\S+)$");
+            Assert.True(match.Success, line);
+            var app = Contract.Bindings.Single(b => b.Direction == "input" && b.Queue == match.Groups[1].Value).AppId;
+            var project = Path.GetDirectoryName(Contract.ProjectOfApp[app])!;
+            Assert.StartsWith($"{project}/.dapr/logs/{app}_daprd_", match.Groups[2].Value, StringComparison.Ordinal);
+        }
+        finally
+        {
+            fakes.Delete(recursive: true);
+        }
+    }
+
+    private static (int ExitCode, string Output) MissingConsumers(string fakes, string model, string consumers) =>
+        Repo.Run("env", $"{RenderedBindings.Setting}={consumers}", $"PATH={fakes}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}",
+            "bash", "scripts/run-local.sh", "--missing-consumers", model, "bulk");
+
     [RequiresProgramTheory("bash", "apt-get install bash")]
     [InlineData("dapr.yaml", "pubsub")]
     [InlineData("dapr.bindings.yaml", "bindings")]
