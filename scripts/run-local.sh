@@ -506,11 +506,14 @@ done
 
 run_file="$(render)"
 echo "dapr run -f $run_file   (model $model, mode $mode; Ctrl+C stops)"
+# In the background, so that the script can wait for the consumers meanwhile. A background job of a
+# script starts with SIGINT ignored, so this script passes Ctrl+C (and TERM) on as TERM, which dapr
+# run takes as it takes Ctrl+C: it stops the apps and sidecars.
 dapr run -f "$run_file" &
 dapr_pid=$!
-trap 'kill -INT "$dapr_pid" 2>/dev/null || true' INT TERM
+trap 'kill -TERM "$dapr_pid" 2>/dev/null || true' INT TERM
 ready=true
-if ! wait_for_consumers; then ready=false; kill -INT "$dapr_pid" 2>/dev/null || true; fi
+if ! wait_for_consumers; then ready=false; kill -TERM "$dapr_pid" 2>/dev/null || true; fi
 # wait returns early when a signal arrives (the trap passes it on): until dapr run has stopped.
 while kill -0 "$dapr_pid" 2>/dev/null; do wait "$dapr_pid" 2>/dev/null || true; done
 $ready
