@@ -5,8 +5,11 @@
 # sidecars are ready, runs the bursts (the first one after the start recorded as cold, the others as
 # warm) and stops the trio; then it measures storage alone again and writes the report (order-load report).
 # Usage: scripts/compare-local.sh [--runs 3] [--models pubsub-bulk,pubsub-single,bindings]
-#                                 [--count 10000] [--ready-timeout 300] [--out DIR]
+#                                 [--count 10000] [--ready-timeout 300] [--out DIR] [--broker-alone]
 #                                 [extra order-load run arguments...]
+# --broker-alone: at the end, RabbitMQ alone driven as the bindings drive it with components-bindings'
+# setting (the benchmarks' bindings-broker line, docs/brokers.md; needs rabbitmq-server), printed
+# beside the models and kept in DIR/bindings-broker.txt. The bindings model cannot be faster than it.
 # Everything lands in DIR (default results/compare-<UTC time>): LOG.md, each burst's per-second
 # CSV, each trio's output (<model>.trio.log), report.md and report.png.
 # A model whose trio is not ready in time, or one of whose bursts fails, is reported in one line;
@@ -28,12 +31,13 @@ READY_URLS="http://127.0.0.1:3501/v1.0/healthz http://127.0.0.1:3502/v1.0/health
 http://127.0.0.1:5001/health http://127.0.0.1:5002/health http://127.0.0.1:5003/health"
 STORAGE_URL="http://127.0.0.1:10000/"
 
-usage() { sed -n '2,16p' "$0"; }
+usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 
 runs=3
 models="pubsub-bulk,pubsub-single,bindings"
 count=10000
 ready_timeout=300
+broker_alone=false
 out=""
 args=()
 need_value() { [[ $# -ge 2 ]] || { echo "$1 needs a value" >&2; exit 2; }; }
@@ -44,6 +48,7 @@ while [[ $# -gt 0 ]]; do
     --count) need_value "$@"; count="$2"; shift 2 ;;
     --ready-timeout) need_value "$@"; ready_timeout="$2"; shift 2 ;;
     --out) need_value "$@"; out="$2"; shift 2 ;;
+    --broker-alone) broker_alone=true; shift ;;
     -h|--help) usage; exit 0 ;;
     *) args+=("$1"); shift ;;
   esac
@@ -219,6 +224,16 @@ if [[ -f "$log" ]]; then
   order_load report "$log" || fail report "order-load report failed"
 else
   fail report "no results log at $log: no burst and no ceiling finished"
+fi
+
+if $broker_alone; then
+  echo "bindings broker alone: RabbitMQ driven as the bindings drive it (log $out/bindings-broker.txt)"
+  if dotnet run -c Release --project "$ROOT/tests/OrderDistribution.Benchmarks" -- bindings-broker "$count" --as-configured \
+    > "$out/bindings-broker.txt" 2>&1; then
+    grep '^bindings broker' "$out/bindings-broker.txt" || true
+  else
+    fail broker-alone "the bindings-broker benchmark failed (see $out/bindings-broker.txt)"
+  fi
 fi
 
 echo "comparison: $out (LOG.md, report.md, report.png)"

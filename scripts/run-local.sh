@@ -439,7 +439,9 @@ sidecar_log() { # app-id
 # 0 when every queue has its consumers or every stream its consumer group; else one line naming the
 # first that has not and its sidecar's log, and 1; 3 with one line when the broker cannot be asked.
 missing_consumers() {
-  local name app count listing group
+  local name app count listing group expected
+  # Read whole first: the loops below may stop early, which would cut off a writer mid-line.
+  expected="$(expected_consumers)"
   if [ "$model" = bindings ]; then
     if ! command -v rabbitmqctl >/dev/null 2>&1 \
       || ! listing="$(rabbitmqctl_run -s list_queues -p "$RABBITMQ_VHOST" name consumers)"; then
@@ -450,7 +452,7 @@ missing_consumers() {
       if [ "$count" -lt "$consumers" ]; then
         echo "queue $name has $count of $consumers consumers: read $(sidecar_log "$app")"; return 1
       fi
-    done < <(expected_consumers)
+    done <<< "$expected"
   else
     if ! command -v redis-cli >/dev/null 2>&1; then echo "consumer groups unchecked: no redis-cli"; return 3; fi
     while read -r name app; do
@@ -459,7 +461,7 @@ missing_consumers() {
         | awk -v g="$group" 'previous == "name" && $0 == g { found = 1 } { previous = $0 } END { exit !found }'; then
         echo "stream $name has no consumer group $group: read $(sidecar_log "$app")"; return 1
       fi
-    done < <(expected_consumers)
+    done <<< "$expected"
   fi
 }
 if $check_consumers; then

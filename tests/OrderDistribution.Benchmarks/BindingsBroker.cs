@@ -32,7 +32,8 @@ internal static class BindingsBroker
 
     private sealed record Setting(string Name, string? QueueType, ushort GlobalPrefetch, ushort? DefaultConsumerPrefetch);
 
-    public static async Task<int> RunAsync(int count)
+    /// <param name="asConfigured">Only the setting components-bindings/ has (its prefetchCount, the vhost's default type).</param>
+    public static async Task<int> RunAsync(int count, bool asConfigured)
     {
         var bodies = OrderGenerator.Generate(count, seed: 1).Select(OrderJson.Serialize).ToList();
         await using var rabbit = await RabbitMqServer.StartAsync();
@@ -52,8 +53,10 @@ internal static class BindingsBroker
             new("classic, global prefetch 25 (before quorum queues)", "classic", 25, null),
             new("classic, global prefetch 0 (unbounded)", "classic", 0, null),
         ];
+        var configured = ushort.Parse(component["prefetchCount"] ?? "0", CultureInfo.InvariantCulture);
         var index = 0;
-        foreach (var setting in settings)
+        foreach (var setting in settings.Where(s => !asConfigured
+                     || s is { QueueType: null, DefaultConsumerPrefetch: null } && s.GlobalPrefetch == configured))
         {
             index++;
             await SetDefaultConsumerPrefetchAsync(rabbit, setting.DefaultConsumerPrefetch ?? 0);

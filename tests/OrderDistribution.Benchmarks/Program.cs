@@ -18,10 +18,11 @@
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault [<orders, default 10000>]
 // The fault run: bulk model, 5% of publishes and 5% of blob writes failing, every message delivered twice,
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
-//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- bindings-broker [<orders, default 10000>]
+//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- bindings-broker [<orders, default 10000>] [--as-configured]
 // RabbitMQ alone (rabbitmq-server installed; a node of its own on free ports) driven the way bindings.rabbitmq drives
-// it, per queue type and prefetch: a burst through one queue with 4 consumers, what each consumer holds, how a backlog
-// is shared and what a consumer crash redelivers (BindingsBroker; docs/brokers.md has the figures).
+// it, per queue type and prefetch (--as-configured: only components-bindings' own): a burst through one queue with 4
+// consumers, what each consumer holds, how a backlog is shared and what a consumer crash redelivers (BindingsBroker;
+// docs/brokers.md has the figures).
 using System.Diagnostics;
 using System.Globalization;
 using Azure.Storage.Blobs;
@@ -68,9 +69,11 @@ if (args is ["fault", .. var rest])
     return report.Proven ? 0 : 1;
 }
 
-if (args is ["bindings-broker", .. var brokerCount])
+if (args is ["bindings-broker", .. var brokerArgs])
 {
-    return await BindingsBroker.RunAsync(brokerCount.Length > 0 ? int.Parse(brokerCount[0], CultureInfo.InvariantCulture) : 10_000);
+    var brokerCount = brokerArgs.Where(a => a != "--as-configured").ToList();
+    return await BindingsBroker.RunAsync(
+        brokerCount.Count > 0 ? int.Parse(brokerCount[0], CultureInfo.InvariantCulture) : 10_000, brokerArgs.Contains("--as-configured"));
 }
 
 if (args is ["cold", .. var coldCount])

@@ -33,6 +33,7 @@ public sealed class CompareScriptTests : IDisposable
               if [[ "$1" == --results ]]; then echo "| a row |" >> "$2"; fi
               shift
             done
+            if [[ "$all" == *bindings-broker* ]]; then echo "bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s"; fi
             if [[ -f '{{_dir}}/dotnet-fails' && "$all" == *"$(cat '{{_dir}}/dotnet-fails')"* ]]; then exit 1; fi
             if [[ -f '{{_dir}}/dotnet-interrupts' && "$all" == *"$(cat '{{_dir}}/dotnet-interrupts')"* ]]; then kill -TERM "$PPID"; sleep 1; fi
             exit 0
@@ -86,6 +87,18 @@ public sealed class CompareScriptTests : IDisposable
                 "stop --storage-only",
             ],
             Calls);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Asked_for_the_broker_alone_it_prints_rabbitmq_driven_with_the_bindings_own_setting_after_the_models()
+    {
+        var (exitCode, output) = Compare("--models", "bindings", "--runs", "1", "--count", "500", "--broker-alone");
+
+        Assert.True(exitCode == 0, output);
+        var calls = Calls;
+        var broker = calls.IndexOf($"dotnet run -c Release --project {Repo.PathOf("tests/OrderDistribution.Benchmarks")} -- bindings-broker 500 --as-configured");
+        Assert.InRange(broker, calls.IndexOf("stop bindings bulk") + 1, calls.Count - 1);
+        Assert.Contains("bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s", output, StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
