@@ -55,6 +55,7 @@ internal static class BindingsBroker
         ];
         var configured = ushort.Parse(component["prefetchCount"] ?? "0", CultureInfo.InvariantCulture);
         var index = 0;
+        var failures = 0;
         foreach (var setting in settings.Where(s => !asConfigured
                      || s is { QueueType: null, DefaultConsumerPrefetch: null } && s.GlobalPrefetch == configured))
         {
@@ -73,14 +74,19 @@ internal static class BindingsBroker
                     $"(shares {Shares(backlog.Acked)}); crash of consumer 1 after {backlog.AckedBeforeCrash}: {backlog.Redelivered} redelivered, " +
                     $"{backlog.Distinct}/{count} acknowledged"));
             }
-            catch (OperationInterruptedException refused)
+            catch (OperationInterruptedException refused) when (refused.ShutdownReason?.ReplyCode == 540)
             {
-                Console.WriteLine($"bindings broker, {setting.Name}: refused: {refused.ShutdownReason?.ReplyText}");
+                Console.WriteLine($"bindings broker, {setting.Name}: refused: {refused.ShutdownReason.ReplyText}");
+            }
+            catch (Exception failed) when (failed is TimeoutException or RabbitMQClientException or IOException)
+            {
+                Console.WriteLine($"bindings broker, {setting.Name}: FAILED: {failed.GetType().Name}: {failed.Message}");
+                failures++;
             }
         }
 
         await SetDefaultConsumerPrefetchAsync(rabbit, 0);
-        return 0;
+        return failures == 0 ? 0 : 1;
     }
 
     // The broker's default per-consumer prefetch (advanced.config {rabbit, [{default_consumer_prefetch, {false, N}}]}),
