@@ -198,9 +198,10 @@ public class KqlTests
     {
         var queries = Workbook.Queries();
 
-        // Cycle time per burst: to the end of the last store, from the scheduled instant when given.
-        Assert.Contains("| extend ended = timestamp + duration * 1ms", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("lastStoreEnd = maxif(ended, cloud_RoleName startswith \"receiver-\")", queries["bursts"], StringComparison.Ordinal);
+        // Cycle time per burst: to the last order a receiver stored (as cycle-time.kql), from the scheduled instant when given.
+        Assert.Contains($"| where name == \"{OrderDistribution.Receiver.StoredOrdersTelemetry.EventName}\"", queries["bursts"], StringComparison.Ordinal);
+        Assert.Contains("lastStored = maxif(timestamp, origin == \"store\")", queries["bursts"], StringComparison.Ordinal);
+        Assert.Contains("cycleSeconds = datetime_diff(\"millisecond\", lastStored, start)", queries["bursts"], StringComparison.Ordinal);
         Assert.Contains("let scheduledAt = todatetime(\"{ScheduledAt}\");", queries["bursts"], StringComparison.Ordinal);
         Assert.Contains("bin(timestamp, 5s)", queries["throughput"], StringComparison.Ordinal);
         Assert.Contains("customDimensions.RetryCount", queries["retries-drops"], StringComparison.Ordinal);
