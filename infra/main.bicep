@@ -472,7 +472,8 @@ var messagingEnv = [
 module distributor 'modules/container-app.bicep' = {
   name: 'app-distributor'
   scope: rg
-  // Role assignments first: the first revision must already be allowed to pull and to read its queue.
+  // Role assignments first: the first revision must already be allowed to pull, and its scale rule to read
+  // its queue (the app's own queue rights follow the app: serviceBusRoleAssignments).
   dependsOn: [
     monitoring
     queueRoles
