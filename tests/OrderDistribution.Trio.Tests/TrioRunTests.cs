@@ -20,7 +20,7 @@ public sealed class TrioRunTests
             WriteFailureRate = 0.05,
             DeliverEveryMessageTwice = true,
             PoisonRate = 0.01,
-            RedeliveryDelay = TimeSpan.FromMilliseconds(100),
+            RetryInterval = TimeSpan.FromMilliseconds(100),
             Timeout = TimeSpan.FromMinutes(3),
         });
 
