@@ -30,7 +30,8 @@ internal sealed partial class ReadinessMonitor(
                 }
                 else
                 {
-                    LogNotReady(pace is null || pace.TryTake() ? LogLevel.Warning : LogLevel.Information, state.Describe());
+                    var reason = state.Describe();
+                    LogNotReady(pace is null || pace.TryTake() ? LogLevel.Warning : LogLevel.Information, reason);
                 }
             }
 
