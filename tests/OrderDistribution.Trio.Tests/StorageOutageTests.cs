@@ -16,6 +16,7 @@ namespace OrderDistribution.Trio.Tests;
 /// <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a delivery"). On Dapr
 /// 1.17 and newer the component acknowledges a message whose retries are spent while its context still runs.
 /// </summary>
+[Collection(TrioRuns.Name)]
 public sealed class StorageOutageTests
 {
     /// <summary>Every Dapr time (retry interval, processingTimeout, redeliverInterval) and the outage run this fast.</summary>
@@ -41,6 +42,7 @@ public sealed class StorageOutageTests
         Assert.True(Outage > shipped.RetryWindow * Scale, $"the outage ({Outage}) does not outlast the retry window ({shipped.RetryWindow * Scale})");
 
         var run = await RunAsync(shipped, runtime, style);
+        TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
 
         Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
         Assert.Equal(0, run.AcknowledgedUnstored);
@@ -78,6 +80,7 @@ public sealed class StorageOutageTests
         Assert.True(former.RetryWindow < former.ProcessingTimeout);
 
         var run = await RunAsync(former, PubSubRuntime.Dapr117AndNewer, style);
+        TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
 
         Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
         Assert.True(run.Stored < Orders, $"no order was lost. {run}");
