@@ -50,6 +50,8 @@ public sealed partial class OutageLoggingTests(AzuriteFixture storage) : IClassF
         await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => OutageEnded().IsMatch(l.Message)), TimeSpan.FromSeconds(10));
         var lines = app.Logs.Lines.Skip(linesBefore).Where(l => l.Level >= LogLevel.Information).ToList();
         var warnings = lines.Where(l => l.Level >= LogLevel.Warning).ToList();
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"{retried} deliveries answered RETRY in {clock.Elapsed.TotalSeconds:0.0} s: {lines.Count} lines at Information or above, {warnings.Count} of them warnings");
         Assert.True(warnings.Count <= (int)(clock.Elapsed / TimeSpan.FromSeconds(5)) + 1,
             $"{warnings.Count} warnings in {clock.Elapsed.TotalSeconds:0} s:\n{string.Join('\n', warnings.Select(w => w.Message))}");
         Assert.All(warnings, w => Assert.Null(w.Exception));
