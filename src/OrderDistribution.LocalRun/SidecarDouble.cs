@@ -255,11 +255,19 @@ public sealed class SidecarDouble : IAsyncDisposable
                 var now = Stopwatch.GetTimestamp();
                 foreach (var (topic, pending) in _pending)
                 {
-                    List<Message> due;
+                    var due = new List<Message>();
                     lock (pending)
                     {
-                        due = pending.Where(m => now >= ContextEnd(m)).ToList();
-                        pending.RemoveAll(due.Contains);
+                        pending.RemoveAll(m =>
+                        {
+                            var isDue = now >= ContextEnd(m);
+                            if (isDue)
+                            {
+                                due.Add(m);
+                            }
+
+                            return isDue;
+                        });
                     }
 
                     foreach (var message in due)

@@ -36,7 +36,7 @@ public static partial class DependencyResilience
     {
         var reason = describe ?? (e => e.Message);
         var retried = isRetriedWithoutCountingAsFailure ?? (_ => false);
-        var trialFailed = false;
+        var inTrial = false;
         return builder
             .AddRetry(new RetryStrategyOptions
             {
@@ -56,19 +56,19 @@ public static partial class DependencyResilience
                 BreakDuration = TimeSpan.FromSeconds(2),
                 OnOpened = args =>
                 {
-                    var level = !Volatile.Read(ref trialFailed) && pace.TryTake() ? LogLevel.Warning : LogLevel.Debug;
-                    Volatile.Write(ref trialFailed, false);
+                    var level = !Volatile.Read(ref inTrial) && pace.TryTake() ? LogLevel.Warning : LogLevel.Debug;
+                    Volatile.Write(ref inTrial, false);
                     LogCircuitOpened(logger, level, dependency, args.BreakDuration.TotalSeconds, args.Outcome.Exception is { } e ? reason(e) : "failed");
                     return default;
                 },
                 OnHalfOpened = _ =>
                 {
-                    Volatile.Write(ref trialFailed, true);
+                    Volatile.Write(ref inTrial, true);
                     return default;
                 },
                 OnClosed = _ =>
                 {
-                    Volatile.Write(ref trialFailed, false);
+                    Volatile.Write(ref inTrial, false);
                     LogCircuitClosed(logger, dependency);
                     return default;
                 },
