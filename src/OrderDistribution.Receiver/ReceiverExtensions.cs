@@ -27,7 +27,8 @@ public static class ReceiverExtensions
             pipeline.AddStorageStrategies(new DependencyLimits(
                 provider.GetRequiredService<IOptions<StorageOptions>>().Value.RequestTimeout,
                 provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites),
-                provider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(StorageResilience)));
+                provider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(StorageResilience)),
+                provider.GetRequiredService<WarningPace>());
         });
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<BlobOrderStore>();

@@ -65,7 +65,7 @@ public static class ServiceDefaults
     /// <summary>
     /// Error answers without stack traces (in every environment); the app API token, when set; and health:
     /// <c>/alive</c> says the process works (container liveness), <c>/health</c> says it can do its job now
-    /// (readiness, and Dapr's app health check, which pauses deliveries while it fails).
+    /// (readiness, for container probes; the run files set no Dapr app health check, docs/local-run.md).
     /// </summary>
     public static WebApplication UseServiceDefaults(this WebApplication app)
     {
