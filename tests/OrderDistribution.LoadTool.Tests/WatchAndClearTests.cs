@@ -78,13 +78,16 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     [Fact]
     public async Task Another_bursts_blobs_stored_while_the_watch_waits_for_its_last_orders_are_found_once_every_order_is_in()
     {
-        await StoreAsync(_orders.Skip(20));
+        // Enough that each outbox's first listing is split: more than 100 names.
+        var orders = OrderGenerator.Generate(600, seed: 7, new BurstId(483_920));
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(orders), default);
+        await StoreAsync(orders.Skip(20));
         var cli = new Cli();
         var watching = cli.RunAsync(["watch", "--scheduled-at", DateTimeOffset.UtcNow.ToString("O"), "--timeout", "30", "--poll", "100", "--max-poll", "200", .. Common()]);
         // By now the watch lists only the prefixes of the orders it still waits for: the other burst's names are beside them.
-        await Task.Delay(1_000);
+        await Task.Delay(3_000);
         await StoreAsync(OrderGenerator.Generate(3, seed: 6, new BurstId(777_001)));
-        await StoreAsync(_orders.Take(20));
+        await StoreAsync(orders.Take(20));
 
         Assert.True(await watching == ExitCodes.SharedStore, cli.Output);
         Assert.Contains("of burst 777001", cli.Output, StringComparison.Ordinal);

@@ -72,9 +72,9 @@ public sealed class WatchCostTests
     {
         var burst = new BurstId(483_920);
         var orders = OrderGenerator.Generate(1_000, seed: 4, burst);
-        // Another burst's three orders come in at 15 s, when the watch lists only prefixes of this burst's last orders.
+        // Another burst's three orders come in with this one's last, when the watch lists only prefixes of this burst's.
         var other = OrderGenerator.Generate(3, seed: 5, new BurstId(512_345));
-        var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i))).Concat(other.Select(o => (o, Start.AddSeconds(15))));
+        var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i))).Concat(other.Select(o => (o, Start.AddMilliseconds(20.0 * 999))));
         var clock = new SimulatedClock(Start);
 
         var watch = new OutboxWatcher(new SimulatedStore(clock, arrivals), WatchPacing.Default, clock)
