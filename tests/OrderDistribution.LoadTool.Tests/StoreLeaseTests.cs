@@ -93,6 +93,39 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     }
 
     [Fact]
+    public async Task A_run_killed_mid_watch_leaves_its_burst_to_watch_which_takes_no_lease_and_reports_it_exactly()
+    {
+        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        // The bindings model schedules over the sidecar's HTTP API, which the double serves to a process of its own.
+        using (var killed = Start(["run", "--model", "bindings", "--count", "300", "--timeout", "120", .. Run(sidecar)]))
+        {
+            try
+            {
+                await WaitForAsync(() => File.Exists(State), "the run's schedule record", null);
+            }
+            finally
+            {
+                killed.Kill(entireProcessTree: true);
+                await killed.WaitForExitAsync();
+            }
+        }
+
+        var published = sidecar.Requests.Where(r => r.Path == $"/v1.0/bindings/{OrderTopology.IngressOutputBinding}")
+            .Select(r => OrderJson.Deserialize(r.Json.GetProperty("data"))).ToList();
+        await StoreAsync(published);
+        var record = await Scheduling.ScheduleRecord.ReadAsync(State, default);
+        var cli = new Cli();
+
+        // While the killed run's lease has not lapsed yet.
+        Assert.Equal(LeaseState.Leased, (await Marker().GetPropertiesAsync()).Value.LeaseState);
+        var exit = await cli.RunAsync(["watch", "--timeout", "30", .. Files()]);
+
+        Assert.True(exit == 0, cli.Output);
+        Assert.Contains("bindings: 300/300 orders stored, cycle time ", cli.Output, StringComparison.Ordinal);
+        Assert.Equal(OrderDistribution.LoadTool.Generation.BurstId.Of(published[0].OrderId).Value, record.Burst);
+    }
+
+    [Fact]
     public async Task A_run_that_loses_its_hold_mid_watch_says_so_in_one_line_exits_6_and_records_nothing()
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
