@@ -8,7 +8,7 @@ namespace OrderDistribution.LoadTool.Watching;
 /// Waits until every expected valid order is a blob in one of the outboxes, or the time is up, costing the store
 /// as little as it can. Each blob is read a bounded number of times whatever the burst's size or the number of
 /// looks: an outbox is listed by name prefix (an order's blob is named after its id), a prefix that held many
-/// names is split into its ten longer prefixes, and a prefix whose orders are all in is never listed again. Looks
+/// names is split past the digits its awaited orders share, and a prefix whose orders are all in is never listed again. Looks
 /// are paced by <see cref="WatchPacing"/>; a storage outage is waited out until the watch's own timeout. A listing
 /// that is merely slow never ends the watch with an error: at the timeout it reports what is still missing.
 /// A blob of another burst (its name tells its burst, <see cref="BurstId"/>) ends the watch without a result: met in a
@@ -117,8 +117,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
 
     /// <summary>
     /// Asks each outbox, a name at most per call, for names beside <paramref name="burst"/>'s prefix: at each of its digits
-    /// the nine others and the shorter ids (59 calls an outbox for a six-digit id). None is listed while the orders come
-    /// in, as every listing is under the burst's own prefix by then.
+    /// the nine others and the shorter ids (59 calls an outbox for a six-digit id). Once the listings are split, they are
+    /// all under the burst's own prefix and meet no other burst's names: this is where a late one shows.
     /// </summary>
     /// <returns>The calls made.</returns>
     /// <exception cref="LoadToolException">A name of another burst is there.</exception>
