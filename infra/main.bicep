@@ -269,6 +269,8 @@ module storage 'modules/storage.bicep' = {
       'test-data'
       // order-load ceiling: storage alone, which the user may write into and nothing else
       'storage-alone'
+      // order-load's own: the lease that lets one burst at a time run against this store
+      'order-load'
     ]
   }
 }
@@ -333,6 +335,7 @@ var containerRoleAssignments = concat([
   { who: 'user', container: 'standard-outbox' }
   { who: 'user', container: 'test-data' }
   { who: 'user', container: 'storage-alone' }
+  { who: 'user', container: 'order-load' }
 ])
 
 module containerRoles 'modules/storage-container-role.bicep' = [for (assignment, i) in containerRoleAssignments: {

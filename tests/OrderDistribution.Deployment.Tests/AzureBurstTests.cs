@@ -146,6 +146,24 @@ public partial class AzureBurstTests
         Assert.Contains($"--results {Path.Combine(azure.Folder, "LOG.md")}", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
     }
 
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_the_load_tool_refuses_because_another_holds_the_store_ends_at_once_draining_and_recording_nothing()
+    {
+        using var azure = Deployed();
+        // The load tool's refusal: one line and exit 5 (docs/load-tool.md).
+        azure.WithProgram("dapr", "#!/bin/sh\necho 'Refused: another burst holds storage at https://st.blob.core.windows.net: order-load run (burst 512345) from host other, started 2026-11-20 10:00:00 UTC.' >&2\nexit 5");
+
+        var (exitCode, output) = Burst(azure);
+
+        Assert.True(exitCode == 5, output);
+        Assert.Contains("Refused: another burst holds storage", output, StringComparison.Ordinal);
+        // The other burst's: not drained, counted or marked warm as this one's.
+        Assert.DoesNotContain("query-kql.sh", output, StringComparison.Ordinal);
+        Assert.False(File.Exists(Path.Combine(azure.Folder, "azure-last-burst-fake.txt")), "a refused burst was recorded as the last one");
+        Assert.DoesNotContain(azure.Calls, c => c.Contains("scheduledMessageCount", StringComparison.Ordinal));
+        Assert.DoesNotContain("dead-lettered in this burst", output, StringComparison.Ordinal);
+    }
+
     /// <summary>An azd environment on pubsub/bulk whose apps and component run just that, with empty queues and
     /// <paramref name="replicas"/> replicas per app; the <paramref name="specific"/> answers come first (the fake
     /// answers with the first that matches). The load tool's stand-in records 9 of 10 orders stored in 41.2 s, and

@@ -101,7 +101,7 @@ public class AzureDeploymentTests
     }
 
     [RequiresBicepFact]
-    public void Each_receiver_identity_may_write_only_its_own_outbox_and_the_user_the_four_containers()
+    public void Each_receiver_identity_may_write_only_its_own_outbox_and_the_user_every_container_of_the_load_tool()
     {
         var actual = InfraSnapshot.Default.RoleAssignments
             .Where(a => a.ScopeType == "containers")
