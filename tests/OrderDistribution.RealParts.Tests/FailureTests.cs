@@ -27,8 +27,10 @@ public sealed class FailureTests
 
         var burst = load.BurstAsync(1_000, seed: 24);
         var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString).GetBlobContainerClient(OrderTopology.OutboxOf("express"));
-        while (await CountAsync(outbox, ct) < 50)
+        var deadline = DateTime.UtcNow.AddMinutes(2);
+        while (await OutboxCount.CountAsync(outbox, ct) < 50)
         {
+            Assert.True(DateTime.UtcNow < deadline, "fewer than 50 orders were stored within 2 minutes of the burst's start");
             Assert.False(burst.IsCompleted, "the burst ended before the receiver could be restarted in it");
             await Task.Delay(100, ct);
         }
@@ -84,20 +86,4 @@ public sealed class FailureTests
 
     private static bool RetriedSome(string deliveryLine) =>
         deliveryLine.StartsWith("Delivery of ", StringComparison.Ordinal) && !deliveryLine.Contains(" 0 to retry", StringComparison.Ordinal);
-
-    private static async Task<int> CountAsync(BlobContainerClient outbox, CancellationToken ct)
-    {
-        if (!await outbox.ExistsAsync(ct))
-        {
-            return 0;
-        }
-
-        var count = 0;
-        await foreach (var _ in outbox.GetBlobsAsync(cancellationToken: ct))
-        {
-            count++;
-        }
-
-        return count;
-    }
 }
