@@ -15,7 +15,7 @@ public sealed class FailureTests
     /// <summary>daprd's gRPC server takes at most 4 MiB per call (docs/dapr-sidecar.md fact 23).</summary>
     private const int OverTheSidecarsLimit = 5 * 1024 * 1024;
 
-    [Theory]
+    [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]
     [InlineData(ComponentsModel.Pubsub, "bulk")]
     [InlineData(ComponentsModel.Bindings, "bulk")]
     public async Task A_receiver_restarted_mid_burst_leaves_every_order_stored_exactly_once(ComponentsModel model, string mode)
@@ -42,7 +42,7 @@ public sealed class FailureTests
         (await burst).AssertExact(valid: 1_000, poison: 0);
     }
 
-    [Theory]
+    [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]
     [InlineData(ComponentsModel.Pubsub, "bulk")]
     [InlineData(ComponentsModel.Bindings, "bulk")]
     public async Task An_order_over_the_sidecars_message_limit_is_dropped_once_and_never_retried(ComponentsModel model, string mode)

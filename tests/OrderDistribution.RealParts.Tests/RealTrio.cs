@@ -16,6 +16,12 @@ public sealed class RealTrio : IAsyncDisposable
 
     private static readonly TimeSpan StartTimeout = TimeSpan.FromMinutes(2);
 
+    /// <summary>
+    /// The limit of a test that runs a trio (its start, two bursts of at most 180 s each, its stop): a wait that never
+    /// ends fails the test instead of holding the run.
+    /// </summary>
+    public const int TestTimeoutMilliseconds = 10 * 60 * 1000;
+
     private readonly IRealPartsBackend _backend;
     private readonly string _workFolder;
     private readonly Dictionary<string, (RunningSidecar Sidecar, InProcessApp App)> _apps = [];
