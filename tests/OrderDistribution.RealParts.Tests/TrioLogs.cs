@@ -56,6 +56,9 @@ public sealed class TrioLogs
         return text.ToString();
     }
 
+    /// <summary>The logs of the trios test <paramref name="testId"/> ran so far.</summary>
+    internal static IReadOnlyList<TrioLogs> Of(string testId) => ByTest.TryGetValue(testId, out var all) ? [.. all] : [];
+
     /// <summary>
     /// After a test: deletes its trios' logs if it passed (or was skipped); else returns them for its output, kept.
     /// </summary>
