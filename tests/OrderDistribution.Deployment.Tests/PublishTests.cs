@@ -33,7 +33,7 @@ public sealed class PublishTests
         string doc, string documented, string placeholder, string main)
     {
         // The doc's shell lines as one: a line ending in \ goes on on the next.
-        Assert.Contains(documented, Regex.Replace(Repo.Read(doc), @"\\\s*\n\s*", " "), StringComparison.Ordinal);
+        Assert.Contains(documented, Regex.Replace(Repo.Read(doc), @"\s*\\\s*\n\s*", " "), StringComparison.Ordinal);
         var command = documented.Replace("$project", placeholder, StringComparison.Ordinal).Replace("<project>", placeholder, StringComparison.Ordinal);
         var folder = Directory.CreateTempSubdirectory("publish-").FullName;
         try
