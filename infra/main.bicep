@@ -26,7 +26,12 @@ param daprPubSubModel string
 @description('Bulk subscribe maxMessagesCount (env Messaging__MaxMessagesCount)')
 param maxMessagesCount int = 250
 
-@description('Bulk mode, order-pubsub maxActiveMessages: keep it near the bulk size, or locks expire while messages wait (seed article)')
+// Equal to maxMessagesCount (250 both), one bulk is in flight per sidecar: the component locks no
+// more messages than one bulk holds, so none waits locked behind a bulk being handled (the seed's
+// choice against lock expiry). The apps' bulk subscription also sends maxAwaitDurationMs
+// (Messaging:MaxAwaitDurationMs), which the Service Bus component does not use: it hands the app what
+// one receive returned, so that setting has no effect here (docs/azure.md, "Bulk settings on Service Bus").
+@description('Bulk mode, order-pubsub maxActiveMessages: equal to maxMessagesCount keeps one bulk in flight per sidecar, so no message waits locked (seed article)')
 param maxActiveMessages int = 250
 
 @description('Bulk mode, order-pubsub maxConcurrentHandlers: 1 lets one handler gather full bulks (seed article)')
@@ -76,11 +81,18 @@ param deliveryDeadlineSeconds int = 10
 @description('Object id of the user or principal running azd; gets send rights on the ingress queue and blob access for the load tool. Empty: none.')
 param principalId string = ''
 
+// azd sets AZURE_PRINCIPAL_ID from the signed-in account but no AZURE_PRINCIPAL_TYPE (it was proposed
+// in Azure/azure-dev discussion 3488), so a default here would be a guess: 'User' makes ARM refuse the
+// assignments when a service principal runs azd (any CI). Empty, the assignments name no type and ARM
+// reads it from the principal itself; the type only spares a lookup for a principal created moments
+// before, and the signed-in account is not one.
+@description('User or ServicePrincipal (AZURE_PRINCIPAL_TYPE); empty: ARM reads the type of principalId itself')
 @allowed([
+  ''
   'User'
   'ServicePrincipal'
 ])
-param principalType string = 'User'
+param principalType string = ''
 
 @description('Set by azd once the app has been deployed; keeps the deployed image on later provisions')
 param distributorExists bool = false
@@ -161,10 +173,18 @@ var queueNames = {
   standard: 'q-order-standard'
 }
 
+// KEDA's scale rules poll each queue every 10 s instead of 30 s (KEDA's default), so a burst adds
+// replicas within seconds of its instant. The cooldown is KEDA's default, stated: by KEDA's ScaledObject
+// specification it governs only the last step to zero, which minReplicas 1 never takes; replicas a
+// burst added go again minutes later (the autoscaler's scale-in), so a burst soon after another may
+// start with more than one replica per app, and scripts/azure-burst.sh records how many each started with.
+var scalePollingIntervalSeconds = 10
+var scaleCooldownPeriodSeconds = 300
+
 var roles = {
   serviceBusDataSender: '69a216fc-b8fb-44d8-bc22-1f3c2cd27a39'
   serviceBusDataReceiver: '4f6d3b9b-027b-4f4c-9142-0e5a2a2247e0'
-  // Only for the KEDA scalers' own identities: reading a queue's message count needs Manage rights.
+  // Only for the KEDA scalers' own identities: reading a queue's message count needs the Manage right.
   serviceBusDataOwner: '090c5cfd-751d-490a-894a-3ce6f1109419'
   storageBlobDataContributor: 'ba92f5b4-2d11-453d-a403-e96b0029c9fe'
 }
@@ -183,6 +203,12 @@ module monitoring 'modules/monitoring.bicep' = {
     tags: tags
     logAnalyticsName: logAnalyticsName
     appInsightsName: appInsightsName
+    // The identity each app's code signs in with (AZURE_CLIENT_ID) sends its telemetry.
+    publisherPrincipalIds: [
+      identities.outputs.distributorPrincipalId
+      identities.outputs.receiverExpressPrincipalId
+      identities.outputs.receiverStandardPrincipalId
+    ]
   }
 }
 
@@ -243,23 +269,21 @@ module storage 'modules/storage.bicep' = {
       'test-data'
       // order-load ceiling: storage alone, which the user may write into and nothing else
       'storage-alone'
+      // order-load's own: the lease that lets one burst at a time run against this store
+      'order-load'
     ]
   }
 }
 
-// Each identity gets only the queue rights its components use (see modules/identities.bicep).
-// Loops must be computable when the deployment starts, so they name principals by key,
-// and principalIds resolves the keys inside the loop body.
-// Why each assignment exists:
-// - the apps' user-assigned identities: their binding components (input: Receiver, output: Sender);
+// Queue rights known before the apps exist (see modules/identities.bicep). Loops must be computable
+// when the deployment starts, so they name principals by key, and principalIds resolves the keys
+// inside the loop body. Why each assignment exists:
 // - the scalers' identities (no container can use them): Data Owner on the one queue their app
-//   scales on, as the KEDA azure-servicebus scaler reads the queue's runtime properties (message
-//   count) through the administration API, which Data Receiver does not allow (docs/azure.md, Roles);
+//   scales on: KEDA's azure-servicebus scaler documents that it needs the Manage right, which among
+//   the Service Bus data roles only Data Owner grants (docs/azure.md, Roles);
 // - the user: sends the burst into the ingress queue (the load tool).
+// The apps' own queue rights are on their system-assigned identities (serviceBusRoleAssignments).
 var principalIds = {
-  distributor: identities.outputs.distributorPrincipalId
-  receiverExpress: identities.outputs.receiverExpressPrincipalId
-  receiverStandard: identities.outputs.receiverStandardPrincipalId
   distributorScaler: identities.outputs.distributorScalerPrincipalId
   receiverExpressScaler: identities.outputs.receiverExpressScalerPrincipalId
   receiverStandardScaler: identities.outputs.receiverStandardScalerPrincipalId
@@ -267,11 +291,6 @@ var principalIds = {
 }
 
 var queueRoleAssignments = concat([
-  { who: 'distributor', queue: queueNames.ingress, role: roles.serviceBusDataReceiver }
-  { who: 'distributor', queue: queueNames.express, role: roles.serviceBusDataSender }
-  { who: 'distributor', queue: queueNames.standard, role: roles.serviceBusDataSender }
-  { who: 'receiverExpress', queue: queueNames.express, role: roles.serviceBusDataReceiver }
-  { who: 'receiverStandard', queue: queueNames.standard, role: roles.serviceBusDataReceiver }
   { who: 'distributorScaler', queue: queueNames.ingress, role: roles.serviceBusDataOwner }
   { who: 'receiverExpressScaler', queue: queueNames.express, role: roles.serviceBusDataOwner }
   { who: 'receiverStandardScaler', queue: queueNames.standard, role: roles.serviceBusDataOwner }
@@ -301,6 +320,13 @@ module queueRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) i
   }
 }]
 
+// The receivers' user-assigned identities (their code's AZURE_CLIENT_ID) write their own outbox.
+var containerPrincipalIds = {
+  receiverExpress: identities.outputs.receiverExpressPrincipalId
+  receiverStandard: identities.outputs.receiverStandardPrincipalId
+  user: principalId
+}
+
 var containerRoleAssignments = concat([
   { who: 'receiverExpress', container: 'express-outbox' }
   { who: 'receiverStandard', container: 'standard-outbox' }
@@ -309,6 +335,7 @@ var containerRoleAssignments = concat([
   { who: 'user', container: 'standard-outbox' }
   { who: 'user', container: 'test-data' }
   { who: 'user', container: 'storage-alone' }
+  { who: 'user', container: 'order-load' }
 ])
 
 module containerRoles 'modules/storage-container-role.bicep' = [for (assignment, i) in containerRoleAssignments: {
@@ -321,22 +348,24 @@ module containerRoles 'modules/storage-container-role.bicep' = [for (assignment,
     storageAccountName: storageAccountName
     containerName: assignment.container
     #disable-next-line what-if-short-circuiting
-    principalId: principalIds[assignment.who]
+    principalId: containerPrincipalIds[assignment.who]
     principalType: assignment.who == 'user' ? principalType : 'ServicePrincipal'
     roleDefinitionId: roles.storageBlobDataContributor
   }
 }]
 
-// The apps' system-assigned identities, which their sidecars use for order-pubsub: the distributor
-// receives from q-order-ingress and sends to the two delivery queues; each receiver receives from its
-// queue. These exist only once the apps do, so they are assigned after the apps (see docs/azure.md).
+// Each app's one identity for Service Bus, its system-assigned one, which its sidecar signs in with in
+// both models (order-pubsub and the bindings name no azureClientId): the distributor receives from
+// q-order-ingress and sends to the two delivery queues; each receiver receives from its queue. The
+// user-assigned identity holds no Service Bus right, so no app holds the same right twice. These
+// exist only once the apps do, so they are assigned after the apps (see docs/azure.md).
 var appPrincipalIds = {
   distributor: distributor.outputs.principalId
   receiverExpress: receiverExpress.outputs.principalId
   receiverStandard: receiverStandard.outputs.principalId
 }
 
-var pubSubRoleAssignments = [
+var serviceBusRoleAssignments = [
   { who: 'distributor', queue: queueNames.ingress, role: roles.serviceBusDataReceiver }
   { who: 'distributor', queue: queueNames.express, role: roles.serviceBusDataSender }
   { who: 'distributor', queue: queueNames.standard, role: roles.serviceBusDataSender }
@@ -344,8 +373,8 @@ var pubSubRoleAssignments = [
   { who: 'receiverStandard', queue: queueNames.standard, role: roles.serviceBusDataReceiver }
 ]
 
-module pubSubRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) in pubSubRoleAssignments: {
-  name: 'pubsub-role-${i}'
+module serviceBusRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) in serviceBusRoleAssignments: {
+  name: 'app-queue-role-${i}'
   scope: rg
   params: {
     namespaceName: serviceBusName
@@ -385,7 +414,6 @@ module containerAppsEnvironment 'modules/container-apps-environment.bicep' = {
     tags: tags
     name: containerAppsEnvironmentName
     logAnalyticsName: logAnalyticsName
-    appInsightsName: appInsightsName
   }
 }
 
@@ -399,9 +427,6 @@ module daprComponents 'modules/dapr-components.bicep' = {
     environmentName: containerAppsEnvironmentName
     daprComponentsModel: daprComponentsModel
     serviceBusNamespaceFqdn: serviceBus.outputs.fqdn
-    distributorClientId: identities.outputs.distributorClientId
-    receiverExpressClientId: identities.outputs.receiverExpressClientId
-    receiverStandardClientId: identities.outputs.receiverStandardClientId
     maxActiveMessages: pubSubMaxActiveMessages
     maxConcurrentHandlers: pubSubMaxConcurrentHandlers
     bindingMaxActiveMessages: bindingMaxActiveMessages
@@ -450,7 +475,8 @@ var messagingEnv = [
 module distributor 'modules/container-app.bicep' = {
   name: 'app-distributor'
   scope: rg
-  // Role assignments first: the first revision must already be allowed to pull and to read its queue.
+  // Role assignments first: the first revision must already be allowed to pull, and its scale rule to read
+  // its queue (the app's own queue rights follow the app: serviceBusRoleAssignments).
   dependsOn: [
     monitoring
     queueRoles
@@ -470,6 +496,8 @@ module distributor 'modules/container-app.bicep' = {
     scalerIdentityId: identities.outputs.distributorScalerId
     appInsightsName: appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
+    scalePollingIntervalSeconds: scalePollingIntervalSeconds
+    scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
     scaleQueueName: queueNames.ingress
     daprMaxConcurrency: daprMaxConcurrency
     env: messagingEnv
@@ -499,6 +527,8 @@ module receiverExpress 'modules/container-app.bicep' = {
     scalerIdentityId: identities.outputs.receiverExpressScalerId
     appInsightsName: appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
+    scalePollingIntervalSeconds: scalePollingIntervalSeconds
+    scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
     scaleQueueName: queueNames.express
     daprMaxConcurrency: daprMaxConcurrency
     env: concat(messagingEnv, [
@@ -531,6 +561,8 @@ module receiverStandard 'modules/container-app.bicep' = {
     scalerIdentityId: identities.outputs.receiverStandardScalerId
     appInsightsName: appInsightsName
     serviceBusNamespaceName: serviceBus.outputs.name
+    scalePollingIntervalSeconds: scalePollingIntervalSeconds
+    scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
     scaleQueueName: queueNames.standard
     daprMaxConcurrency: daprMaxConcurrency
     env: concat(messagingEnv, [

@@ -2,7 +2,7 @@
 # Sends a burst of orders into the deployed environment, reports the cycle time, then waits for the
 # queues to drain and reports each queue's dead-letter count: "0 lost" in Azure means every order
 # was stored or dead-lettered (with a reason), never silently gone.
-# Usage: scripts/azure-burst.sh [--count 10000] [--subscription ID] [--drain-timeout 300]
+# Usage: scripts/azure-burst.sh [--count 10000] [--subscription ID] [--drain-timeout 300] [--telemetry-wait 300]
 #                               [--render-only | --dead-letters-only | --drain-only] [extra order-load run arguments...]
 #
 # The load tool schedules through a Dapr sidecar of its own that carries an Azure Service Bus
@@ -12,19 +12,25 @@
 # you (az login; Dapr's Azure auth falls back to the Azure CLI), and main.bicep gives
 # AZURE_PRINCIPAL_ID send rights on q-order-ingress and access to the outboxes. Bulk publishes use
 # the tier's byte budget (MAX_BULK_PUBLISH_BYTES, a deployment output), as the apps do.
-# Before sending, the script reads what is deployed (az): the model each app's active revision runs
-# (DAPR_COMPONENTS_MODEL, Messaging__PubSubMode in its environment) and the chosen model's live
-# component; it refuses the burst when they disagree with the azd environment's inputs (a failed or
-# pending provision). The burst is labelled cold when an app's processes all started after the last
-# burst this machine sent to the environment (a new revision, a scale from zero, a restart: its
-# oldest replica is younger than that burst), or when no burst is recorded; warm otherwise.
+# Before sending, the script reads what is deployed (az): the model each app runs (DAPR_COMPONENTS_MODEL,
+# Messaging__PubSubMode in the environment of its latest revision, which must be its latest ready one:
+# a revision still starting or failed is refused) and the chosen model's live component; it refuses the
+# burst when they disagree with the azd environment's inputs (a failed or pending provision). The burst
+# is labelled cold when an app's processes all started after the last burst this machine sent to the
+# environment (a new revision, a scale from zero, a restart: its oldest replica is younger than that
+# burst), or when no burst is recorded; warm otherwise. Each app's replica count is recorded at the
+# scheduled instant and at the end, printed with the label, and kept in results/azure-bursts-<env>.tsv:
+# compare cycle times only among bursts of one model that started alike (label and replicas), which
+# the script counts for you.
 # Clocks: the scheduled instant is in storage's clock (the load tool measured this machine's clock
 # against storage's Date header and scheduled in that time; Service Bus applies it by its own clock,
 # which is not measured); the load tool's end of the cycle is the receivers' stored time (their
 # containers' clocks, else storage's Last-Modified); the KQL cycle time ends at the requests'
 # timestamps (the containers' clocks). The query window it prints is this machine's start and end
 # moved by the skew the load tool measured (ClockSkewSeconds), widened by WINDOW_MARGIN seconds each
-# side for the containers' clocks.
+# side for the containers' clocks. After the burst the script prints the load tool's end (its last
+# blob) beside scripts/kql/cycle-time.kql's end (the receivers' last OrdersStored event), waiting up to
+# --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
 # --render-only writes the component and prints its folder, without running anything.
 # --dead-letters-only prints each queue's dead-letter count now, without a burst.
 # --drain-only waits for the queues to drain (active and scheduled messages), then prints the counts.
@@ -37,7 +43,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 results="${AZURE_BURST_RESULTS:-$ROOT/results}"
 QUEUES="q-order-ingress q-order-express q-order-standard"
 
-usage() { sed -n '2,35p' "$0"; }
+usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 APPS="distributor receiver-express receiver-standard"
 WINDOW_MARGIN=60
 
@@ -46,6 +52,7 @@ render_only=false
 dead_letters_only=false
 drain_only=false
 drain_timeout=300
+telemetry_wait=300
 subscription=""
 args=()
 need_value() { [[ $# -ge 2 ]] || { echo "$1 needs a value" >&2; exit 2; }; }
@@ -54,6 +61,7 @@ while [[ $# -gt 0 ]]; do
     --count) need_value "$@"; count="$2"; shift 2 ;;
     --subscription) need_value "$@"; subscription="$2"; shift 2 ;;
     --drain-timeout) need_value "$@"; drain_timeout="$2"; shift 2 ;;
+    --telemetry-wait) need_value "$@"; telemetry_wait="$2"; shift 2 ;;
     --render-only) render_only=true; shift ;;
     --dead-letters-only) dead_letters_only=true; shift ;;
     --drain-only) drain_only=true; shift ;;
@@ -61,7 +69,7 @@ while [[ $# -gt 0 ]]; do
     *) args+=("$1"); shift ;;
   esac
 done
-for number in "$count" "$drain_timeout"; do
+for number in "$count" "$drain_timeout" "$telemetry_wait"; do
   [[ "$number" =~ ^[0-9]+$ ]] || { echo "not a number: $number" >&2; exit 2; }
 done
 
@@ -74,7 +82,7 @@ model="${DAPR_COMPONENTS_MODEL:-pubsub}"
 mode="${DAPR_PUBSUB_MODEL:-bulk}"
 
 az_error="$(mktemp)"
-trap 'rm -f "$az_error"' EXIT
+trap 'rm -f "$az_error" "$az_error".*' EXIT
 
 # One queue's countDetails fields, tab-separated (management plane: your az login needs read
 # access to the namespace). Status 1, with az's first error line on stderr, when az fails.
@@ -170,22 +178,116 @@ clock_skew_seconds() { # RECORD
   esac
 }
 
-# One setting of an app's active revision (its container's environment), as deployed.
-deployed_setting() { # APP NAME
-  if ! az containerapp show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$1" \
-    --query "properties.template.containers[0].env[?name=='$2'].value | [0]" -o tsv 2>"$az_error"; then
+# The revision an app runs: its latest revision, which must also be its latest ready one. An app's
+# properties.template is its latest template, which a revision still starting (or failed) may not run
+# yet. Status 1, with the reason on stderr, when az fails; status 2 when the latest is not ready.
+ready_revision() { # APP -> revision name
+  local names latest="" ready=""
+  if ! names="$(az containerapp show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$1" \
+    --query "join(' ', [properties.latestRevisionName || '-', properties.latestReadyRevisionName || '-'])" -o tsv 2>"$az_error")"; then
     echo "az could not read $1: $(grep -m1 . "$az_error" || echo 'no error text')" >&2
     return 1
   fi
+  read -r latest ready <<<"$names"
+  if [[ -z "$latest" || "$latest" == "-" || "$latest" != "$ready" ]]; then
+    echo "its latest revision ${latest:--} is not ready (latest ready: ${ready:--})" >&2
+    return 2
+  fi
+  printf '%s\n' "$latest"
+}
+
+# One setting of an app's revision (its container's environment), as deployed.
+deployed_setting() { # APP REVISION NAME
+  if ! az containerapp revision show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$1" \
+    --revision "$2" --query "properties.template.containers[0].env[?name=='$3'].value | [0]" -o tsv 2>"$az_error"; then
+    echo "az could not read revision $2 of $1: $(grep -m1 . "$az_error" || echo 'no error text')" >&2
+    return 1
+  fi
+}
+
+# Each app's replica count now, "app=count" separated by spaces; "app=?" where az failed.
+replica_counts() {
+  local app count snapshot=""
+  for app in $APPS; do
+    count="$(az containerapp replica list --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" \
+      --name "$app" --query "length(@)" -o tsv 2>"$az_error")" && [[ "$count" =~ ^[0-9]+$ ]] || count="?"
+    snapshot="$snapshot $app=$count"
+  done
+  printf '%s\n' "${snapshot# }"
+}
+
+# UTC instant (2026-11-24T10:00:00Z) as epoch seconds, with GNU date or BSD date (macOS).
+epoch_of_iso() { # INSTANT
+  date -u -d "$1" +%s 2>/dev/null || date -u -j -f '%Y-%m-%dT%H:%M:%SZ' "$1" +%s
+}
+
+# Waits for the load tool's schedule record (or for DONE to exist), then for its instant by this
+# machine's clock (the record's instant is in storage's time: minus the skew), and writes every app's
+# replica count then to OUT. Runs beside the load tool.
+replicas_at_instant() { # RECORD DONE OUT
+  local at skew due now
+  while [[ ! -s "$1" && ! -e "$2" ]]; do sleep 1; done
+  at="$(scheduled_instant "$1")"
+  [[ -n "$at" ]] || return 0
+  skew="$(clock_skew_seconds "$1")" && due="$(epoch_of_iso "${at:0:19}Z")" || return 0
+  now="$(date -u +%s)"
+  if (( due - skew > now )); then sleep $((due - skew - now)); fi
+  replica_counts > "$3"
+}
+
+# The load tool's row for the burst scheduled at INSTANT in its results log: "cycle-seconds count missing".
+load_tool_result() { # LOG INSTANT
+  [[ -f "$1" ]] || return 0
+  awk -F'|' -v at="${2:0:19}" '
+    { for (i = 2; i <= 8; i++) gsub(/^[ \t]+|[ \t]+$/, "", $i) }
+    $2 == at { row = $5 " " $4 " " $7 }
+    END { if (row != "") print row }' "$1"
+}
+
+# scripts/kql/cycle-time.kql's "(burst)" row for the burst: "cycle-seconds stored-orders last-stored".
+query_end() { # INSTANT START END
+  local query
+  query="$(cat "$ROOT/scripts/kql/cycle-time.kql")"
+  query="${query/"let scheduledAt = datetime(null);"/"let scheduledAt = datetime($1);"}"
+  az monitor app-insights query --subscription "$subscription" --app "${APPLICATIONINSIGHTS_NAME:-}" \
+    --resource-group "$AZURE_RESOURCE_GROUP" --analytics-query "$query" --start-time "$2" --end-time "$3" \
+    --query "tables[0].rows[?[0]=='(burst)'] | [0] | join(' ', [to_string([1]), to_string([2]), to_string([3])])" -o tsv 2>"$az_error"
+}
+
+# Prints the load tool's end of the cycle beside the query's, waiting up to --telemetry-wait seconds
+# for Application Insights to hold as many stored orders as the load tool found.
+compare_ends() { # INSTANT START END
+  local tool_cycle="-" count=0 missing=0 stored query_cycle="-" query_stored=0 last_stored="-" row waited=0
+  read -r tool_cycle count missing <<<"$(load_tool_result "$load_tool_log" "$1")"
+  stored=$(( ${count:-0} - ${missing:-0} ))
+  echo "cycle end, load tool (last blob's storedat):          ${tool_cycle:--} s after the instant, $stored orders stored"
+  if [[ $telemetry_wait -eq 0 ]]; then
+    echo "cycle end, cycle-time.kql (last OrdersStored event): not queried (--telemetry-wait 0)"; return 0
+  fi
+  while :; do
+    if ! row="$(query_end "$1" "$2" "$3")"; then
+      echo "cycle end, cycle-time.kql (last OrdersStored event): az failed: $(grep -m1 . "$az_error" || echo 'no error text')"; return 0
+    fi
+    read -r query_cycle query_stored last_stored <<<"$row"
+    [[ "${query_stored:-}" =~ ^[0-9]+$ ]] || query_stored=0
+    # Telemetry arrives within minutes: wait until it holds what the load tool found stored.
+    if [[ $query_stored -gt 0 && $query_stored -ge $stored ]] || [[ $waited -ge $telemetry_wait ]]; then break; fi
+    echo "waiting for telemetry: Application Insights holds $query_stored of $stored stored orders ($waited s of $telemetry_wait s)" >&2
+    sleep 30; waited=$((waited + 30))
+  done
+  echo "cycle end, cycle-time.kql (last OrdersStored event): ${query_cycle:--} s after the instant, $query_stored orders stored (last at ${last_stored:--})"
 }
 
 # Refuses (exit 1) when what runs in Azure is not the model the azd environment names: a burst
 # labelled with the inputs would then measure another model.
 check_deployed_model() {
-  local app deployed_model deployed_mode wrong="" live scopes
+  local app revision status deployed_model deployed_mode wrong="" live scopes
   for app in $APPS; do
-    deployed_model="$(deployed_setting "$app" DAPR_COMPONENTS_MODEL)" || exit 1
-    deployed_mode="$(deployed_setting "$app" Messaging__PubSubMode)" || exit 1
+    status=0; revision="$(ready_revision "$app" 2>"$az_error.reason")" || status=$?
+    if [[ $status -eq 2 ]]; then wrong="$wrong $app: $(cat "$az_error.reason")"; continue; fi
+    [[ $status -eq 0 ]] || { cat "$az_error.reason" >&2; exit 1; }
+    deployed_model="$(deployed_setting "$app" "$revision" DAPR_COMPONENTS_MODEL)" || exit 1
+    deployed_mode="$(deployed_setting "$app" "$revision" Messaging__PubSubMode)" || exit 1
     if [[ "$deployed_model" != "$model" || "$deployed_mode" != "$mode" ]]; then
       wrong="$wrong $app=${deployed_model:-none}/${deployed_mode:-none}"
     fi
@@ -286,10 +388,15 @@ needs_management
 check_deployed_model
 burst_record="$results/azure-last-burst-${AZURE_ENV_NAME:-default}.txt"
 start_label=()
+start="as given"
 case " ${args[*]-} " in
   *" --start "*) ;;
   *) start="$(burst_start)" || exit 1; start_label=(--start "$start") ;;
 esac
+# The load tool appends its row here (unless the extra arguments name another log); compare_ends reads it.
+load_tool_log="$results/LOG.md"
+results_option=(--results "$load_tool_log")
+case " ${args[*]-} " in *" --results "*) results_option=(); load_tool_log="" ;; esac
 command -v dapr >/dev/null 2>&1 || { echo "The Dapr CLI is not installed: see docs/local-run.md." >&2; exit 1; }
 dotnet build -c Release "$ROOT/src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj"
 
@@ -303,11 +410,24 @@ started="$(date -u +%s)"
 schedule_record="$results/azure-last-schedule.json"
 rm -f "$schedule_record"
 status=0
+# Every app's replica count at the scheduled instant, taken beside the load tool (its own az error file).
+load_done="$az_error.done"; at_instant="$az_error.at-instant"
+# shellcheck disable=SC2030 # the sampler's own error file, in its subshell alone
+( az_error="$az_error.replicas"; replicas_at_instant "$schedule_record" "$load_done" "$at_instant" ) &
+sampler=$!
 dapr run --app-id order-load --dapr-http-port 3599 --resources-path "$components" -- \
   dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- \
   run --target azure --count "$count" --model "$model" --pubsub-mode "$mode" \
   --storage-account-url "$STORAGE_BLOB_ENDPOINT" --state "$schedule_record" \
-  ${start_label[@]+"${start_label[@]}"} ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?
+  ${start_label[@]+"${start_label[@]}"} ${results_option[@]+"${results_option[@]}"} \
+  ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?
+replicas_end="$(replica_counts)"
+touch "$load_done"
+wait "$sampler" || true
+replicas_start="$(cat "$at_instant" 2>/dev/null || true)"
+# 5: refused, another burst holds the store (the load tool said whose): this one sent nothing, so there
+# is nothing of it to drain, count or record.
+if [[ $status -eq 5 ]]; then exit 5; fi
 
 drain_queues || status=$(( status == 0 ? 1 : status ))
 report_dead_letters "$before" "$(dead_letter_snapshot)" || status=$(( status == 0 ? 1 : status ))
@@ -322,6 +442,21 @@ window_end="$(iso_of_epoch $((ended + skew + WINDOW_MARGIN)))"
 # The processes that took this burst are warm for the next one.
 mkdir -p "$(dirname "$burst_record")"
 iso_of_epoch $((ended + skew)) > "$burst_record"
-echo "burst scheduled for ${scheduled_at:-(not recorded)} (storage's clock, ${skew} s ahead of this machine's); telemetry arrives within minutes, then:" >&2
+echo "start: $start; replicas at the scheduled instant: ${replicas_start:-(not recorded)}; at the end: $replicas_end"
+# Bursts compare only with bursts of the same model that started alike.
+history="$results/azure-bursts-${AZURE_ENV_NAME:-default}.tsv"
+[[ -f "$history" ]] || printf 'scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\n' > "$history"
+if [[ -z "$replicas_start" || "$replicas_start" == *"=?"* ]]; then
+  echo "comparable earlier bursts: unknown (the replicas at the instant were not read); compare this burst with none"
+else
+  alike="$(awk -F'\t' -v m="$model/$mode" -v s="$start" -v r="$replicas_start" 'NR > 1 && $2 == m && $3 == s && $4 == r' "$history" | wc -l | tr -d ' ')"
+  echo "comparable earlier bursts (model $model/$mode, start $start, same replicas at the instant): $alike, in $history"
+fi
+printf '%s\t%s\t%s\t%s\t%s\n' "${scheduled_at:--}" "$model/$mode" "$start" "${replicas_start:-?}" "$replicas_end" >> "$history"
+echo "burst scheduled for ${scheduled_at:-(not recorded)} (storage's clock, ${skew} s ahead of this machine's)"
+if [[ -n "$scheduled_at" && -n "$load_tool_log" ]]; then
+  compare_ends "$scheduled_at" "$window_start" "$window_end"
+fi
+echo "the queries for this burst:" >&2
 echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2
 exit "$status"

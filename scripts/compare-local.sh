@@ -117,6 +117,8 @@ exit_reason() {
     1) echo "orders not scheduled, or valid orders still missing at the timeout" ;;
     2) echo "bad input, or the trio runs another model" ;;
     3) echo "storage or the sidecar could not be reached" ;;
+    5) echo "another burst holds the storage (nothing was changed)" ;;
+    6) echo "another burst shared the storage, so the burst has no result" ;;
     *) echo "unexpected failure" ;;
   esac
 }

@@ -22,6 +22,7 @@ const tables = {
   requests: `(timestamp:datetime, id:string, source:string, name:string, url:string, success:bool, ` +
     `resultCode:string, duration:real, performanceBucket:string, ${appInsightsCommon})`,
   traces: `(timestamp:datetime, message:string, severityLevel:int, ${appInsightsCommon})`,
+  customEvents: `(timestamp:datetime, name:string, ${appInsightsCommon})`,
   dependencies: `(timestamp:datetime, id:string, target:string, type:string, name:string, data:string, ` +
     `success:bool, resultCode:string, duration:real, performanceBucket:string, ${appInsightsCommon})`,
   ContainerAppConsoleLogs_CL: '(TenantId:string, SourceSystem:string, TimeGenerated:datetime, ' +

@@ -11,7 +11,7 @@ param daprAppId string
 param exists bool
 param environmentId string
 param registryServer string
-@description('The app\'s own user-assigned identity: ACR pulls, bindings, blob access')
+@description('The app\'s own user-assigned identity: ACR pulls, blob access and telemetry (AZURE_CLIENT_ID); no Service Bus right')
 param identityId string
 param identityClientId string
 @description('The identity of the KEDA scale rule alone (Data Owner on scaleQueueName); no container gets it')
@@ -20,6 +20,10 @@ param appInsightsName string
 param serviceBusNamespaceName string
 @description('Queue whose length drives scale-out')
 param scaleQueueName string
+@description('KEDA pollingInterval: how often the scale rule reads the queue, seconds')
+param scalePollingIntervalSeconds int
+@description('KEDA cooldownPeriod, seconds (only the last step to zero, which minReplicas 1 never takes)')
+param scaleCooldownPeriodSeconds int
 @description('Extra environment variables')
 param env environmentVariable[] = []
 @description('Deliveries the sidecar runs into the app at once (daprd --app-max-concurrency); 0: no bound')
@@ -74,18 +78,20 @@ var probes = [
   }
 ]
 
-// 2026-07-01, the newest GA version: its dapr block has maxConcurrency (daprd's --app-max-concurrency)
-// and identitySettings, which 2025-01-01 lacks. azure.yaml names the same version for azd deploy, so
-// that a deploy does not write the app back without them (AzdTests).
+// 2026-07-01, the newest GA version of Microsoft.App. What the apps need arrived earlier: identitySettings
+// and a scale rule's identity are in 2025-01-01, dapr.maxConcurrency (daprd's --app-max-concurrency) in
+// 2025-07-01; only the components' resiliency policies need 2026-07-01 (dapr-components.bicep), and one
+// version for every Microsoft.App resource keeps that simple. azure.yaml names the same version for azd
+// deploy, so that a deploy does not write the app back without what only a newer version has (AzdTests).
 resource app 'Microsoft.App/containerApps@2026-07-01' = {
   name: name
   location: location
   tags: union(tags, {
     'azd-service-name': serviceName
   })
-  // System-assigned: the identity the order-pubsub component signs in with (it names no azureClientId).
-  // User-assigned: the app's own (ACR pulls, bindings, blob writes via AZURE_CLIENT_ID) and the
-  // scale rule's (see identitySettings).
+  // System-assigned: the app's one identity for Service Bus, which its sidecar signs in with (the
+  // components name no azureClientId). User-assigned: the app's own (ACR pulls, blob writes and
+  // telemetry via AZURE_CLIENT_ID; no Service Bus right) and the scale rule's (see identitySettings).
   identity: {
     type: 'SystemAssigned,UserAssigned'
     userAssignedIdentities: {
@@ -147,6 +153,8 @@ resource app 'Microsoft.App/containerApps@2026-07-01' = {
             { name: 'ASPNETCORE_HTTP_PORTS', value: string(port) }
             { name: 'AZURE_CLIENT_ID', value: identityClientId }
             { name: 'APPLICATIONINSIGHTS_CONNECTION_STRING', secretRef: 'appinsights-connection-string' }
+            // Application Insights takes Entra ID only (monitoring.bicep): the SDK signs in as this identity.
+            { name: 'ApplicationInsights__ManagedIdentityClientId', value: identityClientId }
           ], env)
           probes: runsRealImage ? probes : []
         }
@@ -154,6 +162,8 @@ resource app 'Microsoft.App/containerApps@2026-07-01' = {
       scale: {
         minReplicas: minReplicas
         maxReplicas: maxReplicas
+        pollingInterval: scalePollingIntervalSeconds
+        cooldownPeriod: scaleCooldownPeriodSeconds
         rules: [
           {
             name: 'queue-length'
@@ -177,5 +187,5 @@ resource app 'Microsoft.App/containerApps@2026-07-01' = {
 
 output name string = app.name
 output id string = app.id
-@description('The app\'s system-assigned identity, which its sidecar uses for order-pubsub')
+@description('The app\'s system-assigned identity, its one identity for Service Bus (its sidecar\'s components)')
 output principalId string = app.identity.principalId

@@ -4,14 +4,9 @@ param location string
 param tags resourceTags
 param name string
 param logAnalyticsName string
-param appInsightsName string
 
 resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2026-03-01' existing = {
   name: logAnalyticsName
-}
-
-resource appInsights 'Microsoft.Insights/components@2020-02-02' existing = {
-  name: appInsightsName
 }
 
 resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-07-01' = {
@@ -27,8 +22,10 @@ resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-07-01' = {
         sharedKey: logAnalytics.listKeys().primarySharedKey
       }
     }
-    // Dapr sidecars send their traces to the same Application Insights as the apps.
-    daprAIConnectionString: appInsights.properties.ConnectionString
+    // No daprAIConnectionString: the sidecars' exporter takes only a connection string (an
+    // instrumentation key), which Application Insights refuses with local auth off (monitoring.bicep),
+    // and Container Apps documents no identity for it. Nothing reads the sidecars' spans; their
+    // console logs still reach Log Analytics (lock-lost.kql reads them).
     workloadProfiles: [
       {
         name: 'Consumption'

@@ -14,9 +14,6 @@ param daprComponentsModel string
 
 @description('Service Bus namespace as a fully-qualified name, as Dapr wants it with Entra ID auth')
 param serviceBusNamespaceFqdn string
-param distributorClientId string
-param receiverExpressClientId string
-param receiverStandardClientId string
 
 @description('order-pubsub maxActiveMessages for the chosen pub/sub mode (main.bicep picks bulk or single values)')
 param maxActiveMessages int = 250
@@ -118,8 +115,9 @@ resource orderPubSub 'Microsoft.App/managedEnvironments/daprComponents@2026-07-0
     componentType: 'pubsub.azure.servicebus.queues'
     version: 'v1'
     metadata: concat([
-      // No azureClientId: each app's sidecar signs in with that app's system-assigned identity, which
-      // holds only the queue rights that app needs (main.bicep, pubSubRoleAssignments).
+      // No azureClientId, here nor on the bindings: each app's sidecar signs in with that app's
+      // system-assigned identity, its one identity for Service Bus, which holds only the queue rights
+      // that app needs (main.bicep, serviceBusRoleAssignments).
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
       { name: 'maxActiveMessages', value: string(maxActiveMessages) }
       { name: 'maxConcurrentHandlers', value: string(maxConcurrentHandlers) }
@@ -150,7 +148,6 @@ resource ingressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-
     metadata: concat([
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
       { name: 'queueName', value: 'q-order-ingress' }
-      { name: 'azureClientId', value: distributorClientId }
       { name: 'direction', value: 'input' }
       { name: 'disableEntityManagement', value: 'true' }
     ], inputBindingTuning, connectionRecovery)
@@ -167,7 +164,6 @@ resource expressOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-07
     metadata: concat([
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
       { name: 'queueName', value: 'q-order-express' }
-      { name: 'azureClientId', value: distributorClientId }
       { name: 'direction', value: 'output' }
       { name: 'disableEntityManagement', value: 'true' }
     ], connectionRecovery)
@@ -184,7 +180,6 @@ resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-0
     metadata: concat([
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
       { name: 'queueName', value: 'q-order-standard' }
-      { name: 'azureClientId', value: distributorClientId }
       { name: 'direction', value: 'output' }
       { name: 'disableEntityManagement', value: 'true' }
     ], connectionRecovery)
@@ -201,7 +196,6 @@ resource expressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-
     metadata: concat([
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
       { name: 'queueName', value: 'q-order-express' }
-      { name: 'azureClientId', value: receiverExpressClientId }
       { name: 'direction', value: 'input' }
       { name: 'disableEntityManagement', value: 'true' }
     ], inputBindingTuning, connectionRecovery)
@@ -218,7 +212,6 @@ resource standardInput 'Microsoft.App/managedEnvironments/daprComponents@2026-07
     metadata: concat([
       { name: 'namespaceName', value: serviceBusNamespaceFqdn }
       { name: 'queueName', value: 'q-order-standard' }
-      { name: 'azureClientId', value: receiverStandardClientId }
       { name: 'direction', value: 'input' }
       { name: 'disableEntityManagement', value: 'true' }
     ], inputBindingTuning, connectionRecovery)

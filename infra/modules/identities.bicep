@@ -1,18 +1,19 @@
-// One user-assigned identity per app, holding only that app's rights: ACR pulls, the binding
-// components scoped to that app (azureClientId) and the receivers' blob writes (AZURE_CLIENT_ID).
+// One user-assigned identity per app, holding only that app's rights outside Service Bus: ACR pulls,
+// the receivers' blob writes and the telemetry (AZURE_CLIENT_ID of the app's code).
 //
-// One more per app for its KEDA scale rule alone: the azure-servicebus scaler reads the queue's
-// runtime properties (the message count) through the Service Bus administration API, which needs
-// the Manage right, i.e. Azure Service Bus Data Owner on the queue; Data Receiver is not enough
-// (docs/azure.md, "Roles"). Owner may also delete the queue and read and send any message, so the
-// app's containers must not hold it: the container app gets this identity with lifecycle None,
-// which makes it available to the platform (the scale rule) and to no container.
+// One more per app for its KEDA scale rule alone: KEDA's azure-servicebus scaler documents that it
+// needs the Manage right to read the queue's message count, and among the Service Bus data roles only
+// Azure Service Bus Data Owner grants it; Data Receiver is not enough (docs/azure.md, "Roles"). Owner
+// may also delete the queue and read and send any message, so the app's containers must not hold it:
+// the container app gets this identity with lifecycle None, which makes it available to the platform
+// (the scale rule) and to no container.
 //
-// The order-pubsub component is one component for all three apps (component names are unique per
-// environment), so it cannot name one azureClientId per app. It names none: each app's sidecar then
-// signs in with that app's system-assigned identity (Dapr's Azure auth falls back to the managed
-// identity without a client id), and main.bicep gives each system-assigned identity only the queue
-// rights its app uses in the pub/sub model. No identity is shared between apps.
+// Service Bus: each app's system-assigned identity, its one identity there. The order-pubsub component
+// is one component for all three apps (component names are unique per environment), so it cannot name
+// one azureClientId per app; it names none, and neither do the bindings, so each app's sidecar signs in
+// with that app's system-assigned identity in both models (Dapr's Azure auth falls back to the managed
+// identity without a client id), and main.bicep gives it only the queue rights its app uses. No
+// identity is shared between apps, and no app holds a Service Bus right twice.
 import { resourceTags } from 'types.bicep'
 
 param location string

@@ -4,6 +4,12 @@ param location string
 param tags resourceTags
 param logAnalyticsName string
 param appInsightsName string
+@description('Principals that send telemetry (the apps\' identities): Monitoring Metrics Publisher on Application Insights')
+param publisherPrincipalIds string[]
+
+// Monitoring Metrics Publisher: with local auth off, the role Application Insights checks for every
+// item it ingests (despite its name, all telemetry, not only metrics).
+var metricsPublisherRoleId = '3913510d-42f4-4e42-8a64-420c390055eb'
 
 resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2026-03-01' = {
   name: logAnalyticsName
@@ -25,8 +31,21 @@ resource appInsights 'Microsoft.Insights/components@2020-02-02' = {
   properties: {
     Application_Type: 'web'
     WorkspaceResourceId: logAnalytics.id
+    // Entra ID only, as Service Bus and storage: the connection string alone (its instrumentation key)
+    // no longer lets anyone write telemetry; the apps sign in with their own identity.
+    DisableLocalAuth: true
   }
 }
+
+resource publishers 'Microsoft.Authorization/roleAssignments@2022-04-01' = [for principalId in publisherPrincipalIds: {
+  name: guid(appInsights.id, principalId, metricsPublisherRoleId)
+  scope: appInsights
+  properties: {
+    principalId: principalId
+    principalType: 'ServicePrincipal'
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', metricsPublisherRoleId)
+  }
+}]
 
 output logAnalyticsName string = logAnalytics.name
 output logAnalyticsCustomerId string = logAnalytics.properties.customerId

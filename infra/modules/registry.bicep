@@ -17,6 +17,10 @@ resource registry 'Microsoft.ContainerRegistry/registries@2025-11-01' = {
   }
   properties: {
     adminUserEnabled: false
+    // Pinned: Learn says the ABAC repository mode will become the default for new registries, and that
+    // it does not honour AcrPull and AcrPush. In this mode the apps' AcrPull below lets them pull, and
+    // azd pushes as the signed-in Owner or Contributor, as before.
+    roleAssignmentMode: 'LegacyRegistryPermissions'
   }
 }
 

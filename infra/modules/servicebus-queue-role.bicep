@@ -2,6 +2,7 @@
 param namespaceName string
 param queueName string
 param principalId string
+@description('User or ServicePrincipal; empty: ARM reads it from the principal')
 param principalType string
 param roleDefinitionId string
 
@@ -19,7 +20,8 @@ resource assignment 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
   scope: queue
   properties: {
     principalId: principalId
-    principalType: principalType
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', roleDefinitionId)
+    // Empty: ARM reads the type from the principal (main.bicep, principalType).
+    ...(empty(principalType) ? {} : { principalType: principalType })
   }
 }

@@ -2,6 +2,7 @@
 param storageAccountName string
 param containerName string
 param principalId string
+@description('User or ServicePrincipal; empty: ARM reads it from the principal')
 param principalType string
 param roleDefinitionId string
 
@@ -24,7 +25,8 @@ resource assignment 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
   scope: container
   properties: {
     principalId: principalId
-    principalType: principalType
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', roleDefinitionId)
+    // Empty: ARM reads the type from the principal (main.bicep, principalType).
+    ...(empty(principalType) ? {} : { principalType: principalType })
   }
 }

@@ -18,6 +18,15 @@ public static class ExitCodes
     /// <summary>Anything else: a fault the tool did not foresee (message printed; <c>--verbose</c> for the stack trace).</summary>
     public const int Unexpected = 4;
 
+    /// <summary>Refused before anything changed: another burst holds the store (its lease), named with when it started and where.</summary>
+    public const int StoreBusy = 5;
+
+    /// <summary>
+    /// Another burst shared the store with this one (this burst lost its lease, or its watch met another burst's blobs): no
+    /// result is printed or recorded.
+    /// </summary>
+    public const int SharedStore = 6;
+
     /// <summary>Stopped with Ctrl+C.</summary>
     public const int Cancelled = 130;
 }

@@ -15,14 +15,22 @@ namespace OrderDistribution.LocalRun;
 /// of them as the sidecar answers a failed publish), keeps one queue per topic or output binding, and delivers each
 /// queue to its app in bulk (base64 raw-payload entries under fresh entry ids), one CloudEvent at a time, or as an
 /// input binding (the raw body). An entry answered SUCCESS (a binding: 2xx) is done; DROP (a binding: 400, which
-/// the broker dead-letters) is done and never delivered again; RETRY, a missing status or a failed request brings
-/// it back later, alone or in new batches; a 404 drops a whole delivery.
+/// the broker dead-letters) is done and never delivered again; a 404 drops a whole delivery. RETRY, a missing status or
+/// a failed request brings a binding's message back after <see cref="SidecarDoubleOptions.RetryInterval"/> (RabbitMQ's
+/// nack with requeue). A pub/sub message is what <c>pubsub.redis</c> makes of it: its delivery context runs
+/// <see cref="SidecarDoubleOptions.ProcessingTimeout"/> from when it was read, the inbound retries run inside it, and
+/// once they are spent the <see cref="SidecarDoubleOptions.Runtime"/> keeps it pending or acknowledges it (counted as
+/// <see cref="TopicReport.AcknowledgedUnstored"/>); a pending message is handed out again once it has been pending
+/// <c>ProcessingTimeout</c>, looked for every <see cref="SidecarDoubleOptions.RedeliverInterval"/>
+/// (docs/dapr-sidecar.md facts 11 and 30). An attempt still running when its context ends is not cut off: the apps
+/// answer within their deadline, which the shipped processingTimeout outlasts.
 /// </summary>
 public sealed class SidecarDouble : IAsyncDisposable
 {
     private readonly SidecarDoubleOptions _options;
     private readonly WebApplication _app;
     private readonly ConcurrentDictionary<string, Channel<Message>> _queues = new();
+    private readonly ConcurrentDictionary<string, List<Message>> _pending = new();
     private readonly CancellationTokenSource _stop = new();
     private readonly List<Task> _workers = [];
     private readonly Random _random;
@@ -56,6 +64,7 @@ public sealed class SidecarDouble : IAsyncDisposable
         app.MapGet("/v1.0/healthz/outbound", () => Results.NoContent());
         app.MapGet("/v1.0/metadata", () => Results.Json(new { id = "sidecar-double" }));
         await app.StartAsync();
+        sidecar._workers.Add(Task.Run(sidecar.HandOutPendingAsync));
         return sidecar;
     }
 
@@ -163,8 +172,117 @@ public sealed class SidecarDouble : IAsyncDisposable
     }
 
     private void Redeliver(string topic, Message message) =>
-        _ = Task.Delay(_options.RedeliveryDelay, _stop.Token)
+        _ = Task.Delay(_options.RetryInterval, _stop.Token)
             .ContinueWith(_ => Queue(topic).Writer.TryWrite(message), TaskScheduler.Default);
+
+    private long ContextEnd(Message message) => message.ReadAt + (long)(_options.ProcessingTimeout.TotalSeconds * Stopwatch.Frequency);
+
+    /// <summary>
+    /// A pub/sub message taken off its queue: read now when it is new (its context starts), or a retry; a retry whose
+    /// context ended while it waited is left pending instead.
+    /// </summary>
+    /// <returns>Whether to deliver it now.</returns>
+    private bool Take(string topic, Message message, TopicReport report)
+    {
+        if (message.ReadAt == 0)
+        {
+            message.ReadAt = Stopwatch.GetTimestamp();
+            message.Retries = 0;
+            return true;
+        }
+
+        if (Stopwatch.GetTimestamp() < ContextEnd(message))
+        {
+            return true;
+        }
+
+        Park(topic, message, report);
+        return false;
+    }
+
+    /// <summary>A pub/sub message answered RETRY: retried within its context, then kept pending or acknowledged.</summary>
+    private void RetryOrPark(string topic, Message message, TopicReport report)
+    {
+        var now = Stopwatch.GetTimestamp();
+        var contextEnd = ContextEnd(message);
+        if (now >= contextEnd)
+        {
+            Park(topic, message, report);
+        }
+        else if (_options.MaxRetries >= 0 && message.Retries >= _options.MaxRetries)
+        {
+            // The retries are spent while the context still runs: from 1.17 pubsub.redis acknowledges the message.
+            if (_options.Runtime == PubSubRuntime.Dapr117AndNewer)
+            {
+                report.AcknowledgeUnstored(message.Origin);
+                Done();
+            }
+            else
+            {
+                Park(topic, message, report);
+            }
+        }
+        else if (now + (long)(_options.RetryInterval.TotalSeconds * Stopwatch.Frequency) >= contextEnd)
+        {
+            // The context ends during the wait: the retry is cancelled, the message stays pending.
+            Park(topic, message, report);
+        }
+        else
+        {
+            message.Retries++;
+            Redeliver(topic, message);
+        }
+    }
+
+    private void Park(string topic, Message message, TopicReport report)
+    {
+        report.Park();
+        var pending = _pending.GetOrAdd(topic, _ => []);
+        lock (pending)
+        {
+            pending.Add(message);
+        }
+    }
+
+    /// <summary>pubsub.redis's redelivery: every redeliverInterval, what has been pending processingTimeout is read again.</summary>
+    private async Task HandOutPendingAsync()
+    {
+        using var timer = new PeriodicTimer(_options.RedeliverInterval);
+        try
+        {
+            while (await timer.WaitForNextTickAsync(_stop.Token))
+            {
+                var now = Stopwatch.GetTimestamp();
+                foreach (var (topic, pending) in _pending)
+                {
+                    var due = new List<Message>();
+                    lock (pending)
+                    {
+                        pending.RemoveAll(m =>
+                        {
+                            var isDue = now >= ContextEnd(m);
+                            if (isDue)
+                            {
+                                due.Add(m);
+                            }
+
+                            return isDue;
+                        });
+                    }
+
+                    foreach (var message in due)
+                    {
+                        Topics[topic].HandOutAgain();
+                        message.ReadAt = 0;
+                        Queue(topic).Writer.TryWrite(message);
+                    }
+                }
+            }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
 
     private bool Refuse()
     {
@@ -243,7 +361,10 @@ public sealed class SidecarDouble : IAsyncDisposable
             {
                 if (reader.TryRead(out var message))
                 {
-                    batch.Add(message);
+                    if (Take(topic, message, report))
+                    {
+                        batch.Add(message);
+                    }
                 }
                 else if (Stopwatch.GetTimestamp() < gatherUntil)
                 {
@@ -293,26 +414,26 @@ public sealed class SidecarDouble : IAsyncDisposable
         var (status, answer) = await PostAsync(app, $"/{topic}-bulk", body, "application/json", report);
         if (status == 404)
         {
-            entries.ForEach(e => Settle(topic, e.Message, "DROP", report));
+            entries.ForEach(e => Settle(topic, e.Message, "DROP", report, DeliveryStyle.Bulk));
             return;
         }
 
         if (status is not (>= 200 and < 300))
         {
             report.RedeliverWhole();
-            entries.ForEach(e => Settle(topic, e.Message, "RETRY", report));
+            entries.ForEach(e => Settle(topic, e.Message, "RETRY", report, DeliveryStyle.Bulk));
             return;
         }
 
         var statuses = ReadStatuses(answer);
-        entries.ForEach(e => Settle(topic, e.Message, statuses.GetValueOrDefault(e.EntryId, "RETRY"), report));
+        entries.ForEach(e => Settle(topic, e.Message, statuses.GetValueOrDefault(e.EntryId, "RETRY"), report, DeliveryStyle.Bulk));
     }
 
     private async Task DeliverSinglesAsync(string topic, HttpClient app, Channel<Message> queue, TopicReport report)
     {
         while (await WaitToReadAsync(queue.Reader))
         {
-            if (!queue.Reader.TryRead(out var message))
+            if (!queue.Reader.TryRead(out var message) || !Take(topic, message, report))
             {
                 continue;
             }
@@ -338,7 +459,7 @@ public sealed class SidecarDouble : IAsyncDisposable
                 >= 200 and < 300 => ReadStatus(answer),
                 _ => "RETRY",
             };
-            Settle(topic, message, outcome, report);
+            Settle(topic, message, outcome, report, DeliveryStyle.Single);
         }
     }
 
@@ -358,7 +479,7 @@ public sealed class SidecarDouble : IAsyncDisposable
                 >= 200 and < 300 => "SUCCESS",
                 400 => "DROP",
                 _ => "RETRY",
-            }, report);
+            }, report, DeliveryStyle.Binding);
         }
     }
 
@@ -412,7 +533,7 @@ public sealed class SidecarDouble : IAsyncDisposable
         return buffer.WrittenMemory;
     }
 
-    private void Settle(string topic, Message message, string status, TopicReport report)
+    private void Settle(string topic, Message message, string status, TopicReport report, DeliveryStyle style)
     {
         switch (status)
         {
@@ -425,7 +546,15 @@ public sealed class SidecarDouble : IAsyncDisposable
                 break;
             default:
                 report.Retry();
-                Redeliver(topic, message);
+                if (style == DeliveryStyle.Binding)
+                {
+                    Redeliver(topic, message);
+                }
+                else
+                {
+                    RetryOrPark(topic, message, report);
+                }
+
                 break;
         }
     }
@@ -457,5 +586,16 @@ public sealed class SidecarDouble : IAsyncDisposable
         }
     }
 
-    private sealed record Message(string Origin, byte[] Payload);
+    private sealed class Message(string origin, byte[] payload)
+    {
+        public string Origin { get; } = origin;
+
+        public byte[] Payload { get; } = payload;
+
+        /// <summary>When the component read it (or handed it out again), its context's start; 0 while it waits unread.</summary>
+        public long ReadAt { get; set; }
+
+        /// <summary>The inbound retries spent in its current context.</summary>
+        public int Retries { get; set; }
+    }
 }

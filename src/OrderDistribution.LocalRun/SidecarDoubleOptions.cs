@@ -16,11 +16,30 @@ public sealed record SidecarDoubleOptions
     public int ConcurrentBindingDeliveries { get; init; } = 4;
 
     /// <summary>
-    /// How long a message answered RETRY (or a whole batch answered with an error) waits before it is delivered again:
-    /// a second, as the sidecars' resiliency.yaml retries. Sooner, a store that is slow to answer meets a storm of
-    /// redeliveries on the cores it shares with the apps.
+    /// The inbound retry policy's interval (resiliency.yaml's <c>duration</c>): how long a message answered RETRY (or a
+    /// whole batch answered with an error) waits before the sidecar delivers it again; for an input binding, how long
+    /// the requeued message waits. Sooner, a store that is slow to answer meets a storm of redeliveries on the cores it
+    /// shares with the apps.
     /// </summary>
-    public TimeSpan RedeliveryDelay { get; init; } = TimeSpan.FromSeconds(1);
+    public TimeSpan RetryInterval { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// The inbound retry policy's <c>maxRetries</c> for pub/sub deliveries: -1 retries until the delivery's context ends
+    /// (<see cref="ProcessingTimeout"/>). What happens once they are spent is the <see cref="Runtime"/>'s.
+    /// </summary>
+    public int MaxRetries { get; init; } = -1;
+
+    /// <summary>
+    /// The Redis component's <c>processingTimeout</c>: a message's delivery context, its retries included, ends this long
+    /// after the component read it, and a message pending this long is handed out again.
+    /// </summary>
+    public TimeSpan ProcessingTimeout { get; init; } = TimeSpan.FromSeconds(20);
+
+    /// <summary>The Redis component's <c>redeliverInterval</c>: how often it looks for pending messages to hand out again.</summary>
+    public TimeSpan RedeliverInterval { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Whose pub/sub component the double is: what becomes of a message whose retries are spent.</summary>
+    public PubSubRuntime Runtime { get; init; } = PubSubRuntime.Dapr117AndNewer;
 
     /// <summary>The share of published messages the broker refuses, answered as the sidecar answers a failed publish.</summary>
     public double PublishFailureRate { get; init; }

@@ -10,6 +10,9 @@ public sealed class TopicReport
     private int _dropped;
     private int _wholeDeliveriesRedelivered;
     private long _longestAnswerTicks;
+    private int _acknowledgedUnstored;
+    private int _parked;
+    private int _handedOutAgain;
 
     public int Deliveries => Volatile.Read(ref _deliveries);
 
@@ -18,6 +21,21 @@ public sealed class TopicReport
     public int Dropped => Volatile.Read(ref _dropped);
 
     public int WholeDeliveriesRedelivered => Volatile.Read(ref _wholeDeliveriesRedelivered);
+
+    /// <summary>
+    /// Messages answered RETRY that the pub/sub component acknowledged once the retries were spent (Dapr 1.17 and newer):
+    /// gone from the broker, and not stored. Each is a lost order.
+    /// </summary>
+    public int AcknowledgedUnstored => Volatile.Read(ref _acknowledgedUnstored);
+
+    /// <summary>The ids (first published under) of the messages <see cref="AcknowledgedUnstored"/> counts.</summary>
+    public ConcurrentDictionary<string, byte> AcknowledgedUnstoredMessages { get; } = new();
+
+    /// <summary>Times a pub/sub message was left pending in the broker: its context ended, or its retries were spent before 1.17.</summary>
+    public int LeftPending => Volatile.Read(ref _parked);
+
+    /// <summary>Times a pending message was handed out again after processingTimeout.</summary>
+    public int HandedOutAgain => Volatile.Read(ref _handedOutAgain);
 
     public TimeSpan LongestAnswer => TimeSpan.FromTicks(Interlocked.Read(ref _longestAnswerTicks));
 
@@ -42,6 +60,16 @@ public sealed class TopicReport
         Interlocked.Increment(ref _dropped);
         DroppedMessages.TryAdd(origin, payload);
     }
+
+    internal void AcknowledgeUnstored(string origin)
+    {
+        Interlocked.Increment(ref _acknowledgedUnstored);
+        AcknowledgedUnstoredMessages.TryAdd(origin, 0);
+    }
+
+    internal void Park() => Interlocked.Increment(ref _parked);
+
+    internal void HandOutAgain() => Interlocked.Increment(ref _handedOutAgain);
 
     internal void RedeliverWhole() => Interlocked.Increment(ref _wholeDeliveriesRedelivered);
 }

@@ -6,16 +6,19 @@ namespace OrderDistribution.Receiver;
 /// Writes the orders of a delivery to the store. How many writes run at once is the store's per-process
 /// bound, shared by every delivery; an order whose write fails stays undone and is answered RETRY.
 /// </summary>
-public sealed class OutboxWriter(IOrderStore store) : IOrderHandler
+public sealed class OutboxWriter(IOrderStore store, StoredOrdersTelemetry telemetry) : IOrderHandler
 {
-    public Task HandleAsync(
-        IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken) =>
-        Task.WhenAll(orders.Select(async inbound =>
+    public async Task HandleAsync(
+        IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
+    {
+        var stored = 0;
+        await Task.WhenAll(orders.Select(async inbound =>
         {
             try
             {
                 await store.SaveAsync(inbound.Order, cancellationToken);
                 progress.MarkDone(inbound.EntryId);
+                Interlocked.Increment(ref stored);
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
@@ -26,4 +29,6 @@ public sealed class OutboxWriter(IOrderStore store) : IOrderHandler
                 progress.MarkFailed(inbound.EntryId, $"storing order {inbound.Order.OrderId} failed: {e.Message}");
             }
         }));
+        telemetry.Stored(stored, channel);
+    }
 }

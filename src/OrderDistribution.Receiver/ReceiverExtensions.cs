@@ -27,12 +27,14 @@ public static class ReceiverExtensions
             pipeline.AddStorageStrategies(new DependencyLimits(
                 provider.GetRequiredService<IOptions<StorageOptions>>().Value.RequestTimeout,
                 provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites),
-                provider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(StorageResilience)));
+                provider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(StorageResilience)),
+                provider.GetRequiredService<WarningPace>());
         });
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<BlobOrderStore>();
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<BlobOrderStore>());
+        builder.Services.AddSingleton<StoredOrdersTelemetry>();
         builder.Services.AddTransient<IOrderHandler, OutboxWriter>();
         builder.Services.AddHostedService<ReceiverWarmUp>();
         return builder;

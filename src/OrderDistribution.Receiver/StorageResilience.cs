@@ -9,8 +9,8 @@ public static class StorageResilience
 {
     public const string Key = "storage";
 
-    public static ResiliencePipelineBuilder AddStorageStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits, ILogger logger) =>
-        builder.AddDependencyStrategies(limits, StorageFailure.IsTransient, logger, "storage",
+    public static ResiliencePipelineBuilder AddStorageStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits, ILogger logger, WarningPace pace) =>
+        builder.AddDependencyStrategies(limits, StorageFailure.IsTransient, logger, "storage", pace,
             // A container deleted under the receiver says nothing about storage's health: create it, write again.
             isRetriedWithoutCountingAsFailure: StorageFailure.IsContainerNotFound);
 }

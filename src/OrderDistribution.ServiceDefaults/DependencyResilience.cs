@@ -18,7 +18,9 @@ namespace OrderDistribution.ServiceDefaults;
 /// <item>timeout of each attempt.</item>
 /// </list>
 /// Polly's own log lines are off (<see cref="ServiceDefaults"/>): it logs every attempt, with a stack trace for each
-/// timeout. What the apps handle is logged once, by the delivery it belongs to; the breaker says when it opens and closes.
+/// timeout. What the apps handle is logged as an outage by the deliveries it belongs to; the breaker warns when it opens
+/// after having been closed, paced with the deliveries' warnings (<see cref="WarningPace"/>), and logs at Debug when it
+/// opens again after a failed trial or closes: an outage of a minute would otherwise cost a line every 2 s.
 /// <para>
 /// The retry and the circuit breaker are strategies of <see cref="object"/>. A call made once per order runs as a callback
 /// of that type (<c>ExecuteAsync&lt;object?&gt;</c>, returning null): Polly then hands its outcome through them as it is,
@@ -29,11 +31,12 @@ public static partial class DependencyResilience
 {
     public static ResiliencePipelineBuilder AddDependencyStrategies(
         this ResiliencePipelineBuilder builder, DependencyLimits limits, Func<Exception, bool> isFailure,
-        ILogger logger, string dependency, Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null,
+        ILogger logger, string dependency, WarningPace pace, Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null,
         Func<Exception, string>? describe = null)
     {
         var reason = describe ?? (e => e.Message);
         var retried = isRetriedWithoutCountingAsFailure ?? (_ => false);
+        var inTrial = false;
         return builder
             .AddRetry(new RetryStrategyOptions
             {
@@ -53,11 +56,19 @@ public static partial class DependencyResilience
                 BreakDuration = TimeSpan.FromSeconds(2),
                 OnOpened = args =>
                 {
-                    LogCircuitOpened(logger, dependency, args.BreakDuration.TotalSeconds, args.Outcome.Exception is { } e ? reason(e) : "failed");
+                    var level = !Volatile.Read(ref inTrial) && pace.TryTake() ? LogLevel.Warning : LogLevel.Debug;
+                    Volatile.Write(ref inTrial, false);
+                    LogCircuitOpened(logger, level, dependency, args.BreakDuration.TotalSeconds, args.Outcome.Exception is { } e ? reason(e) : "failed");
+                    return default;
+                },
+                OnHalfOpened = _ =>
+                {
+                    Volatile.Write(ref inTrial, true);
                     return default;
                 },
                 OnClosed = _ =>
                 {
+                    Volatile.Write(ref inTrial, false);
                     LogCircuitClosed(logger, dependency);
                     return default;
                 },
@@ -65,9 +76,9 @@ public static partial class DependencyResilience
             .AddTimeout(limits.AttemptTimeout);
     }
 
-    [LoggerMessage(LogLevel.Warning, "Most calls to {Dependency} failed: calls fail at once for {Seconds} s, then one is tried ({Error})")]
-    private static partial void LogCircuitOpened(ILogger logger, string dependency, double seconds, string error);
+    [LoggerMessage("Most calls to {Dependency} failed: calls fail at once for {Seconds} s, then one is tried ({Error})")]
+    private static partial void LogCircuitOpened(ILogger logger, LogLevel level, string dependency, double seconds, string error);
 
-    [LoggerMessage(LogLevel.Warning, "{Dependency} answers again")]
+    [LoggerMessage(LogLevel.Debug, "{Dependency} answers again")]
     private static partial void LogCircuitClosed(ILogger logger, string dependency);
 }

@@ -4,10 +4,14 @@ using Microsoft.Extensions.Options;
 
 namespace OrderDistribution.ServiceDefaults;
 
-/// <summary>Checks every probe in the background, each within the timeout, and logs each change of readiness.</summary>
+/// <summary>
+/// Checks every probe in the background, each within the timeout, and logs each change of readiness: becoming not
+/// ready as a warning, paced with the app's other outage warnings when it has them (<see cref="WarningPace"/>), else
+/// at Information, since the outage that caused it has its own warning then.
+/// </summary>
 internal sealed partial class ReadinessMonitor(
     IEnumerable<IReadinessProbe> probes, ReadinessState state, IOptions<ReadinessOptions> options,
-    ILogger<ReadinessMonitor> logger) : BackgroundService
+    ILogger<ReadinessMonitor> logger, WarningPace? pace = null) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -26,7 +30,8 @@ internal sealed partial class ReadinessMonitor(
                 }
                 else
                 {
-                    LogNotReady(state.Describe());
+                    var reason = state.Describe();
+                    LogNotReady(pace is null || pace.TryTake() ? LogLevel.Warning : LogLevel.Information, reason);
                 }
             }
 
@@ -63,6 +68,6 @@ internal sealed partial class ReadinessMonitor(
     [LoggerMessage(LogLevel.Information, "Ready: every dependency answers")]
     private partial void LogReady();
 
-    [LoggerMessage(LogLevel.Warning, "Not ready, deliveries pause: {Reason}")]
-    private partial void LogNotReady(string reason);
+    [LoggerMessage("Not ready: {Reason}")]
+    private partial void LogNotReady(LogLevel level, string reason);
 }

@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using System.Text;
+using Azure.Identity;
 using Microsoft.ApplicationInsights.Channel;
 using Microsoft.ApplicationInsights.Extensibility;
 using Microsoft.AspNetCore.Builder;
@@ -20,6 +21,9 @@ public static class ServiceDefaults
     public const string ReadinessPath = "/health";
     public const string AppApiTokenHeader = "dapr-api-token";
 
+    /// <summary>The client id of the user-assigned identity the app sends its telemetry as; unset: the connection string alone.</summary>
+    public const string ManagedIdentityClientIdKey = "ApplicationInsights:ManagedIdentityClientId";
+
     private const string LiveTag = "live";
 
     public static IHostApplicationBuilder AddServiceDefaults(this IHostApplicationBuilder builder)
@@ -30,6 +34,14 @@ public static class ServiceDefaults
         // Reads the ApplicationInsights section: adaptive sampling is off there, so the cycle time queries
         // see the first and the last request.
         builder.Services.AddApplicationInsightsTelemetry();
+        // In Azure, Application Insights takes Entra ID only (infra/modules/monitoring.bicep): the SDK signs in as the
+        // app's own identity, which holds Monitoring Metrics Publisher there.
+        if (builder.Configuration[ManagedIdentityClientIdKey] is { Length: > 0 } clientId)
+        {
+            builder.Services.Configure<TelemetryConfiguration>(configuration =>
+                configuration.SetAzureTokenCredential(new ManagedIdentityCredential(ManagedIdentityId.FromUserAssignedClientId(clientId))));
+        }
+
         // Polly logs every attempt, and every timeout with its stack trace: hundreds of thousands of lines in a
         // burst with faults, on the CPU the burst needs. The apps log what they handle once (DependencyResilience).
         builder.Logging.AddFilter("Polly", LogLevel.None);
@@ -53,7 +65,7 @@ public static class ServiceDefaults
     /// <summary>
     /// Error answers without stack traces (in every environment); the app API token, when set; and health:
     /// <c>/alive</c> says the process works (container liveness), <c>/health</c> says it can do its job now
-    /// (readiness, and Dapr's app health check, which pauses deliveries while it fails).
+    /// (readiness, for container probes; the run files set no Dapr app health check, docs/local-run.md).
     /// </summary>
     public static WebApplication UseServiceDefaults(this WebApplication app)
     {

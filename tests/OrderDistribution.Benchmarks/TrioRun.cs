@@ -30,7 +30,7 @@ public sealed record TrioRunOptions
     /// <summary>Single deliveries the sidecar runs into each app at once: run-local.sh's appMaxConcurrency in single mode.</summary>
     public int ConcurrentSingleDeliveries { get; init; } = 64;
 
-    public TimeSpan RedeliveryDelay { get; init; } = TimeSpan.FromMilliseconds(200);
+    public TimeSpan RetryInterval { get; init; } = TimeSpan.FromMilliseconds(200);
 
     public TimeSpan Timeout { get; init; } = TimeSpan.FromMinutes(10);
 
@@ -102,7 +102,7 @@ public static class TrioRun
                 PublishFailureRate = options.PublishFailureRate,
                 DeliverEveryMessageTwice = options.DeliverEveryMessageTwice,
                 ConcurrentSingleDeliveries = options.ConcurrentSingleDeliveries,
-                RedeliveryDelay = options.RedeliveryDelay,
+                RetryInterval = options.RetryInterval,
                 Seed = options.Seed,
             },
             ConfigureLogging = (app, logging) => InProcessApps.Log(logging, app == "distributor" ? distributorLogs : receiverLogs),

@@ -66,10 +66,9 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
                 }
             })).ToList();
 
-            while (accepted.Count < 3_000)
-            {
-                await Task.Delay(10);
-            }
+            // Bounded: publishers that all failed would never reach the count.
+            await Eventually.TrueAsync(() => accepted.Count >= 3_000 || publishers.All(p => p.IsCompleted), TimeSpan.FromSeconds(60));
+            Assert.True(accepted.Count >= 3_000, $"the publishers stopped after {accepted.Count} messages, before the crash");
 
             rabbit.Kill();
             watch.Stop();

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using OrderDistribution.TestSupport;
 using OrderDistribution.TestSupport.Brokers;
 using StackExchange.Redis;
 
@@ -107,14 +108,13 @@ public class RedisCrashTests
                 }
             });
 
-            while (outcome.Added.Count < 5_000)
-            {
-                await Task.Delay(10);
-            }
+            // Bounded: writers that all failed would never reach the count.
+            await Eventually.TrueAsync(() => outcome.Added.Count >= 5_000 || writers.All(w => w.IsCompleted), TimeSpan.FromSeconds(60));
+            Assert.True(outcome.Added.Count >= 5_000, $"the writers stopped after {outcome.Added.Count} entries, before the crash");
 
             redis.Kill();
             await stop.CancelAsync();
-            await Task.WhenAll([.. writers, reader]);
+            await Task.WhenAll([.. writers, reader]).WaitAsync(TimeSpan.FromSeconds(30));
         }
 
         await redis.RestartAsync();

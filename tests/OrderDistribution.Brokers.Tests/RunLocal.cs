@@ -20,7 +20,7 @@ internal static class RunLocal
         start.ArgumentList.Add(option);
         using var script = Process.Start(start)!;
         var lines = script.StandardOutput.ReadToEnd().Split('\n', StringSplitOptions.RemoveEmptyEntries).ToList();
-        script.WaitForExit();
+        Assert.True(script.WaitForExit(TimeSpan.FromSeconds(30)), $"scripts/run-local.sh {option} did not end within 30 s");
         Assert.Equal(0, script.ExitCode);
         return lines;
     }

@@ -79,6 +79,15 @@ public partial class AzdTests
         Assert.Contains($"placeholder=\"${{DAPR_PLACEHOLDER_SCOPE:-{Contract.PlaceholderScope}}}\"", script, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void The_postprovision_hook_can_never_stop_azd_up_between_provision_and_deploy()
+    {
+        // Its components are inert; a hook failure would leave the apps on the placeholder image.
+        var hook = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("hooks")!.Mapping("postprovision")!.Mapping("posix")!;
+        Assert.Equal("true", hook.Scalar("continueOnError"));
+        Assert.DoesNotContain("set -e", Repo.Read("scripts/postprovision.sh"), StringComparison.Ordinal);
+    }
+
     [RequiresBicepFact]
     public void Scripts_require_only_values_the_deployment_outputs()
     {

@@ -17,8 +17,15 @@ public partial class AzureBurstTests
     public void A_burst_is_refused_when_an_app_runs_another_model_than_the_azd_environment_names() =>
         // Both its settings: the fake matches calls by text without quotes.
         AssertRefused(
-            a => a.Respond("--name receiver-standard --query properties.template", "bindings"),
+            a => a.Respond("--name receiver-standard --revision receiver-standard--r1", "bindings"),
             "refusing the burst: the azd environment says pubsub/bulk, but Azure runs: receiver-standard=bindings/bindings");
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_is_refused_while_an_apps_latest_revision_is_not_the_ready_one_it_would_be_labelled_by() =>
+        // The latest template may not run yet: the settings are read from the ready revision, and only when it is the latest.
+        AssertRefused(
+            a => a.Respond("--name receiver-express --query join", "receiver-express--r2 receiver-express--r1"),
+            "Azure runs: receiver-express: its latest revision receiver-express--r2 is not ready (latest ready: receiver-express--r1)");
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void A_burst_is_refused_when_the_chosen_models_component_is_not_deployed() =>
@@ -64,7 +71,8 @@ public partial class AzureBurstTests
 
         Assert.True(exitCode == 0, output);
         Assert.Equal(1, Regex.Count(File.ReadAllText(LoadToolCall(azure)), "--start"));
-        Assert.DoesNotContain(azure.Calls, call => call.StartsWith("containerapp replica list", StringComparison.Ordinal));
+        Assert.DoesNotContain(azure.Calls, call => call.Contains("createdTime", StringComparison.Ordinal));
+        Assert.Contains("start: as given;", output, StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -89,16 +97,92 @@ public partial class AzureBurstTests
         Assert.Equal(end.AddSeconds(-60), recorded);
     }
 
-    /// <summary>An azd environment on pubsub/bulk whose apps and component run just that, with empty queues; the
-    /// <paramref name="specific"/> answers come first (the fake answers with the first that matches).</summary>
-    private static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null)
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_report_says_how_many_replicas_each_app_ran_at_the_instant_and_at_the_end()
+    {
+        using var azure = Deployed(replicas: 3);
+
+        var (exitCode, output) = Burst(azure);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("start: cold; replicas at the scheduled instant: distributor=3 receiver-express=3 receiver-standard=3; at the end: distributor=3 receiver-express=3 receiver-standard=3", output, StringComparison.Ordinal);
+        // Read at the instant and at the end: twice per app.
+        Assert.Equal(6, azure.Calls.Count(call => call.StartsWith("containerapp replica list", StringComparison.Ordinal) && call.Contains("length(@)", StringComparison.Ordinal)));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Bursts_are_compared_only_with_bursts_of_the_same_model_that_started_with_the_same_replicas()
+    {
+        using var scaledOut = Deployed(replicas: 4);
+        Assert.Equal(0, Burst(scaledOut).ExitCode);
+        using var azure = Deployed(replicas: 1);
+        var history = Path.Combine(azure.Folder, "azure-bursts-fake.tsv");
+        File.Copy(Path.Combine(scaledOut.Folder, "azure-bursts-fake.tsv"), history);
+
+        var (first, firstOutput) = Burst(azure, "--start", "warm");
+        var (second, secondOutput) = Burst(azure, "--start", "warm");
+
+        Assert.True(first == 0 && second == 0, firstOutput + secondOutput);
+        // The burst that started with 4 replicas per app is no comparison for one that started with 1.
+        Assert.Contains("comparable earlier bursts (model pubsub/bulk, start as given, same replicas at the instant): 0,", firstOutput, StringComparison.Ordinal);
+        Assert.Contains("comparable earlier bursts (model pubsub/bulk, start as given, same replicas at the instant): 1,", secondOutput, StringComparison.Ordinal);
+        Assert.Equal(4, File.ReadAllLines(history).Length);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void After_a_burst_the_load_tools_end_and_the_querys_end_are_printed_side_by_side()
+    {
+        using var azure = Deployed();
+
+        var (exitCode, output) = Burst(azure);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("cycle end, load tool (last blob's storedat):          41.2 s after the instant, 9 orders stored", output, StringComparison.Ordinal);
+        Assert.Contains("cycle end, cycle-time.kql (last OrdersStored event): 41.5 s after the instant, 9 orders stored (last at 2026-11-20T10:01:11.500Z)", output, StringComparison.Ordinal);
+        // The query is cycle-time.kql with the burst's instant, over the burst's window.
+        var query = Assert.Single(azure.Calls, call => call.StartsWith("monitor app-insights query", StringComparison.Ordinal));
+        Assert.Contains("let scheduledAt = datetime(2026-11-20T10:00:30Z);", query, StringComparison.Ordinal);
+        Assert.Contains("customEvents", query, StringComparison.Ordinal);
+        Assert.Contains($"--results {Path.Combine(azure.Folder, "LOG.md")}", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_the_load_tool_refuses_because_another_holds_the_store_ends_at_once_draining_and_recording_nothing()
+    {
+        using var azure = Deployed();
+        // The load tool's refusal: one line and exit 5 (docs/load-tool.md).
+        azure.WithProgram("dapr", "#!/bin/sh\necho 'Refused: another burst holds storage at https://st.blob.core.windows.net: order-load run (burst 512345) from host other, started 2026-11-20 10:00:00 UTC.' >&2\nexit 5");
+
+        var (exitCode, output) = Burst(azure);
+
+        Assert.True(exitCode == 5, output);
+        Assert.Contains("Refused: another burst holds storage", output, StringComparison.Ordinal);
+        // The other burst's: not drained, counted or marked warm as this one's.
+        Assert.DoesNotContain("query-kql.sh", output, StringComparison.Ordinal);
+        Assert.False(File.Exists(Path.Combine(azure.Folder, "azure-last-burst-fake.txt")), "a refused burst was recorded as the last one");
+        Assert.DoesNotContain(azure.Calls, c => c.Contains("scheduledMessageCount", StringComparison.Ordinal));
+        Assert.DoesNotContain("dead-lettered in this burst", output, StringComparison.Ordinal);
+    }
+
+    /// <summary>An azd environment on pubsub/bulk whose apps and component run just that, with empty queues and
+    /// <paramref name="replicas"/> replicas per app; the <paramref name="specific"/> answers come first (the fake
+    /// answers with the first that matches). The load tool's stand-in records 9 of 10 orders stored in 41.2 s, and
+    /// Application Insights holds the same.</summary>
+    private static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null, int replicas = 1)
     {
         var azure = new FakeAzure()
             .SetAzdValue("AZURE_CONTAINER_APPS_ENVIRONMENT_NAME", "cae-fake")
             .SetAzdValue("DAPR_COMPONENTS_MODEL", "pubsub")
             .SetAzdValue("DAPR_PUBSUB_MODEL", "bulk");
+        azure.Respond("length(@)", replicas.ToString(CultureInfo.InvariantCulture));
         specific?.Invoke(azure);
-        azure.Respond("DAPR_COMPONENTS_MODEL", "pubsub")
+        foreach (var app in Contract.AppIds)
+        {
+            azure.Respond($"--name {app} --query join", $"{app}--r1 {app}--r1");
+        }
+
+        azure.Respond("app-insights query", "41.5 9 2026-11-20T10:01:11.500Z")
+            .Respond("DAPR_COMPONENTS_MODEL", "pubsub")
             .Respond("Messaging__PubSubMode", "bulk")
             .Respond("dapr-component show", "distributor receiver-express receiver-standard")
             .Respond("activeMessageCount", "0\t0");
@@ -116,6 +200,7 @@ public partial class AzureBurstTests
                 printf '%s\n' "$*" > '{{LoadToolCall(azure)}}'
                 while [ $# -gt 0 ]; do
                   if [ "$1" = --state ]; then printf '%s' '{{record}}' > "$2"; fi
+                  if [ "$1" = --results ]; then printf '| 2026-11-20T10:00:30 | pubsub-bulk | 10 | 41.2 | 243 | 1 | cold |\n' >> "$2"; fi
                   shift
                 done
                 """);

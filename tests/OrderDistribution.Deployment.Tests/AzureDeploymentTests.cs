@@ -8,6 +8,7 @@ public class AzureDeploymentTests
     private const string Owner = "090c5cfd-751d-490a-894a-3ce6f1109419";
     private const string BlobDataContributor = "ba92f5b4-2d11-453d-a403-e96b0029c9fe";
     private const string AcrPull = "7f951dda-4ed3-4680-a7ca-43fe172d538d";
+    private const string MetricsPublisher = "3913510d-42f4-4e42-8a64-420c390055eb";
 
     private static readonly string[] InboundComponents =
         [Contract.PubSubName, .. Contract.Bindings.Where(b => b.Direction == "input").Select(b => b.Name)];
@@ -60,17 +61,11 @@ public class AzureDeploymentTests
     {
         var expected = new List<(string, string, string)>
         {
-            // The apps' own identities: their binding components (input receives, output sends).
-            ("id-distributor", Contract.IngressQueue, Receiver),
-            ("id-distributor", Contract.ExpressQueue, Sender),
-            ("id-distributor", Contract.StandardQueue, Sender),
-            ("id-receiver-express", Contract.ExpressQueue, Receiver),
-            ("id-receiver-standard", Contract.StandardQueue, Receiver),
             // The scalers' identities: Data Owner on the one queue their app scales on, nothing else.
             ("id-distributor-scaler", Contract.IngressQueue, Owner),
             ("id-receiver-express-scaler", Contract.ExpressQueue, Owner),
             ("id-receiver-standard-scaler", Contract.StandardQueue, Owner),
-            // The apps' system-assigned identities (order-pubsub).
+            // The apps' system-assigned identities, each app's one identity for Service Bus (pub/sub and bindings).
             ("distributor (system-assigned)", Contract.IngressQueue, Receiver),
             ("distributor (system-assigned)", Contract.ExpressQueue, Sender),
             ("distributor (system-assigned)", Contract.StandardQueue, Sender),
@@ -106,7 +101,7 @@ public class AzureDeploymentTests
     }
 
     [RequiresBicepFact]
-    public void Each_receiver_identity_may_write_only_its_own_outbox_and_the_user_the_four_containers()
+    public void Each_receiver_identity_may_write_only_its_own_outbox_and_the_user_every_container_of_the_load_tool()
     {
         var actual = InfraSnapshot.Default.RoleAssignments
             .Where(a => a.ScopeType == "containers")
@@ -138,15 +133,72 @@ public class AzureDeploymentTests
         Assert.Equal(Contract.AppIds.Select(app => $"id-{app}").Order(), pulls.Select(a => a.Who).Order());
     }
 
-    [RequiresBicepFact]
-    public void Order_pubsub_signs_in_with_each_apps_own_system_assigned_identity_not_a_shared_one()
+    [RequiresBicepTheory]
+    [InlineData("pubsub")]
+    [InlineData("bindings")]
+    public void Every_component_signs_in_with_its_apps_system_assigned_identity_so_no_app_holds_a_service_bus_right_twice(string model)
     {
-        var snapshot = InfraSnapshot.Default;
-        Assert.False(snapshot.Component(Contract.PubSubName).Metadata.ContainsKey("azureClientId"));
+        var snapshot = InfraSnapshot.Of(("daprComponentsModel", model));
+        Assert.All(snapshot.Components, component => Assert.False(component.Metadata.ContainsKey("azureClientId"), component.Name));
+        var serviceBusHolders = snapshot.RoleAssignments.Where(a => a.ScopeType == "queues" && a.RoleId != Owner && a.Who != InfraSnapshot.UserPrincipalId).ToList();
+        Assert.All(serviceBusHolders, a => Assert.EndsWith(" (system-assigned)", a.Who, StringComparison.Ordinal));
+        Assert.Equal(serviceBusHolders.Count, serviceBusHolders.Select(a => (a.ScopeName, a.RoleId, a.Who)).Distinct().Count());
         Assert.All(snapshot.ContainerApps, app =>
         {
             Assert.Equal("SystemAssigned,UserAssigned", app.Resource["identity"]!["type"]!.GetValue<string>());
             Assert.Equal([$"id-{app.Name}", $"id-{app.Name}-scaler"], app.UserAssignedIdentities.Select(i => i[..i.LastIndexOf('-')]));
+        });
+    }
+
+    [RequiresBicepFact]
+    public void Application_insights_takes_entra_id_only_and_each_app_sends_as_its_own_identity()
+    {
+        var snapshot = InfraSnapshot.Default;
+        var component = Assert.Single(snapshot.OfType("Microsoft.Insights/components"));
+        Assert.True(component["properties"]!["DisableLocalAuth"]!.GetValue<bool>());
+
+        var publishers = snapshot.RoleAssignments.Where(a => a.RoleId == MetricsPublisher).ToList();
+        Assert.All(publishers, a => Assert.Equal("components", a.ScopeType));
+        Assert.Equal(Contract.AppIds.Select(app => $"id-{app}").Order(), publishers.Select(a => a.Who).Order());
+        Assert.All(snapshot.ContainerApps, app =>
+            Assert.Equal(app.Env["AZURE_CLIENT_ID"], app.Env[OrderDistribution.ServiceDefaults.ServiceDefaults.ManagedIdentityClientIdKey.Replace(":", "__", StringComparison.Ordinal)]));
+
+        // The sidecars' exporter takes only an instrumentation key, which Application Insights now refuses.
+        var environment = Assert.Single(snapshot.OfType("Microsoft.App/managedEnvironments"));
+        Assert.Null(environment["properties"]!["daprAIConnectionString"]);
+    }
+
+    [RequiresBicepFact]
+    public void The_registry_keeps_the_mode_in_which_acr_pull_and_push_are_honoured()
+    {
+        var registry = Assert.Single(InfraSnapshot.Default.OfType("Microsoft.ContainerRegistry/registries"));
+        Assert.Equal("LegacyRegistryPermissions", registry["properties"]!["roleAssignmentMode"]!.GetValue<string>());
+    }
+
+    [RequiresBicepTheory]
+    [InlineData("", null)]
+    [InlineData("ServicePrincipal", "ServicePrincipal")]
+    [InlineData("User", "User")]
+    public void The_users_role_assignments_take_the_principal_type_given_and_else_leave_it_to_arm(string given, string? expected)
+    {
+        // azd sets no AZURE_PRINCIPAL_TYPE: a guessed User would make ARM refuse them for a service principal (CI).
+        Assert.Equal("${AZURE_PRINCIPAL_TYPE}", BicepTests.MainParameters()["principalType"]);
+        var assignments = InfraSnapshot.Of(("principalType", given)).OfType("Microsoft.Authorization/roleAssignments")
+            .Where(r => r["properties"]!["principalId"]!.GetValue<string>() == InfraSnapshot.UserPrincipalId)
+            .ToList();
+        Assert.Equal(1 + Contract.BlobContainers.Length, assignments.Count);
+        Assert.All(assignments, a => Assert.Equal(expected, a["properties"]!["principalType"]?.GetValue<string>()));
+    }
+
+    [RequiresBicepFact]
+    public void Every_scale_rule_polls_and_cools_down_at_stated_intervals_not_kedas_unstated_defaults()
+    {
+        Assert.All(InfraSnapshot.Default.ContainerApps, app =>
+        {
+            var scale = app.Resource["properties"]!["template"]!["scale"]!;
+            Assert.Equal(10, scale["pollingInterval"]!.GetValue<int>());
+            Assert.Equal(300, scale["cooldownPeriod"]!.GetValue<int>());
+            Assert.Equal(1, scale["minReplicas"]!.GetValue<int>());
         });
     }
 

@@ -55,7 +55,8 @@ internal static class BicepCompiler
         foreach (var resource in resources)
         {
             yield return resource;
-            if (resource["properties"]?["template"] is JsonObject nested)
+            // A resource whose properties are one expression (a spread) holds no nested template.
+            if (resource["properties"] is JsonObject { } properties && properties["template"] is JsonObject nested)
             {
                 foreach (var inner in Resources(nested))
                 {

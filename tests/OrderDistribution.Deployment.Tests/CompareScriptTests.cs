@@ -23,7 +23,7 @@ public sealed class CompareScriptTests : IDisposable
             for _ in $(seq 1 120); do sleep 1; done
             """);
         // dotnet (order-load): records every call and appends a row to its --results log; a call whose arguments contain
-        // the text in dotnet-fails exits 1, and one containing the text in dotnet-interrupts sends the script TERM, as a
+        // the text in dotnet-fails exits 1 (or the code in dotnet-exit), and one containing the text in dotnet-interrupts sends the script TERM, as a
         // Ctrl+C in the middle of a burst would.
         Write("dotnet", $$"""
             #!/usr/bin/env bash
@@ -34,7 +34,7 @@ public sealed class CompareScriptTests : IDisposable
               shift
             done
             if [[ "$all" == *bindings-broker* ]]; then echo "bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s"; fi
-            if [[ -f '{{_dir}}/dotnet-fails' && "$all" == *"$(cat '{{_dir}}/dotnet-fails')"* ]]; then exit 1; fi
+            if [[ -f '{{_dir}}/dotnet-fails' && "$all" == *"$(cat '{{_dir}}/dotnet-fails')"* ]]; then exit "$(cat '{{_dir}}/dotnet-exit' 2>/dev/null || echo 1)"; fi
             if [[ -f '{{_dir}}/dotnet-interrupts' && "$all" == *"$(cat '{{_dir}}/dotnet-interrupts')"* ]]; then kill -TERM "$PPID"; sleep 1; fi
             exit 0
             """);
@@ -119,6 +119,18 @@ public sealed class CompareScriptTests : IDisposable
             $"pubsub-single: FAILED: burst 1 of 3 exited 1: orders not scheduled, or valid orders still missing at the timeout (see {Path.Combine(Out, "pubsub-single.trio.log")})",
             Assert.Single(failed));
         Assert.DoesNotContain("bindings: FAILED", output, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_refused_because_another_holds_the_storage_is_named_so_in_its_one_line()
+    {
+        File.WriteAllText(Path.Combine(_dir, "dotnet-fails"), "--start cold");
+        File.WriteAllText(Path.Combine(_dir, "dotnet-exit"), "5");
+
+        var (exitCode, output) = Compare("--runs", "1", "--models", "pubsub-bulk");
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("pubsub-bulk: FAILED: burst 1 of 1 exited 5: another burst holds the storage (nothing was changed)", output, StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]

@@ -20,7 +20,8 @@ internal static class Contract
 
     public static readonly string[] Queues = [IngressQueue, ExpressQueue, StandardQueue];
 
-    public static readonly string[] BlobContainers = [.. OrderTopology.Outboxes, OrderTopology.TestDataContainer, OrderTopology.StorageAloneContainer];
+    public static readonly string[] BlobContainers =
+        [.. OrderTopology.Outboxes, OrderTopology.TestDataContainer, OrderTopology.StorageAloneContainer, OrderTopology.LoadToolContainer];
 
     /// <summary>Binding component name, direction, queue and the one app it is scoped to.</summary>
     public static readonly Binding[] Bindings =

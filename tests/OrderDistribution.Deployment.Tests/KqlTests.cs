@@ -34,21 +34,43 @@ public class KqlTests
     }
 
     [Fact]
-    public void Cycle_time_runs_from_the_scheduled_instant_to_the_end_of_the_last_successful_store()
+    public void Cycle_time_runs_from_the_scheduled_instant_to_the_last_order_a_receiver_stored_not_its_last_answer()
     {
         var query = Repo.Read("scripts/kql/cycle-time.kql");
 
         // The start: the placeholder scripts/query-kql.sh fills with --scheduled-at, never the first delivery.
         Assert.Contains("\nlet scheduledAt = datetime(null);\n", query, StringComparison.Ordinal);
-        Assert.Contains("datetime_diff(\"millisecond\", lastEnd, scheduledAt)", query, StringComparison.Ordinal);
         Assert.Contains("placeholder='let scheduledAt = datetime(null);'", Repo.Read("scripts/query-kql.sh"), StringComparison.Ordinal);
-        // The end: a request's timestamp is its start, so its end adds the duration (milliseconds).
-        Assert.Contains("| extend ended = timestamp + duration * 1ms;", query, StringComparison.Ordinal);
-        Assert.Contains("lastEnd = max(ended)", query, StringComparison.Ordinal);
-        Assert.DoesNotContain("max(timestamp)", query, StringComparison.Ordinal);
-        // The burst's row is the stores: the receivers' requests.
-        Assert.Contains("| where cloud_RoleName startswith \"receiver-\"", query, StringComparison.Ordinal);
-        Assert.All(Contract.AppIds.Where(id => id != Contract.Distributor), id => Assert.StartsWith("receiver-", id, StringComparison.Ordinal));
+        // The end: the last event the receivers send when a delivery's stores have ended, not the last request,
+        // which a delivery of only RETRY or DROP entries ends too (answered 200).
+        Assert.Contains($"| where name == \"{OrderDistribution.Receiver.StoredOrdersTelemetry.EventName}\"", query, StringComparison.Ordinal);
+        Assert.Contains($"toint(customMeasurements.{OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount})", query, StringComparison.Ordinal);
+        Assert.Contains("summarize lastStored = max(timestamp), storedOrders = sum(storedCount)\n", query, StringComparison.Ordinal);
+        Assert.Contains("cycleSeconds = datetime_diff(\"millisecond\", lastStored, scheduledAt)", query, StringComparison.Ordinal);
+        Assert.DoesNotContain("lastAnswered, scheduledAt)", query, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_samples_stored_order_events_are_the_ones_the_receivers_send()
+    {
+        var events = TelemetrySample.Rows("customEvents");
+        Assert.NotEmpty(events);
+        Assert.All(events, row =>
+        {
+            Assert.Equal(OrderDistribution.Receiver.StoredOrdersTelemetry.EventName, row["name"]!.GetValue<string>());
+            Assert.StartsWith("receiver-", row["cloud_RoleName"]!.GetValue<string>(), StringComparison.Ordinal);
+            Assert.True(row["customMeasurements"]![OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount]!.GetValue<double>() > 0);
+            Assert.True(Enum.TryParse<OrderDistribution.Messaging.Inbound.InboundChannel>(
+                TelemetrySample.Dimension(row, OrderDistribution.Receiver.StoredOrdersTelemetry.Channel), out _));
+        });
+    }
+
+    [Fact]
+    public void The_hand_written_sample_says_it_is_hand_written()
+    {
+        Assert.Contains("hand-written", TelemetrySample.HandWritten, StringComparison.Ordinal);
+        var about = System.Text.Json.Nodes.JsonNode.Parse(Repo.Read(TelemetrySample.HandWritten))!["about"]!.GetValue<string>();
+        Assert.StartsWith("HAND-WRITTEN, not recorded", about, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -58,9 +80,9 @@ public class KqlTests
     {
         var settings = AppSettings.Load(settingsFile);
 
-        // retry-drop.kql and the workbook read the Warning line of this category, which a delivery with entries
-        // retried or dropped logs (DeliveryRulesTests checks the category).
-        Assert.True(ApplicationInsightsLevel(settings, AppTypeNamed("DeliveryRun").FullName!) <= Level.Warning);
+        // retry-drop.kql and the workbook read the lines of this category that close an outage of deliveries answered
+        // RETRY (Information) and name each dropped entry (Warning); DeliveryRulesTests checks the category.
+        Assert.True(ApplicationInsightsLevel(settings, AppTypeNamed("DeliveryRun").FullName!) <= Level.Information);
         // Everything else stays at Warning, so a burst does not flood Application Insights.
         Assert.Equal(Level.Warning, ApplicationInsightsLevel(settings, "Microsoft.AspNetCore.Hosting.Diagnostics"));
         Assert.Contains("customDimensions.RetryCount", Repo.Read("scripts/kql/retry-drop.kql"), StringComparison.Ordinal);
@@ -176,13 +198,14 @@ public class KqlTests
     {
         var queries = Workbook.Queries();
 
-        // Cycle time per burst: to the end of the last store, from the scheduled instant when given.
-        Assert.Contains("| extend ended = timestamp + duration * 1ms", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("lastStoreEnd = maxif(ended, cloud_RoleName startswith \"receiver-\")", queries["bursts"], StringComparison.Ordinal);
+        // Cycle time per burst: to the last order a receiver stored (as cycle-time.kql), from the scheduled instant when given.
+        Assert.Contains($"| where name == \"{OrderDistribution.Receiver.StoredOrdersTelemetry.EventName}\"", queries["bursts"], StringComparison.Ordinal);
+        Assert.Contains("lastStored = maxif(timestamp, origin == \"store\")", queries["bursts"], StringComparison.Ordinal);
+        Assert.Contains("cycleSeconds = datetime_diff(\"millisecond\", lastStored, start)", queries["bursts"], StringComparison.Ordinal);
         Assert.Contains("let scheduledAt = todatetime(\"{ScheduledAt}\");", queries["bursts"], StringComparison.Ordinal);
         Assert.Contains("bin(timestamp, 5s)", queries["throughput"], StringComparison.Ordinal);
         Assert.Contains("customDimensions.RetryCount", queries["retries-drops"], StringComparison.Ordinal);
-        Assert.Contains("customDimensions.DropCount", queries["retries-drops"], StringComparison.Ordinal);
+        Assert.Contains("format startswith \"Dropped entry\"", queries["retries-drops"], StringComparison.Ordinal);
 
         // Per model: the routes the apps serve and the channels they log name the model.
         var routes = new OrderDistribution.Messaging.Inbound.OrderRoutes("q-order-express", "q-order-express-input");

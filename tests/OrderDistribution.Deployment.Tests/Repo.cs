@@ -28,7 +28,11 @@ internal static class Repo
     }
 
     /// <summary>Runs a program in the repository root and returns its exit code and output.</summary>
-    public static (int ExitCode, string Output) Run(string program, params string[] arguments)
+    public static (int ExitCode, string Output) Run(string program, params string[] arguments) =>
+        Run(program, TimeSpan.FromSeconds(60), arguments);
+
+    /// <summary>Runs a program in the repository root, for at most <paramref name="limit"/>, and returns its exit code and output.</summary>
+    public static (int ExitCode, string Output) Run(string program, TimeSpan limit, params string[] arguments)
     {
         var start = new ProcessStartInfo(program)
         {
@@ -44,10 +48,10 @@ internal static class Repo
         using var process = Process.Start(start)!;
         var stdout = process.StandardOutput.ReadToEndAsync();
         var stderr = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
+        if (!process.WaitForExit(limit))
         {
             process.Kill(entireProcessTree: true);
-            Assert.Fail($"{program} {string.Join(' ', arguments)} did not finish within 60 s");
+            Assert.Fail($"{program} {string.Join(' ', arguments)} did not finish within {limit.TotalSeconds:0} s");
         }
 
         return (process.ExitCode, stdout.Result + stderr.Result);

@@ -523,4 +523,77 @@ public class ScriptTests
         Assert.All(azure.Calls, call => Assert.Contains($"--subscription {FakeAzure.Subscription} ", call, StringComparison.Ordinal));
         Assert.Contains("--dapr-component-name q-order-express-input", removes[1], StringComparison.Ordinal);
     }
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void The_postprovision_hook_never_stops_azd_up_when_az_is_not_signed_in_and_says_how_to_finish()
+    {
+        using var azure = new FakeAzure();
+        azure.Fail("account show", "Please run 'az login' to setup account.");
+
+        var (exitCode, output) = PostProvision(azure);
+
+        Assert.True(exitCode == 0, output);
+        var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("skipped removing the unused model's Dapr components", line, StringComparison.Ordinal);
+        Assert.Contains("az is not signed in", line, StringComparison.Ordinal);
+        Assert.EndsWith("To finish: az login && sh scripts/postprovision.sh", line, StringComparison.Ordinal);
+        Assert.DoesNotContain(azure.Calls, call => call.Contains("dapr-component", StringComparison.Ordinal));
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void The_postprovision_hook_reports_a_component_it_could_not_remove_and_still_lets_azd_deploy()
+    {
+        using var azure = new FakeAzure();
+        azure.Respond("dapr-component list", "q-order-ingress-input")
+            .Fail("dapr-component remove", "(AuthorizationFailed) no write access");
+
+        var (exitCode, output) = PostProvision(azure);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("skipped removing the Dapr components q-order-ingress-input (ERROR: (AuthorizationFailed) no write access)", output, StringComparison.Ordinal);
+        Assert.Contains("To finish: az login && sh scripts/postprovision.sh", output, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("sh", "apt-get install dash")]
+    public void The_postprovision_hook_run_by_hand_reads_the_azd_environment()
+    {
+        using var azure = new FakeAzure();
+        azure.SetAzdValue("AZURE_CONTAINER_APPS_ENVIRONMENT_NAME", "cae-fake");
+        azure.Respond("dapr-component list", "q-order-ingress-input");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/postprovision.sh");
+
+        Assert.True(exitCode == 0, output);
+        var remove = Assert.Single(azure.Calls, c => c.StartsWith("containerapp env dapr-component remove", StringComparison.Ordinal));
+        Assert.Contains($"--subscription {FakeAzure.Subscription} --resource-group rg-fake --name cae-fake", remove, StringComparison.Ordinal);
+    }
+
+    private static (int ExitCode, string Output) PostProvision(FakeAzure azure) =>
+        azure.Run("env", "AZURE_SUBSCRIPTION_ID=" + FakeAzure.Subscription, "AZURE_RESOURCE_GROUP=rg-fake",
+            "AZURE_CONTAINER_APPS_ENVIRONMENT_NAME=cae-fake", "sh", "scripts/postprovision.sh");
+    [RequiresProgramFact("jq", "apt-get install jq")]
+    public void The_telemetry_export_writes_a_bursts_real_rows_in_the_shape_of_the_hand_written_sample()
+    {
+        using var azure = new FakeAzure();
+        azure.Respond("customEvents | where", """
+            {"tables":[{"name":"PrimaryResult","columns":[{"name":"cloud_RoleName","type":"string"},{"name":"name","type":"string"},{"name":"timestamp","type":"datetime"},{"name":"customMeasurements","type":"dynamic"}],"rows":[["receiver-express","OrdersStored","2026-11-20T10:00:06.42Z","{\"StoredCount\":250}"]]}]}
+            """.Trim());
+        var file = Path.Combine(azure.Folder, "recorded.json");
+
+        var (exitCode, output) = azure.Run("bash", "scripts/export-telemetry.sh", "--start", "2026-11-20T09:59:00Z", "--end", "2026-11-20T10:05:00Z", "--out", file);
+
+        Assert.True(exitCode == 0, output);
+        var sample = System.Text.Json.Nodes.JsonNode.Parse(File.ReadAllText(file))!;
+        Assert.StartsWith("RECORDED by scripts/export-telemetry.sh", sample["about"]!.GetValue<string>(), StringComparison.Ordinal);
+        var stored = Assert.Single(sample["customEvents"]!.AsArray())!;
+        Assert.Equal("receiver-express", stored["cloud_RoleName"]!.GetValue<string>());
+        // A dynamic column is an object, as in the sample the tests read, not JSON text.
+        Assert.Equal(250, stored["customMeasurements"]!["StoredCount"]!.GetValue<int>());
+        foreach (var table in new[] { "requests", "traces", "dependencies", "ContainerAppConsoleLogs_CL" })
+        {
+            Assert.Empty(sample[table]!.AsArray());
+        }
+
+        Assert.All(azure.Calls.Where(c => c.Contains(" query ", StringComparison.Ordinal)),
+            call => Assert.Contains($"--subscription {FakeAzure.Subscription} ", call, StringComparison.Ordinal));
+    }
 }

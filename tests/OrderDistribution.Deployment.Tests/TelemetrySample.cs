@@ -4,14 +4,21 @@ using System.Text.RegularExpressions;
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
-/// A recorded-shape sample of the apps' telemetry (Telemetry/app-insights-sample.json), and a check of a query's
+/// A sample of the apps' telemetry: the rows scripts/export-telemetry.sh recorded from a real burst
+/// (Telemetry/recorded-sample.json) once there is one, else the hand-written rows in the same shape
+/// (Telemetry/hand-written-sample.json); and a check of a query's
 /// filters against it: for each table a query reads, the <c>where</c> clauses of that pipeline (up to its first
 /// summarize, join, union or project) must all hold for at least one sample row. Only the filter forms the queries
 /// use are understood; any other fails the check, so a new query form is never passed unchecked.
 /// </summary>
 internal static partial class TelemetrySample
 {
-    public const string File = "tests/OrderDistribution.Deployment.Tests/Telemetry/app-insights-sample.json";
+    public const string HandWritten = "tests/OrderDistribution.Deployment.Tests/Telemetry/hand-written-sample.json";
+
+    public const string Recorded = "tests/OrderDistribution.Deployment.Tests/Telemetry/recorded-sample.json";
+
+    /// <summary>The recorded sample when a burst has been exported, else the hand-written one.</summary>
+    public static string File => Repo.Exists(Recorded) ? Recorded : HandWritten;
 
     private static readonly Lazy<JsonObject> Sample = new(() => JsonNode.Parse(Repo.Read(File))!.AsObject());
 

@@ -87,7 +87,7 @@ public sealed class SubscriptionAndConfigurationTests
         Assert.Equal("Healthy", await client.GetStringAsync("/alive"));
         sidecar.OutboundHealthStatus = 204;
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.OK);
-        Assert.Contains(app.Logs.Lines, l => l.Message.StartsWith("Not ready, deliveries pause: Dapr sidecar", StringComparison.Ordinal));
+        Assert.Contains(app.Logs.Lines, l => l.Message.StartsWith("Not ready: Dapr sidecar", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -98,7 +98,7 @@ public sealed class SubscriptionAndConfigurationTests
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.ServiceUnavailable);
         Assert.Equal("Healthy", await client.GetStringAsync("/alive"));
-        await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => l.Message.StartsWith("Not ready, deliveries pause: Dapr sidecar", StringComparison.Ordinal)));
+        await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => l.Message.StartsWith("Not ready: Dapr sidecar", StringComparison.Ordinal)));
     }
 
     [Theory]

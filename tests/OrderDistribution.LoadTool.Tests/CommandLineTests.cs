@@ -10,7 +10,7 @@ using Spectre.Console;
 namespace OrderDistribution.LoadTool.Tests;
 
 /// <summary>The command line checks every value before it acts, and every failure names its cause.</summary>
-public sealed class CommandLineTests
+public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
 {
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
 
@@ -60,7 +60,7 @@ public sealed class CommandLineTests
         await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(OrderGenerator.Generate(10, seed: 1)), default);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("schedule", "--sidecar", LoopbackServer.AddressOf(sidecar).ToString(),
+        var exit = await cli.RunAsync("schedule", "--sidecar", LoopbackServer.AddressOf(sidecar).ToString(), "--storage", storage.Azurite.ConnectionString,
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
 
         Assert.Equal(ExitCodes.BadInput, exit);

@@ -13,7 +13,7 @@ internal static class Listing
             string? continuation = null;
             do
             {
-                var page = await storage.ListPageAsync(outbox, "", continuation, default);
+                var page = await storage.ListPageAsync(outbox, "", continuation, OutboxStorage.PageSize, default);
                 found.AddRange(page.Blobs);
                 continuation = page.Continuation;
             }

@@ -57,6 +57,29 @@ public sealed class ReportTests
     }
 
     [Fact]
+    public async Task Report_leaves_out_the_rows_of_bursts_that_overlapped_and_says_how_many()
+    {
+        await File.WriteAllTextAsync(Path.Combine(_folder, "LOG.md"), ResultsRow.Header +
+            // Two runs at once on one store, as two terminals did: neither is a measurement.
+            "| 2026-11-26T07:00:02 | pubsub-bulk | 5000 | 15.6 | 320 | 0 | warm | 483920 | 2026-11-26T07:00:00.000Z | 2026-11-26T07:00:20.000Z |\n" +
+            "| 2026-11-26T07:00:04 | pubsub-bulk | 5000 | 9.9 | 503 | 0 | warm | 512345 | 2026-11-26T07:00:03.000Z | 2026-11-26T07:00:15.000Z |\n" +
+            // One after the other, to the millisecond: both count.
+            "| 2026-11-26T07:01:02 | pubsub-bulk | 5000 | 20.1 | 249 | 0 | warm | 600001 | 2026-11-26T07:01:00.000Z | 2026-11-26T07:01:25.000Z |\n" +
+            "| 2026-11-26T07:01:27 | pubsub-bulk | 5000 | 20.3 | 246 | 0 | warm | 600002 | 2026-11-26T07:01:25.000Z | 2026-11-26T07:01:50.000Z |\n" +
+            // A row from before rows said when: kept.
+            "| 2026-11-23T10:01:00 | pubsub-bulk | 5000 | 20.2 | 248 | 0 | warm |\n");
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
+
+        Assert.True(exit == 0, cli.Output);
+        Assert.Contains("3 runs of 1 models compared (2 left out: their bursts overlapped another's)", cli.Output, StringComparison.Ordinal);
+        var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
+        Assert.Contains("3 runs (2 more left out: their bursts overlapped another's on the store, so none of them measured it alone)", text, StringComparison.Ordinal);
+        Assert.Contains("| pubsub-bulk | 3 | 0 | — | 3 | 20.20 | 20.20 | 20.1 | 20.3 | 248 | — | — |", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Each_models_series_is_the_mean_of_its_runs_second_by_second()
     {
         var rows = new[]

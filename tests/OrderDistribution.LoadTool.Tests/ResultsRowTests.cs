@@ -1,4 +1,5 @@
 using OrderDistribution.LoadTool.Commands;
+using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
@@ -21,8 +22,8 @@ public sealed class ResultsRowTests
         var lines = await File.ReadAllLinesAsync(log);
         var rows = await ResultsLog.ReadAsync(log, default);
 
-        Assert.Equal("| timestamp | model | count | cycle time s | orders/s | missing | start |", lines[0]);
-        Assert.Equal("| 2026-11-23T09:41:07 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |", lines[2]);
+        Assert.Equal("| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended |", lines[0]);
+        Assert.Equal("| 2026-11-23T09:41:07 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |  |  |  |", lines[2]);
         Assert.Equal(
             [
                 new ResultsRow("2026-11-23T09:41:07", "pubsub-bulk", 10_000, 37.3, 0, BurstStart.Cold),
@@ -40,6 +41,21 @@ public sealed class ResultsRowTests
 
         Assert.Equal(new ResultsRow("2026-11-20T08:00:00", "pubsub-bulk", 10_000, 18.2, 0, null), row);
         Assert.True(row!.Complete);
+    }
+
+    [Fact]
+    public async Task A_rows_burst_and_the_time_it_held_the_store_read_back_to_the_millisecond()
+    {
+        var log = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}", "LOG.md");
+        var row = ResultsRow.Of(ScheduledAt, "pubsub-bulk", 10_000, TimeSpan.FromSeconds(37.3), 0, BurstStart.Warm) with
+        {
+            Burst = new BurstId(483_920), Began = ScheduledAt.AddSeconds(-2.25), Ended = ScheduledAt.AddSeconds(39.125),
+        };
+
+        await ResultsLog.AppendAsync(log, row, default);
+
+        Assert.EndsWith("| warm | 483920 | 2026-11-23T09:41:05.262Z | 2026-11-23T09:41:46.637Z |", (await File.ReadAllLinesAsync(log))[2], StringComparison.Ordinal);
+        Assert.Equal(row with { CycleSeconds = 37.3 }, Assert.Single(await ResultsLog.ReadAsync(log, default)));
     }
 
     [Theory]

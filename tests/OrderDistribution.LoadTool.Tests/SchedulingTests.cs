@@ -8,7 +8,7 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.LoadTool.Tests;
 
 /// <summary>Scheduling through a fake of the sidecar's HTTP API that records every request.</summary>
-public sealed class SchedulingTests : IAsyncLifetime
+public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IAsyncLifetime
 {
     /// <summary>The distributor's metadata in the pubsub model: a subscription to q-order-ingress on order-pubsub.</summary>
     private const string PubsubDistributor = """
@@ -103,12 +103,13 @@ public sealed class SchedulingTests : IAsyncLifetime
     public async Task Azure_scheduling_bulk_publishes_every_order_with_one_scheduled_enqueue_time_whatever_the_model()
     {
         var orders = await GenerateAsync(500);
-        await using var storage = await Azurite.StartAsync();
-        await new Azure.Storage.Blobs.BlobContainerClient(storage.ConnectionString, WatchExpectation.OutboxFor(Delivery.Express)).CreateIfNotExistsAsync();
+        await using var azure = await Azurite.StartAsync();
+        await new Azure.Storage.Blobs.BlobContainerClient(azure.ConnectionString, WatchExpectation.OutboxFor(Delivery.Express)).CreateIfNotExistsAsync();
         var before = DateTimeOffset.UtcNow;
         var cli = new Cli();
 
-        var exit = await cli.RunAsync(["schedule", "--target", "azure", "--schedule-delay", "20", "--model", "bindings", "--storage", storage.ConnectionString, .. Common()]);
+        var exit = await cli.RunAsync(["schedule", "--target", "azure", "--schedule-delay", "20", "--model", "bindings", "--storage", azure.ConnectionString, .. Files()]);
+        var after = DateTimeOffset.UtcNow;
 
         Assert.Equal(0, exit);
         var record = await ScheduleRecord.ReadAsync(Path.Combine(_folder, "schedule.json"), default);
@@ -116,7 +117,8 @@ public sealed class SchedulingTests : IAsyncLifetime
         Assert.NotNull(record.ClockSkewSeconds);
         Assert.InRange(record.ClockSkewSeconds!.Value, -1, 1);
         Assert.Single(cli.Output.Split('\n'), line => line.StartsWith("Clock: storage's clock is", StringComparison.Ordinal));
-        Assert.InRange(record.ScheduledAt, before.AddSeconds(19), before.AddSeconds(21));
+        // Twenty seconds from when it measured the clock, after it took the store.
+        Assert.InRange(record.ScheduledAt, before.AddSeconds(19), after.AddSeconds(21));
         Assert.Equal(0, record.ScheduledAt.Millisecond);
         var entries = _sidecar.BulkPublishes(OrderTopology.IngressQueue).SelectMany(r => r.Json.EnumerateArray()).ToList();
         Assert.Equal(orders.Select(o => o.OrderId).Order(), entries.Select(e => OrderJson.Deserialize(e.GetProperty("event")).OrderId).Order());
@@ -132,20 +134,30 @@ public sealed class SchedulingTests : IAsyncLifetime
         await GenerateAsync(50);
         // Storage whose clock is two minutes ahead of this machine's: its Date header says so.
         var ahead = TimeSpan.FromMinutes(2);
-        await using var storage = LoopbackServer.Create();
-        storage.MapMethods("/{account}/{container}", ["HEAD", "GET"], (Microsoft.AspNetCore.Http.HttpContext context) =>
+        await using var clockAhead = LoopbackServer.Create();
+        clockAhead.MapMethods("/{account}/{container}", ["HEAD", "GET"], (Microsoft.AspNetCore.Http.HttpContext context) =>
         {
             context.Response.Headers.Date = (DateTimeOffset.UtcNow + ahead).ToString("R", System.Globalization.CultureInfo.InvariantCulture);
             context.Response.Headers.ETag = "\"0x1\"";
             context.Response.Headers.LastModified = DateTimeOffset.UtcNow.ToString("R", System.Globalization.CultureInfo.InvariantCulture);
             return Microsoft.AspNetCore.Http.Results.Ok();
         });
-        await storage.StartAsync();
+        // The lease on the tool's marker blob, as the Blob service grants it: acquired (201), then renewed, its
+        // metadata set and released (200).
+        clockAhead.MapMethods("/{account}/{container}/{blob}", ["PUT"], (Microsoft.AspNetCore.Http.HttpContext context) =>
+        {
+            var headers = context.Request.Headers;
+            context.Response.Headers.ETag = "\"0x1\"";
+            context.Response.Headers.LastModified = DateTimeOffset.UtcNow.ToString("R", System.Globalization.CultureInfo.InvariantCulture);
+            context.Response.Headers["x-ms-lease-id"] = headers["x-ms-proposed-lease-id"].ToString() is { Length: > 0 } proposed ? proposed : headers["x-ms-lease-id"].ToString();
+            return headers["x-ms-lease-action"] == "acquire" ? Microsoft.AspNetCore.Http.Results.StatusCode(201) : Microsoft.AspNetCore.Http.Results.Ok();
+        });
+        await clockAhead.StartAsync();
         var connection = $"DefaultEndpointsProtocol=http;AccountName={Azurite.AccountName};AccountKey={Azurite.AccountKey};" +
-                         $"BlobEndpoint={LoopbackServer.AddressOf(storage)}{Azurite.AccountName};";
+                         $"BlobEndpoint={LoopbackServer.AddressOf(clockAhead)}{Azurite.AccountName};";
         var before = DateTimeOffset.UtcNow;
 
-        var exit = await new Cli().RunAsync(["schedule", "--target", "azure", "--schedule-delay", "20", "--storage", connection, .. Common()]);
+        var exit = await new Cli().RunAsync(["schedule", "--target", "azure", "--schedule-delay", "20", "--storage", connection, .. Files()]);
 
         Assert.Equal(0, exit);
         var record = await ScheduleRecord.ReadAsync(Path.Combine(_folder, "schedule.json"), default);
@@ -266,7 +278,7 @@ public sealed class SchedulingTests : IAsyncLifetime
         await GenerateAsync(10);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync(["schedule", "--model", asked, "--sidecar", sidecar.Address.ToString(),
+        var exit = await cli.RunAsync(["schedule", "--model", asked, "--sidecar", sidecar.Address.ToString(), "--storage", storage.Azurite.ConnectionString,
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")]);
 
         Assert.Equal(ExitCodes.BadInput, exit);
@@ -284,7 +296,7 @@ public sealed class SchedulingTests : IAsyncLifetime
         sidecar.Metadata = BindingsDistributor;
         await GenerateAsync(10);
 
-        var exit = await new Cli().RunAsync(["schedule", "--model", "bindings", "--sidecar", sidecar.Address.ToString(),
+        var exit = await new Cli().RunAsync(["schedule", "--model", "bindings", "--sidecar", sidecar.Address.ToString(), "--storage", storage.Azurite.ConnectionString,
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")]);
 
         Assert.Equal(0, exit);
@@ -297,7 +309,7 @@ public sealed class SchedulingTests : IAsyncLifetime
         await GenerateAsync(10);
         var port = Azurite.FreePort();
 
-        var (exit, lines) = await Cli.RunProgramAsync("schedule", "--sidecar", $"http://127.0.0.1:{port}",
+        var (exit, lines) = await Cli.RunProgramAsync("schedule", "--sidecar", $"http://127.0.0.1:{port}", "--storage", storage.Azurite.ConnectionString,
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
 
         Assert.Equal(ExitCodes.Unreachable, exit);
@@ -307,7 +319,9 @@ public sealed class SchedulingTests : IAsyncLifetime
         Assert.DoesNotContain(lines, l => l.TrimStart().StartsWith("at ", StringComparison.Ordinal));
     }
 
-    private string[] Common() =>
+    private string[] Common() => ["--storage", storage.Azurite.ConnectionString, .. Files()];
+
+    private string[] Files() =>
         ["--sidecar", _sidecar.Address.ToString(), "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")];
 
     private async Task<List<Order>> GenerateAsync(int count)

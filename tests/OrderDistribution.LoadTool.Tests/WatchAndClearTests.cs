@@ -60,6 +60,53 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     }
 
     [Fact]
+    public async Task A_watch_that_meets_blobs_of_another_burst_says_so_and_exits_6_without_a_result()
+    {
+        await StoreAsync(_orders);
+        var other = OrderGenerator.Generate(10, seed: 6, new BurstId(483_920));
+        await StoreAsync(other);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync(["watch", "--scheduled-at", DateTimeOffset.UtcNow.AddSeconds(-5).ToString("O"), "--timeout", "5", .. Common()]);
+
+        Assert.True(exit == ExitCodes.SharedStore, cli.Output);
+        var express = other.Count(o => o.Delivery == Delivery.Express);
+        Assert.Contains($"blobs of another burst besides burst 1's (express-outbox: {express} of burst 483920; standard-outbox: {10 - express} of burst 483920)", cli.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("orders stored, cycle time", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Another_bursts_blobs_stored_while_the_watch_waits_for_its_last_orders_are_found_once_every_order_is_in()
+    {
+        // Enough that each outbox's first listing is split: more than 100 names.
+        var orders = OrderGenerator.Generate(600, seed: 7, new BurstId(483_920));
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(orders), default);
+        await StoreAsync(orders.Skip(20));
+        var cli = new Cli();
+        var watching = cli.RunAsync(["watch", "--scheduled-at", DateTimeOffset.UtcNow.ToString("O"), "--timeout", "30", "--poll", "100", "--max-poll", "200", .. Common()]);
+        // By now the watch lists only the prefixes of the orders it still waits for: the other burst's names are beside them.
+        await Task.Delay(3_000);
+        await StoreAsync(OrderGenerator.Generate(3, seed: 6, new BurstId(777_001)));
+        await StoreAsync(orders.Take(20));
+
+        Assert.True(await watching == ExitCodes.SharedStore, cli.Output);
+        Assert.Contains("of burst 777001", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Watch_refuses_an_orders_file_generated_again_after_the_schedule_in_one_line_with_exit_2()
+    {
+        await Scheduling.ScheduleRecord.WriteAsync(Path.Combine(_folder, "schedule.json"),
+            new Scheduling.ScheduleRecord(DateTimeOffset.UtcNow, "pubsub", 200, Path.Combine(_folder, "orders.json")) { Burst = 512_345 }, default);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync(["watch", "--timeout", "5", .. Common()]);
+
+        Assert.Equal(ExitCodes.BadInput, exit);
+        Assert.Contains("is of burst 512345, but the orders file", Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Clear_works_ten_times_in_a_row_and_leaves_both_outboxes_there_and_empty()
     {
         for (var run = 0; run < 10; run++)

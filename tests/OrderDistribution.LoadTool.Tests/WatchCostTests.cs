@@ -20,7 +20,7 @@ public sealed class WatchCostTests
         var every1s = await WatchSimulatedBurstAsync(WatchPacing.Fixed(TimeSpan.FromSeconds(1)));
 
         // Figures for the report: listing calls and blob names returned.
-        Console.WriteLine($"defaults: {defaults.Report.ListingCalls} calls, {defaults.Report.NamesListed} names; " +
+        Console.WriteLine($"defaults: {defaults.Report.ListingCalls} calls, {defaults.Report.NamesListed} names, {defaults.Report.OtherBurstChecks} checks for other bursts; " +
                           $"--poll 15000: {every15s.Report.ListingCalls} calls, {every15s.Report.NamesListed} names; " +
                           $"fixed 1 s: {every1s.Report.ListingCalls} calls, {every1s.Report.NamesListed} names");
         // A name once seen in a finished prefix is not listed again: a faster poll costs calls, not names.
@@ -63,8 +63,42 @@ public sealed class WatchCostTests
 
         Assert.True(report.Complete);
         // Express is not listed again after its last order came in (3 s); standard until its own end (20 s).
-        Assert.InRange((store.LastCall[WatchExpectation.OutboxFor(Delivery.Express)] - Start).TotalSeconds, 3, 5);
-        Assert.InRange((store.LastCall[WatchExpectation.OutboxFor(Delivery.Standard)] - Start).TotalSeconds, 19, 22);
+        Assert.InRange((store.LastListed[WatchExpectation.OutboxFor(Delivery.Express)] - Start).TotalSeconds, 3, 5);
+        Assert.InRange((store.LastListed[WatchExpectation.OutboxFor(Delivery.Standard)] - Start).TotalSeconds, 19, 22);
+    }
+
+    [Fact]
+    public async Task Once_every_order_is_in_the_watch_asks_each_outbox_beside_the_bursts_prefix_and_finds_another_bursts_blobs_there()
+    {
+        var burst = new BurstId(483_920);
+        var orders = OrderGenerator.Generate(1_000, seed: 4, burst);
+        // Another burst's three orders come in with this one's last, when the watch lists only prefixes of this burst's.
+        var other = OrderGenerator.Generate(3, seed: 5, new BurstId(512_345));
+        var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i))).Concat(other.Select(o => (o, Start.AddMilliseconds(20.0 * 999))));
+        var clock = new SimulatedClock(Start);
+
+        var watch = new OutboxWatcher(new SimulatedStore(clock, arrivals), WatchPacing.Default, clock)
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+
+        var shared = await Assert.ThrowsAsync<LoadToolException>(() => watch);
+        Assert.Equal(ExitCodes.SharedStore, shared.ExitCode);
+        Assert.Contains("of burst 512345", shared.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Alone_in_the_store_a_burst_of_a_six_digit_id_costs_the_check_for_other_bursts_59_one_name_calls_an_outbox()
+    {
+        var orders = OrderGenerator.Generate(1_000, seed: 4, new BurstId(483_920));
+        var clock = new SimulatedClock(Start);
+        var store = new SimulatedStore(clock, orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i))));
+
+        var report = await new OutboxWatcher(store, WatchPacing.Default, clock)
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+
+        Assert.True(report.Complete);
+        Assert.Equal(2 * 59, report.OtherBurstChecks);
+        // Nothing is beside the burst: the check listed no name.
+        Assert.Equal(report.NamesListed, store.NamesListed);
     }
 
     [Fact]
@@ -171,18 +205,23 @@ public sealed class WatchCostTests
 
         public long NamesListed { get; private set; }
 
-        public Dictionary<string, DateTimeOffset> LastCall { get; } = [];
+        /// <summary>Per outbox, when a listing last asked for names of the burst (the check for other bursts asks beside them).</summary>
+        public Dictionary<string, DateTimeOffset> LastListed { get; } = [];
 
         /// <summary>The blobs under the prefix that have arrived by now, a page at a time; the continuation is the last name returned.</summary>
-        public Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, CancellationToken cancellationToken)
+        public Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, int pageSize, CancellationToken cancellationToken)
         {
             Calls[container]++;
-            LastCall[container] = clock.UtcNow;
             var all = _blobs.GetValueOrDefault(container, []);
+            if (all.Any(b => b.Name.StartsWith(prefix, StringComparison.Ordinal)))
+            {
+                LastListed[container] = clock.UtcNow;
+            }
+
             var start = LowerBound(all, continuation is null ? prefix : continuation + "\0");
             var page = new List<OutboxBlob>();
             var i = start;
-            for (; i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal) && page.Count < OutboxStorage.PageSize; i++)
+            for (; i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal) && page.Count < pageSize; i++)
             {
                 if (all[i].StoredAt <= clock.UtcNow)
                 {
@@ -222,7 +261,7 @@ public sealed class WatchCostTests
 
         public IReadOnlyList<string> Outboxes => OrderTopology.Outboxes;
 
-        public async Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, CancellationToken cancellationToken)
+        public async Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, int pageSize, CancellationToken cancellationToken)
         {
             await Task.Delay(Timeout.Infinite, cancellationToken);
             throw new InvalidOperationException("never");

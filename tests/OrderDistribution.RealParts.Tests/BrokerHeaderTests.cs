@@ -14,7 +14,7 @@ public sealed class BrokerHeaderTests
 {
     private static readonly string[] TransportHeaders = ["content-type", "user-agent", ":authority", "authorization", "grpc-"];
 
-    [Fact]
+    [Fact(Timeout = RealTrio.TestTimeoutMilliseconds)]
     public async Task The_distributors_messages_on_rabbitmq_carry_no_transport_header_and_no_token()
     {
         var ct = TestContext.Current.CancellationToken;

@@ -15,7 +15,7 @@ public sealed class FailureTests
     /// <summary>daprd's gRPC server takes at most 4 MiB per call (docs/dapr-sidecar.md fact 23).</summary>
     private const int OverTheSidecarsLimit = 5 * 1024 * 1024;
 
-    [Theory]
+    [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]
     [InlineData(ComponentsModel.Pubsub, "bulk")]
     [InlineData(ComponentsModel.Bindings, "bulk")]
     public async Task A_receiver_restarted_mid_burst_leaves_every_order_stored_exactly_once(ComponentsModel model, string mode)
@@ -27,8 +27,10 @@ public sealed class FailureTests
 
         var burst = load.BurstAsync(1_000, seed: 24);
         var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString).GetBlobContainerClient(OrderTopology.OutboxOf("express"));
-        while (await CountAsync(outbox, ct) < 50)
+        var deadline = DateTime.UtcNow.AddMinutes(2);
+        while (await OutboxCount.CountAsync(outbox, ct) < 50)
         {
+            Assert.True(DateTime.UtcNow < deadline, "fewer than 50 orders were stored within 2 minutes of the burst's start");
             Assert.False(burst.IsCompleted, "the burst ended before the receiver could be restarted in it");
             await Task.Delay(100, ct);
         }
@@ -40,7 +42,7 @@ public sealed class FailureTests
         (await burst).AssertExact(valid: 1_000, poison: 0);
     }
 
-    [Theory]
+    [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]
     [InlineData(ComponentsModel.Pubsub, "bulk")]
     [InlineData(ComponentsModel.Bindings, "bulk")]
     public async Task An_order_over_the_sidecars_message_limit_is_dropped_once_and_never_retried(ComponentsModel model, string mode)
@@ -84,20 +86,4 @@ public sealed class FailureTests
 
     private static bool RetriedSome(string deliveryLine) =>
         deliveryLine.StartsWith("Delivery of ", StringComparison.Ordinal) && !deliveryLine.Contains(" 0 to retry", StringComparison.Ordinal);
-
-    private static async Task<int> CountAsync(BlobContainerClient outbox, CancellationToken ct)
-    {
-        if (!await outbox.ExistsAsync(ct))
-        {
-            return 0;
-        }
-
-        var count = 0;
-        await foreach (var _ in outbox.GetBlobsAsync(cancellationToken: ct))
-        {
-            count++;
-        }
-
-        return count;
-    }
 }

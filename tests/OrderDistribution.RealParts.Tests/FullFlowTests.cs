@@ -9,7 +9,7 @@ namespace OrderDistribution.RealParts.Tests;
 [Trait("Category", "RealParts")]
 public sealed class FullFlowTests
 {
-    [Theory]
+    [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]
     [InlineData(ComponentsModel.Pubsub, "bulk")]
     [InlineData(ComponentsModel.Pubsub, "single")]
     [InlineData(ComponentsModel.Bindings, "bulk")]

@@ -16,6 +16,12 @@ public sealed class RealTrio : IAsyncDisposable
 
     private static readonly TimeSpan StartTimeout = TimeSpan.FromMinutes(2);
 
+    /// <summary>
+    /// The limit of a test that runs a trio (its start, two bursts of at most 180 s each, its stop): a wait that never
+    /// ends fails the test instead of holding the run.
+    /// </summary>
+    public const int TestTimeoutMilliseconds = 10 * 60 * 1000;
+
     private readonly IRealPartsBackend _backend;
     private readonly string _workFolder;
     private readonly Dictionary<string, (RunningSidecar Sidecar, InProcessApp App)> _apps = [];
@@ -51,7 +57,7 @@ public sealed class RealTrio : IAsyncDisposable
     /// <param name="apiToken">Set as DAPR_API_TOKEN of every sidecar and app, as Container Apps can.</param>
     public static async Task<RealTrio> StartAsync(ComponentsModel model, string mode, string? apiToken = null)
     {
-        var trio = await StartAsync(await RealParts.RequireAsync(), model, mode, apiToken, TestContext.Current.CancellationToken);
+        var trio = await StartAsync(await RealParts.RequireAsync(model), model, mode, apiToken, TestContext.Current.CancellationToken);
         TestContext.Current.TestOutputHelper?.WriteLine(trio.Description);
         return trio;
     }
@@ -81,7 +87,13 @@ public sealed class RealTrio : IAsyncDisposable
         }
     }
 
-    /// <summary>Apps first (nothing more is delivered), then every part the back-end started, then the rendered files.</summary>
+    /// <summary>Where this trio's sidecars and apps logged, written as it stops (<see cref="TrioLogs"/>).</summary>
+    public TrioLogs Logs { get; } = TrioLogs.Create();
+
+    /// <summary>
+    /// Apps first (nothing more is delivered), then each sidecar's and app's log into <see cref="Logs"/>, then every part
+    /// the back-end started, then the rendered files.
+    /// </summary>
     public async ValueTask DisposeAsync()
     {
         foreach (var (_, app) in _apps.Values)
@@ -91,13 +103,27 @@ public sealed class RealTrio : IAsyncDisposable
 
         try
         {
-            await _backend.DisposeAsync();
+            foreach (var (sidecar, app) in _apps.Values)
+            {
+                await Logs.WriteAsync($"daprd-{app.AppId}", await sidecar.LogAsync());
+                await Logs.WriteAsync($"app-{app.AppId}", string.Join('\n', app.Logs.Lines.Select(Line)));
+            }
         }
         finally
         {
-            Directory.Delete(_workFolder, recursive: true);
+            try
+            {
+                await _backend.DisposeAsync();
+            }
+            finally
+            {
+                Directory.Delete(_workFolder, recursive: true);
+            }
         }
     }
+
+    private static string Line(LoggedLine line) =>
+        $"{line.Level} {line.Category}: {line.Message}{(line.Exception is null ? "" : $"\n{line.Exception}")}";
 
     private async Task StartAppAsync(DaprRunFile.App app, CancellationToken ct)
     {

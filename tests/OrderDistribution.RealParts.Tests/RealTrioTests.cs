@@ -77,6 +77,9 @@ public sealed class RealTrioTests
             Assert.Contains("exited with code 3", failure.Message, StringComparison.Ordinal);
             Assert.Contains("fatal: no runtime in this test's daprd", failure.Message, StringComparison.Ordinal);
             Assert.Empty(ChildProcesses());
+            // What the trio wrote as it stopped, for the output of a test that fails.
+            var logs = Assert.Single(TrioLogs.Of(TestContext.Current.Test!.UniqueID));
+            Assert.Contains("fatal: no runtime in this test's daprd", await File.ReadAllTextAsync(Path.Combine(logs.Folder, "daprd-distributor.log"), TestContext.Current.CancellationToken), StringComparison.Ordinal);
         }
         finally
         {

@@ -10,6 +10,9 @@ public sealed class RunningSidecar(
 
     public Uri GrpcEndpoint { get; } = grpcEndpoint;
 
+    /// <summary>Everything daprd printed so far.</summary>
+    public Task<string> LogAsync() => readLog();
+
     /// <summary>The last lines daprd printed.</summary>
     public async Task<string> LogTailAsync(int lines = 15) =>
         string.Join('\n', (await readLog()).Split('\n', StringSplitOptions.RemoveEmptyEntries).TakeLast(lines));

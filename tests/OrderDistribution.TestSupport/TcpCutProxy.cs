@@ -5,7 +5,7 @@ namespace OrderDistribution.TestSupport;
 
 /// <summary>
 /// Forwards TCP connections on 127.0.0.1 to a target until <see cref="Cut"/>: then every open connection is
-/// dropped and new ones are refused, as when a storage account becomes unreachable.
+/// dropped and new ones are refused, as when a storage account becomes unreachable; or, for a while, <see cref="Refusing"/>.
 /// </summary>
 public sealed class TcpCutProxy : IDisposable
 {
@@ -15,6 +15,7 @@ public sealed class TcpCutProxy : IDisposable
     private readonly CancellationTokenSource _cut = new();
 
     private readonly TimeSpan _latency;
+    private volatile bool _refusing;
     private int _openNow;
     private int _mostOpen;
 
@@ -35,10 +36,32 @@ public sealed class TcpCutProxy : IDisposable
     /// <summary>While true, nothing is forwarded to the target: connections stay open and hang, as on a frozen store.</summary>
     public bool Frozen { get; set; }
 
+    /// <summary>
+    /// While true, every call fails at once, as on a store stopped cleanly: open connections are reset, and each new
+    /// one is reset as soon as it is accepted. Set back to false, connections are forwarded again.
+    /// </summary>
+    public bool Refusing
+    {
+        get => _refusing;
+        set
+        {
+            _refusing = value;
+            if (value)
+            {
+                ResetOpen();
+            }
+        }
+    }
+
     public void Cut()
     {
         _cut.Cancel();
         _listener.Stop();
+        ResetOpen();
+    }
+
+    private void ResetOpen()
+    {
         lock (_open)
         {
             foreach (var client in _open)
@@ -104,6 +127,13 @@ public sealed class TcpCutProxy : IDisposable
 
     private async Task PipeAsync(TcpClient inbound)
     {
+        if (_refusing)
+        {
+            inbound.Client.LingerState = new LingerOption(true, 0);
+            inbound.Dispose();
+            return;
+        }
+
         var outbound = new TcpClient();
         lock (_open)
         {
@@ -130,6 +160,12 @@ public sealed class TcpCutProxy : IDisposable
         finally
         {
             Interlocked.Decrement(ref _openNow);
+            lock (_open)
+            {
+                _open.Remove(inbound);
+                _open.Remove(outbound);
+            }
+
             inbound.Dispose();
             outbound.Dispose();
         }

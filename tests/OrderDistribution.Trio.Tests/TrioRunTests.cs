@@ -8,6 +8,7 @@ namespace OrderDistribution.Trio.Tests;
 /// no order is lost or stored twice whatever the sidecar, the broker or storage does. The benchmark runs the
 /// same at 10,000 orders (dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault).
 /// </summary>
+[Collection(TrioRuns.Name)]
 public sealed class TrioRunTests
 {
     [Fact]
@@ -20,7 +21,7 @@ public sealed class TrioRunTests
             WriteFailureRate = 0.05,
             DeliverEveryMessageTwice = true,
             PoisonRate = 0.01,
-            RedeliveryDelay = TimeSpan.FromMilliseconds(100),
+            RetryInterval = TimeSpan.FromMilliseconds(100),
             Timeout = TimeSpan.FromMinutes(3),
         });
 

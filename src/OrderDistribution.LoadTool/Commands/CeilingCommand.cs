@@ -26,7 +26,7 @@ internal static class CeilingCommand
         wrap(new Command("ceiling", "Measure storage alone: upload order blobs into a scratch container (deleted afterwards), " +
                                     "never the outboxes; append the result to the results log.")
             {
-                Uploads, InFlight, Results,
+                Uploads, InFlight, Results, LeaseSeconds,
             },
             (result, ct) => RunAsync(console, result, ct));
 
@@ -35,11 +35,14 @@ internal static class CeilingCommand
         var count = result.GetValue(Uploads);
         var inFlight = result.GetValue(InFlight);
         var ceiling = StorageCeiling.Open(CommandSupport.StorageOptionsOf(result));
-        // The same orders every time: the blobs' sizes, and so the measurement, do not vary with the seed.
-        var orders = OrderGenerator.Generate(count, seed: 1);
-
-        var measured = await CommandSupport.WithProgressAsync(console, $"Uploading {count} blobs, {inFlight} in flight", count,
-            (progress, _) => ceiling.MeasureAsync(orders, inFlight, progress, ct));
+        // Named as a burst's orders, so that a watch tells them apart; the same orders every time otherwise: the blobs'
+        // sizes, and so the measurement, do not vary with the seed or the burst (its ids have as many digits every time).
+        var burst = BurstId.New();
+        var orders = OrderGenerator.Generate(count, seed: 1, burst);
+        // Storage alone, so no burst at the same time (and none while this measures).
+        await using var lease = await CommandSupport.HoldStoreAsync(await CommandSupport.OpenStorageAsync(result, ct), result, "ceiling", burst, ct);
+        var measured = await lease.HoldingAsync(held => CommandSupport.WithProgressAsync(console, $"Uploading {count} blobs, {inFlight} in flight", count,
+            (progress, _) => ceiling.MeasureAsync(orders, inFlight, progress, held)), ct);
 
         var series = StoredSeries.From(measured.StartedAt, measured.UploadedAt);
         if (series.PerSecond.Count > 0)
@@ -54,8 +57,12 @@ internal static class CeilingCommand
         }
 
         var results = result.GetValue(Results)!;
+        lease.ThrowIfLost();
         await ResultsLog.AppendAsync(results,
-            ResultsRow.Of(measured.StartedAt, StorageCeiling.Label, count, measured.Failed == 0 ? measured.Elapsed : null, measured.Failed, null), ct);
+            ResultsRow.Of(measured.StartedAt, StorageCeiling.Label, count, measured.Failed == 0 ? measured.Elapsed : null, measured.Failed, null) with
+            {
+                Burst = burst, Began = lease.Holder.StartedAt, Ended = DateTimeOffset.UtcNow,
+            }, ct);
         console.MarkupLineInterpolated($"Uploads per second: {await SeriesCsv.WriteBesideAsync(series, results, measured.StartedAt, StorageCeiling.Label, ct)}");
         return measured.Failed == 0 ? ExitCodes.Done : ExitCodes.Incomplete;
     }

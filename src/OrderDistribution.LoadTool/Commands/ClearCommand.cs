@@ -7,10 +7,16 @@ namespace OrderDistribution.LoadTool.Commands;
 internal static class ClearCommand
 {
     public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("clear", "Empty the outboxes (in Azure: delete their blobs; with a key: delete and recreate the containers)."),
+        wrap(new Command("clear", "Empty the outboxes (in Azure: delete their blobs; with a key: delete and recreate the containers).") { CommonOptions.LeaseSeconds },
             async (result, ct) =>
             {
-                await CommandSupport.ClearAsync(console, await CommandSupport.OpenStorageAsync(result, ct), ct);
-                return ExitCodes.Done;
+                var storage = await CommandSupport.OpenStorageAsync(result, ct);
+                // Never under a burst in flight: that is how a second run spoiled the first.
+                await using var lease = await CommandSupport.HoldStoreAsync(storage, result, "clear", null, ct);
+                return await lease.HoldingAsync(async held =>
+                {
+                    await CommandSupport.ClearAsync(console, storage, held);
+                    return ExitCodes.Done;
+                }, ct);
             });
 }

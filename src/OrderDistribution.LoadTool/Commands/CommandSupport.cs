@@ -1,6 +1,8 @@
 using System.CommandLine;
 using OrderDistribution.Contracts;
 using Azure.Identity;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
@@ -28,6 +30,11 @@ internal static class CommandSupport
 
         return storage;
     }
+
+    /// <summary>Takes the store for one burst at a time (<see cref="StoreLease"/>), for as long as --lease says between renewals.</summary>
+    /// <exception cref="LoadToolException">Another burst holds the store, or storage failed.</exception>
+    public static Task<StoreLease> HoldStoreAsync(OutboxStorage storage, ParseResult result, string command, BurstId? burst, CancellationToken ct) =>
+        storage.HoldAsync(LeaseHolder.Now(command, burst), TimeSpan.FromSeconds(result.GetValue(CommonOptions.LeaseSeconds)), ct);
 
     /// <summary>Where storage is: --storage-account-url, else --storage, else Storage__ConnectionString, else Azurite.</summary>
     /// <exception cref="ArgumentException">The options name no valid store.</exception>

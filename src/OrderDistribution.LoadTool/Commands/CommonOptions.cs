@@ -1,5 +1,6 @@
 using System.CommandLine;
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 
@@ -124,6 +125,13 @@ internal static class CommonOptions
         Description = "cold: the first burst since the trio started; warm: a later one. Recorded in the results log " +
                       "(default: cold with --target azure, where the receivers scale from zero; else not recorded).",
     };
+
+    public static readonly Option<int> LeaseSeconds = new Option<int>("--lease")
+    {
+        Description = "Seconds the hold on the store (one burst at a time per store) lasts unless renewed; renewed every quarter " +
+                      "of it, so a tool that is killed lets go within it.",
+        DefaultValueFactory = _ => (int)StoreLease.DefaultDuration.TotalSeconds,
+    }.Between((int)StoreLease.ShortestDuration.TotalSeconds, (int)StoreLease.LongestDuration.TotalSeconds, " seconds");
 
     /// <summary>Options every command takes.</summary>
     public static readonly Option[] Global = [OrdersFile, State, StorageConnectionString, StorageAccountUrl, Verbose];

@@ -16,7 +16,7 @@ internal static class GenerateCommand
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
         CheckLeavesValidOrders(result);
-        await WriteAsync(console, result, ct);
+        await WriteAsync(console, result, BurstId.New(), ct);
         return ExitCodes.Done;
     }
 
@@ -31,23 +31,23 @@ internal static class GenerateCommand
     }
 
     /// <summary>
-    /// Generates the burst the options describe into the orders file as it is made (and with --to-blob the
-    /// test-data blob), and says what it holds.
+    /// Generates the burst the options describe, numbered as <paramref name="burst"/>, into the orders file as it is made
+    /// (and with --to-blob the test-data blob), and says what it holds.
     /// </summary>
-    public static async Task WriteAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
+    public static async Task WriteAsync(IAnsiConsole console, ParseResult result, BurstId burst, CancellationToken ct)
     {
         var path = result.GetValue(OrdersFile)!;
         var storage = result.GetValue(ToBlob) ? await CommandSupport.OpenStorageAsync(result, ct) : null;
         var (valid, express) = (0, 0);
         var poison = new List<PoisonOrder>();
-        var orders = OrderGenerator.Generate(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed), poison.Add)
+        var orders = OrderGenerator.Generate(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed), poison.Add, burst)
             .Select(order =>
             {
                 valid++;
                 express += order.Delivery == Delivery.Express ? 1 : 0;
                 return order;
             });
-        await OrderFile.WriteAsync(path, orders, poison, ct);
+        await OrderFile.WriteAsync(path, orders, poison, burst, ct);
         if (storage is not null)
         {
             await using var file = File.OpenRead(path);
@@ -55,6 +55,6 @@ internal static class GenerateCommand
         }
 
         var poisonText = poison.Count > 0 ? $", {poison.Count} poison" : "";
-        console.MarkupLineInterpolated($"Generated {valid + poison.Count} orders ({express} express, {valid - express} standard{poisonText}) into {path}.");
+        console.MarkupLineInterpolated($"Generated burst {burst}: {valid + poison.Count} orders ({express} express, {valid - express} standard{poisonText}) into {path}.");
     }
 }

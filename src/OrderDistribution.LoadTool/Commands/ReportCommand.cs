@@ -36,11 +36,16 @@ internal static class ReportCommand
         }
 
         var report = ComparisonReport.From(rows, await SeriesBesideAsync(log, rows, ct));
+        if (report.Rows == 0)
+        {
+            throw new InvalidDataException($"Every row of {log} is of a burst that overlapped another's: nothing to compare");
+        }
         var chart = Path.ChangeExtension(markdown, ".png");
         Directory.CreateDirectory(Path.GetDirectoryName(markdown)!);
         ComparisonChart.SavePng(report, chart);
         await File.WriteAllTextAsync(markdown, report.Markdown(Path.GetRelativePath(Path.GetDirectoryName(markdown)!, log), Path.GetFileName(chart)), ct);
-        console.MarkupLineInterpolated($"{rows.Count} runs of {report.Models.Count} models compared: {markdown}, {chart}");
+        var leftOut = report.LeftOut > 0 ? $" ({report.LeftOut} left out: their bursts overlapped another's)" : "";
+        console.MarkupLineInterpolated($"{report.Rows} runs of {report.Models.Count} models compared{leftOut}: {markdown}, {chart}");
         return ExitCodes.Done;
     }
 

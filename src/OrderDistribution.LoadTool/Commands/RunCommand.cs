@@ -16,7 +16,7 @@ internal static class RunCommand
         wrap(new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
             {
                 Count, Seed, InvalidRate, Target, ScheduleDelay, Model, PubSubMode, Sidecar, SidecarGrpc, MaxBulkBytes,
-                TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start,
+                TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start, LeaseSeconds,
             },
             (result, ct) => RunAsync(console, result, configurePublishing, ct));
 
@@ -32,22 +32,31 @@ internal static class RunCommand
             await SidecarMetadata.ReadAsync(sidecar, ct);
         }
 
-        await CommandSupport.ClearAsync(console, storage, ct);
-        await GenerateCommand.WriteAsync(console, result, ct);
-        // Read back as the orders' ids and deliveries only: the orders themselves are streamed to the sidecar.
-        var index = await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct);
-        if (!await ScheduleCommand.ScheduleAsync(console, result, index, configurePublishing, ct))
+        // One burst at a time per store, from before the clear until its row is written; refused at once, before
+        // anything changes, while another holds the store.
+        var burst = BurstId.New();
+        await using var lease = await CommandSupport.HoldStoreAsync(storage, result, "run", burst, ct);
+        return await lease.HoldingAsync(async held =>
         {
-            return ExitCodes.Incomplete;
-        }
+            await CommandSupport.ClearAsync(console, storage, held);
+            await GenerateCommand.WriteAsync(console, result, burst, held);
+            // Read back as the orders' ids and deliveries only: the orders themselves are streamed to the sidecar.
+            var index = await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, held);
+            if (!await ScheduleCommand.ScheduleAsync(console, result, index, configurePublishing, held))
+            {
+                return ExitCodes.Incomplete;
+            }
 
-        var record = await ScheduleRecord.ReadAsync(result.GetValue(State)!, ct);
-        var report = await WatchCommand.WatchAsync(console, result, storage, WatchExpectation.For(index), record.ScheduledAt, ct);
-        var label = BurstResults.Label(result.GetValue(Model), result.GetValue(PubSubMode));
-        BurstResults.Print(console, report, label);
-        var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, StartOf(result), ct);
-        console.MarkupLineInterpolated($"Orders stored per second: {csv}");
-        return WatchCommand.ExitCode(console, report);
+            var record = await ScheduleRecord.ReadAsync(result.GetValue(State)!, held);
+            var report = await WatchCommand.WatchAsync(console, result, storage, WatchExpectation.For(index), record.ScheduledAt, held);
+            // No result of a burst that may have shared the store.
+            lease.ThrowIfLost();
+            var label = BurstResults.Label(result.GetValue(Model), result.GetValue(PubSubMode));
+            BurstResults.Print(console, report, label);
+            var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, StartOf(result), burst, lease.Holder.StartedAt, held);
+            console.MarkupLineInterpolated($"Orders stored per second: {csv}");
+            return WatchCommand.ExitCode(console, report);
+        }, ct);
     }
 
     /// <summary>--start, else cold in Azure, where the receivers scale from zero and every burst is a first one.</summary>

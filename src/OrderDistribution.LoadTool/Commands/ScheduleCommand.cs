@@ -19,10 +19,16 @@ namespace OrderDistribution.LoadTool.Commands;
 internal static class ScheduleCommand
 {
     public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap, Action<IServiceCollection>? configurePublishing) =>
-        wrap(new Command("schedule", "Put the orders on the ingress queue.") { Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes },
-            async (result, ct) => await ScheduleAsync(console, result, await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct), configurePublishing, ct)
-                ? ExitCodes.Done
-                : ExitCodes.Incomplete);
+        wrap(new Command("schedule", "Put the orders on the ingress queue.") { Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes, LeaseSeconds },
+            async (result, ct) =>
+            {
+                // The inputs first (a bad file is bad input, exit 2), then the store, held while the burst goes in.
+                var index = await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct);
+                await using var lease = await CommandSupport.HoldStoreAsync(await CommandSupport.OpenStorageAsync(result, ct), result, "schedule", index.Burst, ct);
+                return await lease.HoldingAsync(async held => await ScheduleAsync(console, result, index, configurePublishing, held), ct)
+                    ? ExitCodes.Done
+                    : ExitCodes.Incomplete;
+            });
 
     /// <summary>
     /// Schedules the orders file, checked whole as <paramref name="index"/>, as the options say, records when for
@@ -56,6 +62,7 @@ internal static class ScheduleCommand
             new ScheduleRecord(scheduledAt, model.ToString().ToLowerInvariant(), index.Count, result.GetValue(OrdersFile)!)
             {
                 ClockSkewSeconds = target == ScheduleTarget.Azure ? skew.Offset.TotalSeconds : null,
+                Burst = index.Burst.Value,
             }, ct);
 
         if (outcome.Failed.Count > 0)
@@ -71,7 +78,7 @@ internal static class ScheduleCommand
         }
 
         var poison = index.Poison.Count > 0 ? $" ({index.Poison.Count} of them poison, to be dropped)" : "";
-        console.MarkupLineInterpolated($"Scheduled {index.Count} orders{poison} for {scheduledAt:O}.");
+        console.MarkupLineInterpolated($"Scheduled burst {index.Burst}: {index.Count} orders{poison} for {scheduledAt:O}.");
         return true;
     }
 

@@ -8,9 +8,10 @@ namespace OrderDistribution.LoadTool.Generation;
 
 /// <summary>
 /// An <see cref="OrderSet"/> in a file, or in blob <c>test-data/orders.json</c>. Format 2 is an object
-/// <c>{"Format":2,"Orders":[…],"Poison":[{"Id","Kind","ContentType","Payload"}]}</c>; format 1, a bare JSON
-/// array of valid orders, is still read (as a burst without poison). Both ways stream: neither the file's bytes
-/// nor a document of it are held whole (150,000 orders are 66 MB of JSON).
+/// <c>{"Format":2,"Burst":483920,"Orders":[…],"Poison":[{"Id","Kind","ContentType","Payload"}]}</c>, every id in the
+/// burst's range (<see cref="BurstId"/>); a file without "Burst", or format 1, a bare JSON array of valid orders (read as
+/// a burst without poison), is of the burst its ids are in. Both ways stream: neither the file's bytes nor a document
+/// of it are held whole (150,000 orders are 66 MB of JSON).
 /// </summary>
 public static class OrderFile
 {
@@ -25,10 +26,11 @@ public static class OrderFile
     private static readonly JsonSerializerOptions FileJson = new(OrderJson.Options) { PropertyNameCaseInsensitive = true };
 
     public static Task WriteAsync(string path, OrderSet set, CancellationToken cancellationToken) =>
-        WriteAsync(path, set.Orders, set.Poison, cancellationToken);
+        WriteAsync(path, set.Orders, set.Poison, set.Burst, cancellationToken);
 
     /// <param name="poison">Written after the orders: it may fill while <paramref name="orders"/> is enumerated.</param>
-    public static async Task WriteAsync(string path, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, CancellationToken cancellationToken)
+    public static async Task WriteAsync(
+        string path, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, BurstId burst, CancellationToken cancellationToken)
     {
         if (Path.GetDirectoryName(Path.GetFullPath(path)) is { } folder)
         {
@@ -36,18 +38,20 @@ public static class OrderFile
         }
 
         await using var file = File.Create(path);
-        await WriteAsync(file, orders, poison, cancellationToken);
+        await WriteAsync(file, orders, poison, burst, cancellationToken);
     }
 
     public static Task WriteAsync(Stream stream, OrderSet set, CancellationToken cancellationToken) =>
-        WriteAsync(stream, set.Orders, set.Poison, cancellationToken);
+        WriteAsync(stream, set.Orders, set.Poison, set.Burst, cancellationToken);
 
     /// <param name="poison">Written after the orders: it may fill while <paramref name="orders"/> is enumerated.</param>
-    public static async Task WriteAsync(Stream stream, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, CancellationToken cancellationToken)
+    public static async Task WriteAsync(
+        Stream stream, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, BurstId burst, CancellationToken cancellationToken)
     {
         await using var json = new Utf8JsonWriter(stream);
         json.WriteStartObject();
         json.WriteNumber("Format", CurrentFormat);
+        json.WriteNumber("Burst", burst.Value);
         json.WriteStartArray("Orders");
         foreach (var order in orders)
         {
@@ -79,8 +83,8 @@ public static class OrderFile
     public static async Task<OrderSet> ReadSetAsync(Stream stream, CancellationToken cancellationToken)
     {
         var orders = new List<Order>();
-        var poison = await ReadCheckedAsync(stream, orders.Add, cancellationToken);
-        return new OrderSet(orders, poison);
+        var (poison, burst) = await ReadCheckedAsync(stream, orders.Add, cancellationToken);
+        return new OrderSet(orders, poison, burst);
     }
 
     /// <summary>The file checked whole, as <see cref="ReadSetAsync(string, CancellationToken)"/> does, keeping only each valid order's id and delivery.</summary>
@@ -90,8 +94,8 @@ public static class OrderFile
     {
         await using var file = OpenExisting(path);
         var deliveryOf = new Dictionary<long, Delivery>();
-        var poison = await ReadCheckedAsync(file, order => deliveryOf[order.OrderId] = order.Delivery, cancellationToken);
-        return new OrderIndex(deliveryOf, poison);
+        var (poison, burst) = await ReadCheckedAsync(file, order => deliveryOf[order.OrderId] = order.Delivery, cancellationToken);
+        return new OrderIndex(deliveryOf, poison, burst);
     }
 
     /// <summary>
@@ -139,14 +143,17 @@ public static class OrderFile
     private static FileStream OpenExisting(string path) =>
         File.Exists(path) ? File.OpenRead(path) : throw new FileNotFoundException($"No orders file at {path}: run 'generate' first.", path);
 
-    /// <summary>Hands each valid order to <paramref name="each"/> as it is read; checks every order, the poison and that no id repeats.</summary>
-    /// <returns>The poison.</returns>
-    private static async Task<IReadOnlyList<PoisonOrder>> ReadCheckedAsync(Stream stream, Action<Order> each, CancellationToken cancellationToken)
+    /// <summary>
+    /// Hands each valid order to <paramref name="each"/> as it is read; checks every order, the poison, that no id repeats
+    /// and that every id is of one burst.
+    /// </summary>
+    private static async Task<(IReadOnlyList<PoisonOrder> Poison, BurstId Burst)> ReadCheckedAsync(
+        Stream stream, Action<Order> each, CancellationToken cancellationToken)
     {
         var seen = new HashSet<long>();
         try
         {
-            var poison = await Task.Run(() => Read(stream, order =>
+            var (poison, named) = await Task.Run(() => Read(stream, order =>
             {
                 Unique(seen, order.OrderId);
                 each(order);
@@ -156,12 +163,32 @@ public static class OrderFile
                 Unique(seen, p.Id);
             }
 
-            return poison;
+            return (poison, BurstOf(seen, named));
         }
         catch (Exception e) when (e is JsonException or InvalidOrderException)
         {
             throw new InvalidDataException($"The orders file is not a valid set of orders: {e.Message}", e);
         }
+    }
+
+    /// <summary>The burst the file names, else the one its ids are in; every id must be of it (a burst is one range of ids).</summary>
+    private static BurstId BurstOf(HashSet<long> ids, long? named)
+    {
+        if (ids.Count == 0)
+        {
+            return named is { } value ? new BurstId(value) : BurstId.Legacy;
+        }
+
+        var (lowest, highest) = (ids.Min(), ids.Max());
+        var burst = named is { } id ? new BurstId(id) : BurstId.Of(lowest);
+        foreach (var outside in new[] { lowest, highest }.Where(i => !burst.Holds(i)))
+        {
+            throw new InvalidDataException(named is null
+                ? $"The orders file holds ids of more than one burst ({lowest} and {highest}): generate it again."
+                : $"Id {outside} is not of the file's burst {burst} (ids {burst.FirstOrderId} to {burst.FirstOrderId + BurstId.OrdersPerBurst - 1}).");
+        }
+
+        return burst;
     }
 
     private static void Unique(HashSet<long> seen, long id)
@@ -173,8 +200,8 @@ public static class OrderFile
     }
 
     /// <summary>Reads either format as a stream, handing each valid order on as it is read.</summary>
-    /// <returns>The poison.</returns>
-    private static List<PoisonOrder> Read(Stream stream, Action<Order> each, CancellationToken cancellationToken)
+    /// <returns>The poison, and the burst the file names (format 2 written by this version).</returns>
+    private static (List<PoisonOrder> Poison, long? Burst) Read(Stream stream, Action<Order> each, CancellationToken cancellationToken)
     {
         var sink = new OrderSink(order =>
         {
@@ -187,9 +214,10 @@ public static class OrderFile
             // Format 1: a bare array of valid orders.
             case '[':
                 _ = JsonSerializer.Deserialize<OrderSink>(stream, options) ?? throw new InvalidDataException("\"Orders\" is not an array.");
-                return [];
+                return ([], null);
             case '{':
-                return Format2(JsonSerializer.Deserialize<OrderFileContent>(stream, options));
+                var content = JsonSerializer.Deserialize<OrderFileContent>(stream, options);
+                return (Format2(content), content!.Burst);
             default:
                 throw new InvalidDataException("The orders file holds neither an array of orders nor an orders object.");
         }

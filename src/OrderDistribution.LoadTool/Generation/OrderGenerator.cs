@@ -8,26 +8,32 @@ namespace OrderDistribution.LoadTool.Generation;
 /// <summary>Makes orders with realistic fake data, about half express and half standard.</summary>
 public static class OrderGenerator
 {
+    /// <summary>The first id of <see cref="BurstId.Legacy"/>, the burst the methods number their orders in unless given one.</summary>
     public const long FirstOrderId = 1_000_000;
 
-    public static List<Order> Generate(int count, int? seed = null) => [.. Orders(count, seed)];
+    public static List<Order> Generate(int count, int? seed = null) => Generate(count, seed, BurstId.Legacy);
+
+    public static List<Order> Generate(int count, int? seed, BurstId burst) => [.. Orders(count, seed, burst)];
 
     /// <summary>
     /// <paramref name="count"/> entries in one id sequence, of which the share <paramref name="invalidRate"/> is
     /// poison, spread evenly through the burst and taking turns: unknown delivery, missing fields, not JSON.
     /// The valid orders are those <see cref="Generate(int, int?)"/> makes with the same seed, minus the poison's places.
     /// </summary>
-    public static OrderSet Generate(int count, double invalidRate, int? seed = null)
+    public static OrderSet Generate(int count, double invalidRate, int? seed = null) => Generate(count, invalidRate, seed, BurstId.Legacy);
+
+    /// <summary>The burst <see cref="Generate(int, double, int?)"/> makes, numbered as <paramref name="burst"/>.</summary>
+    public static OrderSet Generate(int count, double invalidRate, int? seed, BurstId burst)
     {
         var poison = new List<PoisonOrder>();
-        return new OrderSet([.. Generate(count, invalidRate, seed, poison.Add)], poison);
+        return new OrderSet([.. Generate(count, invalidRate, seed, poison.Add, burst)], poison, burst);
     }
 
     /// <summary>
     /// The burst <see cref="Generate(int, double, int?)"/> makes, one order at a time as enumerated: the valid orders
     /// are returned, and each poison entry is handed to <paramref name="poison"/> when its place comes.
     /// </summary>
-    public static IEnumerable<Order> Generate(int count, double invalidRate, int? seed, Action<PoisonOrder> poison)
+    public static IEnumerable<Order> Generate(int count, double invalidRate, int? seed, Action<PoisonOrder> poison, BurstId burst)
     {
         CheckInvalidRate(invalidRate);
         return Split();
@@ -36,7 +42,7 @@ public static class OrderGenerator
         {
             var i = 0;
             var poisonCount = 0;
-            foreach (var order in Orders(count, seed))
+            foreach (var order in Orders(count, seed, burst))
             {
                 // Entry i is poison when the running share of poison steps up there: evenly spread, exact in total.
                 if (Math.Floor((i + 1) * invalidRate) > Math.Floor(i * invalidRate))
@@ -69,12 +75,17 @@ public static class OrderGenerator
         }
     }
 
-    private static IEnumerable<Order> Orders(int count, int? seed)
+    private static IEnumerable<Order> Orders(int count, int? seed, BurstId burst)
     {
+        if (count > BurstId.OrdersPerBurst)
+        {
+            throw new ArgumentException($"A burst holds at most {BurstId.OrdersPerBurst} orders, not {count}.");
+        }
+
         var faker = seed is { } s ? new Faker { Random = new Randomizer(s) } : new Faker();
         return Enumerable.Range(0, count).Select(i => new Order
         {
-            OrderId = FirstOrderId + i,
+            OrderId = burst.FirstOrderId + i,
             OrderGuid = faker.Random.Guid(),
             Description = faker.Commerce.ProductDescription(),
             FirstName = faker.Name.FirstName(),

@@ -1,3 +1,4 @@
+using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 
@@ -22,11 +23,13 @@ public static class BurstResults
         ResultLine.Write(console, ResultLine.Of(report, label));
     }
 
-    /// <summary>Appends the burst's row to the results log and writes its per-second series beside it.</summary>
+    /// <summary>Appends the burst's row to the results log, ended now, and writes its per-second series beside it.</summary>
+    /// <param name="began">When the burst took the store.</param>
     /// <returns>The series' file.</returns>
-    public static async Task<string> RecordAsync(WatchReport report, string label, string resultsLog, BurstStart? start, CancellationToken cancellationToken)
+    public static async Task<string> RecordAsync(
+        WatchReport report, string label, string resultsLog, BurstStart? start, BurstId burst, DateTimeOffset began, CancellationToken cancellationToken)
     {
-        await ResultsLog.AppendAsync(resultsLog, ResultsRow.Of(label, report, start), cancellationToken);
+        await ResultsLog.AppendAsync(resultsLog, ResultsRow.Of(label, report, start) with { Burst = burst, Began = began, Ended = DateTimeOffset.UtcNow }, cancellationToken);
         return await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), resultsLog, report.ScheduledAt, label, cancellationToken);
     }
 

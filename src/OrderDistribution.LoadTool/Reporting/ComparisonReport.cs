@@ -13,11 +13,12 @@ public sealed class ComparisonReport
     /// <summary>Known models first, in this order (a variant such as "pubsub-single (appMaxConcurrency 64)" with its model); others after them by name.</summary>
     private static readonly string[] KnownModels = ["pubsub-bulk", "pubsub-single", "bindings"];
 
-    private ComparisonReport(IReadOnlyList<ModelResults> models, ModelResults? storage, int rows)
+    private ComparisonReport(IReadOnlyList<ModelResults> models, ModelResults? storage, int rows, int leftOut)
     {
         Models = models;
         Storage = storage;
         Rows = rows;
+        LeftOut = leftOut;
     }
 
     public IReadOnlyList<ModelResults> Models { get; }
@@ -25,14 +26,21 @@ public sealed class ComparisonReport
     /// <summary>Storage alone, from the <c>storage-alone</c> rows, if the log has any.</summary>
     public ModelResults? Storage { get; }
 
+    /// <summary>The rows compared: those of the log whose bursts overlapped no other.</summary>
     public int Rows { get; }
+
+    /// <summary>Rows left out: their bursts overlapped another's in time, so none of them measured the store alone.</summary>
+    public int LeftOut { get; }
 
     public bool HasSeries => Models.Append(Storage).Any(m => m is { RunsWithSeries: > 0 });
 
+    /// <param name="rows">The log's rows; those whose bursts overlapped another's are left out.</param>
     /// <param name="series">The per-second series of the runs that kept one.</param>
     public static ComparisonReport From(IReadOnlyList<ResultsRow> rows, IReadOnlyDictionary<ResultsRow, StoredSeries> series)
     {
-        var results = rows
+        var overlapped = ResultsRow.Overlapped(rows);
+        var kept = rows.Where((_, i) => !overlapped.Contains(i)).ToList();
+        var results = kept
             .GroupBy(r => r.Label, StringComparer.Ordinal)
             .Select(group => Summarize(group.Key, [.. group], series))
             .ToList();
@@ -43,7 +51,7 @@ public sealed class ComparisonReport
                 : KnownModels.Length)
             .ThenBy(m => m.Label, StringComparer.Ordinal)
             .ToList();
-        return new ComparisonReport(models, results.SingleOrDefault(m => m.Label == StorageCeiling.Label), rows.Count);
+        return new ComparisonReport(models, results.SingleOrDefault(m => m.Label == StorageCeiling.Label), kept.Count, overlapped.Count);
     }
 
     /// <summary>A model's mean cycle time over storage alone's: 1.0 would be as fast as storage allows.</summary>
@@ -54,7 +62,10 @@ public sealed class ComparisonReport
     public string Markdown(string log, string chart)
     {
         var text = new StringBuilder();
-        text.Append(CultureInfo.InvariantCulture, $"# Delivery models compared\n\nFrom `{log}`: {Rows} runs. Cycle time: from scheduling until the last order was stored, in seconds.\n\n");
+        var leftOut = LeftOut > 0
+            ? string.Create(CultureInfo.InvariantCulture, $" ({LeftOut} more left out: their bursts overlapped another's on the store, so none of them measured it alone)")
+            : "";
+        text.Append(CultureInfo.InvariantCulture, $"# Delivery models compared\n\nFrom `{log}`: {Rows} runs{leftOut}. Cycle time: from scheduling until the last order was stored, in seconds.\n\n");
         text.Append("| model | runs | incomplete | cold s | warm runs | warm mean s | warm median s | warm min s | warm max s | warm orders/s | warm ÷ storage alone | cold ÷ storage alone |\n");
         text.Append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         foreach (var model in Models)

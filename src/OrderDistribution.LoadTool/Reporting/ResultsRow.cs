@@ -1,4 +1,5 @@
 using System.Globalization;
+using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 
 namespace OrderDistribution.LoadTool.Reporting;
@@ -16,12 +17,24 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
 {
     private const string TimestampFormat = "yyyy-MM-ddTHH:mm:ss";
 
+    private const string InstantFormat = "yyyy-MM-ddTHH:mm:ss.fffZ";
+
     /// <summary>
-    /// The header a new log starts with. Rows of an older log (six columns) read as rows without a start; new rows
-    /// appended to such a log carry a seventh cell that Markdown viewers leave out under the old header.
+    /// The header a new log starts with. Rows of an older log (six or seven columns) read as rows without a start, a
+    /// burst or its times; new rows appended to such a log carry cells that Markdown viewers leave out under the old header.
     /// </summary>
     public const string Header =
-        "| timestamp | model | count | cycle time s | orders/s | missing | start |\n| --- | --- | ---: | ---: | ---: | ---: | --- |\n";
+        "| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended |\n" +
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | --- |\n";
+
+    /// <summary>The burst measured (storage alone too has one: its blobs are named as a burst's); none in older rows.</summary>
+    public BurstId? Burst { get; init; }
+
+    /// <summary>When the burst took the store (before it cleared it), UTC, to the millisecond; none in older rows.</summary>
+    public DateTimeOffset? Began { get; init; }
+
+    /// <summary>When its watch (or the uploads) ended.</summary>
+    public DateTimeOffset? Ended { get; init; }
 
     public bool Complete => Missing == 0 && CycleSeconds is > 0;
 
@@ -44,7 +57,11 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
             : null;
 
     public string Format() => string.Create(CultureInfo.InvariantCulture,
-        $"| {Timestamp} | {Label} | {Count} | {CycleSeconds:0.0} | {OrdersPerSecond:0} | {Missing} | {Start?.ToString().ToLowerInvariant()} |\n");
+        $"| {Timestamp} | {Label} | {Count} | {CycleSeconds:0.0} | {OrdersPerSecond:0} | {Missing} | {Start?.ToString().ToLowerInvariant()} | {Burst} | {Began?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} | {Ended?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} |\n");
+
+    /// <summary>Whether this row's burst and <paramref name="other"/>'s held the store at the same time (both must say when).</summary>
+    public bool Overlaps(ResultsRow other) =>
+        Began < other.Ended && other.Began < Ended;
 
     /// <summary>A row of the log, or null for any other line (the header, its rule, text around the table).</summary>
     public static ResultsRow? TryParse(string line)
@@ -76,6 +93,34 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
         }
 
         BurstStart? start = cells.Length > 6 && Enum.TryParse<BurstStart>(cells[6], ignoreCase: true, out var parsed) ? parsed : null;
-        return new ResultsRow(cells[0], cells[1], count, cycle, missing, start);
+        return new ResultsRow(cells[0], cells[1], count, cycle, missing, start)
+        {
+            Burst = cells.Length > 7 && long.TryParse(cells[7], NumberStyles.None, CultureInfo.InvariantCulture, out var burst) ? new BurstId(burst) : null,
+            Began = cells.Length > 8 ? Instant(cells[8]) : null,
+            Ended = cells.Length > 9 ? Instant(cells[9]) : null,
+        };
+    }
+
+    private static DateTimeOffset? Instant(string cell) =>
+        DateTimeOffset.TryParseExact(cell, InstantFormat, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at) ? at : null;
+
+    /// <summary>The rows whose bursts overlapped another row's in time: none of them measured the store alone.</summary>
+    /// <returns>Their places in <paramref name="rows"/>.</returns>
+    public static IReadOnlySet<int> Overlapped(IReadOnlyList<ResultsRow> rows)
+    {
+        var overlapped = new HashSet<int>();
+        for (var i = 0; i < rows.Count; i++)
+        {
+            for (var j = i + 1; j < rows.Count; j++)
+            {
+                if (rows[i].Overlaps(rows[j]))
+                {
+                    overlapped.Add(i);
+                    overlapped.Add(j);
+                }
+            }
+        }
+
+        return overlapped;
     }
 }

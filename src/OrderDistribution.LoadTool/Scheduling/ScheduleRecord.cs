@@ -8,6 +8,9 @@ public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, in
     /// <summary>Azure: storage's clock minus this machine's when scheduling (ServiceClock); ScheduledAt is already in storage's time.</summary>
     public double? ClockSkewSeconds { get; init; }
 
+    /// <summary>The burst scheduled (<see cref="Generation.BurstId"/>); none in a record written before bursts had ids.</summary>
+    public long? Burst { get; init; }
+
     public static async Task WriteAsync(string path, ScheduleRecord record, CancellationToken cancellationToken)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);

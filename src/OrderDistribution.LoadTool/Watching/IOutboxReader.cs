@@ -10,5 +10,6 @@ public interface IOutboxReader
 
     /// <summary>One page of the blobs of <paramref name="container"/> whose names start with <paramref name="prefix"/>, with their stored times; empty if the container does not exist.</summary>
     /// <param name="continuation">Where the previous page of the same listing ended; null for the first page.</param>
-    Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, CancellationToken cancellationToken);
+    /// <param name="pageSize">Names a page holds at most.</param>
+    Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, int pageSize, CancellationToken cancellationToken);
 }

@@ -3,6 +3,7 @@ using Azure;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.Storage;
 using Polly;
 
@@ -80,17 +81,43 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
                 "Start Azurite and the trio with scripts/run-local.sh, or point --storage / --storage-account-url at a running account.",
                 ExitCodes.Unreachable, e);
 
+    /// <summary>Takes the store for one burst at a time: the lease on the marker blob in the tool's own container.</summary>
+    /// <exception cref="LoadToolException">Another burst holds the store, or storage failed or refused the tool.</exception>
+    public async Task<StoreLease> HoldAsync(LeaseHolder holder, TimeSpan duration, CancellationToken cancellationToken)
+    {
+        const string doing = " while taking the lease on " + OrderTopology.LoadToolContainer + "/" + StoreLease.MarkerBlob;
+        try
+        {
+            return await StoreLease.TakeAsync(client, holder, duration, cancellationToken);
+        }
+        catch (RequestFailedException e) when (e.Status == 403 && KeepContainers)
+        {
+            throw new LoadToolException(
+                $"Storage at {Endpoint} refused the load tool the container {OrderTopology.LoadToolContainer} (403: {FailureText.FirstLine(e.Message)}).",
+                "Run 'azd provision': the deployment makes that container and gives you the right to hold it.", ExitCodes.BadInput, e);
+        }
+        catch (RequestFailedException e)
+        {
+            throw Unreachable(e, doing);
+        }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(StorageFailure.NoAnswer(e), doing);
+        }
+    }
+
     /// <summary>A listing page holds this many names at most (the service's own maximum).</summary>
     public const int PageSize = 5_000;
 
-    public async Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, CancellationToken cancellationToken)
+    public async Task<OutboxPage> ListPageAsync(
+        string container, string prefix, string? continuation, int pageSize, CancellationToken cancellationToken)
     {
         try
         {
             // Metadata in the same call: each blob's stored time comes with its name, at no extra request.
             var pages = client.GetBlobContainerClient(container)
                 .GetBlobsAsync(BlobTraits.Metadata, BlobStates.None, prefix.Length == 0 ? null : prefix, cancellationToken)
-                .AsPages(continuation, PageSize);
+                .AsPages(continuation, pageSize);
             await foreach (var page in pages)
             {
                 return new OutboxPage(

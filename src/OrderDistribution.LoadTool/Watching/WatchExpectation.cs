@@ -3,14 +3,20 @@ using OrderDistribution.LoadTool.Generation;
 
 namespace OrderDistribution.LoadTool.Watching;
 
-/// <summary>The valid orders a watch waits for, each with the outbox its delivery sends it to, and the poison it never waits for.</summary>
+/// <summary>
+/// The valid orders a watch waits for, each with the outbox its delivery sends it to, the poison it never waits for, and
+/// the burst they are all of: a blob of another burst means that burst shared the store.
+/// </summary>
 public sealed class WatchExpectation
 {
-    private WatchExpectation(IReadOnlyDictionary<long, string> outboxOf, IReadOnlySet<long> poison)
+    private WatchExpectation(IReadOnlyDictionary<long, string> outboxOf, IReadOnlySet<long> poison, BurstId burst)
     {
         OutboxOf = outboxOf;
         Poison = poison;
+        Burst = burst;
     }
+
+    public BurstId Burst { get; }
 
     /// <summary>Valid order id → the outbox it belongs in.</summary>
     public IReadOnlyDictionary<long, string> OutboxOf { get; }
@@ -23,5 +29,6 @@ public sealed class WatchExpectation
 
     public static WatchExpectation For(OrderIndex index) => new(
         index.DeliveryOf.ToDictionary(o => o.Key, o => OutboxFor(o.Value)),
-        index.Poison.Select(p => p.Id).ToHashSet());
+        index.Poison.Select(p => p.Id).ToHashSet(),
+        index.Burst);
 }

@@ -28,6 +28,9 @@ public sealed record WatchReport(
 
     public long NamesListed { get; init; }
 
+    /// <summary>Listing calls of the last look, which asked each outbox for names of other bursts (one name at most each).</summary>
+    public int OtherBurstChecks { get; init; }
+
     public int Stored => Expected - Missing.Count;
 
     public bool Complete => Missing.Count == 0;

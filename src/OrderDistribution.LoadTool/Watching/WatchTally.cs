@@ -1,11 +1,13 @@
 using System.Globalization;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
 
 namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>
 /// What a watch has seen so far, kept once per blob: which expected orders are stored (and where, and when), which
-/// twice, which poison. Its memory grows with the orders expected, never with how often or how much was listed.
+/// twice, which poison, and which blobs are of another burst. Its memory grows with the orders expected, never with how
+/// often or how much was listed.
 /// Expected ids are kept per outbox as sorted decimal names, so that the watcher can ask whether every order under
 /// a name prefix is in, and list only the prefixes that are not.
 /// </summary>
@@ -20,6 +22,7 @@ public sealed class WatchTally
     private readonly Dictionary<string, int> _countPer;
     private readonly HashSet<long> _poisonStored = [];
     private readonly HashSet<(string Container, long Id)> _strays = [];
+    private readonly HashSet<(string Container, long Id)> _others = [];
     private bool _storedAtFromMetadata = true;
     private DateTimeOffset? _last;
 
@@ -40,11 +43,26 @@ public sealed class WatchTally
 
     public int Stored => _storedAt.Count;
 
+    /// <summary>Whether a blob of another burst was listed: that burst shared the store with this one.</summary>
+    public bool MetOtherBurst => _others.Count > 0;
+
+    /// <summary>The blobs of other bursts listed, per outbox and burst: "express-outbox: 37 of burst 512345".</summary>
+    public string OtherBursts() => string.Join("; ", _others
+        .GroupBy(o => (o.Container, Burst: BurstId.Of(o.Id)))
+        .OrderBy(g => g.Key.Container, StringComparer.Ordinal).ThenBy(g => g.Key.Burst.Value)
+        .Select(g => string.Create(CultureInfo.InvariantCulture, $"{g.Key.Container}: {g.Count()} of burst {g.Key.Burst}")));
+
     /// <summary>Counts one listed blob once, however often it is listed.</summary>
     public void Add(OutboxBlob blob)
     {
         if (OrderBlob.OrderIdOf(blob.Name) is not { } id)
         {
+            return;
+        }
+
+        if (!_expected.Burst.Holds(id))
+        {
+            _others.Add((blob.Container, id));
             return;
         }
 
@@ -82,10 +100,10 @@ public sealed class WatchTally
     /// <summary>Whether every expected order under <paramref name="prefix"/> that belongs in <paramref name="outbox"/> has been seen there (or, routed wrong, in the other outbox).</summary>
     public bool IsComplete(string outbox, string prefix)
     {
-        var (names, seen) = (_namesOf[outbox], _seenIn[outbox]);
+        var names = _namesOf[outbox];
         for (var i = LowerBound(names, prefix); i < names.Length && names[i].StartsWith(prefix, StringComparison.Ordinal); i++)
         {
-            if (!seen[i] && !_storedAt.ContainsKey(long.Parse(names[i], CultureInfo.InvariantCulture)))
+            if (!IsIn(outbox, i))
             {
                 return false;
             }
@@ -94,21 +112,52 @@ public sealed class WatchTally
         return true;
     }
 
-    /// <summary>The one-character-longer prefixes under <paramref name="prefix"/> that still have an order to wait for.</summary>
+    /// <summary>
+    /// The prefixes to list instead of <paramref name="prefix"/>: one character longer than the longest prefix that all the
+    /// orders still awaited under it share (a burst's orders share its id's digits, so no listing repeats them one level at
+    /// a time); the prefix itself when one of them is named just that.
+    /// </summary>
     public IEnumerable<string> IncompleteChildren(string outbox, string prefix)
     {
         var names = _namesOf[outbox];
-        var children = new SortedSet<string>(StringComparer.Ordinal);
-        for (var i = LowerBound(names, prefix); i < names.Length && names[i].StartsWith(prefix, StringComparison.Ordinal); i++)
+        while (true)
         {
-            if (names[i].Length > prefix.Length)
+            var children = new SortedSet<string>(StringComparer.Ordinal);
+            var awaitedHere = false;
+            for (var i = LowerBound(names, prefix); i < names.Length && names[i].StartsWith(prefix, StringComparison.Ordinal); i++)
             {
-                children.Add(names[i][..(prefix.Length + 1)]);
-            }
-        }
+                if (IsIn(outbox, i))
+                {
+                    continue;
+                }
 
-        return children.Where(child => !IsComplete(outbox, child));
+                if (names[i].Length == prefix.Length)
+                {
+                    awaitedHere = true;
+                }
+                else
+                {
+                    children.Add(names[i][..(prefix.Length + 1)]);
+                }
+            }
+
+            if (awaitedHere)
+            {
+                return [prefix];
+            }
+
+            if (children.Count != 1)
+            {
+                return children;
+            }
+
+            prefix = children.Min!;
+        }
     }
+
+    /// <summary>Whether the expected order at <paramref name="index"/> of the outbox's names was seen there (or, routed wrong, in the other outbox).</summary>
+    private bool IsIn(string outbox, int index) =>
+        _seenIn[outbox][index] || _storedAt.ContainsKey(long.Parse(_namesOf[outbox][index], CultureInfo.InvariantCulture));
 
     /// <param name="listingCalls">Listing requests the watch made.</param>
     /// <param name="namesListed">Blob names they returned, counted every time they were returned.</param>

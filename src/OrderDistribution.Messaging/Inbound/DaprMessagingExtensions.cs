@@ -1,13 +1,19 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Logging;
+using OrderDistribution.ServiceDefaults;
 using Microsoft.Extensions.Options;
 
 namespace OrderDistribution.Messaging.Inbound;
 
 public static class DaprMessagingExtensions
 {
-    /// <summary>How the app subscribes, validated at start; and a request body limit that fits the largest valid delivery.</summary>
+    /// <summary>
+    /// How the app subscribes, validated at start; a request body limit that fits the largest valid delivery; and the
+    /// app's paced outage warnings.
+    /// </summary>
     public static IServiceCollection AddDaprMessaging(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddOptions<MessagingOptions>()
@@ -16,6 +22,12 @@ public static class DaprMessagingExtensions
             .ValidateOnStart();
         services.AddOptions<KestrelServerOptions>().Configure<IOptions<MessagingOptions>>(
             (kestrel, messaging) => kestrel.Limits.MaxRequestBodySize = messaging.Value.MaxDeliveryBytes);
+        // One pace and one outage per process: every delivery and every circuit breaker of the app share them.
+        services.TryAddSingleton(TimeProvider.System);
+        services.TryAddSingleton<WarningPace>();
+        services.TryAddSingleton(provider => new RetryOutage(
+            provider.GetRequiredService<TimeProvider>(), provider.GetRequiredService<WarningPace>(),
+            provider.GetRequiredService<ILoggerFactory>().CreateLogger<DeliveryRun>()));
         return services;
     }
 }

@@ -6,7 +6,7 @@ using Microsoft.Extensions.Logging;
 namespace OrderDistribution.Messaging.Inbound;
 
 /// <summary>One delivery: runs the handler within the deadline and logs what became of it.</summary>
-internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOptions options, string source, ILogger logger)
+internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOptions options, string source, ILogger logger, RetryOutage outage)
 {
     private readonly long _started = Stopwatch.GetTimestamp();
 
@@ -74,21 +74,20 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
     }
 
     /// <summary>
-    /// One line per delivery: at Debug when every entry is done, at Warning when some are to be retried or were
-    /// dropped (the counts reach Application Insights for retry-drop.kql and the workbook), naming the first failure.
+    /// One line per delivery, at Debug, naming the first failure. Entries answered RETRY count toward the app's outage
+    /// (<see cref="RetryOutage"/>), which is logged as one; each dropped entry has its own warning line.
     /// </summary>
     public void Answered(InboundChannel channel, IReadOnlyList<BulkSubscribeAppResponseStatus> statuses, DeliveryProgress? progress)
     {
-        var successCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.SUCCESS);
-        var level = successCount < statuses.Count ? LogLevel.Warning : LogLevel.Debug;
-        if (logger.IsEnabled(level))
+        var retryCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.RETRY);
+        if (logger.IsEnabled(LogLevel.Debug))
         {
-            var retryCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.RETRY);
+            var successCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.SUCCESS);
             var dropCount = statuses.Count - successCount - retryCount;
-            var elapsedMs = ElapsedMs;
-            LogDelivery(logger, level, statuses.Count, source, channel, successCount, retryCount, dropCount, elapsedMs,
-                progress?.FirstFailure ?? "none");
+            LogDelivery(logger, statuses.Count, source, channel, successCount, retryCount, dropCount, ElapsedMs, progress?.FirstFailure ?? "none");
         }
+
+        outage.Answered(source, channel, retryCount, progress?.FirstFailure ?? "none");
     }
 
     private long ElapsedMs => (long)Stopwatch.GetElapsedTime(_started).TotalMilliseconds;
@@ -103,10 +102,10 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
     [LoggerMessage(LogLevel.Warning, "A request to {Source} is not a delivery, answered {Answer}: {Reason}")]
     private static partial void LogNotADelivery(ILogger logger, string source, string reason, string answer);
 
-    [LoggerMessage(
+    [LoggerMessage(LogLevel.Debug,
         "Delivery of {Count} from {Source} ({Channel}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms; first failure: {FirstFailure}")]
     private static partial void LogDelivery(
-        ILogger logger, LogLevel level, int count, string source, InboundChannel channel, int successCount, int retryCount, int dropCount,
+        ILogger logger, int count, string source, InboundChannel channel, int successCount, int retryCount, int dropCount,
         long elapsedMs, string firstFailure);
 
     [LoggerMessage(LogLevel.Warning, "The caller of a delivery from {Source} ({Channel}) hung up after {ElapsedMs} ms")]

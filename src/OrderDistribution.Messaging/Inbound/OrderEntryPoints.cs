@@ -24,13 +24,14 @@ public static class OrderEntryPoints
     public static IEndpointRouteBuilder MapOrderEntryPoints(this IEndpointRouteBuilder app, OrderRoutes routes)
     {
         var messaging = app.ServiceProvider.GetRequiredService<IOptions<MessagingOptions>>().Value;
+        var outage = app.ServiceProvider.GetRequiredService<RetryOutage>();
         app.MapSubscribeHandler();
         var bulk = app.MapPost(routes.Bulk, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleBulkAsync(request, Run(handler, options, routes.Topic, loggers)));
+            HandleBulkAsync(request, Run(handler, options, routes.Topic, loggers, outage)));
         var single = app.MapPost(routes.Single, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleSingleAsync(request, Run(handler, options, routes.Topic, loggers)));
+            HandleSingleAsync(request, Run(handler, options, routes.Topic, loggers, outage)));
         app.MapPost(routes.Binding, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleBindingAsync(request, Run(handler, options, routes.InputBinding, loggers)));
+            HandleBindingAsync(request, Run(handler, options, routes.InputBinding, loggers, outage)));
 
         // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent.
         if (messaging.PubSubMode == PubSubMode.Bulk)
@@ -219,6 +220,6 @@ public static class OrderEntryPoints
         }
     }
 
-    private static DeliveryRun Run(IOrderHandler handler, IOptions<MessagingOptions> options, string source, ILoggerFactory loggers) =>
-        new(handler, options.Value, source, loggers.CreateLogger<DeliveryRun>());
+    private static DeliveryRun Run(IOrderHandler handler, IOptions<MessagingOptions> options, string source, ILoggerFactory loggers, RetryOutage outage) =>
+        new(handler, options.Value, source, loggers.CreateLogger<DeliveryRun>(), outage);
 }

@@ -36,7 +36,8 @@ public static class DaprPublishingExtensions
         services.AddResiliencePipeline(DaprSidecarResilience.Key, (builder, context) =>
             builder.AddSidecarStrategies(
                 context.ServiceProvider.GetRequiredService<DaprSidecarOptions>().Limits,
-                context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DaprSidecarResilience))));
+                context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DaprSidecarResilience)),
+                context.ServiceProvider.GetRequiredService<WarningPace>()));
         services.AddTransient<BulkOrderPublisher>();
         services.AddSingleton<DaprSidecarProbe>();
         services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<DaprSidecarProbe>());

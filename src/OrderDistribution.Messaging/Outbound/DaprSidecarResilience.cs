@@ -15,12 +15,13 @@ public static class DaprSidecarResilience
     /// same way on every try and says nothing about the sidecar's health, so one bad order cannot open the circuit for
     /// all. A bulk publish the broker refused in part counts once, however many entries failed.
     /// </summary>
-    public static ResiliencePipelineBuilder AddSidecarStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits, ILogger logger) =>
+    public static ResiliencePipelineBuilder AddSidecarStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits, ILogger logger, WarningPace pace) =>
         builder.AddDependencyStrategies(
             limits,
             // The caller's own cancellation (the delivery's deadline) is not the sidecar's failure.
             isFailure: DaprPublishFailure.CountsAgainstSidecar,
             logger,
             "the Dapr sidecar",
+            pace,
             describe: DaprPublishFailure.Reason);
 }

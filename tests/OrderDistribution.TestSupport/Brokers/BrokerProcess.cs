@@ -71,7 +71,10 @@ internal sealed class BrokerProcess(
         }
 
         _process.Kill(entireProcessTree: true);
-        _process.WaitForExit();
+        if (!_process.WaitForExit(TimeSpan.FromSeconds(30)))
+        {
+            throw new TimeoutException($"{name} did not end within 30 s of kill -9.");
+        }
     }
 
     public bool Running => _process is { HasExited: false };

@@ -1,0 +1,75 @@
+using System.Diagnostics;
+using System.Net;
+using System.Text.RegularExpressions;
+using Microsoft.Extensions.Logging;
+using OrderDistribution.Contracts;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Receiver.Tests;
+
+/// <summary>
+/// Issue 39: a storage outage met by 500 single deliveries at once, each retried, is logged as one outage per process,
+/// not two lines per delivery (a minute of it had been ~162,000 lines).
+/// </summary>
+public sealed partial class OutageLoggingTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+{
+    private static readonly TimeSpan Outage = TimeSpan.FromSeconds(12);
+
+    private readonly string _container = $"outbox-{Guid.NewGuid():N}"[..20];
+
+    [Fact]
+    public async Task Storage_refusing_500_deliveries_at_once_for_12_s_costs_a_warning_at_most_every_5_s_and_one_closing_line_with_the_count()
+    {
+        using var proxy = new TcpCutProxy(storage.Azurite.Port);
+        using var app = new ReceiverFactory(Azurite.ConnectionStringFor(proxy.Port), "express",
+            ("Receiver:Container", _container), ("Messaging:PubSubMode", "single"));
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        var orders = TestOrders.Many(500);
+        var linesBefore = app.Logs.Lines.Count;
+
+        proxy.Refusing = true;
+        var clock = Stopwatch.StartNew();
+        var retried = 0;
+        while (clock.Elapsed < Outage)
+        {
+            retried += (await DeliverAsync(client, orders)).Count(a => a == "RETRY");
+            await Task.Delay(200);
+        }
+
+        proxy.Refusing = false;
+        string[] answers;
+        do
+        {
+            answers = await DeliverAsync(client, orders);
+            retried += answers.Count(a => a == "RETRY");
+        }
+        while (answers.Any(a => a == "RETRY") && clock.Elapsed < Outage * 2);
+
+        Assert.All(answers, a => Assert.Equal("SUCCESS", a));
+        await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => OutageEnded().IsMatch(l.Message)), TimeSpan.FromSeconds(10));
+        var lines = app.Logs.Lines.Skip(linesBefore).Where(l => l.Level >= LogLevel.Information).ToList();
+        var warnings = lines.Where(l => l.Level >= LogLevel.Warning).ToList();
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"{retried} deliveries answered RETRY in {clock.Elapsed.TotalSeconds:0.0} s: {lines.Count} lines at Information or above, {warnings.Count} of them warnings");
+        Assert.True(warnings.Count <= (int)(clock.Elapsed / TimeSpan.FromSeconds(5)) + 1,
+            $"{warnings.Count} warnings in {clock.Elapsed.TotalSeconds:0} s:\n{string.Join('\n', warnings.Select(w => w.Message))}");
+        Assert.All(warnings, w => Assert.Null(w.Exception));
+        var ended = Assert.Single(lines, l => OutageEnded().IsMatch(l.Message));
+        Assert.Equal(retried, int.Parse(OutageEnded().Match(ended.Message).Groups["deliveries"].Value, System.Globalization.CultureInfo.InvariantCulture));
+        Assert.True(retried >= 1_000, $"only {retried} deliveries were answered RETRY");
+        Assert.DoesNotContain(lines, l => l.Message.StartsWith("Delivery of ", StringComparison.Ordinal));
+    }
+
+    private static Task<string[]> DeliverAsync(HttpClient client, IEnumerable<Order> orders) =>
+        Task.WhenAll(orders.Select(async order =>
+        {
+            var single = $$"""{"specversion":"1.0","id":"c{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
+            using var response = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(single));
+            var answer = await response.Content.ReadAsStringAsync();
+            return answer.Contains("\"SUCCESS\"", StringComparison.Ordinal) ? "SUCCESS" : answer.Contains("\"RETRY\"", StringComparison.Ordinal) ? "RETRY" : answer;
+        }));
+
+    [GeneratedRegex(@"are answered again: for [0-9.]+ s, (?<deliveries>[0-9]+) deliveries were answered RETRY")]
+    private static partial Regex OutageEnded();
+}

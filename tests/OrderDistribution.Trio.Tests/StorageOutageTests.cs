@@ -1,0 +1,178 @@
+using System.Diagnostics;
+using System.Globalization;
+using Azure.Storage.Blobs;
+using Microsoft.Extensions.Logging;
+using OrderDistribution.Benchmarks;
+using OrderDistribution.Contracts;
+using OrderDistribution.InProcessHost;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Trio.Tests;
+
+/// <summary>
+/// Storage stopped cleanly (every call refused at once) mid-burst for longer than the inbound retry window, then back:
+/// the trio in-process behind the sidecar double, which runs the shipped components-pubsub/ policy and timers at
+/// <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a delivery"). On Dapr
+/// 1.17 and newer the component acknowledges a message whose retries are spent while its context still runs.
+/// </summary>
+[Collection(TrioRuns.Name)]
+public sealed class StorageOutageTests
+{
+    /// <summary>Every Dapr time (retry interval, processingTimeout, redeliverInterval) and the outage run this fast.</summary>
+    private const double Scale = 1.0 / 5;
+
+    private const int Orders = 1_000;
+
+    /// <summary>The outage of issue 34, a minute, scaled.</summary>
+    private static readonly TimeSpan Outage = TimeSpan.FromSeconds(60) * Scale;
+
+    /// <summary>A receiver logs an outage's end once no delivery was answered RETRY for 2 s (RetryOutage.QuietPeriod).</summary>
+    private static readonly TimeSpan RetryOutageQuietPeriod = TimeSpan.FromSeconds(2);
+
+    [Theory]
+    [InlineData(PubSubRuntime.Dapr114To116, DeliveryStyle.Bulk)]
+    [InlineData(PubSubRuntime.Dapr114To116, DeliveryStyle.Single)]
+    [InlineData(PubSubRuntime.Dapr117AndNewer, DeliveryStyle.Bulk)]
+    [InlineData(PubSubRuntime.Dapr117AndNewer, DeliveryStyle.Single)]
+    public async Task With_the_shipped_policy_storage_refusing_for_longer_than_the_retry_window_loses_no_order_and_the_rest_is_stored_soon_after(
+        PubSubRuntime runtime, DeliveryStyle style)
+    {
+        var shipped = PubSubDelivery.Shipped();
+        Assert.True(Outage > shipped.RetryWindow * Scale, $"the outage ({Outage}) does not outlast the retry window ({shipped.RetryWindow * Scale})");
+
+        var run = await RunAsync(shipped, runtime, style);
+        TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
+
+        Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
+        Assert.Equal(0, run.AcknowledgedUnstored);
+        Assert.Equal(Orders, run.Stored);
+        Assert.True(run.StoredAtRestore < Orders && run.Retried > 0, $"the outage hit no order. {run}");
+        // Issue 34: the rest of the burst within 30 s of storage answering again, at the test's scale.
+        Assert.True(run.AfterRestore <= TimeSpan.FromSeconds(30) * Scale, $"stored {run.AfterRestore.TotalSeconds:0.0} s after storage answered again. {run}");
+
+        // Issue 39: an outage is one outage in each receiver's log, not a line per delivery.
+        foreach (var (receiver, logs) in run.ReceiverLogs)
+        {
+            var warnings = logs.AtLeast(LogLevel.Warning).Where(l => l.Category.StartsWith("OrderDistribution", StringComparison.Ordinal)).ToList();
+            var allowed = (int)(run.Elapsed / TimeSpan.FromSeconds(5)) + 1;
+            Assert.True(warnings.Count <= allowed,
+                $"{receiver}: {warnings.Count} warnings in {run.Elapsed.TotalSeconds:0} s, at most {allowed}:\n{string.Join('\n', warnings.Select(w => w.Message))}");
+            var ended = Assert.Single(logs.AtLeast(LogLevel.Information), l => l.Message.Contains("are answered again", StringComparison.Ordinal));
+            Assert.Matches(@"for [0-9.]+ s, [1-9][0-9]* deliveries were answered RETRY, with [1-9][0-9]* entries in all", ended.Message);
+            Assert.DoesNotContain(logs.AtLeast(LogLevel.Information), l => l.Message.StartsWith("Delivery of ", StringComparison.Ordinal));
+        }
+    }
+
+    /// <summary>
+    /// The control: the policy shipped before (15 retries a second apart, inside processingTimeout 20 s) spends its retries
+    /// while storage still refuses, and on 1.17 and newer the component acknowledges those orders. Only the YAML differs.
+    /// </summary>
+    [Theory]
+    [InlineData(DeliveryStyle.Bulk)]
+    [InlineData(DeliveryStyle.Single)]
+    public async Task The_former_fifteen_retry_policy_has_orders_acknowledged_unstored_on_Dapr_117_and_this_test_sees_them_lost(DeliveryStyle style)
+    {
+        var shippedPolicy = PubSubDelivery.ShippedText("resiliency.yaml");
+        Assert.Contains("maxRetries: -1", shippedPolicy, StringComparison.Ordinal);
+        var former = PubSubDelivery.Parse(
+            PubSubDelivery.ShippedText("order-pubsub.yaml"), shippedPolicy.Replace("maxRetries: -1", "maxRetries: 15", StringComparison.Ordinal));
+        Assert.True(former.RetryWindow < former.ProcessingTimeout);
+
+        var run = await RunAsync(former, PubSubRuntime.Dapr117AndNewer, style);
+        TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
+
+        Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
+        Assert.True(run.Stored < Orders, $"no order was lost. {run}");
+        // Each lost order was acknowledged by the component (some acknowledged were stored: their write went through
+        // while storage was being cut, the answer did not).
+        Assert.True(run.AcknowledgedUnstored >= Orders - run.Stored, run.ToString());
+    }
+
+    private static async Task<OutageRun> RunAsync(PubSubDelivery delivery, PubSubRuntime runtime, DeliveryStyle style)
+    {
+        var orders = OrderGenerator.Generate(Orders, seed: 34);
+        await using var azurite = await Azurite.StartAsync();
+        using var storage = new TcpCutProxy(azurite.Port);
+        var logs = InProcessTrio.Members.ToDictionary(m => m, _ => new LogRecorder());
+        await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
+        {
+            StorageConnectionString = Azurite.ConnectionStringFor(storage.Port),
+            Style = style,
+            Sidecar = delivery.SidecarOptions(Scale, runtime) with { ConcurrentSingleDeliveries = 64 },
+            ConfigureLogging = (app, logging) => logging.ClearProviders().AddProvider(logs[app]),
+        });
+        await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(60), CancellationToken.None);
+
+        var clock = Stopwatch.StartNew();
+        trio.Schedule(orders.Select(OrderJson.Serialize));
+        var receiverTopics = OrderTopology.Instances.Select(OrderTopology.QueueOf).ToList();
+        await Eventually.TrueAsync(
+            () => receiverTopics.Sum(t => trio.Sidecar.Topics.TryGetValue(t, out var report) ? report.Deliveries : 0) >= (style == DeliveryStyle.Bulk ? 1 : 20),
+            TimeSpan.FromSeconds(30));
+        storage.Refusing = true;
+        await Task.Delay(Outage);
+        var storedAtRestore = await CountStoredAsync(azurite.ConnectionString, orders);
+        storage.Refusing = false;
+        var restoredAt = clock.Elapsed;
+
+        var quiet = await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromSeconds(60));
+        var afterRestore = clock.Elapsed - restoredAt;
+        // The outage's closing line comes once no delivery has been answered RETRY for a while.
+        await Task.Delay(RetryOutageQuietPeriod + TimeSpan.FromSeconds(1.5));
+        var topics = trio.Sidecar.Topics.Values.ToList();
+        return new OutageRun(
+            quiet,
+            await CountStoredAsync(azurite.ConnectionString, orders),
+            storedAtRestore,
+            topics.Sum(t => t.AcknowledgedUnstored),
+            topics.Sum(t => t.Retried),
+            topics.Sum(t => t.LeftPending),
+            topics.Sum(t => t.HandedOutAgain),
+            afterRestore,
+            clock.Elapsed,
+            OrderTopology.Instances.ToDictionary(i => i, i => logs[i]));
+    }
+
+    /// <summary>The orders stored in their outbox, each under its own name: an order stored twice is one blob.</summary>
+    private static async Task<int> CountStoredAsync(string connectionString, IReadOnlyList<Order> orders)
+    {
+        var expected = orders.ToDictionary(o => OrderBlob.NameOf(o), o => OrderTopology.OutboxOf(OrderTopology.InstanceOf(o.Delivery)));
+        var client = new BlobServiceClient(connectionString);
+        var stored = 0;
+        foreach (var container in expected.Values.Distinct())
+        {
+            var outbox = client.GetBlobContainerClient(container);
+            if (!await outbox.ExistsAsync())
+            {
+                continue;
+            }
+
+            await foreach (var blob in outbox.GetBlobsAsync())
+            {
+                Assert.True(expected.TryGetValue(blob.Name, out var home) && home == container, $"{container}/{blob.Name} is no order of the burst's");
+                stored++;
+            }
+        }
+
+        return stored;
+    }
+
+    private sealed record OutageRun(
+        bool Quiet,
+        int Stored,
+        int StoredAtRestore,
+        int AcknowledgedUnstored,
+        int Retried,
+        int LeftPending,
+        int HandedOutAgain,
+        TimeSpan AfterRestore,
+        TimeSpan Elapsed,
+        IReadOnlyDictionary<string, LogRecorder> ReceiverLogs)
+    {
+        public override string ToString() => string.Create(CultureInfo.InvariantCulture,
+            $"{Stored}/{Orders} stored ({StoredAtRestore} when storage answered again), {AcknowledgedUnstored} acknowledged unstored, " +
+            $"{Retried} answered RETRY, {LeftPending} left pending, {HandedOutAgain} handed out again, " +
+            $"{AfterRestore.TotalSeconds:0.0} s after storage answered again, {Elapsed.TotalSeconds:0.0} s in all");
+    }
+}
