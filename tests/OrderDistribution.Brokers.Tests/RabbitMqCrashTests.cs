@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using OrderDistribution.TestSupport;
 using OrderDistribution.TestSupport.Brokers;
 using OrderDistribution.TestSupport.Components;
 using RabbitMQ.Client;
