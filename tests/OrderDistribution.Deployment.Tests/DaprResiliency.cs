@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.RegularExpressions;
 using YamlDotNet.RepresentationModel;
 
 namespace OrderDistribution.Deployment.Tests;
@@ -73,34 +72,4 @@ internal sealed record DaprResiliency(
     }
 
     internal sealed record Inbound(string? Timeout, string? Retry, string? CircuitBreaker);
-}
-
-/// <summary>Go duration strings as Dapr reads them ("20s", "1m30s", "500ms"); a bare number is milliseconds, as pubsub.redis reads it.</summary>
-internal static partial class GoDuration
-{
-    public static TimeSpan Parse(string? value)
-    {
-        Assert.False(string.IsNullOrWhiteSpace(value), "duration is missing");
-        if (long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var milliseconds))
-        {
-            return TimeSpan.FromMilliseconds(milliseconds);
-        }
-
-        var parts = Part().Matches(value!);
-        Assert.True(parts.Count > 0 && string.Concat(parts.Select(p => p.Value)) == value, $"'{value}' is not a Go duration");
-        return parts.Aggregate(TimeSpan.Zero, (sum, part) =>
-        {
-            var amount = double.Parse(part.Groups[1].Value, CultureInfo.InvariantCulture);
-            return sum + part.Groups[2].Value switch
-            {
-                "ms" => TimeSpan.FromMilliseconds(amount),
-                "s" => TimeSpan.FromSeconds(amount),
-                "m" => TimeSpan.FromMinutes(amount),
-                _ => TimeSpan.FromHours(amount),
-            };
-        });
-    }
-
-    [GeneratedRegex(@"(\d+(?:\.\d+)?)(ms|s|m|h)")]
-    private static partial Regex Part();
 }

@@ -1,5 +1,5 @@
 using System.Globalization;
-using System.Text.RegularExpressions;
+using OrderDistribution.TestSupport.Components;
 using YamlDotNet.RepresentationModel;
 
 namespace OrderDistribution.TestSupport;
@@ -9,7 +9,7 @@ namespace OrderDistribution.TestSupport;
 /// <c>resiliency.yaml</c> that targets the pub/sub component, and the component's <c>processingTimeout</c> and
 /// <c>redeliverInterval</c>. Tests run the sidecar double with these, so that changing the YAML changes their result.
 /// </summary>
-public sealed partial record PubSubDelivery(TimeSpan RetryInterval, int MaxRetries, TimeSpan ProcessingTimeout, TimeSpan RedeliverInterval)
+public sealed record PubSubDelivery(TimeSpan RetryInterval, int MaxRetries, TimeSpan ProcessingTimeout, TimeSpan RedeliverInterval)
 {
     public const string Folder = "components-pubsub";
 
@@ -36,10 +36,10 @@ public sealed partial record PubSubDelivery(TimeSpan RetryInterval, int MaxRetri
         }
 
         return new PubSubDelivery(
-            Duration(Scalar(retry, "duration", "5s")),
+            GoDuration.Parse(Scalar(retry, "duration", "5s")),
             int.Parse(Scalar(retry, "maxRetries", "-1"), CultureInfo.InvariantCulture),
-            Duration(metadata["processingTimeout"]),
-            Duration(metadata["redeliverInterval"]));
+            GoDuration.Parse(metadata["processingTimeout"]),
+            GoDuration.Parse(metadata["redeliverInterval"]));
     }
 
     /// <summary>
@@ -58,28 +58,6 @@ public sealed partial record PubSubDelivery(TimeSpan RetryInterval, int MaxRetri
     /// <summary>How long the inbound retries of one delivery can last: a bounded policy's, or (-1) the delivery's context.</summary>
     public TimeSpan RetryWindow => MaxRetries < 0 ? ProcessingTimeout : RetryInterval * MaxRetries;
 
-    /// <summary>A Go duration as Dapr reads it ("20s", "1m30s", "500ms").</summary>
-    public static TimeSpan Duration(string text)
-    {
-        var parts = GoDurationPart().Matches(text);
-        if (parts.Count == 0 || string.Concat(parts.Select(p => p.Value)) != text)
-        {
-            throw new FormatException($"'{text}' is not a Go duration");
-        }
-
-        return parts.Aggregate(TimeSpan.Zero, (sum, part) =>
-        {
-            var amount = double.Parse(part.Groups[1].Value, CultureInfo.InvariantCulture);
-            return sum + part.Groups[2].Value switch
-            {
-                "ms" => TimeSpan.FromMilliseconds(amount),
-                "s" => TimeSpan.FromSeconds(amount),
-                "m" => TimeSpan.FromMinutes(amount),
-                _ => TimeSpan.FromHours(amount),
-            };
-        });
-    }
-
     private static YamlMappingNode Load(string text)
     {
         var stream = new YamlStream();
@@ -97,6 +75,4 @@ public sealed partial record PubSubDelivery(TimeSpan RetryInterval, int MaxRetri
             ? value
             : fallback ?? throw new InvalidOperationException($"No value '{key}'.");
 
-    [GeneratedRegex(@"(\d+(?:\.\d+)?)(ms|s|m|h)")]
-    private static partial Regex GoDurationPart();
 }
