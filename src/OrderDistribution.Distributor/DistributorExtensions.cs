@@ -12,8 +12,10 @@ public static class DistributorExtensions
             .Bind(builder.Configuration.GetSection(DistributorOptions.Section))
             .ValidateDataAnnotations()
             .ValidateOnStart();
+        builder.Services.AddDaprMessaging(builder.Configuration);
         builder.Services.AddDaprPublishing(builder.Configuration);
         builder.Services.AddSingleton<OrderRouter>();
+        builder.Services.AddSingleton(provider => OrderForwarders.Over(provider.GetRequiredService<ISidecarOutbound>(), provider));
         builder.Services.AddTransient<IOrderHandler, OrderDistributor>();
         builder.Services.AddHostedService<DistributorWarmUp>();
         return builder;

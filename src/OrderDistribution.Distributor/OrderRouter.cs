@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.Distributor;
 

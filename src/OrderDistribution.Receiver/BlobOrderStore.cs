@@ -42,22 +42,8 @@ public sealed partial class BlobOrderStore(
 
     public string Name => $"storage container {receiver.Value.ContainerName}";
 
-    public async Task SaveAsync(Order order, CancellationToken cancellationToken)
-    {
-        try
-        {
-            // A callback of object, as on every per-order path (DependencyResilience).
-            await resilience.ExecuteAsync<object?>(async ct =>
-            {
-                await WriteAsync(order, ct);
-                return null;
-            }, cancellationToken);
-        }
-        catch (RequestFailedException e)
-        {
-            throw StorageFailure.OnOneLine(e);
-        }
-    }
+    public Task SaveAsync(Order order, CancellationToken cancellationToken) =>
+        SaveAsync(order, OrderBlob.NameOf(order), conditions: null, cancellationToken);
 
     public async Task CheckAsync(CancellationToken cancellationToken)
     {
@@ -80,33 +66,37 @@ public sealed partial class BlobOrderStore(
     public void Dispose() => _confirming.Dispose();
 
     /// <summary>
-    /// Writes <paramref name="sample"/> the way every order is written, but on a condition storage always refuses (a
-    /// blob with an ETag no blob has): the whole write runs, over the connection it opens, and nothing is stored.
+    /// A store over the same container whose every write runs whole, over the connection it opens, on a condition
+    /// storage always refuses (a blob with an ETag no blob has), and fails as refused: what the warm-up writes its sample
+    /// delivery to. Nothing is stored.
     /// </summary>
-    public async Task WarmUpWriteAsync(Order sample, CancellationToken cancellationToken)
+    public IOrderStore RefusingEveryWrite() => new RefusedWrites(this);
+
+    private async Task SaveAsync(Order order, string blobName, BlobRequestConditions? conditions, CancellationToken cancellationToken)
     {
         try
         {
+            // A callback of object, as on every per-order path (DependencyResilience).
             await resilience.ExecuteAsync<object?>(async ct =>
             {
-                await WriteAsync(sample, ct, WarmUpBlobName, new BlobRequestConditions { IfMatch = NoBlobsETag });
+                await WriteAsync(order, blobName, conditions, ct);
                 return null;
             }, cancellationToken);
         }
-        catch (RequestFailedException e) when (e.Status is StatusCodes.Status412PreconditionFailed or StatusCodes.Status404NotFound)
+        catch (RequestFailedException e)
         {
-            // Refused, as it has to be.
+            throw StorageFailure.OnOneLine(e);
         }
     }
 
-    private async Task WriteAsync(Order order, CancellationToken cancellationToken, string? blobName = null, BlobRequestConditions? conditions = null)
+    private async Task WriteAsync(Order order, string blobName, BlobRequestConditions? conditions, CancellationToken cancellationToken)
     {
         if (!_confirmed)
         {
             await ConfirmAsync(recheck: false, cancellationToken);
         }
 
-        var blob = _container.GetBlockBlobClient(blobName ?? OrderBlob.NameOf(order));
+        var blob = _container.GetBlockBlobClient(blobName);
         using var json = new MemoryStream(OrderJson.Serialize(order), writable: false);
         try
         {
@@ -165,4 +155,10 @@ public sealed partial class BlobOrderStore(
 
     [LoggerMessage(Microsoft.Extensions.Logging.LogLevel.Warning, "Container {Container} is gone; creating it again")]
     private partial void LogContainerMissing(string container);
+
+    private sealed class RefusedWrites(BlobOrderStore store) : IOrderStore
+    {
+        public Task SaveAsync(Order order, CancellationToken cancellationToken) =>
+            store.SaveAsync(order, WarmUpBlobName, new BlobRequestConditions { IfMatch = NoBlobsETag }, cancellationToken);
+    }
 }

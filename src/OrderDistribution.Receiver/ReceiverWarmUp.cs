@@ -1,6 +1,5 @@
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
 using Polly;
@@ -8,26 +7,27 @@ using Polly;
 namespace OrderDistribution.Receiver;
 
 /// <summary>
-/// The receiver's warm-up: sample orders decoded as the entry points decode them and made into what
-/// <see cref="BlobOrderStore"/> writes (the blob's name, content and metadata), then the instance's container confirmed
-/// and a sample written on a condition storage refuses, through the storage resilience pipeline, over the connection
-/// this opens. Nothing is stored.
+/// The receiver's warm-up: a sample delivery decoded as the entry points decode it; then the instance's container
+/// confirmed through the storage resilience pipeline, over the connection this opens, and the sample delivery taken
+/// through the app's own <see cref="OutboxWriter"/> into a store whose every write storage refuses
+/// (<see cref="BlobOrderStore.RefusingEveryWrite"/>). Nothing is stored.
 /// </summary>
 public sealed class ReceiverWarmUp(
     IServiceProvider services,
     BlobOrderStore store,
+    StoredOrdersTelemetry telemetry,
     [FromKeyedServices(StorageResilience.Key)] ResiliencePipeline resilience,
-    TimeProvider time,
     IOptions<JsonOptions> json,
     IOptions<ReadinessOptions> readiness,
     ILogger<ReceiverWarmUp> logger) : StartupWarmUp(readiness, logger)
 {
+    private List<InboundOrder> _sample = [];
+
     protected override async Task RunHotPathsAsync(CancellationToken cancellationToken)
     {
-        foreach (var order in await SampleDelivery.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
-        {
-            _ = (OrderBlob.NameOf(order), OrderJson.Serialize(order), OrderBlob.FormatStoredAt(time.GetUtcNow()));
-        }
+        _sample = (await SampleDelivery.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
+            .Select((order, i) => new InboundOrder($"{i}", order))
+            .ToList();
 
         // The handler's whole graph (the store, its blob client), built as a delivery builds it.
         using var scope = services.CreateScope();
@@ -37,6 +37,7 @@ public sealed class ReceiverWarmUp(
     protected override async Task OpenConnectionsAsync(CancellationToken cancellationToken)
     {
         await resilience.ExecuteAsync(async ct => await store.CheckAsync(ct), cancellationToken);
-        await store.WarmUpWriteAsync(SampleDelivery.Orders[0], cancellationToken);
+        await new OutboxWriter(store.RefusingEveryWrite(), telemetry)
+            .HandleAsync(_sample, InboundChannel.BulkSubscription, new DeliveryProgress(_sample.Count), cancellationToken);
     }
 }

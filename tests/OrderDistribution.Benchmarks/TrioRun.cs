@@ -10,6 +10,7 @@ using OrderDistribution.Contracts;
 using OrderDistribution.InProcessHost;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Benchmarks;
 

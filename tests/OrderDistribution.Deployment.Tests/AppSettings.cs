@@ -7,6 +7,7 @@ using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Receiver;
 using OrderDistribution.Storage;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Deployment.Tests;
 

@@ -11,6 +11,7 @@ using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Distributor.Tests;
 

@@ -3,6 +3,7 @@ using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;
 

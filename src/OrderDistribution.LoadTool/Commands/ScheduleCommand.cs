@@ -12,6 +12,7 @@ using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Storage;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;
 

@@ -16,15 +16,10 @@ public static class DaprMessagingExtensions
     /// </summary>
     public static IServiceCollection AddDaprMessaging(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddOptions<MessagingOptions>()
-            .Bind(configuration.GetSection(MessagingOptions.Section))
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
+        services.AddMessagingOptions(configuration);
         services.AddOptions<KestrelServerOptions>().Configure<IOptions<MessagingOptions>>(
             (kestrel, messaging) => kestrel.Limits.MaxRequestBodySize = messaging.Value.MaxDeliveryBytes);
-        // One pace and one outage per process: every delivery and every circuit breaker of the app share them.
-        services.TryAddSingleton(TimeProvider.System);
-        services.TryAddSingleton<WarningPace>();
+        // One outage per process: every delivery of the app shares it.
         services.TryAddSingleton(provider => new RetryOutage(
             provider.GetRequiredService<TimeProvider>(), provider.GetRequiredService<WarningPace>(),
             provider.GetRequiredService<ILoggerFactory>().CreateLogger<DeliveryRun>()));

@@ -1,8 +1,6 @@
 using System.Collections.Concurrent;
-using Dapr.Client;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Messaging.Inbound;
 using Polly;
 
 namespace OrderDistribution.Messaging.Outbound;
@@ -19,8 +17,7 @@ namespace OrderDistribution.Messaging.Outbound;
 /// publishes those twice, at least once each, as the order's blob name absorbs (<c>docs/runtimes.md</c>).
 /// </remarks>
 public sealed class BulkOrderPublisher(
-    SidecarBulkPublisher bulk,
-    DaprClient dapr,
+    ISidecarOutbound sidecar,
     IOptions<MessagingOptions> options,
     OrderSizeLimit sizeLimit,
     SidecarFailures failures,
@@ -109,7 +106,7 @@ public sealed class BulkOrderPublisher(
             {
                 // Too large for any batch, yet within the broker's single-message limit (OrderSizeLimit).
                 await resilience.ExecuteAsync(
-                    async ct => await dapr.PublishByteEventAsync(
+                    async ct => await sidecar.PublishAsync(
                         outcome.PubSubName, outcome.Topic, chunk[0].Payload, "application/octet-stream", outcome.Metadata, ct),
                     cancellationToken);
                 remaining = [];
@@ -118,7 +115,7 @@ public sealed class BulkOrderPublisher(
             {
                 await resilience.ExecuteAsync(async ct =>
                 {
-                    var failedEntries = await bulk.PublishAsync(outcome.PubSubName, outcome.Topic, remaining, outcome.Metadata, ct);
+                    var failedEntries = await sidecar.BulkPublishAsync(outcome.PubSubName, outcome.Topic, remaining, outcome.Metadata, ct);
                     var stillFailing = outcome.DropRefused(failedEntries);
                     remaining = remaining.Where(m => stillFailing.ContainsKey(m.EntryId)).ToList();
                     if (remaining.Count > 0)

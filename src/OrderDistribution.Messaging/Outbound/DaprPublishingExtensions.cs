@@ -3,7 +3,6 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.ServiceDefaults;
-using OrderDistribution.Messaging.Inbound;
 using Polly;
 
 namespace OrderDistribution.Messaging.Outbound;
@@ -20,7 +19,7 @@ public static class DaprPublishingExtensions
     {
         var sidecar = DaprSidecarOptions.FromConfiguration(configuration);
         services.AddSingleton(sidecar);
-        services.AddDaprMessaging(configuration);
+        services.AddMessagingOptions(configuration);
         // Each call's timeout is the resilience pipeline's, and the delivery's deadline cancels the rest.
         services.AddDaprClient(builder => builder
             .UseGrpcEndpoint(sidecar.GrpcEndpoint.ToString())
@@ -38,7 +37,9 @@ public static class DaprPublishingExtensions
                 context.ServiceProvider.GetRequiredService<DaprSidecarOptions>().Limits,
                 context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DaprSidecarResilience)),
                 context.ServiceProvider.GetRequiredService<WarningPace>()));
+        services.AddSingleton<ISidecarOutbound, SidecarOutbound>();
         services.AddTransient<BulkOrderPublisher>();
+        services.AddSingleton<SidecarOrderCall>();
         services.AddSingleton<DaprSidecarProbe>();
         services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<DaprSidecarProbe>());
         return services;

@@ -1,5 +1,4 @@
 using Microsoft.Extensions.Options;
-using OrderDistribution.Messaging.Inbound;
 
 namespace OrderDistribution.Messaging.Outbound;
 

@@ -1,7 +1,8 @@
-using OrderDistribution.Contracts;
 using System.ComponentModel.DataAnnotations;
+using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Inbound;
 
-namespace OrderDistribution.Messaging.Inbound;
+namespace OrderDistribution.Messaging;
 
 /// <summary>How the app talks to the sidecar. Section <c>Messaging</c>.</summary>
 public sealed class MessagingOptions

@@ -1,0 +1,24 @@
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging.Outbound;
+
+namespace OrderDistribution.Distributor;
+
+/// <summary>
+/// The way out of each way in, chosen once at start: an order leaves the way it arrived, a bulk delivery as bulk
+/// publishes, a single delivery as one publish, a binding delivery through an output binding.
+/// </summary>
+public sealed class OrderForwarders(IOrderForwarder bulk, IOrderForwarder single, IOrderForwarder binding)
+{
+    public IOrderForwarder For(InboundChannel channel) => channel switch
+    {
+        InboundChannel.BulkSubscription => bulk,
+        InboundChannel.Subscription => single,
+        _ => binding,
+    };
+
+    /// <summary>The three ways out over <paramref name="sidecar"/>: the app's own, or the warm-up's dry one.</summary>
+    public static OrderForwarders Over(ISidecarOutbound sidecar, IServiceProvider services) => new(
+        new BulkPublishForwarder(ActivatorUtilities.CreateInstance<BulkOrderPublisher>(services, sidecar)),
+        ActivatorUtilities.CreateInstance<SinglePublishForwarder>(services, sidecar),
+        ActivatorUtilities.CreateInstance<OutputBindingForwarder>(services, sidecar));
+}

@@ -1,0 +1,24 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using OrderDistribution.ServiceDefaults;
+
+namespace OrderDistribution.Messaging;
+
+public static class MessagingExtensions
+{
+    /// <summary>
+    /// How the app talks to the sidecar, validated at start, and the process's one pace of warnings, which every
+    /// delivery and every circuit breaker of the app share. Both ways, in and out, build on this.
+    /// </summary>
+    public static IServiceCollection AddMessagingOptions(this IServiceCollection services, IConfiguration configuration)
+    {
+        services.AddOptions<MessagingOptions>()
+            .Bind(configuration.GetSection(MessagingOptions.Section))
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.TryAddSingleton(TimeProvider.System);
+        services.TryAddSingleton<WarningPace>();
+        return services;
+    }
+}

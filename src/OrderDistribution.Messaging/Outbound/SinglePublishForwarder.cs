@@ -1,0 +1,27 @@
+using Microsoft.Extensions.Options;
+
+namespace OrderDistribution.Messaging.Outbound;
+
+/// <summary>Pub/sub, one message at a time: each order is one publish to its destination's topic, as it is (raw payload).</summary>
+public sealed class SinglePublishForwarder : IOrderForwarder
+{
+    private static readonly Dictionary<string, string> RawPayload = new() { ["rawPayload"] = "true" };
+
+    private readonly SidecarOrderCall _call;
+    private readonly Func<string, byte[], CancellationToken, Task> _publish;
+
+    public SinglePublishForwarder(SidecarOrderCall call, ISidecarOutbound sidecar, IOptions<MessagingOptions> messaging)
+    {
+        _call = call;
+        var pubSubName = messaging.Value.PubSubName;
+        _publish = (topic, payload, ct) => sidecar.PublishAsync(pubSubName, topic, payload, "application/json", RawPayload, ct);
+    }
+
+    public async Task ForwardAsync(IReadOnlyList<RoutedOrder> orders, IOrderProgress progress, CancellationToken cancellationToken)
+    {
+        foreach (var order in orders)
+        {
+            await _call.SendAsync(order, order.Destination.Topic, _publish, progress, cancellationToken);
+        }
+    }
+}
