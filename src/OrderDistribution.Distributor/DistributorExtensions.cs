@@ -9,10 +9,10 @@ public static class DistributorExtensions
     public static IHostApplicationBuilder AddDistributor(this IHostApplicationBuilder builder)
     {
         builder.Services.AddOptions<DistributorOptions>()
-            .Bind(builder.Configuration.GetSection(DistributorOptions.Section))
+            .BindConfiguration(DistributorOptions.Section)
             .ValidateDataAnnotations()
             .ValidateOnStart();
-        builder.Services.AddDaprPublishing(builder.Configuration);
+        builder.Services.AddDaprPublishing();
         builder.Services.AddSingleton<OrderRouter>();
         builder.Services.AddTransient<IOrderHandler, OrderDistributor>();
         builder.Services.AddHostedService<DistributorWarmUp>();

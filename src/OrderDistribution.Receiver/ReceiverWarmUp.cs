@@ -3,6 +3,7 @@ using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
+using OrderDistribution.Storage;
 using Polly;
 
 namespace OrderDistribution.Receiver;
