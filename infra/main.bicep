@@ -136,8 +136,9 @@ var bindingMaxActiveMessages = 2 * bindingConsumersPerQueue
 
 // Single mode: the sidecar runs at most this many deliveries into the app at once (Container Apps'
 // dapr.maxConcurrency, daprd's --app-max-concurrency), the same number as the component's handlers
-// and the receiver's bound on blob writes: real sidecars with it passed the 10 s deadline 36 times
-// cold instead of 1,403 (docs/dapr-sidecar.md fact 21). Bulk and bindings run without it (0: no bound).
+// and the receiver's bound on blob writes: real sidecars with it passed the 10 s deadline far less
+// often cold (docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own"). Bulk
+// and bindings run without it (0: no bound).
 var daprMaxConcurrency = daprComponentsModel == 'pubsub' && daprPubSubModel == 'single' ? singleMaxConcurrentHandlers : 0
 
 // Dapr's Service Bus components wait up to maxConnectionRecoveryInSec (default 300 s) between

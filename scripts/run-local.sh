@@ -27,7 +27,7 @@
 # Starts Redis (pubsub model), RabbitMQ (bindings model) and Azurite if nothing listens on their
 # ports, and stops on exit only what it started. Azurite keeps its data on disk in
 # .tools/azurite-data: in memory it slows down sharply past about 10,000 blobs. AZURITE_DEBUG=1
-# adds Azurite's debug log (.tools/azurite-debug.log), which costs it about 15% of its speed.
+# adds Azurite's debug log (.tools/azurite-debug.log), which slows it (docs/local-run.md, "Start").
 # Brokers keep what they accepted through a crash (docs/brokers.md): Redis with an append-only file
 # (.tools/redis-data), RabbitMQ's queues quorum queues in the vhost 'orders'. A Redis or RabbitMQ
 # that was already running is checked, with one warning line if it would lose orders in a crash.
@@ -306,7 +306,7 @@ start_redis() {
 }
 
 # Keeps the streams bounded without a length cap (a cap drops entries no consumer has read,
-# docs/dapr-sidecar.md fact 22): every STREAM_TRIM_SECONDS, each stream is trimmed up to the
+# docs/dapr-sidecar.md, "Measured on the current code"): every STREAM_TRIM_SECONDS, each stream is trimmed up to the
 # oldest entry one of its consumer groups still needs (scripts/trim-streams.lua).
 trim_streams_periodically() {
   if ! command -v redis-cli >/dev/null 2>&1; then

@@ -5,7 +5,7 @@
 -- trimmed, its name and how many entries went.
 -- Run by scripts/run-local.sh:  redis-cli -p 6379 --eval scripts/trim-streams.lua
 -- Replaces pubsub.redis's maxLenApprox, which trims the oldest entries whether a group has read them
--- or not (docs/dapr-sidecar.md fact 22). Needs Redis 6.2 (XTRIM MINID).
+-- or not (docs/dapr-sidecar.md, "Measured on the current code"). Needs Redis 6.2 (XTRIM MINID).
 
 local function parse(id)
   local ms, seq = string.match(id, '^(%d+)-(%d+)$')

@@ -124,7 +124,7 @@ resource app 'Microsoft.App/containerApps@2026-07-01' = {
         appProtocol: 'http'
         // No appHealth on purpose, though this API version has it: Dapr's app health check stops
         // bulk subscriptions and input bindings while /health fails, and a stopped one may never
-        // deliver again (docs/dapr-sidecar.md fact 16). Backpressure is the apps' per-entry RETRY.
+        // deliver again (docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own"). Backpressure is the apps' per-entry RETRY.
         ...(daprMaxConcurrency > 0 ? { maxConcurrency: daprMaxConcurrency } : {})
       }
       registries: [

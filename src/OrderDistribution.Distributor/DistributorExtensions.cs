@@ -9,11 +9,11 @@ public static class DistributorExtensions
     public static IHostApplicationBuilder AddDistributor(this IHostApplicationBuilder builder)
     {
         builder.Services.AddOptions<DistributorOptions>()
-            .Bind(builder.Configuration.GetSection(DistributorOptions.Section))
+            .BindConfiguration(DistributorOptions.Section)
             .ValidateDataAnnotations()
             .ValidateOnStart();
-        builder.Services.AddDaprMessaging(builder.Configuration);
-        builder.Services.AddDaprPublishing(builder.Configuration);
+        builder.Services.AddDaprMessaging();
+        builder.Services.AddDaprPublishing();
         builder.Services.AddSingleton<OrderRouter>();
         builder.Services.AddSingleton(provider => OrderForwarders.Over(provider.GetRequiredService<ISidecarOutbound>(), provider));
         builder.Services.AddTransient<IOrderHandler, OrderDistributor>();

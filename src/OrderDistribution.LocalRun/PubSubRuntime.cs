@@ -2,7 +2,7 @@ namespace OrderDistribution.LocalRun;
 
 /// <summary>
 /// What the Redis pub/sub component does with a message whose delivery failed once the inbound retries are spent
-/// (docs/dapr-sidecar.md fact 30, docs/runtimes.md).
+/// (docs/dapr-sidecar.md, "pubsub.redis after its retries are spent"; docs/runtimes.md).
 /// </summary>
 public enum PubSubRuntime
 {

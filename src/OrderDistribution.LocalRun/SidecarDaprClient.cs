@@ -54,7 +54,8 @@ public static class SidecarDaprClient
                     logging.AddProvider(logs).SetMinimumLevel(LogLevel.Debug);
                 }
             })
-            .AddDaprPublishing(configuration);
+            .AddSingleton<IConfiguration>(configuration)
+            .AddDaprPublishing();
         services.UseSidecarDouble();
         return services.BuildServiceProvider();
     }

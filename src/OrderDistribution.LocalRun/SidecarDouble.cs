@@ -22,7 +22,7 @@ namespace OrderDistribution.LocalRun;
 /// once they are spent the <see cref="SidecarDoubleOptions.Runtime"/> keeps it pending or acknowledges it (counted as
 /// <see cref="TopicReport.AcknowledgedUnstored"/>); a pending message is handed out again once it has been pending
 /// <c>ProcessingTimeout</c>, looked for every <see cref="SidecarDoubleOptions.RedeliverInterval"/>
-/// (docs/dapr-sidecar.md facts 11 and 30). An attempt still running when its context ends is not cut off: the apps
+/// (docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own" and "pubsub.redis after its retries are spent"). An attempt still running when its context ends is not cut off: the apps
 /// answer within their deadline, which the shipped processingTimeout outlasts.
 /// </summary>
 public sealed class SidecarDouble : IAsyncDisposable

@@ -1,4 +1,3 @@
-using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using OrderDistribution.ServiceDefaults;
@@ -11,10 +10,10 @@ public static class MessagingExtensions
     /// How the app talks to the sidecar, validated at start, and the process's one pace of warnings, which every
     /// delivery and every circuit breaker of the app share. Both ways, in and out, build on this.
     /// </summary>
-    public static IServiceCollection AddMessagingOptions(this IServiceCollection services, IConfiguration configuration)
+    public static IServiceCollection AddMessagingOptions(this IServiceCollection services)
     {
         services.AddOptions<MessagingOptions>()
-            .Bind(configuration.GetSection(MessagingOptions.Section))
+            .BindConfiguration(MessagingOptions.Section)
             .ValidateDataAnnotations()
             .ValidateOnStart();
         services.TryAddSingleton(TimeProvider.System);

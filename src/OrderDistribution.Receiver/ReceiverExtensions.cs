@@ -2,7 +2,6 @@ using Microsoft.Extensions.Options;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
-using Polly;
 
 namespace OrderDistribution.Receiver;
 
@@ -11,26 +10,12 @@ public static class ReceiverExtensions
     public static IHostApplicationBuilder AddReceiver(this IHostApplicationBuilder builder)
     {
         builder.Services.AddOptions<ReceiverOptions>()
-            .Bind(builder.Configuration.GetSection(ReceiverOptions.Section))
-            .Configure(options => options.Instance = builder.Configuration["INSTANCE"] ?? options.Instance)
+            .BindConfiguration(ReceiverOptions.Section)
+            .Configure<IConfiguration>((options, configuration) => options.Instance = configuration["INSTANCE"] ?? options.Instance)
+            .ValidateDataAnnotations()
             .ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<ReceiverOptions>, ReceiverOptionsValidator>();
-        builder.Services.AddOptions<StorageOptions>()
-            .Bind(builder.Configuration.GetSection(StorageOptions.Section))
-            .ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<StorageOptions>, StorageOptionsValidator>();
-
-        builder.Services.AddDaprMessaging(builder.Configuration);
-        builder.Services.AddResiliencePipeline(StorageResilience.Key, (pipeline, context) =>
-        {
-            var provider = context.ServiceProvider;
-            pipeline.AddStorageStrategies(new DependencyLimits(
-                provider.GetRequiredService<IOptions<StorageOptions>>().Value.RequestTimeout,
-                provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites),
-                provider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(StorageResilience)),
-                provider.GetRequiredService<WarningPace>());
-        });
-        builder.Services.AddSingleton(TimeProvider.System);
+        builder.Services.AddOrderStorage(provider => provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites);
+        builder.Services.AddDaprMessaging();
         builder.Services.AddSingleton<BlobOrderStore>();
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<BlobOrderStore>());

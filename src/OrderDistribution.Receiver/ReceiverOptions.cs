@@ -1,3 +1,5 @@
+using System.ComponentModel.DataAnnotations;
+using System.Text.RegularExpressions;
 using OrderDistribution.Contracts;
 
 namespace OrderDistribution.Receiver;
@@ -6,7 +8,7 @@ namespace OrderDistribution.Receiver;
 /// Which receiver this is and what it reads and writes. Section <c>Receiver</c>; the instance also comes
 /// from the <c>INSTANCE</c> variable, and the queue, binding and container names follow from it unless set.
 /// </summary>
-public sealed class ReceiverOptions
+public sealed partial class ReceiverOptions : IValidatableObject
 {
     public const string Section = "Receiver";
 
@@ -22,6 +24,7 @@ public sealed class ReceiverOptions
     /// How many blob writes the process runs at once, over all deliveries: single mode runs hundreds of
     /// deliveries at once, and a bound per delivery would multiply by them. A delivery waits for a slot.
     /// </summary>
+    [Range(1, 1_000, ErrorMessage = "Receiver:MaxConcurrentWrites must be between {1} and {2}.")]
     public int MaxConcurrentWrites { get; set; } = 64;
 
     public string TopicName => Topic ?? OrderTopology.QueueOf(Instance);
@@ -29,4 +32,21 @@ public sealed class ReceiverOptions
     public string InputBindingName => InputBinding ?? OrderTopology.InputBindingOf(Instance);
 
     public string ContainerName => Container ?? OrderTopology.OutboxOf(Instance);
+
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        if (!OrderTopology.Instances.Contains(Instance))
+        {
+            yield return new ValidationResult(
+                $"INSTANCE (or Receiver:Instance) must be 'express' or 'standard', not '{Instance}'.", [nameof(Instance)]);
+        }
+        else if (!ContainerNamePattern().IsMatch(ContainerName))
+        {
+            yield return new ValidationResult($"'{ContainerName}' is not a valid blob container name.", [nameof(Container)]);
+        }
+    }
+
+    /// <summary>Blob container names: 3 to 63 lower-case letters, digits and single hyphens.</summary>
+    [GeneratedRegex("^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$")]
+    private static partial Regex ContainerNamePattern();
 }

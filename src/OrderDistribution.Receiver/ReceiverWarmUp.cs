@@ -2,6 +2,7 @@ using Microsoft.AspNetCore.Http.Json;
 using Microsoft.Extensions.Options;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
+using OrderDistribution.Storage;
 using Polly;
 
 namespace OrderDistribution.Receiver;

@@ -50,7 +50,7 @@ public static class ServiceDefaults
         builder.Services.AddSingleton<ITelemetryInitializer>(new CloudRoleNameInitializer(roleName));
 
         builder.Services.AddOptions<ReadinessOptions>()
-            .Bind(builder.Configuration.GetSection(ReadinessOptions.Section))
+            .BindConfiguration(ReadinessOptions.Section)
             .ValidateDataAnnotations()
             .ValidateOnStart();
         builder.Services.AddSingleton<ReadinessState>();

@@ -11,7 +11,7 @@ using RabbitMQ.Client.Exceptions;
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
-/// RabbitMQ alone, driven the way bindings.rabbitmq drives it (docs/dapr-sidecar.md fact 29): the output binding
+/// RabbitMQ alone, driven the way bindings.rabbitmq drives it (docs/dapr-sidecar.md, "bindings.rabbitmq's channel"): the output binding
 /// publishes each order persistent, one at a time, without publisher confirms; each input binding is a connection
 /// of its own whose channel has a global prefetch (basic.qos global=true) and handles one message at a time, acking
 /// it before the next. The queue is declared with components-bindings' durable/exclusive/deleteWhenUnused values in

@@ -11,7 +11,7 @@ namespace OrderDistribution.Brokers.Tests;
 
 /// <summary>
 /// Each input component of components-bindings/ on the real RabbitMQ, its channel opened the way bindings.rabbitmq
-/// opens it (docs/dapr-sidecar.md fact 29): basic.qos with the file's prefetchCount as a global prefetch, the queue
+/// opens it (docs/dapr-sidecar.md, "bindings.rabbitmq's channel"): basic.qos with the file's prefetchCount as a global prefetch, the queue
 /// declared with the file's durable/exclusive/deleteWhenUnused and no argument (so the vhost's default queue type),
 /// basic.consume without auto-ack, one ack per message. The vhost is made with scripts/run-local.sh's own calls.
 /// </summary>

@@ -280,7 +280,7 @@ public class BicepTests
     [RequiresBicepFact]
     public void No_container_app_runs_the_dapr_app_health_check_which_stops_bulk_subscriptions_and_input_bindings_for_good()
     {
-        // docs/dapr-sidecar.md fact 16: a subscription or input binding stopped by app health wedged daprd 1.14.
+        // docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own": a subscription or input binding stopped by app health wedged daprd 1.14.
         // Backpressure is the apps' per-entry RETRY answer; the container probes stay.
         foreach (var model in new[] { "pubsub", "bindings" })
         {

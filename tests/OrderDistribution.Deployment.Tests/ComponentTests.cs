@@ -190,7 +190,7 @@ public class ComponentTests
     public void Rabbitmq_input_bindings_set_no_global_prefetch_which_the_quorum_queues_of_the_local_vhost_refuse()
     {
         // bindings.rabbitmq makes prefetchCount a global prefetch (basic.qos global=true), and RabbitMQ refuses a
-        // consumer of a quorum queue on such a channel (docs/dapr-sidecar.md fact 29; the Brokers tests' BindingChannelTests
+        // consumer of a quorum queue on such a channel (docs/dapr-sidecar.md, "bindings.rabbitmq's channel"; the Brokers tests' BindingChannelTests
         // shows it on RabbitMQ itself).
         using var rendered = RenderedBindings.Default();
         foreach (var input in rendered.Components.Where(c => c["direction"] == "input"))

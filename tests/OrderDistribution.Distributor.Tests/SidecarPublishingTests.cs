@@ -2,6 +2,7 @@ using Dapr;
 using Dapr.Client;
 using Grpc.Core;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 using NSubstitute;
 using NSubstitute.ExceptionExtensions;
@@ -143,9 +144,7 @@ public sealed class SidecarPublishingTests
     [InlineData("DAPR_HTTP_PORT", "99999999999")]
     public void A_sidecar_address_that_is_no_address_stops_the_app_naming_the_variable(string variable, string value)
     {
-        var configuration = new ConfigurationBuilder().AddInMemoryCollection([KeyValuePair.Create(variable, (string?)value)]).Build();
-
-        var error = Assert.Throws<InvalidOperationException>(() => DaprSidecarOptions.FromConfiguration(configuration));
+        var error = Assert.Throws<InvalidOperationException>(() => SidecarOf((variable, value)));
 
         Assert.Contains(variable, error.Message, StringComparison.Ordinal);
     }
@@ -153,13 +152,19 @@ public sealed class SidecarPublishingTests
     [Fact]
     public void The_sidecar_address_comes_from_the_ports_dapr_run_sets()
     {
-        var configuration = new ConfigurationBuilder().AddInMemoryCollection(
-            [KeyValuePair.Create("DAPR_GRPC_PORT", (string?)"50011"), KeyValuePair.Create("DAPR_HTTP_PORT", (string?)"3501")]).Build();
-
-        var sidecar = DaprSidecarOptions.FromConfiguration(configuration);
+        var sidecar = SidecarOf(("DAPR_GRPC_PORT", "50011"), ("DAPR_HTTP_PORT", "3501"));
 
         Assert.Equal(50011, sidecar.GrpcEndpoint.Port);
         Assert.Equal(3501, sidecar.HttpEndpoint.Port);
+    }
+
+    /// <summary>The sidecar's options as the apps' publishing reads them from these settings.</summary>
+    private static DaprSidecarOptions SidecarOf(params (string Key, string Value)[] settings)
+    {
+        var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, (string?)s.Value))).Build();
+        using var provider = new ServiceCollection().AddSingleton<IConfiguration>(configuration).AddDaprPublishing().BuildServiceProvider();
+        return provider.GetRequiredService<DaprSidecarOptions>();
     }
 
     private SidecarBulkPublisher Publisher() => new(_dapr, _alpha, NullLogger<SidecarBulkPublisher>.Instance);

@@ -67,6 +67,9 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Messaging:MaxMessagesCount", "0", "MaxMessagesCount")]
     [InlineData("Messaging:MaxBulkPublishBytes", "10", "MaxBulkPublishBytes")]
     [InlineData("Distributor:ExpressTopic", "", "ExpressTopic")]
+    [InlineData("Dapr:RequestTimeout", "00:00:00", "Dapr:RequestTimeout")]
+    [InlineData("Dapr:MaxConcurrentRequests", "0", "Dapr:MaxConcurrentRequests")]
+    [InlineData("Dapr:MaxRequestBodySizeMb", "2048", "Dapr:MaxRequestBodySizeMb")]
     public void Invalid_configuration_stops_the_app_at_start_with_a_message_naming_the_setting(string key, string value, string named)
     {
         var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(DistributorFactory.Register, (key, value)));

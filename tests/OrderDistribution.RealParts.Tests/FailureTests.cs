@@ -12,7 +12,7 @@ namespace OrderDistribution.RealParts.Tests;
 [Trait("Category", "RealParts")]
 public sealed class FailureTests
 {
-    /// <summary>daprd's gRPC server takes at most 4 MiB per call (docs/dapr-sidecar.md fact 23).</summary>
+    /// <summary>daprd's gRPC server takes at most 4 MiB per call (docs/dapr-sidecar.md, "Measured on the current code").</summary>
     private const int OverTheSidecarsLimit = 5 * 1024 * 1024;
 
     [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]

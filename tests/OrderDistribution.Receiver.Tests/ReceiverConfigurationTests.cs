@@ -44,6 +44,17 @@ public sealed class ReceiverConfigurationTests
         Assert.Contains("Storage:AccountUrl", error.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("Receiver:MaxConcurrentWrites", "0")]
+    [InlineData("Storage:RequestTimeout", "00:00:00")]
+    public void An_out_of_range_setting_stops_the_app_at_start_naming_it(string key, string value)
+    {
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(ReceiverFactory.Register,
+            ("INSTANCE", "express"), ("Storage:ConnectionString", Unused), (key, value)));
+
+        Assert.Contains(key, error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void An_invalid_container_name_stops_the_app_at_start()
     {

@@ -6,7 +6,7 @@ namespace OrderDistribution.TestSupport;
 /// How one Dapr runtime turns an output binding call into the binding's metadata, which brokers write onto the message
 /// (<c>bindings.rabbitmq</c> as message headers, Service Bus as application properties). Read in dapr/dapr
 /// (<c>pkg/api/grpc/grpc.go</c> InvokeBinding, <c>pkg/api/http/http.go</c> onOutputBindingMessage) and measured on
-/// daprd 1.14.0 and 1.16.4 (<c>docs/dapr-sidecar.md</c> fact 24):
+/// daprd 1.14.0 and 1.16.4 (<c>docs/dapr-sidecar.md</c>, "Measured on the current code"):
 /// <list type="bullet">
 /// <item>gRPC <c>InvokeBinding</c>, every runtime: the request's metadata, then every incoming gRPC header but binary
 /// ones, <c>:authority</c> as <c>dapr-authority</c> and <c>grpc-*</c> as <c>dapr-grpc-*</c>, without overwriting the

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.ComponentModel.DataAnnotations;
 using OrderDistribution.Contracts;
 using Azure.Identity;
 using OrderDistribution.LoadTool.Generation;
@@ -50,9 +51,10 @@ internal static class CommandSupport
                   ?? "UseDevelopmentStorage=true"
                 : null,
         };
-        return new StorageOptionsValidator().Validate(null, options) is { Failed: true } invalid
-            ? throw new ArgumentException(invalid.FailureMessage)
-            : options;
+        var invalid = new List<System.ComponentModel.DataAnnotations.ValidationResult>();
+        return Validator.TryValidateObject(options, new ValidationContext(options), invalid, validateAllProperties: true)
+            ? options
+            : throw new ArgumentException(string.Join(" ", invalid.Select(result => result.ErrorMessage)));
     }
 
     /// <summary>An HTTP client for the sidecar, carrying DAPR_API_TOKEN when it is set.</summary>

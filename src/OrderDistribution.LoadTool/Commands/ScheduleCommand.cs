@@ -103,7 +103,7 @@ internal static class ScheduleCommand
             [$"{MessagingOptions.Section}:{nameof(MessagingOptions.MaxBulkPublishBytes)}"] =
                 result.GetValue(MaxBulkBytes).ToString(System.Globalization.CultureInfo.InvariantCulture),
         }).Build();
-        var services = new ServiceCollection().AddLogging().AddDaprPublishing(configuration);
+        var services = new ServiceCollection().AddLogging().AddSingleton<IConfiguration>(configuration).AddDaprPublishing();
         configure?.Invoke(services);
         var provider = services.BuildServiceProvider();
         try

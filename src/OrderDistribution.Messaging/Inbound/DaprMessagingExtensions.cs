@@ -1,5 +1,4 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
@@ -14,9 +13,9 @@ public static class DaprMessagingExtensions
     /// How the app subscribes, validated at start; a request body limit that fits the largest valid delivery; and the
     /// app's paced outage warnings.
     /// </summary>
-    public static IServiceCollection AddDaprMessaging(this IServiceCollection services, IConfiguration configuration)
+    public static IServiceCollection AddDaprMessaging(this IServiceCollection services)
     {
-        services.AddMessagingOptions(configuration);
+        services.AddMessagingOptions();
         services.AddOptions<KestrelServerOptions>().Configure<IOptions<MessagingOptions>>(
             (kestrel, messaging) => kestrel.Limits.MaxRequestBodySize = messaging.Value.MaxDeliveryBytes);
         // One outage per process: every delivery of the app shares it.

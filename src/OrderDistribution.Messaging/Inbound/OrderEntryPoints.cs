@@ -14,10 +14,11 @@ namespace OrderDistribution.Messaging.Inbound;
 /// <summary>
 /// The three ways the sidecar hands an app its orders, and the subscription that asks for them (Dapr.AspNetCore's
 /// <c>/dapr/subscribe</c>, built from the topic metadata of the route the mode picks). Nothing the sidecar can send
-/// makes these answer 500 or 400: each entry is decided on its own (an entry that is not a valid order is dropped
-/// with a warning), every delivery is answered within <see cref="MessagingOptions.DeliveryDeadline"/>, and only
-/// entries published or stored for certain are answered SUCCESS. The bodies are read here, not by model binding,
-/// whose failures answer 400.
+/// makes the pub/sub routes answer 500 or 400: each entry is decided on its own (an entry that is not a valid order is
+/// dropped with a warning), every delivery is answered within <see cref="MessagingOptions.DeliveryDeadline"/>, and only
+/// entries published or stored for certain are answered SUCCESS. The binding route carries one message and knows no
+/// statuses: it answers 400 for a message that can never succeed, by choice (<see cref="HandleBindingAsync"/>), and never
+/// 500. The bodies are read here, not by model binding, whose failures would answer 400 for the whole delivery.
 /// </summary>
 public static class OrderEntryPoints
 {

@@ -2,6 +2,7 @@ using Dapr.Client;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 using OrderDistribution.ServiceDefaults;
 using Polly;
 
@@ -15,17 +16,25 @@ public static class DaprPublishingExtensions
     /// pipeline per process; bulk publishes within the byte budget; orders too large for good dropped before any call;
     /// and readiness that follows the sidecar and what its refusals say about the configuration. The distributor and the load tool both publish through this.
     /// </summary>
-    public static IServiceCollection AddDaprPublishing(this IServiceCollection services, IConfiguration configuration)
+    public static IServiceCollection AddDaprPublishing(this IServiceCollection services)
     {
-        var sidecar = DaprSidecarOptions.FromConfiguration(configuration);
-        services.AddSingleton(sidecar);
-        services.AddMessagingOptions(configuration);
+        services.AddOptions<DaprSidecarOptions>()
+            .BindConfiguration(DaprSidecarOptions.Section)
+            .Configure<IConfiguration>((sidecar, configuration) => sidecar.ReadAddress(configuration))
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.AddSingleton(provider => provider.GetRequiredService<IOptions<DaprSidecarOptions>>().Value);
+        services.AddMessagingOptions();
         // Each call's timeout is the resilience pipeline's, and the delivery's deadline cancels the rest.
-        services.AddDaprClient(builder => builder
-            .UseGrpcEndpoint(sidecar.GrpcEndpoint.ToString())
-            .UseHttpEndpoint(sidecar.HttpEndpoint.ToString())
-            .UseDaprApiToken(sidecar.ApiToken ?? "")
-            .UseGrpcChannelOptions(DaprSidecarOptions.ChannelOptions()));
+        services.AddDaprClient((provider, builder) =>
+        {
+            var sidecar = provider.GetRequiredService<DaprSidecarOptions>();
+            builder
+                .UseGrpcEndpoint(sidecar.GrpcEndpoint.ToString())
+                .UseHttpEndpoint(sidecar.HttpEndpoint.ToString())
+                .UseDaprApiToken(sidecar.ApiToken ?? "")
+                .UseGrpcChannelOptions(DaprSidecarOptions.ChannelOptions());
+        });
         services.AddSingleton(provider => AlphaBulkPublishClient.Create(provider.GetRequiredService<DaprSidecarOptions>()));
         services.AddSingleton<SidecarBulkPublisher>();
         services.AddHttpClient<IOutputBindings, SidecarOutputBindings>(http => http.Timeout = Timeout.InfiniteTimeSpan);

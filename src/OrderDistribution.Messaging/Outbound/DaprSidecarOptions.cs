@@ -1,3 +1,4 @@
+using System.ComponentModel.DataAnnotations;
 using Dapr;
 using Grpc.Net.Client;
 using Microsoft.Extensions.Configuration;
@@ -9,16 +10,19 @@ namespace OrderDistribution.Messaging.Outbound;
 /// How the app calls its sidecar (section <c>Dapr</c>: <c>RequestTimeout</c>, <c>MaxConcurrentRequests</c>,
 /// <c>MaxRequestBodySizeMb</c>) and where the
 /// sidecar is: the SDK's own reading of the variables <c>dapr run</c> and Container Apps set (<c>DAPR_GRPC_ENDPOINT</c> or
-/// <c>DAPR_GRPC_PORT</c>, <c>DAPR_HTTP_ENDPOINT</c> or <c>DAPR_HTTP_PORT</c>, <c>DAPR_API_TOKEN</c>), checked at start.
+/// <c>DAPR_GRPC_PORT</c>, <c>DAPR_HTTP_ENDPOINT</c> or <c>DAPR_HTTP_PORT</c>, <c>DAPR_API_TOKEN</c>), checked at start
+/// (<see cref="DaprPublishingExtensions.AddDaprPublishing"/>).
 /// </summary>
 public sealed class DaprSidecarOptions
 {
     public const string Section = "Dapr";
 
     /// <summary>The longest one call to the sidecar may take before it is abandoned and tried again.</summary>
+    [Range(typeof(TimeSpan), "00:00:00.0000001", "10675199.02:48:05.4775807", ErrorMessage = "Dapr:RequestTimeout must be positive.")]
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>Calls to the sidecar in flight at once, per process, over all deliveries.</summary>
+    [Range(1, 10_000, ErrorMessage = "Dapr:MaxConcurrentRequests must be between {1} and {2}.")]
     public int MaxConcurrentRequests { get; set; } = 64;
 
     /// <summary>
@@ -27,6 +31,7 @@ public sealed class DaprSidecarOptions
     /// default. It bounds its HTTP API and, as the gRPC server's largest message, its gRPC API alike. An order that cannot
     /// fit is dropped before any call (<see cref="OrderSizeLimit"/>). Set it to what the sidecar runs with.
     /// </summary>
+    [Range(1, 1_024, ErrorMessage = "Dapr:MaxRequestBodySizeMb (daprd's --max-body-size, in MiB) must be between {1} and {2}.")]
     public int MaxRequestBodySizeMb { get; set; } = 4;
 
     public long MaxRequestBodyBytes => MaxRequestBodySizeMb * 1024L * 1024L;
@@ -45,30 +50,13 @@ public sealed class DaprSidecarOptions
     /// </summary>
     public static GrpcChannelOptions ChannelOptions() => new() { ThrowOperationCanceledOnCancellation = true };
 
-    /// <exception cref="InvalidOperationException">A setting is not what it must be; the message names it.</exception>
-    public static DaprSidecarOptions FromConfiguration(IConfiguration configuration)
+    /// <summary>Where the sidecar is, as the SDK reads it from the variables <c>dapr run</c> and Container Apps set.</summary>
+    /// <exception cref="InvalidOperationException">A variable is no address; the message names it.</exception>
+    internal void ReadAddress(IConfiguration configuration)
     {
-        var options = new DaprSidecarOptions
-        {
-            GrpcEndpoint = Endpoint(() => DaprDefaults.GetDefaultGrpcEndpoint(configuration), "DAPR_GRPC_ENDPOINT", "DAPR_GRPC_PORT", configuration),
-            HttpEndpoint = Endpoint(() => DaprDefaults.GetDefaultHttpEndpoint(configuration), "DAPR_HTTP_ENDPOINT", "DAPR_HTTP_PORT", configuration),
-            ApiToken = DaprDefaults.GetDefaultDaprApiToken(configuration) is { Length: > 0 } token ? token : null,
-        };
-        configuration.GetSection(Section).Bind(options);
-        if (options.RequestTimeout <= TimeSpan.Zero || options.MaxConcurrentRequests is < 1 or > 10_000)
-        {
-            throw new InvalidOperationException(
-                "Dapr:RequestTimeout must be positive and Dapr:MaxConcurrentRequests between 1 and 10000, " +
-                $"not {options.RequestTimeout} and {options.MaxConcurrentRequests}.");
-        }
-
-        if (options.MaxRequestBodySizeMb is < 1 or > 1_024)
-        {
-            throw new InvalidOperationException(
-                $"Dapr:MaxRequestBodySizeMb (daprd's --max-body-size, in MiB) must be between 1 and 1024, not {options.MaxRequestBodySizeMb}.");
-        }
-
-        return options;
+        GrpcEndpoint = Endpoint(() => DaprDefaults.GetDefaultGrpcEndpoint(configuration), "DAPR_GRPC_ENDPOINT", "DAPR_GRPC_PORT", configuration);
+        HttpEndpoint = Endpoint(() => DaprDefaults.GetDefaultHttpEndpoint(configuration), "DAPR_HTTP_ENDPOINT", "DAPR_HTTP_PORT", configuration);
+        ApiToken = DaprDefaults.GetDefaultDaprApiToken(configuration) is { Length: > 0 } token ? token : null;
     }
 
     /// <param name="read">The SDK's reading of the two variables, which throws on a port or address it cannot parse.</param>
