@@ -76,14 +76,12 @@ public sealed class FailureTests
         await Task.Delay(TimeSpan.FromSeconds(30), ct);
         var distributor = trio.App(Contract.Distributor);
         Assert.Equal(1, distributor.DroppedEntries);
-        Assert.DoesNotContain(distributor.Logs.Lines, l => l.Level >= LogLevel.Warning && RetriedSome(l.Message));
+        // A delivery with an entry answered RETRY starts the app's outage warnings (RetryOutage); per-delivery lines are Debug.
+        Assert.DoesNotContain(distributor.Logs.Lines, l => l.Level >= LogLevel.Warning && l.Message.Contains("answered RETRY", StringComparison.Ordinal));
         var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString).GetBlobContainerClient(OrderTopology.OutboxOf("express"));
         Assert.False(await outbox.GetBlobClient(OrderBlob.NameOf(order)).ExistsAsync(ct));
 
         // The trio goes on as before.
         (await load.BurstAsync(1_000, seed: 25)).AssertExact(valid: 1_000, poison: 0);
     }
-
-    private static bool RetriedSome(string deliveryLine) =>
-        deliveryLine.StartsWith("Delivery of ", StringComparison.Ordinal) && !deliveryLine.Contains(" 0 to retry", StringComparison.Ordinal);
 }
