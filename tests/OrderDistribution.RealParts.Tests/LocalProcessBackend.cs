@@ -103,9 +103,8 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         {
             rabbitMq = await RabbitMqServer.StartAsync();
             _started.Push(rabbitMq);
-            // The vhost the bindings components connect to, made as scripts/run-local.sh makes it (docs/brokers.md).
-            await rabbitMq.ControlAsync("add_vhost", BindingsVhost, "--default-queue-type", "quorum");
-            await rabbitMq.ControlAsync("set_permissions", "-p", BindingsVhost, "guest", ".*", ".*", ".*");
+            // The vhost the bindings components connect to, made with scripts/run-local.sh's own calls (docs/brokers.md).
+            await LocalRabbitMq.MakeVhostAsync(rabbitMq);
         }
 
         var azurite = await Azurite.StartAsync();
