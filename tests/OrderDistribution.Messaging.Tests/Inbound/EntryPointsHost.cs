@@ -3,7 +3,10 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using OrderDistribution.TestSupport;
 using OrderDistribution.Messaging.Inbound;
 
 namespace OrderDistribution.Messaging.Tests.Inbound;
@@ -16,10 +19,11 @@ public sealed class EntryPointsHost : IAsyncDisposable
 {
     private readonly WebApplication _app;
 
-    private EntryPointsHost(WebApplication app, TakingHandler handler)
+    private EntryPointsHost(WebApplication app, TakingHandler handler, LogRecorder logs)
     {
         _app = app;
         Handler = handler;
+        Logs = logs;
         Client = new HttpClient { BaseAddress = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()) };
     }
 
@@ -29,17 +33,24 @@ public sealed class EntryPointsHost : IAsyncDisposable
 
     public HttpClient Client { get; }
 
-    public static async Task<EntryPointsHost> StartAsync()
+    public LogRecorder Logs { get; }
+
+    public IServiceProvider Services => _app.Services;
+
+    public static async Task<EntryPointsHost> StartAsync(params (string Key, string? Value)[] settings)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.WebHost.UseUrls("http://127.0.0.1:0");
+        builder.Configuration.AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, s.Value)));
+        var logs = new LogRecorder();
+        builder.Logging.AddProvider(logs);
         var handler = new TakingHandler();
         builder.Services.AddDaprMessaging();
         builder.Services.AddSingleton<IOrderHandler>(handler);
         var app = builder.Build();
         app.MapOrderEntryPoints(Routes);
         await app.StartAsync();
-        return new EntryPointsHost(app, handler);
+        return new EntryPointsHost(app, handler, logs);
     }
 
     public async ValueTask DisposeAsync()
