@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Net;
-using System.Text;
 using System.Text.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
@@ -273,47 +272,6 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         var body = await response.Content.ReadAsStringAsync();
         Assert.DoesNotContain("UnreadableOptions", body, StringComparison.Ordinal);
         Assert.DoesNotContain(" at ", body, StringComparison.Ordinal);
-    }
-
-    [Fact]
-    public async Task The_request_body_limit_fits_the_largest_valid_bulk_and_not_much_more()
-    {
-        using var app = Distributor(("Messaging:MaxMessagesCount", "10"), ("Messaging:MaxMessageBytes", "4096"));
-        _ = await ReadyClientAsync(app);
-        var limit = app.Services.GetRequiredService<IOptions<Microsoft.AspNetCore.Server.Kestrel.Core.KestrelServerOptions>>()
-            .Value.Limits.MaxRequestBodySize;
-        var largestEvent = Convert.ToBase64String(new byte[4096]);
-        var largestBulk = Encoding.UTF8.GetByteCount(JsonSerializer.Serialize(new
-        {
-            entries = Enumerable.Range(0, 10).Select(i => new
-            {
-                entryId = Guid.NewGuid().ToString(), @event = largestEvent, metadata = new Dictionary<string, string> { ["key"] = "value" },
-                contentType = "application/octet-stream",
-            }),
-            id = Guid.NewGuid().ToString(), metadata = new { pubsubName = "order-pubsub" }, pubsubname = "order-pubsub",
-            topic = "q-order-ingress", type = "com.dapr.event.sent.bulk",
-        }));
-
-        Assert.NotNull(limit);
-        Assert.InRange(limit.Value, largestBulk, 2 * largestBulk);
-    }
-
-    [Fact]
-    public async Task With_InvalidBindingMessage_Drop_an_invalid_binding_message_is_answered_200_after_its_drop_is_logged()
-    {
-        using var app = Distributor(("Messaging:InvalidBindingMessage", "Drop"));
-        var client = await ReadyClientAsync(app);
-        using var request = new HttpRequestMessage(HttpMethod.Post, "/q-order-ingress-input")
-        {
-            Content = BulkDelivery.Json("""{"OrderId":1,"Delivery":"Overnight"}"""),
-        };
-        request.Headers.Add("Messageid", "m-1");
-
-        var response = await client.SendAsync(request);
-
-        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Warning && l.Message.StartsWith("Dropped entry m-1 from q-order-ingress-input:", StringComparison.Ordinal));
-        Assert.DoesNotContain(_sidecar.Requests, r => r.Path.StartsWith("/v1.0/bindings/", StringComparison.Ordinal));
     }
 
     /// <summary>Settings that can be read while the app starts (its routes, its warm-up) and fail every request after that.</summary>

@@ -8,9 +8,6 @@ using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.Distributor.Tests;
 
-/// <summary>One bulk publish the distributor made: the topic, its metadata and the payloads, in order.</summary>
-public sealed record RecordedBulkPublish(string Topic, IReadOnlyDictionary<string, string> Metadata, IReadOnlyList<byte[]> Payloads);
-
 /// <summary>
 /// Stands in for the sidecar behind <see cref="DaprClient"/> and <see cref="IOutputBindings"/>: records every publish and binding call, fails the orders it
 /// is told to the way the SDK reports it (named entries of a bulk publish; a DaprException for one publish or binding

@@ -5,16 +5,6 @@ using Microsoft.AspNetCore.Http;
 
 namespace OrderDistribution.TestSupport;
 
-/// <summary>One request the fake sidecar took.</summary>
-public sealed record SidecarRequest(
-    string Path, IReadOnlyDictionary<string, string> Query, IReadOnlyDictionary<string, string> Headers, byte[] Body)
-{
-    public JsonElement Json => JsonDocument.Parse(Body).RootElement;
-}
-
-/// <summary>One output binding call as the binding received it: the data daprd hands on and the metadata it builds.</summary>
-public sealed record BindingMessage(string Binding, byte[] Data, IReadOnlyDictionary<string, string> Metadata);
-
 /// <summary>
 /// The sidecar's HTTP API for publishing (bulk publish, publish, output bindings) on 127.0.0.1, recording
 /// every request, and each output binding call as the binding gets it from the <see cref="Runtime"/> chosen. It can fail chosen entries, and refuse bulk requests over a byte cap the way Azure

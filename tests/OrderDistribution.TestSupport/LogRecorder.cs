@@ -3,8 +3,6 @@ using Microsoft.Extensions.Logging;
 
 namespace OrderDistribution.TestSupport;
 
-public sealed record LoggedLine(LogLevel Level, string Category, string Message, Exception? Exception);
-
 /// <summary>Keeps every line an app logs, for tests that assert what was logged.</summary>
 public sealed class LogRecorder : ILoggerProvider
 {

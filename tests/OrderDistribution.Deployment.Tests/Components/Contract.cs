@@ -52,5 +52,3 @@ internal static class Contract
     public const string LivenessPath = OrderDistribution.ServiceDefaults.ServiceDefaults.LivenessPath;
     public const string ReadinessPath = OrderDistribution.ServiceDefaults.ServiceDefaults.ReadinessPath;
 }
-
-internal sealed record Binding(string Name, string Direction, string Queue, string AppId);

@@ -14,7 +14,7 @@ using GrpcBulkPublishRequest = Dapr.Client.Autogen.Grpc.v1.BulkPublishRequest;
 using GrpcBulkPublishResponse = Dapr.Client.Autogen.Grpc.v1.BulkPublishResponse;
 using GrpcFailedEntry = Dapr.Client.Autogen.Grpc.v1.BulkPublishResponseFailedEntry;
 
-namespace OrderDistribution.Distributor.Tests;
+namespace OrderDistribution.Messaging.Tests.Outbound;
 
 /// <summary>
 /// What the apps hand Dapr's SDK when they publish, and how they read its answers: raw payloads, the byte budget

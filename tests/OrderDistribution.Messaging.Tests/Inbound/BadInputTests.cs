@@ -3,17 +3,22 @@ using System.Net;
 using System.Text.Json;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.Distributor.Tests;
+namespace OrderDistribution.Messaging.Tests.Inbound;
 
-/// <summary>Input that is not an order ends in a DROP, a 404 or (bindings) a 400, never a 500 the sidecar retries forever.</summary>
-public sealed class BadInputTests : IDisposable
+/// <summary>
+/// Input that is not an order ends in a DROP, a 404 or (bindings) a 400, never a 500 the sidecar retries forever; the
+/// entry points decide it before any app's handler (here a stub that takes every order) sees an order.
+/// </summary>
+public sealed class BadInputTests : IAsyncLifetime
 {
-    private readonly DistributorFactory _app = new();
+    private EntryPointsHost _app = null!;
+
+    public async ValueTask InitializeAsync() => _app = await EntryPointsHost.StartAsync();
 
     [Fact]
     public async Task A_bulk_body_that_is_not_JSON_is_answered_404_so_that_the_sidecar_drops_it_instead_of_redelivering_it_forever()
     {
-        var response = await _app.CreateClient().PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("{not json"));
+        var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("{not json"));
 
         Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
         Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
@@ -22,7 +27,7 @@ public sealed class BadInputTests : IDisposable
     [Fact]
     public async Task A_single_body_that_is_not_JSON_is_answered_DROP()
     {
-        var response = await _app.CreateClient().PostAsync("/q-order-ingress-single", BulkDelivery.Json("{not json"));
+        var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkDelivery.Json("{not json"));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Equal("DROP", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
@@ -31,7 +36,7 @@ public sealed class BadInputTests : IDisposable
     [Fact]
     public async Task A_binding_body_that_is_not_JSON_gets_a_400_so_that_the_broker_dead_letters_it()
     {
-        var response = await _app.CreateClient().PostAsync("/q-order-ingress-input", BulkDelivery.Json("{not json"));
+        var response = await _app.Client.PostAsync("/q-order-ingress-input", BulkDelivery.Json("{not json"));
 
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
@@ -44,28 +49,28 @@ public sealed class BadInputTests : IDisposable
     [InlineData("""{"entries":"x"}""")]
     public async Task A_bulk_body_without_an_entries_array_is_answered_404_saying_why(string body)
     {
-        var response = await _app.CreateClient().PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
+        var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
 
         Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
         Assert.Contains("'entries' array", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task A_single_CloudEvent_whose_id_is_no_readable_text_is_published_like_any_other_and_answered_without_500()
+    public async Task A_single_CloudEvent_whose_id_is_no_readable_text_is_handed_to_the_app_like_any_other_and_answered_without_500()
     {
         var order = TestOrders.Json(TestOrders.Make(5, Delivery.Express));
-        var response = await _app.CreateClient().PostAsync("/q-order-ingress-single", BulkDelivery.Json(
+        var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkDelivery.Json(
             $$"""{"specversion":"1.0","id":"\uD800abc","type":"com.dapr.event.sent","data":{{order}}}"""));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Equal("SUCCESS", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
-        Assert.Single(_app.Sidecar.Publishes);
+        Assert.Single(_app.Handler.Orders);
     }
 
     [Fact]
     public async Task A_bulk_delivery_with_no_entries_is_answered_with_no_statuses()
     {
-        var response = await _app.CreateClient().PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("""{"entries":[]}"""));
+        var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("""{"entries":[]}"""));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Empty(await BulkDelivery.StatusesAsync(response));
@@ -82,7 +87,7 @@ public sealed class BadInputTests : IDisposable
     [InlineData("42")]
     public async Task An_entry_that_is_not_a_valid_order_is_dropped_in_bulk_and_single_and_refused_by_the_binding(string @event)
     {
-        var client = _app.CreateClient();
+        var client = _app.Client;
         var bulk = $$"""{"entries":[{"entryId":"e1","event":{{@event}},"contentType":"application/json"}]}""";
         var single = $$"""{"specversion":"1.0","id":"c1","type":"com.dapr.event.sent","data":{{@event}}}""";
 
@@ -93,9 +98,7 @@ public sealed class BadInputTests : IDisposable
         Assert.Equal("DROP", bulkStatuses["e1"]);
         Assert.Equal("DROP", JsonDocument.Parse(await singleResponse.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
         Assert.Equal(HttpStatusCode.BadRequest, bindingResponse.StatusCode);
-        Assert.Empty(_app.Sidecar.BulkPublishes);
-        Assert.Empty(_app.Sidecar.Publishes);
-        Assert.Empty(_app.Sidecar.BindingCalls);
+        Assert.Empty(_app.Handler.Orders);
     }
 
     [Fact]
@@ -103,11 +106,12 @@ public sealed class BadInputTests : IDisposable
     {
         const string camel = """{"orderId":5,"orderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","delivery":"standard","items":[{"orderItemId":1,"sku":"A","quantity":1}]}""";
 
-        var response = await _app.CreateClient().PostAsync("/q-order-ingress-input", BulkDelivery.Json(camel));
+        var response = await _app.Client.PostAsync("/q-order-ingress-input", BulkDelivery.Json(camel));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Equal("q-order-standard-output", Assert.Single(_app.Sidecar.BindingCalls).Binding);
+        var order = Assert.Single(_app.Handler.Orders).Order;
+        Assert.Equal((5, Delivery.Standard, "A"), (order.OrderId, order.Delivery, Assert.Single(order.Items).SKU));
     }
 
-    public void Dispose() => _app.Dispose();
+    public async ValueTask DisposeAsync() => await _app.DisposeAsync();
 }

@@ -1,0 +1,42 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using Azure.Storage.Blobs;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.Contracts;
+using OrderDistribution.InProcessHost;
+using OrderDistribution.Receiver;
+using OrderDistribution.TestSupport;
+using OrderDistribution.Messaging;
+
+namespace OrderDistribution.Benchmarks;
+
+public sealed record TrioRunOptions
+{
+    public int Orders { get; init; } = 10_000;
+
+    public DeliveryStyle Style { get; init; } = DeliveryStyle.Bulk;
+
+    public double PublishFailureRate { get; init; }
+
+    public double WriteFailureRate { get; init; }
+
+    public double PoisonRate { get; init; }
+
+    public bool DeliverEveryMessageTwice { get; init; }
+
+    /// <summary>Single deliveries the sidecar runs into each app at once: run-local.sh's appMaxConcurrency in single mode.</summary>
+    public int ConcurrentSingleDeliveries { get; init; } = 64;
+
+    public TimeSpan RetryInterval { get; init; } = TimeSpan.FromMilliseconds(200);
+
+    public TimeSpan Timeout { get; init; } = TimeSpan.FromMinutes(10);
+
+    /// <summary>Azurite keeps its data there (on disk, as in a real run); in memory when null.</summary>
+    public string? AzuriteDataFolder { get; init; }
+
+    public int Seed { get; init; } = 1;
+}

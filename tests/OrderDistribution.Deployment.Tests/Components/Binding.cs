@@ -1,0 +1,4 @@
+using OrderDistribution.Contracts;
+namespace OrderDistribution.Deployment.Tests;
+
+internal sealed record Binding(string Name, string Direction, string Queue, string AppId);

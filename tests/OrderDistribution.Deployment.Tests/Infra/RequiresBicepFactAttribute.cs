@@ -1,0 +1,18 @@
+using System.Runtime.CompilerServices;
+using System.Reflection;
+using System.Text.Json.Nodes;
+
+namespace OrderDistribution.Deployment.Tests;
+
+/// <summary>A fact that needs the Bicep compiler; skipped, with the reason, where there is none for this platform.</summary>
+public sealed class RequiresBicepFactAttribute : FactAttribute
+{
+    public RequiresBicepFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
+    {
+        if (BicepCompiler.Path is null)
+        {
+            Skip = BicepCompiler.MissingReason;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+using Microsoft.Extensions.DependencyInjection;
+using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Outbound;
+using OrderDistribution.TestSupport;
+
+namespace OrderDistribution.Messaging.Tests.Outbound;
+
+/// <summary>The seed hit "the message is too large" at 500 orders a batch; no bulk publish request may exceed the budget.</summary>
+public sealed class BulkPublishBudgetTests
+{
+    private const int Budget = 131_072;
+
+    [Fact]
+    public async Task Over_HTTP_no_bulk_publish_request_body_exceeds_the_budget_so_a_capped_broker_takes_them_all()
+    {
+        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        sidecar.MaxBulkRequestBytes = Budget;
+        using var publishing = PublishingOver(sidecar);
+        var publisher = publishing.GetRequiredService<BulkOrderPublisher>();
+        var entries = TestOrders.Many(500, descriptionLength: 1_500)
+            .Select(o => new OutboundMessage(Guid.NewGuid().ToString(), OrderJson.Serialize(o)))
+            .ToList();
+
+        var failed = await publisher.PublishAsync("q-order-express", entries, CancellationToken.None);
+
+        Assert.Empty(failed);
+        var requests = sidecar.BulkPublishes("q-order-express").ToList();
+        Assert.True(requests.Count > 1);
+        Assert.All(requests, r => Assert.True(r.Body.Length <= Budget, $"request of {r.Body.Length} bytes"));
+        Assert.Equal(
+            entries.Select(e => OrderJson.Deserialize(e.Payload).OrderId).Order(),
+            requests.SelectMany(r => r.Json.EnumerateArray()).Select(e => OrderJson.Deserialize(e.GetProperty("event")).OrderId).Order());
+    }
+
+    [Fact]
+    public void Chunks_keep_the_entries_in_order_and_lose_none()
+    {
+        var entries = Enumerable.Range(0, 100)
+            .Select(i => new OutboundMessage($"e{i}", new byte[100 + (i * 37 % 900)]))
+            .ToList();
+
+        var chunks = BulkPublishBudget.Chunk(entries, 4_096);
+
+        Assert.Equal(entries, chunks.SelectMany(c => c));
+        Assert.All(chunks, c => Assert.True(c.Sum(m => BulkPublishBudget.CostOf(m)) <= 4_096));
+    }
+
+    [Fact]
+    public async Task An_order_too_large_for_any_batch_is_published_on_its_own()
+    {
+        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        using var publishing = PublishingOver(sidecar, maxBytes: 2_048);
+        var publisher = publishing.GetRequiredService<BulkOrderPublisher>();
+        var huge = new OutboundMessage("big", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express, descriptionLength: 4_000)));
+        var small = new OutboundMessage("small", OrderJson.Serialize(TestOrders.Make(2, Delivery.Express)));
+
+        var failed = await publisher.PublishAsync("q-order-express", [huge, small], CancellationToken.None);
+
+        Assert.Empty(failed);
+        Assert.Single(sidecar.Requests, r => r.Path == "/v1.0/publish/order-pubsub/q-order-express");
+        Assert.Single(sidecar.BulkPublishes("q-order-express"));
+    }
+
+    private static ServiceProvider PublishingOver(FakeDaprSidecar sidecar, int maxBytes = Budget) =>
+        SidecarDaprClient.Publishing(sidecar.Address, ("Messaging:MaxBulkPublishBytes", maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+}

@@ -1,0 +1,6 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Logging;
+
+namespace OrderDistribution.TestSupport;
+
+public sealed record LoggedLine(LogLevel Level, string Category, string Message, Exception? Exception);

@@ -1,0 +1,13 @@
+using System.Collections.Concurrent;
+using System.Text.Json;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+
+namespace OrderDistribution.TestSupport;
+
+/// <summary>One request the fake sidecar took.</summary>
+public sealed record SidecarRequest(
+    string Path, IReadOnlyDictionary<string, string> Query, IReadOnlyDictionary<string, string> Headers, byte[] Body)
+{
+    public JsonElement Json => JsonDocument.Parse(Body).RootElement;
+}
