@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -57,22 +56,5 @@ public sealed class EntryPointsHost : IAsyncDisposable
     {
         Client.Dispose();
         await _app.DisposeAsync();
-    }
-
-    /// <summary>Takes every order it is handed, marking it done, and keeps it.</summary>
-    public sealed class TakingHandler : IOrderHandler
-    {
-        public ConcurrentQueue<InboundOrder> Orders { get; } = new();
-
-        public Task HandleAsync(IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
-        {
-            foreach (var order in orders)
-            {
-                Orders.Enqueue(order);
-                progress.MarkDone(order.EntryId);
-            }
-
-            return Task.CompletedTask;
-        }
     }
 }
