@@ -4,7 +4,6 @@ using System.Text;
 using Azure.Storage.Blobs;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Contracts;
 using OrderDistribution.InProcessHost;

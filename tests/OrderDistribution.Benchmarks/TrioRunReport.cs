@@ -1,16 +1,4 @@
-using System.Diagnostics;
 using System.Globalization;
-using System.Text;
-using Azure.Storage.Blobs;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.DependencyInjection.Extensions;
-using OrderDistribution.Messaging.Inbound;
-using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.Contracts;
-using OrderDistribution.InProcessHost;
-using OrderDistribution.Receiver;
-using OrderDistribution.TestSupport;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Benchmarks;
 

@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>Run-time checks for the tools a test needs: the test skips, saying what is missing, where one is.</summary>

@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace OrderDistribution.RealParts.Tests;
 
 /// <summary>The ports daprd listens on, as it sees them (inside its container, or on the host).</summary>

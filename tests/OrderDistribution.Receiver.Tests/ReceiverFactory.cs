@@ -3,8 +3,6 @@ using Microsoft.AspNetCore.Hosting;
 using OrderDistribution.ServiceDefaults;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.Logging;
-using Azure.Storage.Blobs;
-using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Receiver.Tests;

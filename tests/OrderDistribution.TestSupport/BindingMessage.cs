@@ -1,8 +1,3 @@
-using System.Collections.Concurrent;
-using System.Text.Json;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Http;
-
 namespace OrderDistribution.TestSupport;
 
 /// <summary>One output binding call as the binding received it: the data daprd hands on and the metadata it builds.</summary>

@@ -1,7 +1,4 @@
-using System.Collections.Concurrent;
 using System.Text.Json;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Http;
 
 namespace OrderDistribution.TestSupport;
 

@@ -1,4 +1,3 @@
-using OrderDistribution.Contracts;
 namespace OrderDistribution.Deployment.Tests;
 
 internal sealed record Binding(string Name, string Direction, string Queue, string AppId);

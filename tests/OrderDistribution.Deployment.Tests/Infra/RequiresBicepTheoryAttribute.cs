@@ -1,6 +1,4 @@
 using System.Runtime.CompilerServices;
-using System.Reflection;
-using System.Text.Json.Nodes;
 
 namespace OrderDistribution.Deployment.Tests;
 

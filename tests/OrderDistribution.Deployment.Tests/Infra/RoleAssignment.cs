@@ -1,6 +1,3 @@
-using System.Collections.Concurrent;
-using System.Globalization;
-using System.Text;
 using System.Text.Json.Nodes;
 
 namespace OrderDistribution.Deployment.Tests;
