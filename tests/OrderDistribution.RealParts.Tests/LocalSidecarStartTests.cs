@@ -34,9 +34,7 @@ public sealed class LocalSidecarStartTests
         var given = new List<SidecarPorts>();
         try
         {
-            var daprd = Path.Combine(folder, "daprd");
-            await File.WriteAllTextAsync(daprd, ListeningDaprd.Replace("\r", "", StringComparison.Ordinal) + "\n", ct);
-            File.SetUnixFileMode(daprd, UnixFileMode.UserRead | UnixFileMode.UserExecute);
+            var daprd = await WriteListeningDaprdAsync(folder, ct);
             var backend = new LocalProcessBackend(new DaprRuntime(DaprRuntime.PinnedVersion, daprd, daprd), () =>
             {
                 // The first start gets a port another process holds; the next get free ones.
@@ -76,9 +74,7 @@ public sealed class LocalSidecarStartTests
         var starts = 0;
         try
         {
-            var daprd = Path.Combine(folder, "daprd");
-            await File.WriteAllTextAsync(daprd, ListeningDaprd.Replace("\r", "", StringComparison.Ordinal) + "\n", ct);
-            File.SetUnixFileMode(daprd, UnixFileMode.UserRead | UnixFileMode.UserExecute);
+            var daprd = await WriteListeningDaprdAsync(folder, ct);
             await using var backend = new LocalProcessBackend(new DaprRuntime(DaprRuntime.PinnedVersion, daprd, daprd), () =>
             {
                 starts++;
@@ -100,4 +96,13 @@ public sealed class LocalSidecarStartTests
 
     private static SidecarLaunch Launch() =>
         new("distributor", Azurite.FreePort(), "http", [], Path.Combine(RepositoryRoot.Path, "components-pubsub", "config.yaml"), null, null);
+
+    /// <summary>The fake daprd, as an executable in <paramref name="folder"/>.</summary>
+    private static async Task<string> WriteListeningDaprdAsync(string folder, CancellationToken ct)
+    {
+        var daprd = Path.Combine(folder, "daprd");
+        await File.WriteAllTextAsync(daprd, ListeningDaprd.Replace("\r", "", StringComparison.Ordinal) + "\n", ct);
+        File.SetUnixFileMode(daprd, UnixFileMode.UserRead | UnixFileMode.UserExecute);
+        return daprd;
+    }
 }
