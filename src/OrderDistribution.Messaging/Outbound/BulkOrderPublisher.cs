@@ -154,9 +154,10 @@ public sealed class BulkOrderPublisher(
                         .Where(id => !outcome.WasDropped(id))
                         .Concat(confirmedInHalves);
                 case SidecarFailureKind.RejectsOrder:
+                    // The rest of the chunk, if any, was confirmed by an earlier try: it is published, not failed.
                     outcome.Drop(remaining[0].EntryId, $"the sidecar refuses it for good: {DaprPublishFailure.Reason(e)}");
                     remaining = [];
-                    return [];
+                    break;
                 default:
                     foreach (var message in remaining)
                     {
