@@ -4,31 +4,38 @@ using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
-using OrderDistribution.TestSupport;
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging.Outbound;
+using OrderDistribution.ServiceDefaults;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
 /// <summary>
-/// The messaging core's entry points alone, on 127.0.0.1, with a stub <see cref="IOrderHandler"/> that takes every
-/// order it is given: what the entry points decide before any app's handler sees an order.
+/// The messaging core's entry points alone, on 127.0.0.1, with a stub <see cref="IOrderHandler"/>: one that takes every
+/// order it is given (what the entry points decide before any app's handler sees an order), or one that sends every
+/// order on through the core's ways out to a sidecar double, in a host with the apps' defaults (what a delivery is
+/// answered by what the sidecar does).
 /// </summary>
 public sealed class EntryPointsHost : IAsyncDisposable
 {
     private readonly WebApplication _app;
+    private readonly TakingHandler? _handler;
 
-    private EntryPointsHost(WebApplication app, TakingHandler handler, LogRecorder logs)
+    private EntryPointsHost(WebApplication app, TakingHandler? handler, LogRecorder logs)
     {
         _app = app;
-        Handler = handler;
+        _handler = handler;
         Logs = logs;
         Client = new HttpClient { BaseAddress = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()) };
     }
 
     public static readonly OrderRoutes Routes = new("q-order-ingress", "q-order-ingress-input");
 
-    public TakingHandler Handler { get; }
+    /// <summary>The orders the stub took; a host that forwards has them at its sidecar instead.</summary>
+    public TakingHandler Handler => _handler ?? throw new InvalidOperationException("This host forwards its orders: they are at its sidecar.");
 
     public HttpClient Client { get; }
 
@@ -38,18 +45,62 @@ public sealed class EntryPointsHost : IAsyncDisposable
 
     public static async Task<EntryPointsHost> StartAsync(params (string Key, string? Value)[] settings)
     {
-        var builder = WebApplication.CreateSlimBuilder();
+        var handler = new TakingHandler();
+        var (app, logs) = Build(new WebApplicationOptions(), settings, services => services.AddSingleton<IOrderHandler>(handler));
+        app.MapOrderEntryPoints(Routes);
+        await app.StartAsync();
+        return new EntryPointsHost(app, handler, logs);
+    }
+
+    /// <summary>
+    /// The entry points with the apps' defaults (health, error answers, the app API token) and a
+    /// <see cref="ForwardingHandler"/> that publishes through the sidecar double at <paramref name="sidecar"/>.
+    /// </summary>
+    public static Task<EntryPointsHost> ForwardingAsync(Uri sidecar, params (string Key, string? Value)[] settings) =>
+        ForwardingAsync(sidecar, Environments.Production, _ => { }, settings);
+
+    /// <param name="environment">The host's environment.</param>
+    /// <param name="services">Changes the registrations, after the host's own.</param>
+    public static async Task<EntryPointsHost> ForwardingAsync(
+        Uri sidecar, string environment, Action<IServiceCollection> services, params (string Key, string? Value)[] settings)
+    {
+        var (app, logs) = Build(
+            new WebApplicationOptions { EnvironmentName = environment },
+            [
+                // The apps' own log levels (their appsettings.json): the framework's lines per request are not logged.
+                ("Logging:LogLevel:Microsoft.AspNetCore", "Warning"), ("Logging:LogLevel:System.Net.Http.HttpClient", "Warning"),
+                ("Readiness:Interval", "00:00:00.100"), ("DAPR_HTTP_ENDPOINT", sidecar.ToString()), .. settings,
+            ],
+            registrations =>
+            {
+                registrations.AddDaprPublishing();
+                registrations.UseSidecarDouble();
+                registrations.AddSingleton<IOrderHandler, ForwardingHandler>();
+                services(registrations);
+            },
+            serviceDefaults: true);
+        app.UseServiceDefaults();
+        app.MapOrderEntryPoints(Routes);
+        await app.StartAsync();
+        return new EntryPointsHost(app, handler: null, logs);
+    }
+
+    private static (WebApplication App, LogRecorder Logs) Build(
+        WebApplicationOptions options, (string Key, string? Value)[] settings, Action<IServiceCollection> services, bool serviceDefaults = false)
+    {
+        var builder = WebApplication.CreateSlimBuilder(options);
         builder.WebHost.UseUrls("http://127.0.0.1:0");
         builder.Configuration.AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, s.Value)));
         var logs = new LogRecorder();
         builder.Logging.AddProvider(logs);
-        var handler = new TakingHandler();
+        if (serviceDefaults)
+        {
+            builder.AddServiceDefaults();
+        }
+
         builder.Services.AddDaprMessaging();
-        builder.Services.AddSingleton<IOrderHandler>(handler);
-        var app = builder.Build();
-        app.MapOrderEntryPoints(Routes);
-        await app.StartAsync();
-        return new EntryPointsHost(app, handler, logs);
+        services(builder.Services);
+        return (builder.Build(), logs);
     }
 
     public async ValueTask DisposeAsync()

@@ -1,22 +1,20 @@
 using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
-using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using OrderDistribution.Messaging.Inbound;
-using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
-using OrderDistribution.Messaging;
 
-namespace OrderDistribution.Distributor.Tests;
+namespace OrderDistribution.Messaging.Tests.Inbound;
 
 /// <summary>
-/// The distributor over HTTP against a fake sidecar: every entry is decided on its own, the sidecar's answers
-/// are not trusted beyond what they say, and every delivery is answered within its deadline.
+/// The entry points over HTTP, with a stub handler that sends every order on through the core's ways out, against a
+/// fake sidecar: every entry is decided on its own, the sidecar's answers are not trusted beyond what they say, and
+/// every delivery is answered within its deadline.
 /// </summary>
 public sealed class DeliveryRulesTests : IAsyncLifetime
 {
@@ -29,7 +27,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     [Fact]
     public async Task Poison_entries_are_dropped_one_by_one_and_their_valid_neighbours_are_published_once()
     {
-        using var app = Distributor();
+        await using var app = await ForwardingAsync();
         var client = await ReadyClientAsync(app);
         string Event(long id) => Convert.ToBase64String(OrderJson.Serialize(TestOrders.Make(id, Delivery.Express)));
         var body = $$$"""
@@ -72,7 +70,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     public async Task Only_the_entries_a_2xx_answer_names_as_failed_are_answered_RETRY()
     {
         _sidecar.BulkAnswer = request => (200, $$"""{"failedEntries":[{"entryId":"{{FirstEntryId(request)}}","error":"busy"}]}""");
-        using var app = Distributor();
+        await using var app = await ForwardingAsync();
         var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(4).Where(o => o.Delivery == Delivery.Express), "q-order-ingress");
 
         var statuses = await BulkDelivery.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
@@ -94,7 +92,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     public async Task An_answer_that_does_not_say_which_entries_were_published_makes_every_entry_RETRY(int status, string answer)
     {
         _sidecar.BulkAnswer = _ => (status, answer);
-        using var app = Distributor();
+        await using var app = await ForwardingAsync();
         var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(6), "q-order-ingress");
 
         var response = await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
@@ -107,7 +105,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     [Fact]
     public async Task A_publish_the_sidecar_confirms_with_204_is_SUCCESS_and_carries_the_byte_budget_it_was_chunked_by()
     {
-        using var app = Distributor(("Messaging:MaxBulkPublishBytes", "4096"));
+        await using var app = await ForwardingAsync(("Messaging:MaxBulkPublishBytes", "4096"));
         var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(40, descriptionLength: 200), "q-order-ingress");
 
         var statuses = await BulkDelivery.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
@@ -126,7 +124,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     public async Task With_a_sidecar_that_never_answers_a_delivery_is_answered_within_its_deadline_and_nothing_is_SUCCESS(string route)
     {
         _sidecar.Hang = new TaskCompletionSource().Task;
-        using var app = Distributor(("Messaging:DeliveryDeadline", "00:00:01"));
+        await using var app = await ForwardingAsync(("Messaging:DeliveryDeadline", "00:00:01"));
         var client = await ReadyClientAsync(app);
         var order = TestOrders.Make(1, Delivery.Express);
         var content = route switch
@@ -151,7 +149,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     public async Task A_dead_sidecar_opens_the_circuit_so_a_large_bulk_fails_fast_instead_of_one_timeout_after_another()
     {
         _sidecar.Hang = new TaskCompletionSource().Task;
-        using var app = Distributor(
+        await using var app = await ForwardingAsync(
             ("Messaging:DeliveryDeadline", "00:00:30"), ("Messaging:MaxBulkPublishBytes", "4096"), ("Dapr:RequestTimeout", "00:00:00.300"),
             ("Logging:LogLevel:OrderDistribution", "Debug"));
         var client = await ReadyClientAsync(app);
@@ -181,9 +179,9 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     [Fact]
     public async Task A_refused_single_publish_is_answered_RETRY_with_one_warning_naming_the_sidecars_own_reason()
     {
-        using var app = new DistributorFactory(("Messaging:PubSubMode", "single"));
-        app.Sidecar.FailOrder = _ => true;
-        var client = app.CreateClient();
+        _sidecar.PublishAnswer = _ => (500, "chosen to fail");
+        await using var app = await ForwardingAsync(("Messaging:PubSubMode", "single"));
+        var client = app.Client;
         var order = TestOrders.Json(TestOrders.Make(3, Delivery.Standard));
 
         var response = await client.PostAsync("/q-order-ingress-single",
@@ -191,7 +189,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
 
         Assert.Equal("RETRY", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
         var warning = Assert.Single(app.Logs.AtLeast(LogLevel.Warning));
-        Assert.EndsWith("first failure: c3: forwarding order 3 to q-order-standard failed: Internal: chosen to fail", warning.Message, StringComparison.Ordinal);
+        Assert.EndsWith("first failure: c3: forwarding order 3 to q-order-standard failed: Internal: 500 chosen to fail", warning.Message, StringComparison.Ordinal);
         Assert.Null(warning.Exception);
         // The category retry-drop.kql and the workbook read, and Application Insights is sent.
         Assert.Equal("OrderDistribution.Messaging.Inbound.DeliveryRun", warning.Category);
@@ -200,7 +198,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     [Fact]
     public async Task A_delivery_that_goes_well_logs_nothing_at_information_or_above()
     {
-        using var app = Distributor(("Logging:LogLevel:OrderDistribution", "Debug"));
+        await using var app = await ForwardingAsync(("Logging:LogLevel:OrderDistribution", "Debug"));
         var client = await ReadyClientAsync(app);
         var linesAtStart = app.Logs.AtLeast(LogLevel.Information).Count();
 
@@ -218,7 +216,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     public async Task A_caller_that_hangs_up_half_way_leaves_a_log_line()
     {
         _sidecar.Hang = new TaskCompletionSource().Task;
-        using var app = Distributor();
+        await using var app = await ForwardingAsync();
         var client = await ReadyClientAsync(app);
         using var hangUp = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
 
@@ -233,7 +231,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     [Fact]
     public async Task With_an_app_API_token_only_health_is_open_without_it_and_the_sidecar_token_goes_with_every_publish()
     {
-        using var app = Distributor(("APP_API_TOKEN", "app-secret"), ("DAPR_API_TOKEN", "sidecar-secret"));
+        await using var app = await ForwardingAsync(("APP_API_TOKEN", "app-secret"), ("DAPR_API_TOKEN", "sidecar-secret"));
         var client = await ReadyClientAsync(app);
         var delivery = BulkDelivery.RawPayload(TestOrders.Many(2), "q-order-ingress").Body;
 
@@ -255,14 +253,10 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     [Fact]
     public async Task An_error_answer_carries_no_stack_trace_even_in_Development()
     {
-        using var app = Distributor();
         var options = new UnreadableOptions();
-        var client = app.WithWebHostBuilder(builder =>
-        {
-            builder.UseEnvironment("Development");
-            builder.ConfigureServices(services =>
-                services.Replace(ServiceDescriptor.Singleton<IOptions<MessagingOptions>>(options)));
-        }).CreateClient();
+        await using var app = await EntryPointsHost.ForwardingAsync(
+            _sidecar.Address, Environments.Development, services => services.Replace(ServiceDescriptor.Singleton<IOptions<MessagingOptions>>(options)));
+        var client = app.Client;
         options.FailFromNow();
 
         var response = await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("""{"entries":[]}"""));
@@ -286,14 +280,13 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         public void FailFromNow() => _failing = true;
     }
 
-    private DistributorFactory Distributor(params (string Key, string? Value)[] settings) =>
-        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), .. settings]) { SidecarDouble = true };
+    private Task<EntryPointsHost> ForwardingAsync(params (string Key, string? Value)[] settings) =>
+        EntryPointsHost.ForwardingAsync(_sidecar.Address, settings);
 
-    private static async Task<HttpClient> ReadyClientAsync(DistributorFactory app)
+    private static async Task<HttpClient> ReadyClientAsync(EntryPointsHost app)
     {
-        var client = app.CreateClient();
-        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
-        return client;
+        await Eventually.StatusAsync(app.Client, "/health", HttpStatusCode.OK);
+        return app.Client;
     }
 
     private static async Task<HttpResponseMessage> SendAsync(HttpClient client, string path, string body, string token)
