@@ -154,7 +154,7 @@ public sealed class BulkOrderPublisher(
                         .Where(id => !outcome.WasDropped(id))
                         .Concat(confirmedInHalves);
                 case SidecarFailureKind.RejectsOrder:
-                    // The rest of the chunk, if any, was confirmed by an earlier try: it is published, not failed.
+                    // Entries an earlier try of this chunk confirmed are still reported published, below.
                     outcome.Drop(remaining[0].EntryId, $"the sidecar refuses it for good: {DaprPublishFailure.Reason(e)}");
                     remaining = [];
                     break;

@@ -13,7 +13,8 @@ namespace OrderDistribution.Messaging.Tests.Outbound;
 /// <summary>
 /// Bulk publishing against the sidecar double, by what the sidecar's answer says about the order: an order that can
 /// never go is dropped once (before any call when its size says so), a transient failure is retried, a refusal of every
-/// order is never a drop and makes the app not ready.
+/// order is never a drop and makes the app not ready; and over any sequence of answers to the tries of one request, each
+/// entry is reported published once, dropped once, or failed, and never sent again once confirmed.
 /// </summary>
 public sealed class BulkOrderPublisherTests : IAsyncLifetime
 {
