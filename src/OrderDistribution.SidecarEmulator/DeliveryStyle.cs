@@ -1,6 +1,6 @@
-namespace OrderDistribution.LocalRun;
+namespace OrderDistribution.SidecarEmulator;
 
-/// <summary>How the double delivers a queue to its app: in bulk, one CloudEvent at a time, or as an input binding.</summary>
+/// <summary>How the emulator delivers a queue to its app: in bulk, one CloudEvent at a time, or as an input binding.</summary>
 public enum DeliveryStyle
 {
     Bulk,

@@ -1,4 +1,4 @@
-namespace OrderDistribution.LocalRun;
+namespace OrderDistribution.SidecarEmulator;
 
 /// <summary>
 /// What the Redis pub/sub component does with a message whose delivery failed once the inbound retries are spent

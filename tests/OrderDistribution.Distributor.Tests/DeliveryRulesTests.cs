@@ -287,7 +287,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     }
 
     private DistributorFactory Distributor(params (string Key, string? Value)[] settings) =>
-        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), .. settings]) { SidecarDouble = true };
+        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), .. settings]) { OverEmulator = true };
 
     private static async Task<HttpClient> ReadyClientAsync(DistributorFactory app)
     {

@@ -11,9 +11,9 @@ namespace OrderDistribution.Distributor.Tests;
 
 /// <summary>
 /// The distributor in-process. By default its DaprClient is a <see cref="RecordingDaprClient"/>; with
-/// <see cref="SidecarDouble"/>, one over the sidecar double that DAPR_HTTP_ENDPOINT names (<see cref="SidecarDaprClient"/>).
+/// <see cref="OverEmulator"/>, one over the sidecar emulator that DAPR_HTTP_ENDPOINT names (<see cref="EmulatorDaprClient"/>).
 /// </summary>
-public sealed class DistributorFactory(params (string Key, string? Value)[] settings) : WebApplicationFactory<Program>
+public sealed class DistributorFactory(params (string Key, string? Value)[] settings) : WebApplicationFactory<OrderRouter>
 {
     public RecordingDaprClient Sidecar { get; } = new();
 
@@ -26,7 +26,7 @@ public sealed class DistributorFactory(params (string Key, string? Value)[] sett
         builder.AddDistributor();
     }
 
-    public bool SidecarDouble { get; init; }
+    public bool OverEmulator { get; init; }
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
@@ -39,9 +39,9 @@ public sealed class DistributorFactory(params (string Key, string? Value)[] sett
         builder.ConfigureLogging(logging => logging.AddProvider(Logs));
         builder.ConfigureServices(services =>
         {
-            if (SidecarDouble)
+            if (OverEmulator)
             {
-                services.UseSidecarDouble();
+                services.UseSidecarEmulator();
             }
             else
             {

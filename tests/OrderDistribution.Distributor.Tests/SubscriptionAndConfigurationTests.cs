@@ -81,7 +81,7 @@ public sealed class SubscriptionAndConfigurationTests
     public async Task Readiness_follows_the_sidecar_while_liveness_stays_up()
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString())) { SidecarDouble = true };
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString())) { OverEmulator = true };
         var client = app.CreateClient();
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.OK);
@@ -96,7 +96,7 @@ public sealed class SubscriptionAndConfigurationTests
     [Fact]
     public async Task With_no_sidecar_from_the_start_the_distributor_is_live_but_not_ready_and_says_so()
     {
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}")) { SidecarDouble = true };
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}")) { OverEmulator = true };
         var client = app.CreateClient();
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.ServiceUnavailable);

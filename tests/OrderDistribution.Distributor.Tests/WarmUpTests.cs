@@ -30,7 +30,7 @@ public sealed class WarmUpTests
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
         sidecar.Metadata = """{"id":"distributor"}""";
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString()), ("Logging:LogLevel:Default", "Debug")) { SidecarDouble = true };
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString()), ("Logging:LogLevel:Default", "Debug")) { OverEmulator = true };
 
         using var response = await app.CreateClient().GetAsync(ServiceDefaults.ServiceDefaults.LivenessPath, TestContext.Current.CancellationToken);
 

@@ -96,7 +96,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     public async Task A_run_killed_mid_watch_leaves_its_burst_to_watch_which_takes_no_lease_and_reports_it_exactly()
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
-        // The bindings model schedules over the sidecar's HTTP API, which the double serves to a process of its own.
+        // The bindings model schedules over the sidecar's HTTP API, which the emulator serves to a process of its own.
         using (var killed = Start(["run", "--model", "bindings", "--count", "300", "--timeout", "120", .. Run(sidecar)]))
         {
             try

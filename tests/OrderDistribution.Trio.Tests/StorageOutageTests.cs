@@ -4,7 +4,6 @@ using Azure.Storage.Blobs;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Benchmarks;
 using OrderDistribution.Contracts;
-using OrderDistribution.InProcessHost;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.TestSupport;
 
@@ -12,7 +11,7 @@ namespace OrderDistribution.Trio.Tests;
 
 /// <summary>
 /// Storage stopped cleanly (every call refused at once) as a burst starts, for longer than the inbound retry window, then back:
-/// the trio in-process behind the sidecar double, which runs the shipped components-pubsub/ policy and timers at
+/// the trio in-process behind the sidecar emulator, which runs the shipped components-pubsub/ policy and timers at
 /// <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a delivery"). On Dapr
 /// 1.17 and newer the component acknowledges a message whose retries are spent while its context still runs.
 /// </summary>
@@ -96,8 +95,8 @@ public sealed class StorageOutageTests
         var orders = OrderGenerator.Generate(Orders, seed: 34);
         await using var azurite = await Azurite.StartAsync();
         using var storage = new TcpCutProxy(azurite.Port);
-        var logs = InProcessTrio.Members.ToDictionary(m => m, _ => new LogRecorder());
-        await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
+        var logs = AppHost.Members.ToDictionary(m => m, _ => new LogRecorder());
+        await using var trio = await EmulatedTrio.StartAsync(new EmulatedTrioOptions
         {
             StorageConnectionString = Azurite.ConnectionStringFor(storage.Port),
             Style = style,

@@ -10,7 +10,7 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Outbound;
 
 /// <summary>
-/// Bulk publishing against the sidecar double, by what the sidecar's answer says about the order: an order that can
+/// Bulk publishing against the sidecar emulator, by what the sidecar's answer says about the order: an order that can
 /// never go is dropped once (before any call when its size says so), a transient failure is retried, a refusal of every
 /// order is never a drop and makes the app not ready.
 /// </summary>
@@ -154,7 +154,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     }
 
     private ServiceProvider Publishing(params (string Key, string Value)[] settings) =>
-        SidecarDaprClient.Publishing(_sidecar.Address, Logs, settings);
+        EmulatorDaprClient.Publishing(_sidecar.Address, Logs, settings);
 
     private Task<IReadOnlySet<string>> PublishAsync(ServiceProvider publishing, IReadOnlyList<OutboundMessage> messages) =>
         publishing.GetRequiredService<BulkOrderPublisher>().PublishAsync(

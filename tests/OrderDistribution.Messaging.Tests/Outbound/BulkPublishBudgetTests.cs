@@ -62,5 +62,5 @@ public sealed class BulkPublishBudgetTests
     }
 
     private static ServiceProvider PublishingOver(FakeDaprSidecar sidecar, int maxBytes = Budget) =>
-        SidecarDaprClient.Publishing(sidecar.Address, ("Messaging:MaxBulkPublishBytes", maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+        EmulatorDaprClient.Publishing(sidecar.Address, ("Messaging:MaxBulkPublishBytes", maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
 }

@@ -9,7 +9,7 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Outbound;
 
 /// <summary>
-/// What reaches a broker message through an output binding, on every runtime from 1.14 to the newest: the double
+/// What reaches a broker message through an output binding, on every runtime from 1.14 to the newest: the emulator
 /// builds the binding's metadata as each runtime does (<see cref="DaprRuntimeProfile"/>).
 /// </summary>
 public sealed class SidecarOutputBindingsTests
@@ -22,7 +22,7 @@ public sealed class SidecarOutputBindingsTests
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
         sidecar.Runtime = Runtime(version);
-        await using var publishing = SidecarDaprClient.Publishing(sidecar.Address, ("DAPR_API_TOKEN", "secret-token"));
+        await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address, ("DAPR_API_TOKEN", "secret-token"));
         var order = TestOrders.Make(5, Delivery.Express);
         using var activity = new Activity("deliver").SetIdFormat(ActivityIdFormat.W3C).Start();
 
@@ -42,7 +42,7 @@ public sealed class SidecarOutputBindingsTests
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
         sidecar.Runtime = Runtime(version);
-        await using var publishing = SidecarDaprClient.Publishing(sidecar.Address);
+        await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address);
         Activity.Current = null;
 
         await publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-ingress-output", "not json at all"u8.ToArray(), CancellationToken.None);
@@ -53,7 +53,7 @@ public sealed class SidecarOutputBindingsTests
         Assert.Equal("\"not json at all\"", Encoding.UTF8.GetString(message.Data));
     }
 
-    /// <summary>The reason the apps do not use the SDK's InvokeBinding: the double shows the leak the real sidecars showed.</summary>
+    /// <summary>The reason the apps do not use the SDK's InvokeBinding: the emulator shows the leak the real sidecars showed.</summary>
     [Theory]
     [MemberData(nameof(Runtimes))]
     public async Task The_SDKs_gRPC_InvokeBinding_puts_its_transport_headers_on_the_message_on_every_runtime(string version)
@@ -85,7 +85,7 @@ public sealed class SidecarOutputBindingsTests
     {
         await using var sidecar = await FakeDaprSidecar.StartAsync();
         sidecar.BindingAnswer = _ => (status, body);
-        await using var publishing = SidecarDaprClient.Publishing(sidecar.Address);
+        await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address);
 
         var failure = await Assert.ThrowsAnyAsync<Exception>(() =>
             publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-express-output", "{}"u8.ToArray(), CancellationToken.None));

@@ -7,7 +7,7 @@ using System.Threading.Channels;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 
-namespace OrderDistribution.LocalRun;
+namespace OrderDistribution.SidecarEmulator;
 
 /// <summary>
 /// A Dapr sidecar and its broker for in-process runs, behaving as the real ones do (docs/dapr-sidecar.md): it takes
@@ -16,18 +16,18 @@ namespace OrderDistribution.LocalRun;
 /// queue to its app in bulk (base64 raw-payload entries under fresh entry ids), one CloudEvent at a time, or as an
 /// input binding (the raw body). An entry answered SUCCESS (a binding: 2xx) is done; DROP (a binding: 400, which
 /// the broker dead-letters) is done and never delivered again; a 404 drops a whole delivery. RETRY, a missing status or
-/// a failed request brings a binding's message back after <see cref="SidecarDoubleOptions.RetryInterval"/> (RabbitMQ's
+/// a failed request brings a binding's message back after <see cref="EmulatedSidecarOptions.RetryInterval"/> (RabbitMQ's
 /// nack with requeue). A pub/sub message is what <c>pubsub.redis</c> makes of it: its delivery context runs
-/// <see cref="SidecarDoubleOptions.ProcessingTimeout"/> from when it was read, the inbound retries run inside it, and
-/// once they are spent the <see cref="SidecarDoubleOptions.Runtime"/> keeps it pending or acknowledges it (counted as
+/// <see cref="EmulatedSidecarOptions.ProcessingTimeout"/> from when it was read, the inbound retries run inside it, and
+/// once they are spent the <see cref="EmulatedSidecarOptions.Runtime"/> keeps it pending or acknowledges it (counted as
 /// <see cref="TopicReport.AcknowledgedUnstored"/>); a pending message is handed out again once it has been pending
-/// <c>ProcessingTimeout</c>, looked for every <see cref="SidecarDoubleOptions.RedeliverInterval"/>
+/// <c>ProcessingTimeout</c>, looked for every <see cref="EmulatedSidecarOptions.RedeliverInterval"/>
 /// (docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own" and "pubsub.redis after its retries are spent"). An attempt still running when its context ends is not cut off: the apps
 /// answer within their deadline, which the shipped processingTimeout outlasts.
 /// </summary>
-public sealed class SidecarDouble : IAsyncDisposable
+public sealed class EmulatedSidecar : IAsyncDisposable
 {
-    private readonly SidecarDoubleOptions _options;
+    private readonly EmulatedSidecarOptions _options;
     private readonly WebApplication _app;
     private readonly ConcurrentDictionary<string, Channel<Message>> _queues = new();
     private readonly ConcurrentDictionary<string, List<Message>> _pending = new();
@@ -39,7 +39,7 @@ public sealed class SidecarDouble : IAsyncDisposable
     private long _outstanding;
     private long _nextId;
 
-    private SidecarDouble(SidecarDoubleOptions options, WebApplication app)
+    private EmulatedSidecar(EmulatedSidecarOptions options, WebApplication app)
     {
         _options = options;
         _app = app;
@@ -54,21 +54,21 @@ public sealed class SidecarDouble : IAsyncDisposable
 
     private int _publishesRefused;
 
-    public static async Task<SidecarDouble> StartAsync(SidecarDoubleOptions options)
+    public static async Task<EmulatedSidecar> StartAsync(EmulatedSidecarOptions options)
     {
         var app = LoopbackServer.Create();
-        var sidecar = new SidecarDouble(options, app);
+        var sidecar = new EmulatedSidecar(options, app);
         app.MapPost("/v1.0-alpha1/publish/bulk/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.BulkPublishAsync(topic, request));
         app.MapPost("/v1.0/publish/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.PublishAsync(topic, request));
         app.MapPost("/v1.0/bindings/{name}", (string name, HttpRequest request) => sidecar.InvokeBindingAsync(name, request));
         app.MapGet("/v1.0/healthz/outbound", () => Results.NoContent());
-        app.MapGet("/v1.0/metadata", () => Results.Json(new { id = "sidecar-double" }));
+        app.MapGet("/v1.0/metadata", () => Results.Json(new { id = "sidecar-emulator" }));
         await app.StartAsync();
         sidecar._workers.Add(Task.Run(sidecar.HandOutPendingAsync));
         return sidecar;
     }
 
-    /// <summary>Delivers the topic's queue to an app, from now until the double is disposed.</summary>
+    /// <summary>Delivers the topic's queue to an app, from now until the emulator is disposed.</summary>
     /// <param name="topic">The topic; with <see cref="DeliveryStyle.Binding"/>, the output binding that fills the queue.</param>
     /// <param name="inputBinding">With <see cref="DeliveryStyle.Binding"/>: the app's input binding on that queue.</param>
     public void Subscribe(string topic, HttpClient app, DeliveryStyle style, string? inputBinding = null)
@@ -386,7 +386,7 @@ public sealed class SidecarDouble : IAsyncDisposable
     private async Task DeliverBulkAsync(string topic, HttpClient app, List<Message> batch, TopicReport report)
     {
         var entries = batch.Select(m => (EntryId: Guid.NewGuid().ToString(), Message: m)).ToList();
-        // Written straight to bytes, as the sidecar's own encoder does: the double's cost stays small beside the apps'.
+        // Written straight to bytes, as the sidecar's own encoder does: the emulator's cost stays small beside the apps'.
         var body = Json(json =>
         {
             json.WriteStartObject();

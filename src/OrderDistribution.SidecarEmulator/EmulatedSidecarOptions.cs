@@ -1,6 +1,6 @@
-namespace OrderDistribution.LocalRun;
+namespace OrderDistribution.SidecarEmulator;
 
-public sealed record SidecarDoubleOptions
+public sealed record EmulatedSidecarOptions
 {
     public int MaxMessagesCount { get; init; } = 250;
 
@@ -38,7 +38,7 @@ public sealed record SidecarDoubleOptions
     /// <summary>The Redis component's <c>redeliverInterval</c>: how often it looks for pending messages to hand out again.</summary>
     public TimeSpan RedeliverInterval { get; init; } = TimeSpan.FromSeconds(2);
 
-    /// <summary>Whose pub/sub component the double is: what becomes of a message whose retries are spent.</summary>
+    /// <summary>Whose pub/sub component the emulator is: what becomes of a message whose retries are spent.</summary>
     public PubSubRuntime Runtime { get; init; } = PubSubRuntime.Dapr117AndNewer;
 
     /// <summary>The share of published messages the broker refuses, answered as the sidecar answers a failed publish.</summary>
