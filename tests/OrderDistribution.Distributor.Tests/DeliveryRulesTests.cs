@@ -20,9 +20,9 @@ namespace OrderDistribution.Distributor.Tests;
 /// </summary>
 public sealed class DeliveryRulesTests : IAsyncLifetime
 {
-    private FakeDaprSidecar _sidecar = null!;
+    private EmulatedSidecar _sidecar = null!;
 
-    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await EmulatedSidecar.StartRecordingAsync();
 
     public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 

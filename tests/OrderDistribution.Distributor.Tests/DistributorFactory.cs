@@ -10,12 +10,12 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Distributor.Tests;
 
 /// <summary>
-/// The distributor in-process. By default its DaprClient is a <see cref="RecordingDaprClient"/>; with
+/// The distributor in-process. By default its DaprClient is a <see cref="RecordingEmulatorClient"/>; with
 /// <see cref="OverEmulator"/>, one over the sidecar emulator that DAPR_HTTP_ENDPOINT names (<see cref="EmulatorDaprClient"/>).
 /// </summary>
 public sealed class DistributorFactory(params (string Key, string? Value)[] settings) : WebApplicationFactory<OrderRouter>
 {
-    public RecordingDaprClient Sidecar { get; } = new();
+    public RecordingEmulatorClient Sidecar { get; } = new();
 
     public LogRecorder Logs { get; } = new();
 

@@ -13,7 +13,7 @@ namespace OrderDistribution.Distributor.Tests;
 /// </summary>
 public sealed class PermanentFailureTests : IAsyncLifetime
 {
-    private FakeDaprSidecar _sidecar = null!;
+    private EmulatedSidecar _sidecar = null!;
 
     public enum Channel
     {
@@ -22,7 +22,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         Binding,
     }
 
-    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await EmulatedSidecar.StartRecordingAsync();
 
     public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 

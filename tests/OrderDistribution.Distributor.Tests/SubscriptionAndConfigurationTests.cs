@@ -80,7 +80,7 @@ public sealed class SubscriptionAndConfigurationTests
     [Fact]
     public async Task Readiness_follows_the_sidecar_while_liveness_stays_up()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString())) { OverEmulator = true };
         var client = app.CreateClient();
 

@@ -22,7 +22,7 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
     [Fact]
     public async Task Three_runs_in_a_row_each_store_every_valid_order_drop_the_poison_and_leave_a_chart_and_a_csv()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         using var trio = new CancellationTokenSource();
         var receiving = PlayTheTrioAsync(sidecar, trio.Token);
 
@@ -74,7 +74,7 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
     }
 
     /// <summary>Stores each valid order of every bulk publish the sidecar takes, as a receiver would; drops the rest.</summary>
-    private async Task PlayTheTrioAsync(FakeDaprSidecar sidecar, CancellationToken ct)
+    private async Task PlayTheTrioAsync(EmulatedSidecar sidecar, CancellationToken ct)
     {
         var client = new BlobServiceClient(storage.Azurite.ConnectionString);
         var handled = 0;

@@ -46,7 +46,7 @@ public sealed record PubSubDelivery(TimeSpan RetryInterval, int MaxRetries, Time
     /// The sidecar emulator's settings for these, every time multiplied by <paramref name="scale"/> (1/10 runs a
     /// 20 s processingTimeout in 2 s).
     /// </summary>
-    public EmulatedSidecarOptions SidecarOptions(double scale, PubSubRuntime runtime) => new()
+    public EmulatedSidecarOptions SidecarOptions(double scale, DaprRuntimeProfile runtime) => new()
     {
         Runtime = runtime,
         RetryInterval = RetryInterval * scale,

@@ -21,9 +21,9 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     private readonly ConcurrentDictionary<string, string> _dropped = new();
     private readonly ConcurrentDictionary<string, string> _failed = new();
     private readonly ConcurrentBag<string> _published = [];
-    private FakeDaprSidecar _sidecar = null!;
+    private EmulatedSidecar _sidecar = null!;
 
-    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await EmulatedSidecar.StartRecordingAsync();
 
     public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 

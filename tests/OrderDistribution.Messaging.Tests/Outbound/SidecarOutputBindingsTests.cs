@@ -20,7 +20,7 @@ public sealed class SidecarOutputBindingsTests
     [MemberData(nameof(Runtimes))]
     public async Task No_transport_header_or_token_reaches_the_binding_and_the_trace_context_is_the_callers(string version)
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Runtime = Runtime(version);
         await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address, ("DAPR_API_TOKEN", "secret-token"));
         var order = TestOrders.Make(5, Delivery.Express);
@@ -40,7 +40,7 @@ public sealed class SidecarOutputBindingsTests
     [MemberData(nameof(Runtimes))]
     public async Task Without_a_trace_of_its_own_the_call_carries_no_trace_context_rather_than_an_all_zero_one(string version)
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Runtime = Runtime(version);
         await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address);
         Activity.Current = null;
@@ -59,8 +59,8 @@ public sealed class SidecarOutputBindingsTests
     public async Task The_SDKs_gRPC_InvokeBinding_puts_its_transport_headers_on_the_message_on_every_runtime(string version)
     {
         var runtime = Runtime(version);
-        await using var sidecar = await GrpcBindingSidecar.StartAsync(runtime);
-        using var dapr = new DaprClientBuilder().UseGrpcEndpoint(sidecar.Address.ToString()).UseDaprApiToken("secret-token").Build();
+        await using var sidecar = await EmulatedSidecar.StartAsync(EmulatedSidecarOptions.Recording with { Runtime = runtime, ServeGrpc = true });
+        using var dapr = new DaprClientBuilder().UseGrpcEndpoint(sidecar.GrpcAddress.ToString()).UseDaprApiToken("secret-token").Build();
         Activity.Current = null;
 
         await dapr.InvokeBindingAsync(new BindingRequest("q-order-ingress-output", "create") { Data = OrderJson.Serialize(TestOrders.Make(1, Delivery.Express)) });
@@ -83,7 +83,7 @@ public sealed class SidecarOutputBindingsTests
     [InlineData(500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: channel/connection is not open"}""", SidecarFailureKind.Transient)]
     public async Task A_refused_binding_call_says_what_it_says_about_the_order(int status, string body, SidecarFailureKind expected)
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.BindingAnswer = _ => (status, body);
         await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address);
 
