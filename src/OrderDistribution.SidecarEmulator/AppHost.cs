@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
 using OrderDistribution.Distributor;
 using OrderDistribution.Messaging.Outbound;
@@ -38,6 +39,26 @@ public static class AppHost
         {
             await web.DisposeAsync();
             throw;
+        }
+    }
+
+    /// <summary>
+    /// What <paramref name="member"/> would stop with at start because of its settings, without starting it: the app
+    /// built as <see cref="StartAsync"/> builds it, and the validation its host runs first (<see cref="IStartupValidator"/>).
+    /// No host runs, so the answer does not race the host's own disposal.
+    /// </summary>
+    /// <returns>The exception the app stops with; null when it would start.</returns>
+    public static Exception? StartFailureOf(string member, AppHostOptions options)
+    {
+        try
+        {
+            using var web = Build(member, options);
+            web.Services.GetRequiredService<IStartupValidator>().Validate();
+            return null;
+        }
+        catch (Exception e) when (e is OptionsValidationException or InvalidOperationException)
+        {
+            return e;
         }
     }
 

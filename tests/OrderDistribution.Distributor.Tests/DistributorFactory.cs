@@ -1,6 +1,4 @@
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
-using OrderDistribution.ServiceDefaults;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
@@ -18,13 +16,6 @@ public sealed class DistributorFactory(params (string Key, string? Value)[] sett
     public RecordingEmulatorClient Sidecar { get; } = new();
 
     public LogRecorder Logs { get; } = new();
-
-    /// <summary>The distributor's registrations, as its Program makes them.</summary>
-    public static void Register(WebApplicationBuilder builder)
-    {
-        builder.AddServiceDefaults();
-        builder.AddDistributor();
-    }
 
     public bool OverEmulator { get; init; }
 

@@ -72,7 +72,7 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Dapr:MaxRequestBodySizeMb", "2048", "Dapr:MaxRequestBodySizeMb")]
     public void Invalid_configuration_stops_the_app_at_start_with_a_message_naming_the_setting(string key, string value, string named)
     {
-        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(DistributorFactory.Register, (key, value)));
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(AppHost.Distributor, (key, value)));
 
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
@@ -110,7 +110,7 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("DAPR_HTTP_PORT", "http")]
     public void A_bad_sidecar_address_stops_the_app_with_a_message_naming_the_variable(string variable, string value)
     {
-        var error = Assert.IsType<InvalidOperationException>(AppStart.FailureOf(DistributorFactory.Register, (variable, value)));
+        var error = Assert.IsType<InvalidOperationException>(AppStart.FailureOf(AppHost.Distributor, (variable, value)));
 
         Assert.Contains(variable, error.Message, StringComparison.Ordinal);
     }
@@ -121,7 +121,7 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Messaging:MaxBulkPublishBytes", "2000000", "MaxBulkPublishBytes")]
     public void Out_of_range_messaging_settings_stop_the_app_naming_the_setting(string key, string value, string named)
     {
-        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(DistributorFactory.Register, (key, value)));
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(AppHost.Distributor, (key, value)));
 
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
