@@ -14,7 +14,8 @@ using OrderDistribution.Messaging.Outbound;
 namespace OrderDistribution.SidecarEmulator;
 
 /// <summary>
-/// A <see cref="DaprClient"/> that hands the calls the apps make with it (publish, bulk publish, outbound health, metadata) to a sidecar emulator over the sidecar's HTTP API (<see cref="EmulatedSidecar"/>, or a test's own), and
+/// A <see cref="DaprClient"/> over the sidecar emulator: it hands the calls the apps make with it (publish, bulk publish,
+/// outbound health, metadata) to an <see cref="EmulatedSidecar"/> over the sidecar's HTTP API, and
 /// reports each outcome the way the SDK reports it from a real sidecar: a bulk publish's named failures as
 /// <c>FailedEntries</c> under the SDK's entry ids (the indexes of the events), any other refusal as a
 /// <see cref="DaprException"/> around an <see cref="RpcException"/>, a cancelled call as cancellation.
