@@ -15,8 +15,8 @@ using OrderDistribution.Messaging;
 namespace OrderDistribution.Distributor.Tests;
 
 /// <summary>
-/// The distributor over HTTP against a fake sidecar: every entry is decided on its own, the sidecar's answers
-/// are not trusted beyond what they say, and every delivery is answered within its deadline.
+/// The distributor over HTTP against the sidecar emulator in its recording mode: every entry is decided on its own,
+/// the sidecar's answers are not trusted beyond what they say, and every delivery is answered within its deadline.
 /// </summary>
 public sealed class DeliveryRulesTests : IAsyncLifetime
 {

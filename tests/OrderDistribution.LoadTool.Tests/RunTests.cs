@@ -11,8 +11,8 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.LoadTool.Tests;
 
 /// <summary>
-/// <c>run</c> end to end against a real Azurite and a fake sidecar, with the test playing the trio: every valid
-/// order published is stored as a receiver stores it, every poison entry is dropped.
+/// <c>run</c> end to end against a real Azurite and the sidecar emulator in its recording mode, with the test playing
+/// the trio: every valid order published is stored as a receiver stores it, every poison entry is dropped.
 /// </summary>
 [Collection(nameof(RunTests))]
 public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
