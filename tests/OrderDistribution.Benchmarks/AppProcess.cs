@@ -5,8 +5,9 @@ namespace OrderDistribution.Benchmarks;
 
 /// <summary>
 /// One of the trio's apps in a process of its own, as each runs beside its sidecar: this benchmark started again as
-/// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; [--console]</c>, hosting only that app (<see cref="AppHost.StartAsync"/>, with the settings <see cref="EmulatedTrioOptions.AppOptions"/> gives each app of an emulated trio)
-/// on the app's own GC settings. It says where it listens, then answers each <c>stats</c> line on its standard input
+/// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; [--console]</c>, hosting only that app (<see cref="AppHost.StartAsync"/>,
+/// with the settings <see cref="EmulatedTrioOptions.AppOptions"/> gives each app of an emulated trio) on the app's own
+/// GC settings. It says where it listens, then answers each <c>stats</c> line on its standard input
 /// with its <see cref="AppStats"/>, and stops when its standard input closes.
 /// </summary>
 public sealed class AppProcess : IAsyncDisposable

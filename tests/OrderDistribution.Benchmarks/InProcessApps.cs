@@ -40,11 +40,11 @@ public static class InProcessApps
 
     /// <summary>The distributor alone: every publish taken at no cost, so that what is left is the distributor's own work.</summary>
     public static Task<WebApplication> DistributorAsync(LogRecorder logs) =>
-        StartAsync(AppHost.Distributor, logs, new Dictionary<string, string?>(), services => services.Replace(ServiceDescriptor.Singleton(EmulatorDaprClient.Accepting())));
+        StartAsync(AppHost.Distributor, logs, [], services => services.Replace(ServiceDescriptor.Singleton(EmulatorDaprClient.Accepting())));
 
     /// <summary>The express receiver alone, storing into <paramref name="storage"/>.</summary>
     public static Task<WebApplication> ReceiverAsync(string storage, LogRecorder logs) =>
-        StartAsync(OrderTopology.InstanceOf(Delivery.Express), logs, new Dictionary<string, string?> { ["Storage:ConnectionString"] = storage }, _ => { });
+        StartAsync(OrderTopology.InstanceOf(Delivery.Express), logs, new() { ["Storage:ConnectionString"] = storage }, _ => { });
 
     /// <summary>A client of an app started here, through the test server's own handler.</summary>
     public static HttpClient ClientOf(WebApplication app) => ((TestServer)app.Services.GetRequiredService<IServer>()).CreateClient();
