@@ -1,13 +1,13 @@
 using System.Diagnostics;
-using OrderDistribution.InProcessHost;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
 /// One of the trio's apps in a process of its own, as each runs beside its sidecar: this benchmark started again as
-/// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; [--console]</c>, hosting only that app (<see cref="InProcessTrio.StartAppAsync"/>)
-/// on the app's own GC settings. It says where it listens, then answers each <c>stats</c> line on its standard input
+/// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; [--console]</c>, hosting only that app (<see cref="AppHost.StartAsync"/>,
+/// with the settings <see cref="EmulatedTrioOptions.AppOptions"/> gives each app of an emulated trio) on the app's own
+/// GC settings. It says where it listens, then answers each <c>stats</c> line on its standard input
 /// with its <see cref="AppStats"/>, and stops when its standard input closes.
 /// </summary>
 public sealed class AppProcess : IAsyncDisposable
@@ -79,12 +79,12 @@ public sealed class AppProcess : IAsyncDisposable
     public static async Task<int> HostAsync(string member, Uri sidecar, string storage)
     {
         var logs = new LogRecorder();
-        var app = await InProcessTrio.StartAppAsync(member, sidecar, new InProcessTrioOptions
+        var app = await AppHost.StartAsync(member, new EmulatedTrioOptions
         {
             StorageConnectionString = storage,
             ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs, toStandardError: true),
-        });
-        Console.WriteLine(ListeningPrefix + OrderDistribution.LocalRun.LoopbackServer.AddressOf(app));
+        }.AppOptions(sidecar));
+        Console.WriteLine(ListeningPrefix + AppHost.AddressOf(app));
         while (await Console.In.ReadLineAsync() is { } line)
         {
             if (line == "stats")

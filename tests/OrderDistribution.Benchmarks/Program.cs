@@ -3,14 +3,14 @@
 // Published for linux-x64 (dotnet publish -c Release -r linux-x64), it runs the apps as their images do: ReadyToRun,
 // tiered compilation off.
 // 1. the whole trio in the bulk model: distributor -> receivers -> blobs in an on-disk Azurite, every blob checked,
-//    each app in a process of its own behind the sidecar double (src/OrderDistribution.LocalRun) in this one:
+//    each app in a process of its own behind the sidecar emulator (src/OrderDistribution.SidecarEmulator) in this one:
 //    "trio start", "trio cold", the first burst on the freshly started apps, then "trio warm", the next one;
 //    `-- cold [<orders>]` runs only these;
 // 2. distributor alone: decode, route, serialize and split into bulk publishes (publishes cost nothing);
 //    receiver alone: the express orders in bulk deliveries to the express receiver, each stored in Azurite, beside
 //    storage alone (the same uploads with no app around them): what the receiver adds to the blob client's own;
-// 3. single mode: the trio in this process (InProcessTrio, as `order-load in-process` hosts it) behind a Dapr double
-//    that delivers one message per request, as many at once per app as run-local.sh's appMaxConcurrency lets the sidecar.
+// 3. single mode: the trio in this process (EmulatedTrio, as `order-load in-process` hosts it) behind the emulator,
+//    which delivers one message per request, as many at once per app as run-local.sh's appMaxConcurrency lets the sidecar.
 // Each trio line ends with the log lines the apps printed (Information and above, stack traces counted).
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- scale [<orders>...; default 10000 100000]
 // The scale line: at each count, storage alone and the warm trio (in its processes), each on a fresh Azurite on disk,
@@ -26,21 +26,15 @@
 using System.Diagnostics;
 using System.Globalization;
 using Azure.Storage.Blobs;
-using Dapr.Client;
-using Microsoft.AspNetCore.Mvc.Testing;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.DependencyInjection.Extensions;
 using OrderDistribution.Benchmarks;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
-using OrderDistribution.Distributor;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
 using OrderDistribution.LoadTool.Ceiling;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Contracts;
-using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 
 // --console: the apps also print their log lines, as they do under dapr run (send the output to a file).
@@ -100,9 +94,9 @@ Console.WriteLine($"{count} orders, {orders.Average(o => OrderJson.Serialize(o).
 
 await MeasureFirstBurst(orders);
 
-using (var distributor = Distributor(NullSidecar.Create(), new LogRecorder()))
+await using (var distributor = await InProcessApps.DistributorAsync(new LogRecorder()))
 {
-    var client = distributor.CreateClient();
+    using var client = InProcessApps.ClientOf(distributor);
     await DeliverAsync(client, orders.Take(BulkSize).ToList(), OrderTopology.IngressQueue); // a new host: its first request
     await Measure("distributor alone", client, orders, OrderTopology.IngressQueue);
 }
@@ -113,8 +107,8 @@ await using (var azurite = await Azurite.StartAsync(receiverData.FullName))
     var express = orders.Where(o => o.Delivery == Delivery.Express).ToList();
     var queue = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Express));
     await MeasureStorageAlone(azurite.ConnectionString, express);
-    using var receiver = Receiver(azurite.ConnectionString, new LogRecorder());
-    var client = receiver.CreateClient();
+    await using var receiver = await InProcessApps.ReceiverAsync(azurite.ConnectionString, new LogRecorder());
+    using var client = InProcessApps.ClientOf(receiver);
     await DeliverAsync(client, WithIdsOfTheirOwn(express.Take(BulkSize), round: 1), queue); // its first request
     await Measure("receiver alone", client, express, queue);
 }
@@ -130,7 +124,7 @@ Console.WriteLine(single.Details);
 return single.Proven ? 0 : 1;
 
 // First, the first burst on freshly started apps, each in a process of its own as in every real run (and every
-// burst in Azure, where the receivers scale from zero); then the next burst on the same processes. The double and
+// burst in Azure, where the receivers scale from zero); then the next burst on the same processes. The emulator and
 // the store are warmed up before, by a burst through apps that then stop: a real sidecar is compiled ahead of time,
 // and the store is warm in a real run's first burst too.
 static async Task MeasureFirstBurst(List<Order> orders)
@@ -206,14 +200,14 @@ static async Task<TimeSpan> MeasureStorageAlone(string connectionString, List<Or
     return result.Elapsed;
 }
 
-// The burst goes on the ingress queue at once; it ends when the double has every message answered SUCCESS (each
+// The burst goes on the ingress queue at once; it ends when the emulator has every message answered SUCCESS (each
 // order a blob). CPU, allocation, JIT and working set are each app process's own; allocation is per order of the
 // burst (each receiver stores about half of them), so the apps' figures add up to what the trio allocates per order.
 static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(string name, TrioProcesses trio, List<Order> orders)
 {
     var payloads = orders.Select(OrderJson.Serialize).ToList();
     var before = await trio.StatsAsync();
-    var doubleCpu = Process.GetCurrentProcess().TotalProcessorTime;
+    var emulatorCpu = Process.GetCurrentProcess().TotalProcessorTime;
     var retriedBefore = trio.Sidecar.Topics.Values.Sum(t => t.Retried);
     var started = DateTimeOffset.UtcNow;
     var clock = Stopwatch.StartNew();
@@ -224,7 +218,7 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(s
     }
 
     clock.Stop();
-    doubleCpu = Process.GetCurrentProcess().TotalProcessorTime - doubleCpu;
+    emulatorCpu = Process.GetCurrentProcess().TotalProcessorTime - emulatorCpu;
     var burst = (await trio.StatsAsync()).Zip(before, (after, b) => after - b).ToList();
     var perApp = string.Join("; ", trio.Apps.Zip(burst, (app, cost) => string.Create(CultureInfo.InvariantCulture,
         $"{app.Member} {cost.Cpu.TotalSeconds:0.0} CPU-s, {cost.MethodsCompiled:N0} methods in {cost.JitTime.TotalSeconds:0.00} s, " +
@@ -233,7 +227,7 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(s
         $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s; " +
         $"the apps {burst.Sum(c => c.Cpu.TotalSeconds):0.0} CPU-s, {burst.Sum(c => c.Allocated) / 1024.0 / orders.Count:0.0} KiB allocated per order, " +
         $"{burst.Sum(c => c.MethodsCompiled):N0} methods compiled in {burst.Sum(c => c.JitTime.TotalSeconds):0.00} s ({perApp}); " +
-        $"the double {doubleCpu.TotalSeconds:0.0} CPU-s; {trio.Sidecar.Topics.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
+        $"the emulator {emulatorCpu.TotalSeconds:0.0} CPU-s; {trio.Sidecar.Topics.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
         $"{burst.Sum(c => c.LogLines)} log lines"));
     return (clock.Elapsed, started);
 }
@@ -312,9 +306,3 @@ static async Task ReportStoredAsync(string connectionString, List<Order> orders,
     var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(orders)), OrderTopology.Outboxes, since, blobs);
     Console.WriteLine($"  blobs: {orders.Count - report.Missing.Count}/{orders.Count} stored in this burst, {report.Duplicated.Count} duplicated");
 }
-
-static WebApplicationFactory<OutboxWriter> Receiver(string storage, LogRecorder logs) =>
-    InProcessApps.Receiver(logs, builder => builder.UseSetting("INSTANCE", OrderTopology.InstanceOf(Delivery.Express)).UseSetting("Storage:ConnectionString", storage));
-
-static WebApplicationFactory<OrderRouter> Distributor(DaprClient sidecar, LogRecorder logs) =>
-    InProcessApps.Distributor(logs, builder => builder.ConfigureServices(services => services.Replace(ServiceDescriptor.Singleton(sidecar))));

@@ -1,18 +1,17 @@
-using OrderDistribution.InProcessHost;
 
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
 /// The trio in the bulk model with each app in a fresh process of its own (<see cref="AppProcess"/>), started at
-/// once as a new revision starts them, behind a sidecar double in this process: each app pays its own start-up and
-/// compiles its own code, on the cores the others, the double and the store also need.
+/// once as a new revision starts them, behind a sidecar emulator in this process: each app pays its own start-up and
+/// compiles its own code, on the cores the others, the emulator and the store also need.
 /// </summary>
 public sealed class TrioProcesses : IAsyncDisposable
 {
     private readonly List<AppProcess> _apps;
     private readonly List<HttpClient> _clients;
 
-    private TrioProcesses(SidecarDouble sidecar, List<AppProcess> apps, List<HttpClient> clients)
+    private TrioProcesses(EmulatedSidecar sidecar, List<AppProcess> apps, List<HttpClient> clients)
     {
         Sidecar = sidecar;
         _apps = apps;
@@ -22,7 +21,7 @@ public sealed class TrioProcesses : IAsyncDisposable
     /// <summary>From starting the processes until the last app reported ready.</summary>
     public TimeSpan StartUp { get; private set; }
 
-    public SidecarDouble Sidecar { get; }
+    public EmulatedSidecar Sidecar { get; }
 
     /// <summary>The distributor, then the express and the standard receiver.</summary>
     public IReadOnlyList<AppProcess> Apps => _apps;
@@ -30,9 +29,9 @@ public sealed class TrioProcesses : IAsyncDisposable
     /// <summary>Starts the three processes, and returns when each app has reported ready.</summary>
     public static async Task<TrioProcesses> StartAsync(string storage, TimeSpan timeout)
     {
-        var sidecar = await SidecarDouble.StartAsync(new SidecarDoubleOptions());
+        var sidecar = await EmulatedSidecar.StartAsync(new EmulatedSidecarOptions());
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        var starting = InProcessTrio.Members.Select(member => AppProcess.StartAsync(member, sidecar.Address, storage, timeout)).ToList();
+        var starting = AppHost.Members.Select(member => AppProcess.StartAsync(member, sidecar.Address, storage, timeout)).ToList();
         try
         {
             await Task.WhenAll(starting);
@@ -49,12 +48,12 @@ public sealed class TrioProcesses : IAsyncDisposable
         }
 
         var apps = starting.Select(s => s.Result).ToList();
-        var clients = apps.Select(app => InProcessTrio.ClientOf(app.Address)).ToList();
+        var clients = apps.Select(app => AppHost.ClientOf(app.Address)).ToList();
         var trio = new TrioProcesses(sidecar, apps, clients);
         try
         {
-            InProcessTrio.Subscribe(sidecar, DeliveryStyle.Bulk, clients);
-            await InProcessTrio.WaitUntilReadyAsync(clients, timeout, default);
+            EmulatedTrio.Subscribe(sidecar, DeliveryStyle.Bulk, clients);
+            await AppHost.WaitUntilReadyAsync(clients, timeout, default);
             trio.StartUp = clock.Elapsed;
             return trio;
         }
@@ -66,7 +65,7 @@ public sealed class TrioProcesses : IAsyncDisposable
     }
 
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
-    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(InProcessTrio.IngressOf(DeliveryStyle.Bulk), payloads);
+    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(EmulatedTrio.IngressOf(DeliveryStyle.Bulk), payloads);
 
     public async Task<IReadOnlyList<AppStats>> StatsAsync() => await Task.WhenAll(_apps.Select(app => app.StatsAsync()));
 

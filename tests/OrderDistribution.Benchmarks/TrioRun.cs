@@ -6,7 +6,6 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Contracts;
-using OrderDistribution.InProcessHost;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 using OrderDistribution.Messaging;
@@ -14,7 +13,7 @@ using OrderDistribution.Messaging;
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
-/// The whole trio in-process (<see cref="InProcessTrio"/>) behind the <see cref="SidecarDouble"/>, into a real Azurite: the orders (and poison) go on
+/// The whole trio in-process (<see cref="EmulatedTrio"/>) behind the <see cref="EmulatedSidecar"/>, into a real Azurite: the orders (and poison) go on
 /// the ingress queue at once, and the run ends when every message is done. Then every blob is read back.
 /// </summary>
 public static class TrioRun
@@ -27,11 +26,11 @@ public static class TrioRun
         await using var azurite = await Azurite.StartAsync(options.AzuriteDataFolder);
         var distributorLogs = new LogRecorder();
         var receiverLogs = new LogRecorder();
-        await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
+        await using var trio = await EmulatedTrio.StartAsync(new EmulatedTrioOptions
         {
             StorageConnectionString = azurite.ConnectionString,
             Style = options.Style,
-            Sidecar = new SidecarDoubleOptions
+            Sidecar = new EmulatedSidecarOptions
             {
                 PublishFailureRate = options.PublishFailureRate,
                 DeliverEveryMessageTwice = options.DeliverEveryMessageTwice,
@@ -39,10 +38,16 @@ public static class TrioRun
                 RetryInterval = options.RetryInterval,
                 Seed = options.Seed,
             },
-            ConfigureLogging = (app, logging) => InProcessApps.Log(logging, app == "distributor" ? distributorLogs : receiverLogs),
-            ConfigureReceiver = options.WriteFailureRate > 0
-                ? (instance, services) => services.Replace(ServiceDescriptor.Singleton<IOrderStore>(provider =>
-                    new FlakyOrderStore(provider.GetRequiredService<BlobOrderStore>(), options.WriteFailureRate, options.Seed + instance.Length)))
+            ConfigureLogging = (app, logging) => InProcessApps.Log(logging, app == AppHost.Distributor ? distributorLogs : receiverLogs),
+            ConfigureServices = options.WriteFailureRate > 0
+                ? (member, services) =>
+                {
+                    if (member != AppHost.Distributor)
+                    {
+                        services.Replace(ServiceDescriptor.Singleton<IOrderStore>(provider =>
+                            new FlakyOrderStore(provider.GetRequiredService<BlobOrderStore>(), options.WriteFailureRate, options.Seed + member.Length)));
+                    }
+                }
                 : null,
         });
         var sidecar = trio.Sidecar;

@@ -1,6 +1,4 @@
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
-using OrderDistribution.ServiceDefaults;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
@@ -10,23 +8,16 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Distributor.Tests;
 
 /// <summary>
-/// The distributor in-process. By default its DaprClient is a <see cref="RecordingDaprClient"/>; with
-/// <see cref="SidecarDouble"/>, one over the sidecar double that DAPR_HTTP_ENDPOINT names (<see cref="SidecarDaprClient"/>).
+/// The distributor in-process. By default its DaprClient is a <see cref="RecordingEmulatorClient"/>; with
+/// <see cref="OverEmulator"/>, one over the sidecar emulator that DAPR_HTTP_ENDPOINT names (<see cref="EmulatorDaprClient"/>).
 /// </summary>
-public sealed class DistributorFactory(params (string Key, string? Value)[] settings) : WebApplicationFactory<Program>
+public sealed class DistributorFactory(params (string Key, string? Value)[] settings) : WebApplicationFactory<OrderRouter>
 {
-    public RecordingDaprClient Sidecar { get; } = new();
+    public RecordingEmulatorClient Sidecar { get; } = new();
 
     public LogRecorder Logs { get; } = new();
 
-    /// <summary>The distributor's registrations, as its Program makes them.</summary>
-    public static void Register(WebApplicationBuilder builder)
-    {
-        builder.AddServiceDefaults();
-        builder.AddDistributor();
-    }
-
-    public bool SidecarDouble { get; init; }
+    public bool OverEmulator { get; init; }
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
@@ -39,9 +30,9 @@ public sealed class DistributorFactory(params (string Key, string? Value)[] sett
         builder.ConfigureLogging(logging => logging.AddProvider(Logs));
         builder.ConfigureServices(services =>
         {
-            if (SidecarDouble)
+            if (OverEmulator)
             {
-                services.UseSidecarDouble();
+                services.UseSidecarEmulator();
             }
             else
             {

@@ -8,12 +8,12 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Distributor.Tests;
 
 /// <summary>
-/// The distributor on every channel (bulk, single, bindings) against the sidecar double, for orders the sidecar can never
+/// The distributor on every channel (bulk, single, bindings) against the sidecar emulator, for orders the sidecar can never
 /// take and for a sidecar that refuses every order: one drop and one line for the first, never a drop for the second.
 /// </summary>
 public sealed class PermanentFailureTests : IAsyncLifetime
 {
-    private FakeDaprSidecar _sidecar = null!;
+    private EmulatedSidecar _sidecar = null!;
 
     public enum Channel
     {
@@ -22,7 +22,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         Binding,
     }
 
-    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await EmulatedSidecar.StartRecordingAsync();
 
     public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 
@@ -99,7 +99,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     public static TheoryData<string> Runtimes() => new(DaprRuntimeProfile.All.Select(r => r.Version));
 
     private DistributorFactory Distributor(params (string Key, string? Value)[] settings) =>
-        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), ("Messaging:InvalidBindingMessage", "Drop"), .. settings]) { SidecarDouble = true };
+        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), ("Messaging:InvalidBindingMessage", "Drop"), .. settings]) { OverEmulator = true };
 
     private static async Task<HttpClient> ReadyClientAsync(DistributorFactory app)
     {

@@ -72,7 +72,7 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Dapr:MaxRequestBodySizeMb", "2048", "Dapr:MaxRequestBodySizeMb")]
     public void Invalid_configuration_stops_the_app_at_start_with_a_message_naming_the_setting(string key, string value, string named)
     {
-        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(DistributorFactory.Register, (key, value)));
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(AppHost.Distributor, (key, value)));
 
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
@@ -80,8 +80,8 @@ public sealed class SubscriptionAndConfigurationTests
     [Fact]
     public async Task Readiness_follows_the_sidecar_while_liveness_stays_up()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString())) { SidecarDouble = true };
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString())) { OverEmulator = true };
         var client = app.CreateClient();
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.OK);
@@ -96,7 +96,7 @@ public sealed class SubscriptionAndConfigurationTests
     [Fact]
     public async Task With_no_sidecar_from_the_start_the_distributor_is_live_but_not_ready_and_says_so()
     {
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}")) { SidecarDouble = true };
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}")) { OverEmulator = true };
         var client = app.CreateClient();
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.ServiceUnavailable);
@@ -110,7 +110,7 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("DAPR_HTTP_PORT", "http")]
     public void A_bad_sidecar_address_stops_the_app_with_a_message_naming_the_variable(string variable, string value)
     {
-        var error = Assert.IsType<InvalidOperationException>(AppStart.FailureOf(DistributorFactory.Register, (variable, value)));
+        var error = Assert.IsType<InvalidOperationException>(AppStart.FailureOf(AppHost.Distributor, (variable, value)));
 
         Assert.Contains(variable, error.Message, StringComparison.Ordinal);
     }
@@ -121,7 +121,7 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Messaging:MaxBulkPublishBytes", "2000000", "MaxBulkPublishBytes")]
     public void Out_of_range_messaging_settings_stop_the_app_naming_the_setting(string key, string value, string named)
     {
-        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(DistributorFactory.Register, (key, value)));
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(AppHost.Distributor, (key, value)));
 
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }

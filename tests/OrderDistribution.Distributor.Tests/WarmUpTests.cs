@@ -28,9 +28,9 @@ public sealed class WarmUpTests
     [Fact]
     public async Task Over_a_sidecar_s_HTTP_API_the_warm_up_reads_its_metadata_and_opens_both_connections()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Metadata = """{"id":"distributor"}""";
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString()), ("Logging:LogLevel:Default", "Debug")) { SidecarDouble = true };
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString()), ("Logging:LogLevel:Default", "Debug")) { OverEmulator = true };
 
         using var response = await app.CreateClient().GetAsync(ServiceDefaults.ServiceDefaults.LivenessPath, TestContext.Current.CancellationToken);
 

@@ -23,7 +23,7 @@ public sealed class Cli
         });
         // Wide enough that no summary line wraps.
         console.Profile.Width = 400;
-        return await LoadToolCommands.InvokeAsync(console, writer, args, services => services.UseSidecarDouble());
+        return await LoadToolCommands.InvokeAsync(console, writer, args, services => services.UseSidecarEmulator());
     }
 
     /// <summary>The real program (order-load.dll beside the tests) in its own process: its exit code and every line it printed, stdout and stderr.</summary>

@@ -6,7 +6,7 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.LoadTool.Tests;
 
 /// <summary>
-/// <c>in-process</c> end to end: the real apps in the tool's process behind the sidecar double, into a real Azurite
+/// <c>in-process</c> end to end: the real apps in the tool's process behind the sidecar emulator, into a real Azurite
 /// that the command starts itself (nothing listens where --storage points), every order checked in the outboxes.
 /// </summary>
 public sealed class InProcessTests : IDisposable
@@ -34,13 +34,13 @@ public sealed class InProcessTests : IDisposable
     }
 
     [Fact]
-    public void The_double_runs_as_many_binding_consumers_per_queue_as_the_local_run_renders_by_default()
+    public void The_emulator_runs_as_many_binding_consumers_per_queue_as_the_local_run_renders_by_default()
     {
         var script = File.ReadAllText(Path.Combine(RepositoryRoot.Path, "scripts", "run-local.sh"));
         var setting = Regex.Match(script, """\$\{BINDING_CONSUMERS_PER_QUEUE:-(\d+)\}""");
         Assert.True(setting.Success, "scripts/run-local.sh no longer gives BINDING_CONSUMERS_PER_QUEUE a default");
 
-        Assert.Equal(int.Parse(setting.Groups[1].Value, CultureInfo.InvariantCulture), new SidecarDoubleOptions().ConcurrentBindingDeliveries);
+        Assert.Equal(int.Parse(setting.Groups[1].Value, CultureInfo.InvariantCulture), new EmulatedSidecarOptions().ConcurrentBindingDeliveries);
     }
 
     [Fact]

@@ -11,8 +11,8 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.LoadTool.Tests;
 
 /// <summary>
-/// <c>run</c> end to end against a real Azurite and a fake sidecar, with the test playing the trio: every valid
-/// order published is stored as a receiver stores it, every poison entry is dropped.
+/// <c>run</c> end to end against a real Azurite and the sidecar emulator in its recording mode, with the test playing
+/// the trio: every valid order published is stored as a receiver stores it, every poison entry is dropped.
 /// </summary>
 [Collection(nameof(RunTests))]
 public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
@@ -22,7 +22,7 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
     [Fact]
     public async Task Three_runs_in_a_row_each_store_every_valid_order_drop_the_poison_and_leave_a_chart_and_a_csv()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         using var trio = new CancellationTokenSource();
         var receiving = PlayTheTrioAsync(sidecar, trio.Token);
 
@@ -74,7 +74,7 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
     }
 
     /// <summary>Stores each valid order of every bulk publish the sidecar takes, as a receiver would; drops the rest.</summary>
-    private async Task PlayTheTrioAsync(FakeDaprSidecar sidecar, CancellationToken ct)
+    private async Task PlayTheTrioAsync(EmulatedSidecar sidecar, CancellationToken ct)
     {
         var client = new BlobServiceClient(storage.Azurite.ConnectionString);
         var handled = 0;

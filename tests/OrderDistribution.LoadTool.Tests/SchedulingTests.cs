@@ -27,10 +27,10 @@ public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<Azur
          "subscriptions":[],"httpEndpoints":[],"appConnectionProperties":{"port":5001,"protocol":"http"}}
         """;
 
-    private FakeDaprSidecar _sidecar = null!;
+    private EmulatedSidecar _sidecar = null!;
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
 
-    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await EmulatedSidecar.StartRecordingAsync();
 
     public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 
@@ -273,7 +273,7 @@ public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<Azur
     [InlineData("bindings", "pubsub", "Run with --model bindings")]
     public async Task A_trio_running_another_model_than_model_stops_schedule_before_anything_is_published(string running, string asked, string advice)
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Metadata = running == "pubsub" ? PubsubDistributor : BindingsDistributor;
         await GenerateAsync(10);
         var cli = new Cli();
@@ -292,7 +292,7 @@ public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<Azur
     [Fact]
     public async Task A_trio_running_the_asked_model_is_scheduled()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Metadata = BindingsDistributor;
         await GenerateAsync(10);
 

@@ -21,7 +21,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     [Fact]
     public async Task A_second_run_while_the_first_is_in_flight_is_refused_in_one_line_and_clears_generates_and_schedules_nothing()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         var first = new Cli();
         var running = first.RunAsync(["run", "--count", "200", "--timeout", "60", "--poll", "100", "--max-poll", "200", .. Run(sidecar)]);
         await WaitForAsync(() => File.Exists(State), "the first run's schedule record", running);
@@ -64,7 +64,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     [Fact]
     public async Task A_killed_runs_hold_lapses_within_its_lease_and_then_the_next_burst_goes_ahead()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         // A million orders to generate: the run holds the store for a while before it schedules anything.
         using var killed = Start(["run", "--count", "1000000", "--lease", "15", .. Run(sidecar)]);
         try
@@ -95,8 +95,8 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     [Fact]
     public async Task A_run_killed_mid_watch_leaves_its_burst_to_watch_which_takes_no_lease_and_reports_it_exactly()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
-        // The bindings model schedules over the sidecar's HTTP API, which the double serves to a process of its own.
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
+        // The bindings model schedules over the sidecar's HTTP API, which the emulator serves to a process of its own.
         using (var killed = Start(["run", "--model", "bindings", "--count", "300", "--timeout", "120", .. Run(sidecar)]))
         {
             try
@@ -130,7 +130,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     [Fact]
     public async Task A_run_that_loses_its_hold_mid_watch_says_so_in_one_line_exits_6_and_records_nothing()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         var cli = new Cli();
         var running = cli.RunAsync(["run", "--count", "100", "--timeout", "60", "--poll", "100", "--lease", "15", .. Run(sidecar)]);
         await WaitForAsync(() => File.Exists(State), "the run's schedule record", running);
@@ -165,7 +165,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
 
     private string[] Files() => ["--storage", storage.Azurite.ConnectionString, "--orders", Orders, "--state", State];
 
-    private string[] Run(FakeDaprSidecar sidecar) => ["--sidecar", sidecar.Address.ToString(), "--results", Results, .. Files()];
+    private string[] Run(EmulatedSidecar sidecar) => ["--sidecar", sidecar.Address.ToString(), "--results", Results, .. Files()];
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 
@@ -174,7 +174,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     private OutboxStorage Outboxes() => new(Client(), OrderTopology.Outboxes);
 
     /// <summary>The valid orders the sidecar took, as the distributor would pass them on.</summary>
-    private static List<Order> Published(FakeDaprSidecar sidecar)
+    private static List<Order> Published(EmulatedSidecar sidecar)
     {
         var orders = new List<Order>();
         foreach (var entry in sidecar.BulkPublishes(OrderTopology.IngressQueue).SelectMany(r => r.Json.EnumerateArray()))

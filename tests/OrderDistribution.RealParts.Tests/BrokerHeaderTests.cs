@@ -24,7 +24,7 @@ public sealed class BrokerHeaderTests
         var receivers = new[] { trio.App(Contract.ReceiverExpress), trio.App(Contract.ReceiverStandard) };
         foreach (var receiver in receivers)
         {
-            receiver.Stop();
+            await receiver.StopAsync();
         }
 
         // The burst straight onto the ingress queue (the load tool would need the token in its own environment), and its
@@ -68,7 +68,7 @@ public sealed class BrokerHeaderTests
 
         foreach (var receiver in receivers)
         {
-            receiver.Start();
+            await receiver.StartAsync();
         }
 
         var watch = await load.RunAsync("watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "180", "--poll", "200", "--max-poll", "1000");

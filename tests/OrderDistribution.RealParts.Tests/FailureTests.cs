@@ -35,9 +35,9 @@ public sealed class FailureTests
             await Task.Delay(100, ct);
         }
 
-        express.Stop();
+        await express.StopAsync();
         await Task.Delay(TimeSpan.FromSeconds(5), ct);
-        express.Start();
+        await express.StartAsync();
 
         (await burst).AssertExact(valid: 1_000, poison: 0);
     }

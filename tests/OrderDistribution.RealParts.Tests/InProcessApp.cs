@@ -1,28 +1,26 @@
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
-using OrderDistribution.Distributor;
-using OrderDistribution.Receiver;
 
 namespace OrderDistribution.RealParts.Tests;
 
 /// <summary>
-/// One app of a run file hosted in the test process on a real port (Kestrel), with the settings <c>dapr run</c>
-/// gives it: the run file's env, its app directory as content root, and where its sidecar is. What it logs goes to
-/// <see cref="Logs"/>, across restarts.
+/// One app of a run file hosted in the test process on a real port, started by the emulator's <see cref="AppHost"/>
+/// beside a real daprd, with the settings <c>dapr run</c> gives it: the run file's env, its app directory as content
+/// root, and where its sidecar is. What it logs goes to <see cref="Logs"/>, across restarts.
 /// </summary>
 public sealed class InProcessApp : IAsyncDisposable
 {
-    private readonly string _contentRoot;
-    private readonly IReadOnlyDictionary<string, string> _settings;
-    private IDisposable? _host;
+    private readonly string _member;
+    private readonly AppHostOptions _options;
+    private WebApplication? _host;
 
-    private InProcessApp(string appId, string contentRoot, int port, IReadOnlyDictionary<string, string> settings)
+    private InProcessApp(string appId, string member, int port, AppHostOptions options)
     {
         AppId = appId;
-        _contentRoot = contentRoot;
+        _member = member;
         Port = port;
-        _settings = settings;
+        _options = options;
     }
 
     public string AppId { get; }
@@ -37,65 +35,58 @@ public sealed class InProcessApp : IAsyncDisposable
     public int DroppedEntries =>
         Logs.Lines.Count(l => l.Level == LogLevel.Warning && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal));
 
-    /// <param name="settings">Configuration keys as the app reads them (env names with __ or :).</param>
-    public static InProcessApp Start(string appId, string contentRoot, int port, IReadOnlyDictionary<string, string> settings)
+    /// <param name="settings">Configuration keys as the app reads them (env names with __ or :), DAPR_HTTP_ENDPOINT among them.</param>
+    public static async Task<InProcessApp> StartAsync(string appId, string contentRoot, int port, IReadOnlyDictionary<string, string> settings)
     {
-        var app = new InProcessApp(appId, contentRoot, port, settings);
-        app.Start();
+        var app = new InProcessApp(appId, MemberOf(contentRoot, settings), port, new AppHostOptions
+        {
+            Sidecar = new Uri(settings["DAPR_HTTP_ENDPOINT"]),
+            SidecarIsEmulator = false,
+            Settings = settings.Where(s => s.Key != "ASPNETCORE_ENVIRONMENT")
+                .ToDictionary(s => s.Key.Replace("__", ":", StringComparison.Ordinal), s => (string?)s.Value),
+            ContentRoot = contentRoot,
+            // Development unless the run file says otherwise (the run files say Development, as dapr run gives it).
+            EnvironmentName = settings.GetValueOrDefault("ASPNETCORE_ENVIRONMENT", Environments.Development),
+            // Both loopbacks: a sidecar container reaches the app through a tunnel that may connect to either.
+            Url = $"http://localhost:{port}",
+        });
+        await app.StartAsync();
         return app;
     }
 
-    public void Start()
+    public async Task StartAsync()
     {
         if (_host is not null)
         {
             throw new InvalidOperationException($"{AppId} is already running.");
         }
 
-        // The run file's app directory says which app it is: both receivers run the receiver's project.
-        _host = Path.GetFileName(Path.TrimEndingDirectorySeparator(_contentRoot)) switch
+        _host = await AppHost.StartAsync(_member, _options with
         {
-            "OrderDistribution.Distributor" => Host(new WebApplicationFactory<OrderRouter>()),
-            "OrderDistribution.Receiver" => Host(new WebApplicationFactory<BlobOrderStore>()),
+            ConfigureLogging = (_, logging) => logging.ClearProviders().AddProvider(Logs),
+        });
+    }
+
+    /// <summary>Stops the app as a crash would leave its sidecar: nothing answers on its port until <see cref="StartAsync()"/>.</summary>
+    public async Task StopAsync()
+    {
+        if (_host is { } host)
+        {
+            _host = null;
+            await host.StopAsync();
+            await host.DisposeAsync();
+        }
+    }
+
+    public async ValueTask DisposeAsync() => await StopAsync();
+
+    /// <summary>The run file's app directory says which app it is; both receivers run the receiver's project, told apart by INSTANCE.</summary>
+    private static string MemberOf(string contentRoot, IReadOnlyDictionary<string, string> settings) =>
+        Path.GetFileName(Path.TrimEndingDirectorySeparator(contentRoot)) switch
+        {
+            "OrderDistribution.Distributor" => AppHost.Distributor,
+            "OrderDistribution.Receiver" => settings.GetValueOrDefault("INSTANCE")
+                ?? throw new InvalidOperationException("The run file gives a receiver no INSTANCE."),
             var other => throw new InvalidOperationException($"The run file names an app directory no in-process app is known for: {other}"),
         };
-    }
-
-    /// <summary>Stops the app as a crash would leave its sidecar: nothing answers on its port until <see cref="Start"/>.</summary>
-    public void Stop()
-    {
-        _host?.Dispose();
-        _host = null;
-    }
-
-    public ValueTask DisposeAsync()
-    {
-        Stop();
-        return ValueTask.CompletedTask;
-    }
-
-    private WebApplicationFactory<T> Host<T>(WebApplicationFactory<T> factory) where T : class
-    {
-        var configured = factory.WithWebHostBuilder(builder =>
-        {
-            builder.UseContentRoot(_contentRoot);
-            foreach (var (key, value) in _settings)
-            {
-                if (key == "ASPNETCORE_ENVIRONMENT")
-                {
-                    builder.UseEnvironment(value);
-                }
-                else
-                {
-                    builder.UseSetting(key.Replace("__", ":", StringComparison.Ordinal), value);
-                }
-            }
-
-            builder.ConfigureLogging(logging => logging.ClearProviders().AddProvider(Logs));
-        });
-        // Both loopbacks: a sidecar container reaches the app through a tunnel that may connect to either.
-        configured.UseKestrel(kestrel => kestrel.ListenLocalhost(Port));
-        configured.StartServer();
-        return configured;
-    }
 }

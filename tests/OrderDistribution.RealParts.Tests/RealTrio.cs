@@ -129,7 +129,7 @@ public sealed class RealTrio : IAsyncDisposable
     {
         var appPort = Azurite.FreePort();
         var sidecar = await _backend.StartSidecarAsync(SidecarLaunch.Of(app, appPort, Rendered, ApiToken), ct);
-        _apps[app.Id] = (sidecar, InProcessApp.Start(app.Id, app.DirPath, appPort, SettingsOf(app, appPort, sidecar)));
+        _apps[app.Id] = (sidecar, await InProcessApp.StartAsync(app.Id, app.DirPath, appPort, SettingsOf(app, appPort, sidecar)));
     }
 
     /// <summary>The run file's env, with the started storage for the local one, and what <c>dapr run</c> adds.</summary>

@@ -42,16 +42,16 @@ public sealed class RealTrioTests
         settings["DAPR_GRPC_ENDPOINT"] = $"http://127.0.0.1:{Azurite.FreePort()}";
         using var http = new HttpClient();
 
-        await using var app = InProcessApp.Start(entry.Id, entry.DirPath, Azurite.FreePort(), settings);
+        await using var app = await InProcessApp.StartAsync(entry.Id, entry.DirPath, Azurite.FreePort(), settings);
         Assert.Equal(HttpStatusCode.OK, (await http.GetAsync(new Uri(app.Address, Contract.LivenessPath), ct)).StatusCode);
 
-        app.Stop();
+        await app.StopAsync();
         using (var client = new TcpClient())
         {
             await Assert.ThrowsAsync<SocketException>(() => client.ConnectAsync(IPAddress.Loopback, app.Port, ct).AsTask());
         }
 
-        app.Start();
+        await app.StartAsync();
         Assert.Equal(HttpStatusCode.OK, (await http.GetAsync(new Uri(app.Address, Contract.LivenessPath), ct)).StatusCode);
     }
 

@@ -29,7 +29,7 @@ public sealed class ReceiverConfigurationTests
     public void An_unknown_instance_stops_the_app_at_start_saying_INSTANCE_is_wrong(string instance, string named)
     {
         var error = Assert.IsType<OptionsValidationException>(
-            AppStart.FailureOf(ReceiverFactory.Register, ("INSTANCE", instance), ("Storage:ConnectionString", Unused)));
+            AppStart.FailureOf("express", ("INSTANCE", instance), ("Storage:ConnectionString", Unused)));
 
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
@@ -38,7 +38,7 @@ public sealed class ReceiverConfigurationTests
     public void Missing_storage_settings_stop_the_app_at_start_naming_both_ways_to_set_them()
     {
         var error = Assert.IsType<OptionsValidationException>(
-            AppStart.FailureOf(ReceiverFactory.Register, ("INSTANCE", "express"), ("Storage:ConnectionString", "")));
+            AppStart.FailureOf("express", ("INSTANCE", "express"), ("Storage:ConnectionString", "")));
 
         Assert.Contains("Storage:ConnectionString", error.Message, StringComparison.Ordinal);
         Assert.Contains("Storage:AccountUrl", error.Message, StringComparison.Ordinal);
@@ -49,7 +49,7 @@ public sealed class ReceiverConfigurationTests
     [InlineData("Storage:RequestTimeout", "00:00:00")]
     public void An_out_of_range_setting_stops_the_app_at_start_naming_it(string key, string value)
     {
-        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(ReceiverFactory.Register,
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf("express",
             ("INSTANCE", "express"), ("Storage:ConnectionString", Unused), (key, value)));
 
         Assert.Contains(key, error.Message, StringComparison.Ordinal);
@@ -58,7 +58,7 @@ public sealed class ReceiverConfigurationTests
     [Fact]
     public void An_invalid_container_name_stops_the_app_at_start()
     {
-        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(ReceiverFactory.Register,
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf("express",
             ("INSTANCE", "express"), ("Storage:ConnectionString", Unused), ("Receiver:Container", "Not_Valid")));
 
         Assert.Contains("Not_Valid", error.Message, StringComparison.Ordinal);

@@ -1,6 +1,4 @@
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
-using OrderDistribution.ServiceDefaults;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.TestSupport;
@@ -9,16 +7,9 @@ namespace OrderDistribution.Receiver.Tests;
 
 /// <summary>A receiver instance in-process, storing into the given blob endpoint.</summary>
 public sealed class ReceiverFactory(string connectionString, string instance = "express", params (string Key, string? Value)[] settings)
-    : WebApplicationFactory<Program>
+    : WebApplicationFactory<OutboxWriter>
 {
     public LogRecorder Logs { get; } = new();
-
-    /// <summary>The receiver's registrations, as its Program makes them.</summary>
-    public static void Register(WebApplicationBuilder builder)
-    {
-        builder.AddServiceDefaults();
-        builder.AddReceiver();
-    }
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {

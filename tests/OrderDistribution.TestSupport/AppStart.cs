@@ -1,33 +1,18 @@
-using Microsoft.AspNetCore.Builder;
-using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Options;
-
 namespace OrderDistribution.TestSupport;
 
-/// <summary>
-/// What an app stops with at start because of its settings: its registrations, as its Program makes them, built, and
-/// the validation its host runs first when it starts (<see cref="IStartupValidator"/>). No host runs, so the answer
-/// does not race the host's own disposal: a WebApplicationFactory whose app fails to start sometimes surfaces an
-/// ObjectDisposedException instead of the app's error.
-/// </summary>
+/// <summary>What an app stops with at start because of its settings (<see cref="AppHost.StartFailureOf"/>), for configuration tests.</summary>
 public static class AppStart
 {
+    /// <summary>No sidecar listens there; nothing is called before the app would start.</summary>
+    private static readonly Uri NoSidecar = new("http://127.0.0.1:1");
+
+    /// <param name="member"><see cref="AppHost.Distributor"/> or a receiver instance.</param>
+    /// <param name="settings">Over the app's own; DAPR_HTTP_ENDPOINT and INSTANCE among them override the host's.</param>
     /// <returns>The exception the app stops with; null when it would start.</returns>
-    public static Exception? FailureOf(Action<WebApplicationBuilder> register, params (string Key, string? Value)[] settings)
-    {
-        var builder = WebApplication.CreateBuilder();
-        builder.Configuration.AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, s.Value)));
-        try
+    public static Exception? FailureOf(string member, params (string Key, string? Value)[] settings) =>
+        AppHost.StartFailureOf(member, new AppHostOptions
         {
-            register(builder);
-            using var app = builder.Build();
-            app.Services.GetRequiredService<IStartupValidator>().Validate();
-            return null;
-        }
-        catch (Exception e) when (e is OptionsValidationException or InvalidOperationException)
-        {
-            return e;
-        }
-    }
+            Sidecar = NoSidecar,
+            Settings = settings.ToDictionary(s => s.Key, s => s.Value),
+        });
 }

@@ -7,7 +7,7 @@ namespace OrderDistribution.TestSupport;
 /// <summary>
 /// How the sidecars deliver pub/sub messages, as the component folder says: the inbound retry policy of
 /// <c>resiliency.yaml</c> that targets the pub/sub component, and the component's <c>processingTimeout</c> and
-/// <c>redeliverInterval</c>. Tests run the sidecar double with these, so that changing the YAML changes their result.
+/// <c>redeliverInterval</c>. Tests run the sidecar emulator with these, so that changing the YAML changes their result.
 /// </summary>
 public sealed record PubSubDelivery(TimeSpan RetryInterval, int MaxRetries, TimeSpan ProcessingTimeout, TimeSpan RedeliverInterval)
 {
@@ -43,10 +43,10 @@ public sealed record PubSubDelivery(TimeSpan RetryInterval, int MaxRetries, Time
     }
 
     /// <summary>
-    /// The sidecar double's settings for these, every time multiplied by <paramref name="scale"/> (1/10 runs a
+    /// The sidecar emulator's settings for these, every time multiplied by <paramref name="scale"/> (1/10 runs a
     /// 20 s processingTimeout in 2 s).
     /// </summary>
-    public SidecarDoubleOptions SidecarOptions(double scale, PubSubRuntime runtime) => new()
+    public EmulatedSidecarOptions SidecarOptions(double scale, DaprRuntimeProfile runtime) => new()
     {
         Runtime = runtime,
         RetryInterval = RetryInterval * scale,

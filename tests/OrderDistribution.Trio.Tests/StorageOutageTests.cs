@@ -4,7 +4,6 @@ using Azure.Storage.Blobs;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Benchmarks;
 using OrderDistribution.Contracts;
-using OrderDistribution.InProcessHost;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.TestSupport;
 
@@ -12,7 +11,7 @@ namespace OrderDistribution.Trio.Tests;
 
 /// <summary>
 /// Storage stopped cleanly (every call refused at once) as a burst starts, for longer than the inbound retry window, then back:
-/// the trio in-process behind the sidecar double, which runs the shipped components-pubsub/ policy and timers at
+/// the trio in-process behind the sidecar emulator, which runs the shipped components-pubsub/ policy and timers at
 /// <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a delivery"). On Dapr
 /// 1.17 and newer the component acknowledges a message whose retries are spent while its context still runs.
 /// </summary>
@@ -31,17 +30,17 @@ public sealed class StorageOutageTests
     private static readonly TimeSpan RetryOutageQuietPeriod = TimeSpan.FromSeconds(2);
 
     [Theory]
-    [InlineData(PubSubRuntime.Dapr114To116, DeliveryStyle.Bulk)]
-    [InlineData(PubSubRuntime.Dapr114To116, DeliveryStyle.Single)]
-    [InlineData(PubSubRuntime.Dapr117AndNewer, DeliveryStyle.Bulk)]
-    [InlineData(PubSubRuntime.Dapr117AndNewer, DeliveryStyle.Single)]
+    [InlineData("1.14", DeliveryStyle.Bulk)]
+    [InlineData("1.14", DeliveryStyle.Single)]
+    [InlineData("1.17", DeliveryStyle.Bulk)]
+    [InlineData("1.17", DeliveryStyle.Single)]
     public async Task With_the_shipped_policy_storage_refusing_for_longer_than_the_retry_window_loses_no_order_and_the_rest_is_stored_soon_after(
-        PubSubRuntime runtime, DeliveryStyle style)
+        string runtime, DeliveryStyle style)
     {
         var shipped = PubSubDelivery.Shipped();
         Assert.True(Outage > shipped.RetryWindow * Scale, $"the outage ({Outage}) does not outlast the retry window ({shipped.RetryWindow * Scale})");
 
-        var run = await RunAsync(shipped, runtime, style);
+        var run = await RunAsync(shipped, DaprRuntimeProfile.Of(runtime), style);
         TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
 
         Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
@@ -81,7 +80,7 @@ public sealed class StorageOutageTests
             PubSubDelivery.ShippedText("order-pubsub.yaml"), shippedPolicy.Replace("maxRetries: -1", "maxRetries: 15", StringComparison.Ordinal));
         Assert.True(former.RetryWindow < former.ProcessingTimeout);
 
-        var run = await RunAsync(former, PubSubRuntime.Dapr117AndNewer, style);
+        var run = await RunAsync(former, DaprRuntimeProfile.Dapr117, style);
         TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
 
         Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
@@ -91,13 +90,13 @@ public sealed class StorageOutageTests
         Assert.True(run.AcknowledgedUnstored >= Orders - run.Stored, run.ToString());
     }
 
-    private static async Task<OutageRun> RunAsync(PubSubDelivery delivery, PubSubRuntime runtime, DeliveryStyle style)
+    private static async Task<OutageRun> RunAsync(PubSubDelivery delivery, DaprRuntimeProfile runtime, DeliveryStyle style)
     {
         var orders = OrderGenerator.Generate(Orders, seed: 34);
         await using var azurite = await Azurite.StartAsync();
         using var storage = new TcpCutProxy(azurite.Port);
-        var logs = InProcessTrio.Members.ToDictionary(m => m, _ => new LogRecorder());
-        await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
+        var logs = AppHost.Members.ToDictionary(m => m, _ => new LogRecorder());
+        await using var trio = await EmulatedTrio.StartAsync(new EmulatedTrioOptions
         {
             StorageConnectionString = Azurite.ConnectionStringFor(storage.Port),
             Style = style,

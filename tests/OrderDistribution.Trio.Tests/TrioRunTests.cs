@@ -4,7 +4,7 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Trio.Tests;
 
 /// <summary>
-/// The whole trio in-process behind a double of the Dapr sidecar and broker, into a real Azurite: the proof that
+/// The whole trio in-process behind the sidecar emulator (a stand-in for the Dapr sidecar and broker), into a real Azurite: the proof that
 /// no order is lost or stored twice whatever the sidecar, the broker or storage does. The benchmark runs the
 /// same at 10,000 orders (dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault).
 /// </summary>

@@ -3,7 +3,7 @@ using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.InProcess;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
-using OrderDistribution.LocalRun;
+using OrderDistribution.SidecarEmulator;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 
@@ -11,14 +11,14 @@ namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// <c>in-process</c>: the main job without Dapr, Redis or RabbitMQ. The trio runs in this process behind the sidecar
-/// double and stores into Azurite (started here when none answers); the burst is scheduled, watched and logged as
+/// emulator and stores into Azurite (started here when none answers); the burst is scheduled, watched and logged as
 /// <c>run</c> does it, under the model label <c>in-process-bulk</c>, <c>-single</c> or <c>-bindings</c>.
 /// </summary>
 internal static class InProcessCommand
 {
     private static readonly Option<string> Mode = new Option<string>("--model")
     {
-        Description = "How the double delivers: bulk (pub/sub bulk), single (pub/sub, one message per request) or bindings.",
+        Description = "How the emulator delivers: bulk (pub/sub bulk), single (pub/sub, one message per request) or bindings.",
         DefaultValueFactory = _ => "bulk",
     }.AcceptOnlyFromAmong("bulk", "single", "bindings");
 

@@ -19,7 +19,7 @@ public static class LoadToolCommands
 
     /// <summary>Parses and runs, as the program does. Parse errors exit 2.</summary>
     /// <param name="errors">Where failures go (standard error for the program).</param>
-    /// <param name="configurePublishing">Changes the publishing services before use (tests put a sidecar double behind DaprClient).</param>
+    /// <param name="configurePublishing">Changes the publishing services before use (tests put a sidecar emulator behind DaprClient).</param>
     public static async Task<int> InvokeAsync(
         IAnsiConsole console, TextWriter errors, string[] args, Action<IServiceCollection>? configurePublishing = null)
     {

@@ -1,17 +1,16 @@
 using System.Net;
 using System.Net.Sockets;
 using OrderDistribution.Contracts;
-using OrderDistribution.InProcessHost;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
-using OrderDistribution.LocalRun;
+using OrderDistribution.SidecarEmulator;
 using OrderDistribution.Storage;
 
 namespace OrderDistribution.LoadTool.InProcess;
 
 /// <summary>
-/// The main job without Dapr, Redis or RabbitMQ: the trio in this process behind the sidecar double
-/// (<see cref="InProcessTrio"/>), storing into Azurite, which it starts on a free port (data in a temporary folder,
+/// The main job without Dapr, Redis or RabbitMQ: the trio in this process behind the sidecar emulator
+/// (<see cref="EmulatedTrio"/>), storing into Azurite, which it starts on a free port (data in a temporary folder,
 /// both gone at the end) unless one answers at the address given. The burst goes on the ingress queue at once, as
 /// <c>run</c> schedules it, and is watched in the outboxes as <c>run</c> watches it.
 /// </summary>
@@ -19,9 +18,9 @@ public sealed class InProcessBurst : IAsyncDisposable
 {
     private readonly Azurite? _azurite;
     private readonly DirectoryInfo? _azuriteData;
-    private readonly InProcessTrio _trio;
+    private readonly EmulatedTrio _trio;
 
-    private InProcessBurst(Azurite? azurite, DirectoryInfo? azuriteData, InProcessTrio trio, OutboxStorage storage)
+    private InProcessBurst(Azurite? azurite, DirectoryInfo? azuriteData, EmulatedTrio trio, OutboxStorage storage)
     {
         _azurite = azurite;
         _azuriteData = azuriteData;
@@ -56,7 +55,7 @@ public sealed class InProcessBurst : IAsyncDisposable
 
         try
         {
-            var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
+            var trio = await EmulatedTrio.StartAsync(new EmulatedTrioOptions
             {
                 StorageConnectionString = connectionString,
                 Style = model,

@@ -49,7 +49,7 @@ public sealed class PublishTests
             Assert.Equal(ownSettings, File.Exists(Path.Combine(folder, "appsettings.json")));
             if (Directory.Exists(Path.Combine(folder, "apps")))
             {
-                // The in-process host's copies: each app's own settings, where it runs them.
+                // The sidecar emulator's copies: each app's own settings, where it runs them.
                 Assert.Equal(Repo.Read("src/OrderDistribution.Distributor/appsettings.json"), File.ReadAllText(Path.Combine(folder, "apps", "distributor", "appsettings.json")));
                 Assert.Equal(Repo.Read("src/OrderDistribution.Receiver/appsettings.json"), File.ReadAllText(Path.Combine(folder, "apps", "receiver", "appsettings.json")));
             }

@@ -13,14 +13,14 @@ namespace OrderDistribution.Messaging.Tests.Inbound;
 
 /// <summary>
 /// The entry points over HTTP, with a stub handler that sends every order on through the core's ways out, against a
-/// fake sidecar: every entry is decided on its own, the sidecar's answers are not trusted beyond what they say, and
+/// the sidecar emulator in its recording mode: every entry is decided on its own, the sidecar's answers are not trusted beyond what they say, and
 /// every delivery is answered within its deadline.
 /// </summary>
 public sealed class DeliveryRulesTests : IAsyncLifetime
 {
-    private FakeDaprSidecar _sidecar = null!;
+    private EmulatedSidecar _sidecar = null!;
 
-    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await EmulatedSidecar.StartRecordingAsync();
 
     public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 

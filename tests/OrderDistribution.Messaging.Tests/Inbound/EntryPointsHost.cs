@@ -74,7 +74,7 @@ public sealed class EntryPointsHost : IAsyncDisposable
             registrations =>
             {
                 registrations.AddDaprPublishing();
-                registrations.UseSidecarDouble();
+                registrations.UseSidecarEmulator();
                 registrations.AddSingleton<IOrderHandler, ForwardingHandler>();
                 services(registrations);
             },

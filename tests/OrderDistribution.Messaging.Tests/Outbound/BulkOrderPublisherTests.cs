@@ -11,7 +11,7 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Outbound;
 
 /// <summary>
-/// Bulk publishing against the sidecar double, by what the sidecar's answer says about the order: an order that can
+/// Bulk publishing against the sidecar emulator, by what the sidecar's answer says about the order: an order that can
 /// never go is dropped once (before any call when its size says so), a transient failure is retried, a refusal of every
 /// order is never a drop and makes the app not ready; and over any sequence of answers to the tries of one request, each
 /// entry is reported published once, dropped once, or failed, and never sent again once confirmed.
@@ -24,9 +24,9 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     private readonly ConcurrentDictionary<string, string> _failed = new();
     private readonly ConcurrentBag<string> _published = [];
     private readonly List<(List<string> Sent, List<string> Confirmed)> _answers = [];
-    private FakeDaprSidecar _sidecar = null!;
+    private EmulatedSidecar _sidecar = null!;
 
-    public async ValueTask InitializeAsync() => _sidecar = await FakeDaprSidecar.StartAsync();
+    public async ValueTask InitializeAsync() => _sidecar = await EmulatedSidecar.StartRecordingAsync();
 
     public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 
@@ -303,7 +303,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
         }));
 
     private ServiceProvider Publishing(params (string Key, string Value)[] settings) =>
-        SidecarDaprClient.Publishing(_sidecar.Address, Logs, settings);
+        EmulatorDaprClient.Publishing(_sidecar.Address, Logs, settings);
 
     private Task<IReadOnlySet<string>> PublishAsync(
         ServiceProvider publishing, IReadOnlyList<OutboundMessage> messages, CancellationToken cancellationToken = default) =>

@@ -13,7 +13,7 @@ public sealed class BulkPublishBudgetTests
     [Fact]
     public async Task Over_HTTP_no_bulk_publish_request_body_exceeds_the_budget_so_a_capped_broker_takes_them_all()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.MaxBulkRequestBytes = Budget;
         using var publishing = PublishingOver(sidecar);
         var publisher = publishing.GetRequiredService<BulkOrderPublisher>();
@@ -48,7 +48,7 @@ public sealed class BulkPublishBudgetTests
     [Fact]
     public async Task An_order_too_large_for_any_batch_is_published_on_its_own()
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         using var publishing = PublishingOver(sidecar, maxBytes: 2_048);
         var publisher = publishing.GetRequiredService<BulkOrderPublisher>();
         var huge = new OutboundMessage("big", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express, descriptionLength: 4_000)));
@@ -61,6 +61,6 @@ public sealed class BulkPublishBudgetTests
         Assert.Single(sidecar.BulkPublishes("q-order-express"));
     }
 
-    private static ServiceProvider PublishingOver(FakeDaprSidecar sidecar, int maxBytes = Budget) =>
-        SidecarDaprClient.Publishing(sidecar.Address, ("Messaging:MaxBulkPublishBytes", maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+    private static ServiceProvider PublishingOver(EmulatedSidecar sidecar, int maxBytes = Budget) =>
+        EmulatorDaprClient.Publishing(sidecar.Address, ("Messaging:MaxBulkPublishBytes", maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
 }

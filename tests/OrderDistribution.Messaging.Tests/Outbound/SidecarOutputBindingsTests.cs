@@ -9,9 +9,10 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Outbound;
 
 /// <summary>
-/// What reaches a broker message through an output binding, on every runtime from 1.14 to the newest: the double
+/// What reaches a broker message through an output binding, on every runtime from 1.14 to the newest: the emulator
 /// builds the binding's metadata as each runtime does (<see cref="DaprRuntimeProfile"/>).
 /// </summary>
+[Collection(nameof(UntracedCalls))]
 public sealed class SidecarOutputBindingsTests
 {
     public static TheoryData<string> Runtimes() => new(DaprRuntimeProfile.All.Select(r => r.Version));
@@ -20,9 +21,9 @@ public sealed class SidecarOutputBindingsTests
     [MemberData(nameof(Runtimes))]
     public async Task No_transport_header_or_token_reaches_the_binding_and_the_trace_context_is_the_callers(string version)
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Runtime = Runtime(version);
-        await using var publishing = SidecarDaprClient.Publishing(sidecar.Address, ("DAPR_API_TOKEN", "secret-token"));
+        await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address, ("DAPR_API_TOKEN", "secret-token"));
         var order = TestOrders.Make(5, Delivery.Express);
         using var activity = new Activity("deliver").SetIdFormat(ActivityIdFormat.W3C).Start();
 
@@ -40,9 +41,9 @@ public sealed class SidecarOutputBindingsTests
     [MemberData(nameof(Runtimes))]
     public async Task Without_a_trace_of_its_own_the_call_carries_no_trace_context_rather_than_an_all_zero_one(string version)
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Runtime = Runtime(version);
-        await using var publishing = SidecarDaprClient.Publishing(sidecar.Address);
+        await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address);
         Activity.Current = null;
 
         await publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-ingress-output", "not json at all"u8.ToArray(), CancellationToken.None);
@@ -53,14 +54,14 @@ public sealed class SidecarOutputBindingsTests
         Assert.Equal("\"not json at all\"", Encoding.UTF8.GetString(message.Data));
     }
 
-    /// <summary>The reason the apps do not use the SDK's InvokeBinding: the double shows the leak the real sidecars showed.</summary>
+    /// <summary>The reason the apps do not use the SDK's InvokeBinding: the emulator shows the leak the real sidecars showed.</summary>
     [Theory]
     [MemberData(nameof(Runtimes))]
     public async Task The_SDKs_gRPC_InvokeBinding_puts_its_transport_headers_on_the_message_on_every_runtime(string version)
     {
         var runtime = Runtime(version);
-        await using var sidecar = await GrpcBindingSidecar.StartAsync(runtime);
-        using var dapr = new DaprClientBuilder().UseGrpcEndpoint(sidecar.Address.ToString()).UseDaprApiToken("secret-token").Build();
+        await using var sidecar = await EmulatedSidecar.StartAsync(EmulatedSidecarOptions.Recording with { Runtime = runtime, ServeGrpc = true });
+        using var dapr = new DaprClientBuilder().UseGrpcEndpoint(sidecar.GrpcAddress.ToString()).UseDaprApiToken("secret-token").Build();
         Activity.Current = null;
 
         await dapr.InvokeBindingAsync(new BindingRequest("q-order-ingress-output", "create") { Data = OrderJson.Serialize(TestOrders.Make(1, Delivery.Express)) });
@@ -83,9 +84,9 @@ public sealed class SidecarOutputBindingsTests
     [InlineData(500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: channel/connection is not open"}""", SidecarFailureKind.Transient)]
     public async Task A_refused_binding_call_says_what_it_says_about_the_order(int status, string body, SidecarFailureKind expected)
     {
-        await using var sidecar = await FakeDaprSidecar.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.BindingAnswer = _ => (status, body);
-        await using var publishing = SidecarDaprClient.Publishing(sidecar.Address);
+        await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address);
 
         var failure = await Assert.ThrowsAnyAsync<Exception>(() =>
             publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-express-output", "{}"u8.ToArray(), CancellationToken.None));

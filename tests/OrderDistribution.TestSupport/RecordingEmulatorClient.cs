@@ -6,16 +6,18 @@ using NSubstitute;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Outbound;
 
-namespace OrderDistribution.Distributor.Tests;
+namespace OrderDistribution.TestSupport;
 
 /// <summary>
-/// Stands in for the sidecar behind <see cref="DaprClient"/> and <see cref="IOutputBindings"/>: records every publish and binding call, fails the orders it
-/// is told to the way the SDK reports it (named entries of a bulk publish; a DaprException for one publish or binding
-/// call), and refuses whole destinations as an unreachable sidecar would.
+/// The emulator's recording and fault injection without a server, for tests of the distributor's handling alone: a
+/// <see cref="DaprClient"/> and <see cref="IOutputBindings"/> (NSubstitute, so it stays in the tests) that record every
+/// publish and binding call, fail the orders they are told to the way the SDK reports it (named entries of a bulk
+/// publish; a DaprException for one publish or binding call), and refuse whole destinations as an unreachable sidecar
+/// would. Over HTTP, the same modes are <see cref="EmulatedSidecar"/>'s.
 /// </summary>
-public sealed class RecordingDaprClient
+public sealed class RecordingEmulatorClient
 {
-    public RecordingDaprClient()
+    public RecordingEmulatorClient()
     {
         Client = Substitute.For<DaprClient>();
         Client.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ReturnsForAnyArgs(call =>

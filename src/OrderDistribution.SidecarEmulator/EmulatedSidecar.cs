@@ -1,13 +1,19 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using System.Net;
 using System.Text;
 using System.Text.Json;
 using System.Threading.Channels;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Logging;
+using InvokeBindingRequest = Dapr.Client.Autogen.Grpc.v1.InvokeBindingRequest;
 
-namespace OrderDistribution.LocalRun;
+namespace OrderDistribution.SidecarEmulator;
 
 /// <summary>
 /// A Dapr sidecar and its broker for in-process runs, behaving as the real ones do (docs/dapr-sidecar.md): it takes
@@ -16,19 +22,26 @@ namespace OrderDistribution.LocalRun;
 /// queue to its app in bulk (base64 raw-payload entries under fresh entry ids), one CloudEvent at a time, or as an
 /// input binding (the raw body). An entry answered SUCCESS (a binding: 2xx) is done; DROP (a binding: 400, which
 /// the broker dead-letters) is done and never delivered again; a 404 drops a whole delivery. RETRY, a missing status or
-/// a failed request brings a binding's message back after <see cref="SidecarDoubleOptions.RetryInterval"/> (RabbitMQ's
+/// a failed request brings a binding's message back after <see cref="EmulatedSidecarOptions.RetryInterval"/> (RabbitMQ's
 /// nack with requeue). A pub/sub message is what <c>pubsub.redis</c> makes of it: its delivery context runs
-/// <see cref="SidecarDoubleOptions.ProcessingTimeout"/> from when it was read, the inbound retries run inside it, and
-/// once they are spent the <see cref="SidecarDoubleOptions.Runtime"/> keeps it pending or acknowledges it (counted as
+/// <see cref="EmulatedSidecarOptions.ProcessingTimeout"/> from when it was read, the inbound retries run inside it, and
+/// once they are spent the <see cref="EmulatedSidecarOptions.Runtime"/> keeps it pending or acknowledges it (counted as
 /// <see cref="TopicReport.AcknowledgedUnstored"/>); a pending message is handed out again once it has been pending
-/// <c>ProcessingTimeout</c>, looked for every <see cref="SidecarDoubleOptions.RedeliverInterval"/>
+/// <c>ProcessingTimeout</c>, looked for every <see cref="EmulatedSidecarOptions.RedeliverInterval"/>
 /// (docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own" and "pubsub.redis after its retries are spent"). An attempt still running when its context ends is not cut off: the apps
 /// answer within their deadline, which the shipped processingTimeout outlasts.
+/// <para>
+/// Its modes for tests: recording (<see cref="EmulatedSidecarOptions.RecordRequests"/>: every request, and each output
+/// binding call as the <see cref="Runtime"/> hands it to the binding), fault injection (<see cref="FailEntry"/>,
+/// <see cref="MaxBulkRequestBytes"/>, the answers, <see cref="Hang"/>, <see cref="OutboundHealthStatus"/>,
+/// <see cref="EmulatedSidecarOptions.PublishFailureRate"/>) and gRPC (<see cref="EmulatedSidecarOptions.ServeGrpc"/>).
+/// </para>
 /// </summary>
-public sealed class SidecarDouble : IAsyncDisposable
+public sealed class EmulatedSidecar : IAsyncDisposable
 {
-    private readonly SidecarDoubleOptions _options;
+    private readonly EmulatedSidecarOptions _options;
     private readonly WebApplication _app;
+    private readonly WebApplication? _grpc;
     private readonly ConcurrentDictionary<string, Channel<Message>> _queues = new();
     private readonly ConcurrentDictionary<string, List<Message>> _pending = new();
     private readonly CancellationTokenSource _stop = new();
@@ -39,14 +52,54 @@ public sealed class SidecarDouble : IAsyncDisposable
     private long _outstanding;
     private long _nextId;
 
-    private SidecarDouble(SidecarDoubleOptions options, WebApplication app)
+    private EmulatedSidecar(EmulatedSidecarOptions options, WebApplication app, WebApplication? grpc)
     {
         _options = options;
         _app = app;
+        _grpc = grpc;
         _random = new Random(options.Seed);
+        Runtime = options.Runtime;
+        Metadata = options.Metadata;
     }
 
+    /// <summary>The sidecar's HTTP API (daprd's 3500).</summary>
     public Uri Address => LoopbackServer.AddressOf(_app);
+
+    /// <summary>The sidecar's gRPC API (daprd's 50001), in the gRPC mode only.</summary>
+    public Uri GrpcAddress => LoopbackServer.AddressOf(_grpc ?? throw new InvalidOperationException("The emulator serves gRPC only with ServeGrpc."));
+
+    /// <summary>Whose sidecar this is; a test may change it between calls.</summary>
+    public DaprRuntimeProfile Runtime { get; set; }
+
+    /// <summary>Every request on the sidecar's HTTP API, in the recording mode.</summary>
+    public ConcurrentQueue<SidecarRequest> Requests { get; } = new();
+
+    /// <summary>Each output binding call, as the binding (and so the broker's message) got it, in the recording mode.</summary>
+    public ConcurrentQueue<BindingMessage> BindingMessages { get; } = new();
+
+    /// <summary>When set, an output binding call is answered with this status and body instead.</summary>
+    public Func<SidecarRequest, (int Status, string Body)?>? BindingAnswer { get; set; }
+
+    /// <summary>When set, a single publish is answered with this status and body instead.</summary>
+    public Func<SidecarRequest, (int Status, string Body)?>? PublishAnswer { get; set; }
+
+    /// <summary>When set, a bulk publish is answered with this status and body instead, whatever it holds.</summary>
+    public Func<SidecarRequest, (int Status, string Body)>? BulkAnswer { get; set; }
+
+    /// <summary>Entries of a bulk publish (by their event) for which this answers true are reported failed.</summary>
+    public Func<JsonElement, bool>? FailEntry { get; set; }
+
+    /// <summary>A bulk publish whose body is larger than this fails as a whole, as Azure Service Bus refuses it ("the message is too large").</summary>
+    public int? MaxBulkRequestBytes { get; set; }
+
+    /// <summary>When set, every publish and binding call waits on it (or until the caller gives up) before it is answered.</summary>
+    public Task? Hang { get; set; }
+
+    /// <summary>What <c>GET /v1.0/healthz/outbound</c> answers.</summary>
+    public int OutboundHealthStatus { get; set; } = StatusCodes.Status204NoContent;
+
+    /// <summary>What <c>GET /v1.0/metadata</c> answers (the sidecar's components and subscriptions); 404 when null.</summary>
+    public string? Metadata { get; set; }
 
     public ConcurrentDictionary<string, TopicReport> Topics { get; } = new();
 
@@ -54,21 +107,36 @@ public sealed class SidecarDouble : IAsyncDisposable
 
     private int _publishesRefused;
 
-    public static async Task<SidecarDouble> StartAsync(SidecarDoubleOptions options)
+    public static async Task<EmulatedSidecar> StartAsync(EmulatedSidecarOptions options)
     {
         var app = LoopbackServer.Create();
-        var sidecar = new SidecarDouble(options, app);
+        var grpc = options.ServeGrpc ? GrpcServer() : null;
+        var sidecar = new EmulatedSidecar(options, app, grpc);
         app.MapPost("/v1.0-alpha1/publish/bulk/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.BulkPublishAsync(topic, request));
         app.MapPost("/v1.0/publish/{pubsub}/{topic}", (string topic, HttpRequest request) => sidecar.PublishAsync(topic, request));
         app.MapPost("/v1.0/bindings/{name}", (string name, HttpRequest request) => sidecar.InvokeBindingAsync(name, request));
-        app.MapGet("/v1.0/healthz/outbound", () => Results.NoContent());
-        app.MapGet("/v1.0/metadata", () => Results.Json(new { id = "sidecar-double" }));
+        app.MapGet("/v1.0/healthz/outbound", () => Results.StatusCode(sidecar.OutboundHealthStatus));
+        app.MapGet("/v1.0/metadata", () => sidecar.Metadata is { } metadata ? Results.Text(metadata, "application/json") : Results.NotFound());
         await app.StartAsync();
+        if (grpc is not null)
+        {
+            grpc.MapPost("/dapr.proto.runtime.v1.Dapr/InvokeBinding", sidecar.InvokeBindingOverGrpcAsync);
+            await grpc.StartAsync();
+        }
+
         sidecar._workers.Add(Task.Run(sidecar.HandOutPendingAsync));
         return sidecar;
     }
 
-    /// <summary>Delivers the topic's queue to an app, from now until the double is disposed.</summary>
+    /// <summary>The recording mode (<see cref="EmulatedSidecarOptions.Recording"/>), for tests of what the apps and the load tool send.</summary>
+    public static Task<EmulatedSidecar> StartRecordingAsync() => StartAsync(EmulatedSidecarOptions.Recording);
+
+    /// <summary>The bulk publishes to <paramref name="topic"/> the recording mode kept.</summary>
+    public IEnumerable<SidecarRequest> BulkPublishes(string topic) =>
+        Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)
+                            && r.Path.EndsWith($"/{topic}", StringComparison.Ordinal));
+
+    /// <summary>Delivers the topic's queue to an app, from now until the emulator is disposed.</summary>
     /// <param name="topic">The topic; with <see cref="DeliveryStyle.Binding"/>, the output binding that fills the queue.</param>
     /// <param name="inputBinding">With <see cref="DeliveryStyle.Binding"/>: the app's input binding on that queue.</param>
     public void Subscribe(string topic, HttpClient app, DeliveryStyle style, string? inputBinding = null)
@@ -135,6 +203,11 @@ public sealed class SidecarDouble : IAsyncDisposable
 
         await Task.WhenAll(_workers.Select(w => w.ContinueWith(_ => { }, TaskScheduler.Default)));
         await _app.DisposeAsync();
+        if (_grpc is not null)
+        {
+            await _grpc.DisposeAsync();
+        }
+
         _stop.Dispose();
     }
 
@@ -212,7 +285,7 @@ public sealed class SidecarDouble : IAsyncDisposable
         else if (_options.MaxRetries >= 0 && message.Retries >= _options.MaxRetries)
         {
             // The retries are spent while the context still runs: from 1.17 pubsub.redis acknowledges the message.
-            if (_options.Runtime == PubSubRuntime.Dapr117AndNewer)
+            if (Runtime.AcknowledgesSpentRetries)
             {
                 report.AcknowledgeUnstored(message.Origin);
                 Done();
@@ -294,20 +367,27 @@ public sealed class SidecarDouble : IAsyncDisposable
 
     private async Task<IResult> BulkPublishAsync(string topic, HttpRequest request)
     {
-        using var body = await JsonDocument.ParseAsync(request.Body);
-        var maxBytes = int.Parse(request.Query["metadata.maxBulkPubBytes"].ToString(), System.Globalization.CultureInfo.InvariantCulture);
-        var tooLarge = request.ContentLength > maxBytes;
+        var (body, recorded) = await TakeAsync(request, BulkAnswer is not null);
+        if (BulkAnswer is { } answerOf)
+        {
+            var (status, text) = answerOf(recorded!);
+            return Results.Text(text, "application/json", statusCode: status);
+        }
+
+        using var document = JsonDocument.Parse(body);
+        var tooLarge = body.Length > MaxBulkPubBytesOf(request) || body.Length > MaxBulkRequestBytes;
         var failed = new List<object>();
-        foreach (var entry in body.RootElement.EnumerateArray())
+        foreach (var entry in document.RootElement.EnumerateArray())
         {
             var entryId = entry.GetProperty("entryId").GetString()!;
-            if (tooLarge || Refuse())
+            var @event = entry.GetProperty("event");
+            if (tooLarge || FailEntry?.Invoke(@event) == true || Refuse())
             {
                 failed.Add(new { entryId, error = tooLarge ? "the message is too large" : "chosen to fail" });
                 continue;
             }
 
-            Put(topic, PayloadOf(entry.GetProperty("event")));
+            Put(topic, PayloadOf(@event));
         }
 
         if (failed.Count == 0)
@@ -319,32 +399,125 @@ public sealed class SidecarDouble : IAsyncDisposable
         return Results.Json(new { failedEntries = failed, errorCode = "ERR_PUBSUB_PUBLISH_MESSAGE" }, statusCode: 500);
     }
 
+    /// <summary>The app's own cap on a bulk publish's bytes (<c>metadata.maxBulkPubBytes</c>), refused above as too large; none when not given.</summary>
+    private static int MaxBulkPubBytesOf(HttpRequest request) =>
+        int.TryParse(request.Query["metadata.maxBulkPubBytes"].ToString(), System.Globalization.CultureInfo.InvariantCulture, out var maxBytes) ? maxBytes : int.MaxValue;
+
     private async Task<IResult> PublishAsync(string topic, HttpRequest request)
     {
-        using var buffer = new MemoryStream();
-        await request.Body.CopyToAsync(buffer);
+        var (body, recorded) = await TakeAsync(request, PublishAnswer is not null);
+        if (PublishAnswer?.Invoke(recorded!) is { } answer)
+        {
+            return Results.Text(answer.Body, "application/json", statusCode: answer.Status);
+        }
+
         if (Refuse())
         {
             Interlocked.Increment(ref _publishesRefused);
             return Results.Json(new { errorCode = "ERR_PUBSUB_PUBLISH_MESSAGE", message = "chosen to fail" }, statusCode: 500);
         }
 
-        Put(topic, buffer.ToArray());
+        Put(topic, body);
         return Results.NoContent();
     }
 
     /// <summary>An output binding's <c>create</c>: the data goes on the binding's queue as it is.</summary>
     private async Task<IResult> InvokeBindingAsync(string name, HttpRequest request)
     {
-        using var body = await JsonDocument.ParseAsync(request.Body);
+        var (body, recorded) = await TakeAsync(request, BindingAnswer is not null);
+        if (BindingAnswer?.Invoke(recorded!) is { } answer)
+        {
+            return Results.Text(answer.Body, "application/json", statusCode: answer.Status);
+        }
+
+        using var document = JsonDocument.Parse(body);
+        var hasData = document.RootElement.TryGetProperty("data", out var data);
+        if (recorded is not null)
+        {
+            var metadata = document.RootElement.TryGetProperty("metadata", out var given) && given.ValueKind == JsonValueKind.Object
+                ? given.EnumerateObject().ToDictionary(p => p.Name, p => p.Value.GetString() ?? "", StringComparer.Ordinal)
+                : [];
+            var sent = hasData ? Encoding.UTF8.GetBytes(data.GetRawText()) : [];
+            BindingMessages.Enqueue(new BindingMessage(name, sent, Runtime.HttpBindingMetadata(metadata, recorded.Headers)));
+        }
+
         if (Refuse())
         {
             Interlocked.Increment(ref _publishesRefused);
             return Results.Json(new { errorCode = "ERR_INVOKE_OUTPUT_BINDING", message = "chosen to fail" }, statusCode: 500);
         }
 
-        Put(name, PayloadOf(body.RootElement.GetProperty("data")));
-        return Results.Ok();
+        if (hasData)
+        {
+            Put(name, PayloadOf(data));
+        }
+
+        return Results.NoContent();
+    }
+
+    /// <summary>
+    /// The gRPC mode's <c>InvokeBinding</c>, as daprd takes it from Dapr's SDK: the binding's metadata is what the
+    /// <see cref="Runtime"/> builds from the request and from the headers the SDK's gRPC client really sent.
+    /// </summary>
+    private async Task InvokeBindingOverGrpcAsync(HttpContext context)
+    {
+        using var buffer = new MemoryStream();
+        await context.Request.Body.CopyToAsync(buffer);
+        // One length-prefixed message: a compression flag, four bytes of length, the protobuf.
+        var frame = buffer.ToArray();
+        var length = (int)BinaryPrimitives.ReadUInt32BigEndian(frame.AsSpan(1, 4));
+        var request = InvokeBindingRequest.Parser.ParseFrom(frame.AsSpan(5, length));
+        var headers = context.Request.Headers.ToDictionary(h => h.Key.ToLowerInvariant(), h => h.Value.ToString(), StringComparer.Ordinal);
+        var data = request.Data.ToByteArray();
+        if (_options.RecordRequests)
+        {
+            BindingMessages.Enqueue(new BindingMessage(request.Name, data, Runtime.GrpcBindingMetadata(request.Metadata, headers)));
+        }
+
+        Put(request.Name, data);
+        context.Response.ContentType = "application/grpc";
+        context.Response.AppendTrailer("grpc-status", "0");
+        await context.Response.Body.WriteAsync(new byte[] { 0, 0, 0, 0, 0 });
+    }
+
+    /// <summary>
+    /// A request's body; the request described when it is recorded or <paramref name="describe"/> asks (an answer
+    /// chosen by it), then held while <see cref="Hang"/> runs.
+    /// </summary>
+    private async Task<(byte[] Body, SidecarRequest? Recorded)> TakeAsync(HttpRequest request, bool describe)
+    {
+        using var buffer = new MemoryStream();
+        await request.Body.CopyToAsync(buffer);
+        var body = buffer.ToArray();
+        SidecarRequest? recorded = null;
+        if (_options.RecordRequests || describe)
+        {
+            recorded = new SidecarRequest(
+                request.Path.Value!,
+                request.Query.ToDictionary(q => q.Key, q => q.Value.ToString()),
+                request.Headers.ToDictionary(h => h.Key, h => h.Value.ToString(), StringComparer.OrdinalIgnoreCase),
+                body);
+            if (_options.RecordRequests)
+            {
+                Requests.Enqueue(recorded);
+            }
+        }
+
+        if (Hang is { } hang)
+        {
+            await hang.WaitAsync(request.HttpContext.RequestAborted);
+        }
+
+        return (body, recorded);
+    }
+
+    /// <summary>The gRPC mode's server: HTTP/2 without TLS on a free port of 127.0.0.1, as daprd's gRPC API.</summary>
+    private static WebApplication GrpcServer()
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, 0, listen => listen.Protocols = HttpProtocols.Http2));
+        builder.Logging.ClearProviders();
+        return builder.Build();
     }
 
     private static byte[] PayloadOf(JsonElement @event) =>
@@ -386,7 +559,7 @@ public sealed class SidecarDouble : IAsyncDisposable
     private async Task DeliverBulkAsync(string topic, HttpClient app, List<Message> batch, TopicReport report)
     {
         var entries = batch.Select(m => (EntryId: Guid.NewGuid().ToString(), Message: m)).ToList();
-        // Written straight to bytes, as the sidecar's own encoder does: the double's cost stays small beside the apps'.
+        // Written straight to bytes, as the sidecar's own encoder does: the emulator's cost stays small beside the apps'.
         var body = Json(json =>
         {
             json.WriteStartObject();

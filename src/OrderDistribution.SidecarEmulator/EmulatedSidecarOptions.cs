@@ -1,6 +1,6 @@
-namespace OrderDistribution.LocalRun;
+namespace OrderDistribution.SidecarEmulator;
 
-public sealed record SidecarDoubleOptions
+public sealed record EmulatedSidecarOptions
 {
     public int MaxMessagesCount { get; init; } = 250;
 
@@ -38,8 +38,11 @@ public sealed record SidecarDoubleOptions
     /// <summary>The Redis component's <c>redeliverInterval</c>: how often it looks for pending messages to hand out again.</summary>
     public TimeSpan RedeliverInterval { get; init; } = TimeSpan.FromSeconds(2);
 
-    /// <summary>Whose pub/sub component the double is: what becomes of a message whose retries are spent.</summary>
-    public PubSubRuntime Runtime { get; init; } = PubSubRuntime.Dapr117AndNewer;
+    /// <summary>
+    /// Whose sidecar the emulator is: what its pub/sub component makes of a message whose retries are spent, and what
+    /// metadata an output binding call gets (<see cref="EmulatedSidecar.BindingMessages"/>).
+    /// </summary>
+    public DaprRuntimeProfile Runtime { get; init; } = DaprRuntimeProfile.Dapr117;
 
     /// <summary>The share of published messages the broker refuses, answered as the sidecar answers a failed publish.</summary>
     public double PublishFailureRate { get; init; }
@@ -48,4 +51,26 @@ public sealed record SidecarDoubleOptions
     public bool DeliverEveryMessageTwice { get; init; }
 
     public int Seed { get; init; } = 1;
+
+    /// <summary>
+    /// The recording mode: every request on the sidecar's API is kept (<see cref="EmulatedSidecar.Requests"/>), each
+    /// output binding call with the metadata the runtime gives it (<see cref="EmulatedSidecar.BindingMessages"/>). Off
+    /// for runs at scale, where it would hold every order.
+    /// </summary>
+    public bool RecordRequests { get; init; }
+
+    /// <summary>
+    /// The gRPC mode: the sidecar's gRPC <c>InvokeBinding</c> on a port of its own (<see cref="EmulatedSidecar.GrpcAddress"/>,
+    /// HTTP/2), as daprd serves it to Dapr's SDK.
+    /// </summary>
+    public bool ServeGrpc { get; init; }
+
+    /// <summary>What <c>GET /v1.0/metadata</c> answers at first (<see cref="EmulatedSidecar.Metadata"/>); 404 when null.</summary>
+    public string? Metadata { get; init; } = """{"id":"sidecar-emulator"}""";
+
+    /// <summary>
+    /// For tests of what the apps and the load tool send: requests recorded, a sidecar that offers no metadata until
+    /// the test says what it runs, and the oldest runtime's binding metadata until the test picks another.
+    /// </summary>
+    public static EmulatedSidecarOptions Recording => new() { RecordRequests = true, Metadata = null, Runtime = DaprRuntimeProfile.Dapr114 };
 }

@@ -5,9 +5,9 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
-namespace OrderDistribution.LocalRun;
+namespace OrderDistribution.SidecarEmulator;
 
-/// <summary>A quiet HTTP server on 127.0.0.1 at a free port, for the doubles the apps and tools talk to over real HTTP.</summary>
+/// <summary>A quiet HTTP server on 127.0.0.1 at a free port, for the stand-ins the apps and tools talk to over real HTTP.</summary>
 public static class LoopbackServer
 {
     public static WebApplication Create()

@@ -1,8 +1,8 @@
 using System.Text.Json;
 
-namespace OrderDistribution.TestSupport;
+namespace OrderDistribution.SidecarEmulator;
 
-/// <summary>One request the fake sidecar took.</summary>
+/// <summary>One request the emulator took on the sidecar's HTTP API, recorded (<see cref="EmulatedSidecarOptions.RecordRequests"/>).</summary>
 public sealed record SidecarRequest(
     string Path, IReadOnlyDictionary<string, string> Query, IReadOnlyDictionary<string, string> Headers, byte[] Body)
 {

@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 
-namespace OrderDistribution.LocalRun;
+namespace OrderDistribution.SidecarEmulator;
 
 /// <summary>What happened to the messages of one topic.</summary>
 public sealed class TopicReport

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace OrderDistribution.TestSupport;
+namespace OrderDistribution.SidecarEmulator;
 
 /// <summary>
 /// How one Dapr runtime turns an output binding call into the binding's metadata, which brokers write onto the message
@@ -16,15 +16,24 @@ namespace OrderDistribution.TestSupport;
 /// from its span, which continues a valid incoming <c>traceparent</c>, and none without one (tracing off); the newest
 /// sources also copy the <c>baggage</c> header.</item>
 /// </list>
+/// And what its Redis pub/sub component does with a message whose delivery failed once the inbound retries are spent
+/// (docs/dapr-sidecar.md, "pubsub.redis after its retries are spent"; docs/runtimes.md): up to 1.16 the message stays
+/// pending and is handed out again after <c>processingTimeout</c>; from 1.17 it is acknowledged, gone, unless the
+/// delivery's context had already ended (<see cref="AcknowledgesSpentRetries"/>).
 /// </summary>
-public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToken, bool CopiesBaggage)
+public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToken, bool CopiesBaggage, bool AcknowledgesSpentRetries)
 {
-    public static readonly DaprRuntimeProfile Dapr114 = new("1.14", KeepsBlankedApiToken: true, CopiesBaggage: false);
-    public static readonly DaprRuntimeProfile Dapr115 = new("1.15", KeepsBlankedApiToken: false, CopiesBaggage: false);
-    public static readonly DaprRuntimeProfile Dapr116 = new("1.16", KeepsBlankedApiToken: false, CopiesBaggage: false);
-    public static readonly DaprRuntimeProfile Dapr117 = new("1.17", KeepsBlankedApiToken: false, CopiesBaggage: true);
+    public static readonly DaprRuntimeProfile Dapr114 = new("1.14", KeepsBlankedApiToken: true, CopiesBaggage: false, AcknowledgesSpentRetries: false);
+    public static readonly DaprRuntimeProfile Dapr115 = new("1.15", KeepsBlankedApiToken: false, CopiesBaggage: false, AcknowledgesSpentRetries: false);
+    public static readonly DaprRuntimeProfile Dapr116 = new("1.16", KeepsBlankedApiToken: false, CopiesBaggage: false, AcknowledgesSpentRetries: false);
+    public static readonly DaprRuntimeProfile Dapr117 = new("1.17", KeepsBlankedApiToken: false, CopiesBaggage: true, AcknowledgesSpentRetries: true);
 
     public static readonly IReadOnlyList<DaprRuntimeProfile> All = [Dapr114, Dapr115, Dapr116, Dapr117];
+
+    /// <summary>The profile of a runtime by its version (<c>1.14</c> to <c>1.17</c>).</summary>
+    public static DaprRuntimeProfile Of(string version) =>
+        All.SingleOrDefault(r => r.Version == version)
+        ?? throw new ArgumentException($"No runtime profile for Dapr {version} (there are {string.Join(", ", All)}).", nameof(version));
 
     private const string AllZeroTraceParent = "00-00000000000000000000000000000000-0000000000000000-00";
 

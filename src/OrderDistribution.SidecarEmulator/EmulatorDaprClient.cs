@@ -11,21 +11,22 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Messaging.Outbound;
 
-namespace OrderDistribution.LocalRun;
+namespace OrderDistribution.SidecarEmulator;
 
 /// <summary>
-/// A <see cref="DaprClient"/> that hands the calls the apps make with it (publish, bulk publish, outbound health, metadata) to a sidecar double over the sidecar's HTTP API (<see cref="SidecarDouble"/>, or a test's own), and
+/// A <see cref="DaprClient"/> over the sidecar emulator: it hands the calls the apps make with it (publish, bulk publish,
+/// outbound health, metadata) to an <see cref="EmulatedSidecar"/> over the sidecar's HTTP API, and
 /// reports each outcome the way the SDK reports it from a real sidecar: a bulk publish's named failures as
 /// <c>FailedEntries</c> under the SDK's entry ids (the indexes of the events), any other refusal as a
 /// <see cref="DaprException"/> around an <see cref="RpcException"/>, a cancelled call as cancellation.
 /// </summary>
-public static class SidecarDaprClient
+public static class EmulatorDaprClient
 {
     /// <summary>Castle's proxies of the abstract DaprClient (some sixty members): only the calls the apps make are forwarded.</summary>
     private static readonly ProxyGenerator Proxies = new();
 
-    /// <summary>Replaces the app's DaprClient with one over the sidecar double its Dapr settings point at.</summary>
-    public static void UseSidecarDouble(this IServiceCollection services) =>
+    /// <summary>Replaces the app's DaprClient with one over the sidecar emulator its Dapr settings point at.</summary>
+    public static void UseSidecarEmulator(this IServiceCollection services) =>
         services.Replace(ServiceDescriptor.Singleton(provider =>
         {
             var sidecar = provider.GetRequiredService<DaprSidecarOptions>();
@@ -33,7 +34,7 @@ public static class SidecarDaprClient
         }));
 
     /// <summary>
-    /// The apps' own publishing (<see cref="DaprPublishingExtensions.AddDaprPublishing"/>) over the sidecar double at
+    /// The apps' own publishing (<see cref="DaprPublishingExtensions.AddDaprPublishing"/>) over the sidecar emulator at
     /// <paramref name="sidecar"/>, with any further settings.
     /// </summary>
     public static ServiceProvider Publishing(Uri sidecar, params (string Key, string Value)[] settings) =>
@@ -56,7 +57,7 @@ public static class SidecarDaprClient
             })
             .AddSingleton<IConfiguration>(configuration)
             .AddDaprPublishing();
-        services.UseSidecarDouble();
+        services.UseSidecarEmulator();
         return services.BuildServiceProvider();
     }
 
@@ -69,6 +70,29 @@ public static class SidecarDaprClient
         }
 
         return Proxies.CreateClassProxy<DaprClient>(new Forwarder(http));
+    }
+
+    /// <summary>
+    /// The emulator's accepting mode, with no server: a DaprClient that confirms every publish without sending it
+    /// anywhere, and reports the sidecar healthy. What is left of a publish is the app's own work (the benchmark's
+    /// distributor alone).
+    /// </summary>
+    public static DaprClient Accepting() => Proxies.CreateClassProxy<DaprClient>(new Acceptor());
+
+    private sealed class Acceptor : IInterceptor
+    {
+        private static readonly Task<BulkPublishResponse<byte[]>> AllPublished = Task.FromResult(new BulkPublishResponse<byte[]>([]));
+
+        public void Intercept(IInvocation invocation) =>
+            invocation.ReturnValue = invocation.Method.Name switch
+            {
+                nameof(DaprClient.PublishByteEventAsync) => Task.CompletedTask,
+                nameof(DaprClient.BulkPublishEventAsync) when invocation.Method.GetGenericArguments() is [var type] && type == typeof(byte[]) => AllPublished,
+                nameof(DaprClient.CheckOutboundHealthAsync) => Task.FromResult(true),
+                nameof(DaprClient.GetMetadataAsync) => Task.FromResult(new DaprMetadata("sidecar-emulator", [], new Dictionary<string, string>(), [])),
+                nameof(DaprClient.Dispose) => null,
+                _ => throw new NotSupportedException($"The sidecar emulator does not serve DaprClient.{invocation.Method.Name}."),
+            };
     }
 
     private sealed class Forwarder(HttpClient http) : IInterceptor
@@ -85,7 +109,7 @@ public static class SidecarDaprClient
                 nameof(DaprClient.CheckOutboundHealthAsync) => OutboundHealthyAsync(http, (CancellationToken)a[0]),
                 nameof(DaprClient.GetMetadataAsync) => MetadataAsync(http, (CancellationToken)a[0]),
                 nameof(DaprClient.Dispose) => null,
-                _ => throw new NotSupportedException($"The sidecar double does not serve DaprClient.{invocation.Method.Name}."),
+                _ => throw new NotSupportedException($"The sidecar emulator does not serve DaprClient.{invocation.Method.Name}."),
             };
         }
     }
