@@ -5,6 +5,7 @@ using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.ServiceDefaults;
 using Polly;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Distributor;
 
@@ -27,13 +28,13 @@ public sealed class DistributorWarmUp(
 {
     protected override async Task RunHotPathsAsync(CancellationToken cancellationToken)
     {
-        var orders = (await SampleDelivery.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
+        var orders = (await SampleRequest.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
             .Select((order, i) => new InboundOrder($"{i}", order))
             .ToList();
         var dry = new OrderDistributor(router, OrderForwarders.Over(new DrySidecarOutbound(), services));
-        foreach (var channel in Enum.GetValues<InboundChannel>())
+        foreach (var model in Enum.GetValues<MessagingModel>())
         {
-            await dry.HandleAsync(orders, channel, new DeliveryProgress(orders.Count), cancellationToken);
+            await dry.HandleAsync(orders, model, new RequestProgress(orders.Count), cancellationToken);
         }
 
         // The handler's whole graph (the Dapr client, the forwarders, the resilience pipeline), built as a delivery builds it.

@@ -8,7 +8,7 @@ namespace OrderDistribution.Distributor;
 public sealed class OrderDistributor(OrderRouter router, OrderForwarders forwarders) : IOrderHandler
 {
     public Task HandleAsync(
-        IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
+        IReadOnlyList<InboundOrder> orders, MessagingModel model, RequestProgress progress, CancellationToken cancellationToken)
     {
         var routed = new RoutedOrder[orders.Count];
         for (var i = 0; i < routed.Length; i++)
@@ -16,6 +16,6 @@ public sealed class OrderDistributor(OrderRouter router, OrderForwarders forward
             routed[i] = new RoutedOrder(orders[i].EntryId, orders[i].Order, router.Route(orders[i].Order));
         }
 
-        return forwarders.For(channel).ForwardAsync(routed, progress, cancellationToken);
+        return forwarders.For(model).ForwardAsync(routed, progress, cancellationToken);
     }
 }

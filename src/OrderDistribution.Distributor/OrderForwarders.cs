@@ -1,5 +1,6 @@
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Distributor;
 
@@ -9,10 +10,10 @@ namespace OrderDistribution.Distributor;
 /// </summary>
 public sealed class OrderForwarders(IOrderForwarder bulk, IOrderForwarder single, IOrderForwarder binding)
 {
-    public IOrderForwarder For(InboundChannel channel) => channel switch
+    public IOrderForwarder For(MessagingModel model) => model switch
     {
-        InboundChannel.BulkSubscription => bulk,
-        InboundChannel.Subscription => single,
+        MessagingModel.PubSubBulk => bulk,
+        MessagingModel.PubSubSingle => single,
         _ => binding,
     };
 

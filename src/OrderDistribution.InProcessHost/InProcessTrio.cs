@@ -10,6 +10,7 @@ using OrderDistribution.Distributor;
 using OrderDistribution.LocalRun;
 using OrderDistribution.Receiver;
 using OrderDistribution.ServiceDefaults;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.InProcessHost;
 
@@ -17,19 +18,19 @@ namespace OrderDistribution.InProcessHost;
 /// The distributor and both receivers hosted in this process, each as its own web app on 127.0.0.1 (a free port),
 /// built as its Program.cs builds it, with its own settings file, behind a <see cref="SidecarDouble"/>: no Dapr,
 /// no broker; storage is the real store the connection string names. The double delivers the ingress queue to the
-/// distributor and each receiver's queue to it, in the model of <see cref="InProcessTrioOptions.Style"/>.
+/// distributor and each receiver's queue to it, in the model of <see cref="InProcessTrioOptions.Model"/>.
 /// </summary>
 public sealed class InProcessTrio : IAsyncDisposable
 {
     private readonly List<WebApplication> _apps;
     private readonly List<HttpClient> _clients;
 
-    private InProcessTrio(SidecarDouble sidecar, List<WebApplication> apps, List<HttpClient> clients, DeliveryStyle style)
+    private InProcessTrio(SidecarDouble sidecar, List<WebApplication> apps, List<HttpClient> clients, MessagingModel model)
     {
         Sidecar = sidecar;
         _apps = apps;
         _clients = clients;
-        Ingress = IngressOf(style);
+        Ingress = IngressOf(model);
     }
 
     public SidecarDouble Sidecar { get; }
@@ -56,8 +57,8 @@ public sealed class InProcessTrio : IAsyncDisposable
             }
 
             clients.AddRange(apps.Select(app => ClientOf(LoopbackServer.AddressOf(app))));
-            Subscribe(sidecar, options.Style, clients);
-            return new InProcessTrio(sidecar, apps, clients, options.Style);
+            Subscribe(sidecar, options.Model, clients);
+            return new InProcessTrio(sidecar, apps, clients, options.Model);
         }
         catch
         {
@@ -91,7 +92,7 @@ public sealed class InProcessTrio : IAsyncDisposable
         var settings = new Dictionary<string, string?>
         {
             ["DAPR_HTTP_ENDPOINT"] = sidecar.ToString(),
-            ["Messaging:PubSubMode"] = options.Style == DeliveryStyle.Single ? "single" : "bulk",
+            ["Messaging:Model"] = options.Model.Text(),
             ["Storage:ConnectionString"] = options.StorageConnectionString,
             ["INSTANCE"] = instance,
         };
@@ -139,32 +140,32 @@ public sealed class InProcessTrio : IAsyncDisposable
 
     /// <summary>
     /// Has the double deliver the ingress queue to the distributor and each receiver's queue to it, in the model of
-    /// <paramref name="style"/>; <paramref name="apps"/> are clients of the <see cref="Members"/>, in their order.
+    /// <paramref name="model"/>; <paramref name="apps"/> are clients of the <see cref="Members"/>, in their order.
     /// </summary>
-    public static void Subscribe(SidecarDouble sidecar, DeliveryStyle style, IReadOnlyList<HttpClient> apps)
+    public static void Subscribe(SidecarDouble sidecar, MessagingModel model, IReadOnlyList<HttpClient> apps)
     {
-        if (style == DeliveryStyle.Binding)
+        if (model == MessagingModel.Bindings)
         {
-            sidecar.Subscribe(OrderTopology.IngressOutputBinding, apps[0], style, OrderTopology.IngressInputBinding);
+            sidecar.Subscribe(OrderTopology.IngressOutputBinding, apps[0], model, OrderTopology.IngressInputBinding);
             for (var i = 0; i < OrderTopology.Instances.Count; i++)
             {
                 var instance = OrderTopology.Instances[i];
-                sidecar.Subscribe(OrderTopology.OutputBindingOf(instance), apps[i + 1], style, OrderTopology.InputBindingOf(instance));
+                sidecar.Subscribe(OrderTopology.OutputBindingOf(instance), apps[i + 1], model, OrderTopology.InputBindingOf(instance));
             }
 
             return;
         }
 
-        sidecar.Subscribe(OrderTopology.IngressQueue, apps[0], style);
+        sidecar.Subscribe(OrderTopology.IngressQueue, apps[0], model);
         for (var i = 0; i < OrderTopology.Instances.Count; i++)
         {
-            sidecar.Subscribe(OrderTopology.QueueOf(OrderTopology.Instances[i]), apps[i + 1], style);
+            sidecar.Subscribe(OrderTopology.QueueOf(OrderTopology.Instances[i]), apps[i + 1], model);
         }
     }
 
-    /// <summary>The queue the load tool would schedule on in the model of <paramref name="style"/>: the ingress topic, or its output binding.</summary>
-    public static string IngressOf(DeliveryStyle style) =>
-        style == DeliveryStyle.Binding ? OrderTopology.IngressOutputBinding : OrderTopology.IngressQueue;
+    /// <summary>The queue the load tool would schedule on in the model of <paramref name="model"/>: the ingress topic, or its output binding.</summary>
+    public static string IngressOf(MessagingModel model) =>
+        model == MessagingModel.Bindings ? OrderTopology.IngressOutputBinding : OrderTopology.IngressQueue;
 
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
     public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(Ingress, payloads);

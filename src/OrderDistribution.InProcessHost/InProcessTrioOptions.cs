@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.LocalRun;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.InProcessHost;
 
@@ -10,7 +11,7 @@ public sealed record InProcessTrioOptions
     public required string StorageConnectionString { get; init; }
 
     /// <summary>The model: pub/sub bulk, pub/sub single or bindings.</summary>
-    public DeliveryStyle Style { get; init; } = DeliveryStyle.Bulk;
+    public MessagingModel Model { get; init; } = MessagingModel.PubSubBulk;
 
     public SidecarDoubleOptions Sidecar { get; init; } = new();
 

@@ -1,4 +1,5 @@
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver;
 
@@ -9,7 +10,7 @@ namespace OrderDistribution.Receiver;
 public sealed class OutboxWriter(IOrderStore store, StoredOrdersTelemetry telemetry) : IOrderHandler
 {
     public async Task HandleAsync(
-        IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
+        IReadOnlyList<InboundOrder> orders, MessagingModel model, RequestProgress progress, CancellationToken cancellationToken)
     {
         var stored = 0;
         await Task.WhenAll(orders.Select(async inbound =>
@@ -29,6 +30,6 @@ public sealed class OutboxWriter(IOrderStore store, StoredOrdersTelemetry teleme
                 progress.MarkFailed(inbound.EntryId, $"storing order {inbound.Order.OrderId} failed: {e.Message}");
             }
         }));
-        telemetry.Stored(stored, channel);
+        telemetry.Stored(stored, model);
     }
 }

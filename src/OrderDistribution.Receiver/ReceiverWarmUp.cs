@@ -4,6 +4,7 @@ using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
 using Polly;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver;
 
@@ -26,7 +27,7 @@ public sealed class ReceiverWarmUp(
 
     protected override async Task RunHotPathsAsync(CancellationToken cancellationToken)
     {
-        _sample = (await SampleDelivery.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
+        _sample = (await SampleRequest.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
             .Select((order, i) => new InboundOrder($"{i}", order))
             .ToList();
 
@@ -39,6 +40,6 @@ public sealed class ReceiverWarmUp(
     {
         await resilience.ExecuteAsync(async ct => await store.CheckAsync(ct), cancellationToken);
         await new OutboxWriter(store.RefusingEveryWrite(), telemetry)
-            .HandleAsync(_sample, InboundChannel.BulkSubscription, new DeliveryProgress(_sample.Count), cancellationToken);
+            .HandleAsync(_sample, MessagingModel.PubSubBulk, new RequestProgress(_sample.Count), cancellationToken);
     }
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using Microsoft.ApplicationInsights;
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver;
 
@@ -14,9 +15,9 @@ public sealed class StoredOrdersTelemetry(TelemetryClient client)
 {
     public const string EventName = "OrdersStored";
     public const string StoredCount = "StoredCount";
-    public const string Channel = "Channel";
+    public const string Model = "Model";
 
-    public void Stored(int count, InboundChannel channel)
+    public void Stored(int count, MessagingModel model)
     {
         if (count == 0)
         {
@@ -25,7 +26,7 @@ public sealed class StoredOrdersTelemetry(TelemetryClient client)
 
         client.TrackEvent(
             EventName,
-            new Dictionary<string, string> { [Channel] = channel.ToString() },
+            new Dictionary<string, string> { [Model] = model.Text() },
             new Dictionary<string, double> { [StoredCount] = count });
     }
 }

@@ -1,4 +1,5 @@
 using OrderDistribution.InProcessHost;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Benchmarks;
 
@@ -53,7 +54,7 @@ public sealed class TrioProcesses : IAsyncDisposable
         var trio = new TrioProcesses(sidecar, apps, clients);
         try
         {
-            InProcessTrio.Subscribe(sidecar, DeliveryStyle.Bulk, clients);
+            InProcessTrio.Subscribe(sidecar, MessagingModel.PubSubBulk, clients);
             await InProcessTrio.WaitUntilReadyAsync(clients, timeout, default);
             trio.StartUp = clock.Elapsed;
             return trio;
@@ -66,7 +67,7 @@ public sealed class TrioProcesses : IAsyncDisposable
     }
 
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
-    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(InProcessTrio.IngressOf(DeliveryStyle.Bulk), payloads);
+    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(InProcessTrio.IngressOf(MessagingModel.PubSubBulk), payloads);
 
     public async Task<IReadOnlyList<AppStats>> StatsAsync() => await Task.WhenAll(_apps.Select(app => app.StatsAsync()));
 

@@ -30,7 +30,7 @@ public static class TrioRun
         await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
         {
             StorageConnectionString = azurite.ConnectionString,
-            Style = options.Style,
+            Model = options.Model,
             Sidecar = new SidecarDoubleOptions
             {
                 PublishFailureRate = options.PublishFailureRate,
@@ -46,7 +46,7 @@ public static class TrioRun
                 : null,
         });
         var sidecar = trio.Sidecar;
-        var deadline = trio.Apps[0].Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.DeliveryDeadline;
+        var deadline = trio.Apps[0].Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.RequestDeadline;
 
         var clock = Stopwatch.StartNew();
         trio.Schedule(valid.Select(OrderJson.Serialize).Concat(poison));

@@ -116,8 +116,8 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         {
             case Channel.Bulk:
                 var neighbour = TestOrders.Make(order.OrderId + 1000, Delivery.Standard);
-                var (body, entryIds) = BulkDelivery.RawPayload([order, neighbour], "q-order-ingress");
-                var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+                var (body, entryIds) = BulkRequest.RawPayload([order, neighbour], "q-order-ingress");
+                var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
                 return statuses[entryIds[0]] == "DROP";
             case Channel.Single:
                 var cloudEvent = JsonSerializer.Serialize(new Dictionary<string, object>

@@ -56,7 +56,7 @@ public sealed class SubscriptionAndConfigurationTests
         var client = app.CreateClient();
 
         var subscription = Assert.Single(await client.GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
-        var binding = await client.PostAsync("/orders-in-binding", BulkDelivery.Json(
+        var binding = await client.PostAsync("/orders-in-binding", BulkRequest.Json(
             """{"OrderId":1,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Express"}"""));
 
         Assert.Equal("/orders-in-bulk", RouteOf(subscription));
@@ -116,8 +116,8 @@ public sealed class SubscriptionAndConfigurationTests
     }
 
     [Theory]
-    [InlineData("Messaging:DeliveryDeadline", "00:00:00", "DeliveryDeadline")]
-    [InlineData("Messaging:DeliveryDeadline", "00:02:00", "DeliveryDeadline")]
+    [InlineData("Messaging:RequestDeadline", "00:00:00", "RequestDeadline")]
+    [InlineData("Messaging:RequestDeadline", "00:02:00", "RequestDeadline")]
     [InlineData("Messaging:MaxBulkPublishBytes", "2000000", "MaxBulkPublishBytes")]
     public void Out_of_range_messaging_settings_stop_the_app_naming_the_setting(string key, string value, string named)
     {

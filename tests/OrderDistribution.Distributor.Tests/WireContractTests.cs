@@ -27,7 +27,7 @@ public sealed class WireContractTests : IDisposable
 
         var response = await _app.CreateClient().SendAsync(wire.ToRequest(RouteFor(recording)));
 
-        var statuses = await BulkDelivery.StatusesAsync(response);
+        var statuses = await BulkRequest.StatusesAsync(response);
         Assert.Equal(EntryIds(wire), statuses.Keys.Order());
         Assert.All(statuses.Values, status => Assert.Equal("SUCCESS", status));
         Assert.Equal([1000001L], _app.Sidecar.BulkPublishedOrders("q-order-express").Select(o => o.OrderId));
@@ -54,7 +54,7 @@ public sealed class WireContractTests : IDisposable
     {
         _app.Sidecar.FailOrder = order => order.OrderId == 1000001;
 
-        var statuses = await BulkDelivery.StatusesAsync(await _app.CreateClient().SendAsync(
+        var statuses = await BulkRequest.StatusesAsync(await _app.CreateClient().SendAsync(
             WireRecording.Load("bulk-rawpayload.request.json").ToRequest("/q-order-ingress-bulk")));
 
         Assert.Equal("RETRY", statuses["9c183a10-70a3-4bcc-a183-7ce81d68fc62"]);
@@ -66,7 +66,7 @@ public sealed class WireContractTests : IDisposable
     {
         _app.Sidecar.Unreachable.Add("q-order-standard");
 
-        var statuses = await BulkDelivery.StatusesAsync(await _app.CreateClient().SendAsync(
+        var statuses = await BulkRequest.StatusesAsync(await _app.CreateClient().SendAsync(
             WireRecording.Load("bulk-cloudevent.request.json").ToRequest("/q-order-ingress-bulk")));
 
         Assert.Equal("RETRY", statuses["cbfd2131-61e0-4c30-8962-3972807bff80"]);
@@ -76,7 +76,7 @@ public sealed class WireContractTests : IDisposable
     [Fact]
     public async Task An_order_redelivered_after_RETRY_is_published_again()
     {
-        var statuses = await BulkDelivery.StatusesAsync(await _app.CreateClient().SendAsync(
+        var statuses = await BulkRequest.StatusesAsync(await _app.CreateClient().SendAsync(
             WireRecording.Load("bulk-rawpayload-redelivered-after-retry.request.json").ToRequest("/q-order-ingress-bulk")));
 
         Assert.Equal("SUCCESS", statuses["e2bd6748-f779-4ea1-b90d-cb5ad8e1ccd2"]);

@@ -65,7 +65,7 @@ public sealed partial class OutageLoggingTests(AzuriteFixture storage) : IClassF
         Task.WhenAll(orders.Select(async order =>
         {
             var single = $$"""{"specversion":"1.0","id":"c{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
-            using var response = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(single));
+            using var response = await client.PostAsync("/q-order-express-single", BulkRequest.Json(single));
             var answer = await response.Content.ReadAsStringAsync();
             return answer.Contains("\"SUCCESS\"", StringComparison.Ordinal) ? "SUCCESS" : answer.Contains("\"RETRY\"", StringComparison.Ordinal) ? "RETRY" : answer;
         }));

@@ -4,6 +4,7 @@ using Microsoft.ApplicationInsights.DataContracts;
 using Microsoft.ApplicationInsights.Extensibility;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver.Tests;
 
@@ -16,14 +17,14 @@ public sealed class StoredOrdersTelemetryTests
         var channel = new RecordingChannel();
         var writer = Writer(channel, failing: 17);
         var orders = Enumerable.Range(1, 20).Select(i => Inbound(i)).ToList();
-        var progress = new DeliveryProgress(orders.Count);
+        var progress = new RequestProgress(orders.Count);
 
-        await writer.HandleAsync(orders, InboundChannel.BulkSubscription, progress, CancellationToken.None);
+        await writer.HandleAsync(orders, MessagingModel.PubSubBulk, progress, CancellationToken.None);
 
         var stored = Assert.Single(channel.Items.OfType<EventTelemetry>());
         Assert.Equal(StoredOrdersTelemetry.EventName, stored.Name);
         Assert.Equal(19, stored.Metrics[StoredOrdersTelemetry.StoredCount]);
-        Assert.Equal(nameof(InboundChannel.BulkSubscription), stored.Properties[StoredOrdersTelemetry.Channel]);
+        Assert.Equal(nameof(MessagingModel.PubSubBulk), stored.Properties[StoredOrdersTelemetry.Channel]);
         Assert.Equal(19, orders.Count(o => progress.IsDone(o.EntryId)));
     }
 
@@ -32,7 +33,7 @@ public sealed class StoredOrdersTelemetryTests
     {
         var channel = new RecordingChannel();
 
-        await Writer(channel, failing: 1).HandleAsync([Inbound(1)], InboundChannel.Subscription, new DeliveryProgress(1), CancellationToken.None);
+        await Writer(channel, failing: 1).HandleAsync([Inbound(1)], MessagingModel.PubSubSingle, new RequestProgress(1), CancellationToken.None);
 
         Assert.Empty(channel.Items);
     }

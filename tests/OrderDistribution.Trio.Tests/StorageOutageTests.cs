@@ -7,6 +7,7 @@ using OrderDistribution.Contracts;
 using OrderDistribution.InProcessHost;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.TestSupport;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Trio.Tests;
 
@@ -31,17 +32,17 @@ public sealed class StorageOutageTests
     private static readonly TimeSpan RetryOutageQuietPeriod = TimeSpan.FromSeconds(2);
 
     [Theory]
-    [InlineData(PubSubRuntime.Dapr114To116, DeliveryStyle.Bulk)]
-    [InlineData(PubSubRuntime.Dapr114To116, DeliveryStyle.Single)]
-    [InlineData(PubSubRuntime.Dapr117AndNewer, DeliveryStyle.Bulk)]
-    [InlineData(PubSubRuntime.Dapr117AndNewer, DeliveryStyle.Single)]
+    [InlineData(PubSubRuntime.Dapr114To116, MessagingModel.PubSubBulk)]
+    [InlineData(PubSubRuntime.Dapr114To116, MessagingModel.PubSubSingle)]
+    [InlineData(PubSubRuntime.Dapr117AndNewer, MessagingModel.PubSubBulk)]
+    [InlineData(PubSubRuntime.Dapr117AndNewer, MessagingModel.PubSubSingle)]
     public async Task With_the_shipped_policy_storage_refusing_for_longer_than_the_retry_window_loses_no_order_and_the_rest_is_stored_soon_after(
-        PubSubRuntime runtime, DeliveryStyle style)
+        PubSubRuntime runtime, MessagingModel model)
     {
-        var shipped = PubSubDelivery.Shipped();
+        var shipped = PubSubRetries.Shipped();
         Assert.True(Outage > shipped.RetryWindow * Scale, $"the outage ({Outage}) does not outlast the retry window ({shipped.RetryWindow * Scale})");
 
-        var run = await RunAsync(shipped, runtime, style);
+        var run = await RunAsync(shipped, runtime, model);
         TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
 
         Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
@@ -71,17 +72,17 @@ public sealed class StorageOutageTests
     /// while storage still refuses, and on 1.17 and newer the component acknowledges those orders. Only the YAML differs.
     /// </summary>
     [Theory]
-    [InlineData(DeliveryStyle.Bulk)]
-    [InlineData(DeliveryStyle.Single)]
-    public async Task The_former_fifteen_retry_policy_has_orders_acknowledged_unstored_on_Dapr_117_and_this_test_sees_them_lost(DeliveryStyle style)
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.PubSubSingle)]
+    public async Task The_former_fifteen_retry_policy_has_orders_acknowledged_unstored_on_Dapr_117_and_this_test_sees_them_lost(MessagingModel model)
     {
-        var shippedPolicy = PubSubDelivery.ShippedText("resiliency.yaml");
+        var shippedPolicy = PubSubRetries.ShippedText("resiliency.yaml");
         Assert.Contains("maxRetries: -1", shippedPolicy, StringComparison.Ordinal);
-        var former = PubSubDelivery.Parse(
-            PubSubDelivery.ShippedText("order-pubsub.yaml"), shippedPolicy.Replace("maxRetries: -1", "maxRetries: 15", StringComparison.Ordinal));
+        var former = PubSubRetries.Parse(
+            PubSubRetries.ShippedText("order-pubsub.yaml"), shippedPolicy.Replace("maxRetries: -1", "maxRetries: 15", StringComparison.Ordinal));
         Assert.True(former.RetryWindow < former.ProcessingTimeout);
 
-        var run = await RunAsync(former, PubSubRuntime.Dapr117AndNewer, style);
+        var run = await RunAsync(former, PubSubRuntime.Dapr117AndNewer, model);
         TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
 
         Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
@@ -91,7 +92,7 @@ public sealed class StorageOutageTests
         Assert.True(run.AcknowledgedUnstored >= Orders - run.Stored, run.ToString());
     }
 
-    private static async Task<OutageRun> RunAsync(PubSubDelivery delivery, PubSubRuntime runtime, DeliveryStyle style)
+    private static async Task<OutageRun> RunAsync(PubSubRetries delivery, PubSubRuntime runtime, MessagingModel model)
     {
         var orders = OrderGenerator.Generate(Orders, seed: 34);
         await using var azurite = await Azurite.StartAsync();
@@ -100,7 +101,7 @@ public sealed class StorageOutageTests
         await using var trio = await InProcessTrio.StartAsync(new InProcessTrioOptions
         {
             StorageConnectionString = Azurite.ConnectionStringFor(storage.Port),
-            Style = style,
+            Model = model,
             Sidecar = delivery.SidecarOptions(Scale, runtime) with { ConcurrentSingleDeliveries = 64 },
             ConfigureLogging = (app, logging) => logging.ClearProviders().AddProvider(logs[app]),
         });

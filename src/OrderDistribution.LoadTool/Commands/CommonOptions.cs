@@ -1,5 +1,4 @@
 using System.CommandLine;
-using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
@@ -68,15 +67,12 @@ internal static class CommonOptions
         DefaultValueFactory = _ => 30,
     }.Between(1, 3_600, " seconds");
 
-    public static readonly Option<ComponentsModel> Model = new("--model")
+    public static readonly Option<MessagingModel> Model = new("--model")
     {
-        Description = "The Dapr components model the trio runs: pubsub or bindings (checked with the distributor's sidecar).",
-        DefaultValueFactory = _ => ComponentsModel.Pubsub,
-    };
-
-    public static readonly Option<PubSubMode> PubSubMode = new("--pubsub-mode")
-    {
-        Description = "bulk or single, as the apps run; recorded with the result.", DefaultValueFactory = _ => new MessagingOptions().PubSubMode,
+        Description = $"The messaging model the trio runs: {MessagingModels.ValidSpellings} (checked with the distributor's " +
+                      "sidecar as far as it tells; recorded with the result).",
+        DefaultValueFactory = _ => new MessagingOptions().Model,
+        CustomParser = ModelSpellings.Parse,
     };
 
     public static readonly Option<string> Sidecar = SidecarEndpoint(

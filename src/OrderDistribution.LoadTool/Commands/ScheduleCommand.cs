@@ -57,10 +57,10 @@ internal static class ScheduleCommand
         // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible
         // at one whole second (the broker's time resolution).
         var scheduledAt = enqueueAt ?? DateTimeOffset.UtcNow;
-        var outcome = await CommandSupport.WithProgressAsync(console, $"Scheduling {index.Count} orders ({target}, {model})", index.Count,
-            (progress, _) => scheduler.ScheduleAsync(OrderFile.ReadOrdersAsync(result.GetValue(OrdersFile)!, ct), index.Poison, enqueueAt is null ? model : ComponentsModel.Pubsub, enqueueAt, progress, ct));
+        var outcome = await CommandSupport.WithProgressAsync(console, $"Scheduling {index.Count} orders ({target}, {model.Text()})", index.Count,
+            (progress, _) => scheduler.ScheduleAsync(OrderFile.ReadOrdersAsync(result.GetValue(OrdersFile)!, ct), index.Poison, enqueueAt is null ? model : MessagingModel.PubSubBulk, enqueueAt, progress, ct));
         await ScheduleRecord.WriteAsync(result.GetValue(State)!,
-            new ScheduleRecord(scheduledAt, model.ToString().ToLowerInvariant(), index.Count, result.GetValue(OrdersFile)!)
+            new ScheduleRecord(scheduledAt, model.Text(), index.Count, result.GetValue(OrdersFile)!)
             {
                 ClockSkewSeconds = target == ScheduleTarget.Azure ? skew.Offset.TotalSeconds : null,
                 Burst = index.Burst.Value,

@@ -17,11 +17,11 @@ public static class DaprMessagingExtensions
     {
         services.AddMessagingOptions();
         services.AddOptions<KestrelServerOptions>().Configure<IOptions<MessagingOptions>>(
-            (kestrel, messaging) => kestrel.Limits.MaxRequestBodySize = messaging.Value.MaxDeliveryBytes);
+            (kestrel, messaging) => kestrel.Limits.MaxRequestBodySize = messaging.Value.MaxRequestBytes);
         // One outage per process: every delivery of the app shares it.
         services.TryAddSingleton(provider => new RetryOutage(
             provider.GetRequiredService<TimeProvider>(), provider.GetRequiredService<WarningPace>(),
-            provider.GetRequiredService<ILoggerFactory>().CreateLogger<DeliveryRun>()));
+            provider.GetRequiredService<ILoggerFactory>().CreateLogger<RequestRun>()));
         return services;
     }
 }

@@ -13,9 +13,9 @@ namespace OrderDistribution.Messaging.Inbound;
 
 /// <summary>
 /// The three ways the sidecar hands an app its orders, and the subscription that asks for them (Dapr.AspNetCore's
-/// <c>/dapr/subscribe</c>, built from the topic metadata of the route the mode picks). Nothing the sidecar can send
+/// <c>/dapr/subscribe</c>, built from the topic metadata of the route the model picks). Nothing the sidecar can send
 /// makes the pub/sub routes answer 500 or 400: each entry is decided on its own (an entry that is not a valid order is
-/// dropped with a warning), every delivery is answered within <see cref="MessagingOptions.DeliveryDeadline"/>, and only
+/// dropped with a warning), every delivery is answered within <see cref="MessagingOptions.RequestDeadline"/>, and only
 /// entries published or stored for certain are answered SUCCESS. The binding route carries one message and knows no
 /// statuses: it answers 400 for a message that can never succeed, by choice (<see cref="HandleBindingAsync"/>), and never
 /// 500. The bodies are read here, not by model binding, whose failures would answer 400 for the whole delivery.
@@ -34,8 +34,9 @@ public static class OrderEntryPoints
         app.MapPost(routes.Binding, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
             HandleBindingAsync(request, Run(handler, options, routes.InputBinding, loggers, outage)));
 
-        // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent.
-        if (messaging.PubSubMode == PubSubMode.Bulk)
+        // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent. The bindings model keeps
+        // the bulk subscription as it always had: no pub/sub component is in its scope, so the sidecar delivers nothing on it.
+        if (messaging.Model != MessagingModel.PubSubSingle)
         {
             bulk.WithTopic(messaging.PubSubName, routes.Topic, enableRawPayload: true)
                 .WithBulkSubscribe(new BulkSubscribeTopicOptions
@@ -57,7 +58,7 @@ public static class OrderEntryPoints
     /// A body that is not a bulk delivery at all cannot be answered entry by entry: it gets a 404, the answer
     /// with which Dapr drops a delivery instead of sending it again forever.
     /// </summary>
-    private static async Task<Results<Ok<BulkSubscribeAppResponse>, ProblemHttpResult>> HandleBulkAsync(HttpRequest request, DeliveryRun delivery)
+    private static async Task<Results<Ok<BulkSubscribeAppResponse>, ProblemHttpResult>> HandleBulkAsync(HttpRequest request, RequestRun delivery)
     {
         var (body, unreadable) = await ReadJsonAsync(request);
         using var _ = body;
@@ -83,19 +84,19 @@ public static class OrderEntryPoints
             }
         }
 
-        var progress = await delivery.RunAsync(orders, InboundChannel.BulkSubscription, request.HttpContext.RequestAborted);
+        var progress = await delivery.RunAsync(orders, MessagingModel.PubSubBulk, request.HttpContext.RequestAborted);
         var statuses = message.Entries
             .Select(entry => dropped.Contains(entry.EntryId) || delivery.DropIfRefused(progress, entry.EntryId) ? BulkSubscribeAppResponseStatus.DROP
                 : progress.IsDone(entry.EntryId) ? BulkSubscribeAppResponseStatus.SUCCESS
                 : BulkSubscribeAppResponseStatus.RETRY)
             .ToList();
-        delivery.Answered(InboundChannel.BulkSubscription, statuses, progress);
+        delivery.Answered(MessagingModel.PubSubBulk, statuses, progress);
         return TypedResults.Ok(new BulkSubscribeAppResponse(
             message.Entries.Zip(statuses, (entry, status) => new BulkSubscribeAppResponseEntry(entry.EntryId, status)).ToList()));
     }
 
     /// <summary>Anything that is not one valid order is answered DROP, the status with which Dapr drops a message.</summary>
-    private static async Task<Ok<SingleDeliveryResponse>> HandleSingleAsync(HttpRequest request, DeliveryRun delivery)
+    private static async Task<Ok<SingleDeliveryResponse>> HandleSingleAsync(HttpRequest request, RequestRun delivery)
     {
         var (body, unreadable) = await ReadJsonAsync(request);
         using var _ = body;
@@ -111,22 +112,22 @@ public static class OrderEntryPoints
             return Answer(BulkSubscribeAppResponseStatus.DROP);
         }
 
-        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.Subscription, request.HttpContext.RequestAborted);
+        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], MessagingModel.PubSubSingle, request.HttpContext.RequestAborted);
         return Answer(
             delivery.DropIfRefused(progress, entryId) ? BulkSubscribeAppResponseStatus.DROP
             : progress.IsDone(entryId) ? BulkSubscribeAppResponseStatus.SUCCESS
             : BulkSubscribeAppResponseStatus.RETRY,
             progress);
 
-        Ok<SingleDeliveryResponse> Answer(BulkSubscribeAppResponseStatus status, DeliveryProgress? progress = null)
+        Ok<SingleDeliveryResponse> Answer(BulkSubscribeAppResponseStatus status, RequestProgress? progress = null)
         {
-            delivery.Answered(InboundChannel.Subscription, [status], progress);
+            delivery.Answered(MessagingModel.PubSubSingle, [status], progress);
             return TypedResults.Ok(new SingleDeliveryResponse(status));
         }
     }
 
     /// <returns>The order, or null when the entry is no valid order: then it is dropped with one warning naming why.</returns>
-    private static Order? DecodeOrDrop(JsonElement root, string entryId, DeliveryRun delivery, out string invalid)
+    private static Order? DecodeOrDrop(JsonElement root, string entryId, RequestRun delivery, out string invalid)
     {
         try
         {
@@ -146,7 +147,7 @@ public static class OrderEntryPoints
     /// valid order, or an order the sidecar refuses for good, gets a 400, which a broker with a delivery limit dead-letters, or, on brokers that would
     /// requeue it forever, a 200 after the drop is logged (<see cref="MessagingOptions.InvalidBindingMessage"/>).
     /// </summary>
-    private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, DeliveryRun delivery)
+    private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, RequestRun delivery)
     {
         var entryId = request.Headers["Messageid"].FirstOrDefault() ?? "(no message id)";
         var (body, unreadable) = await ReadJsonAsync(request);
@@ -162,14 +163,14 @@ public static class OrderEntryPoints
             return Invalid(invalid);
         }
 
-        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.InputBinding, request.HttpContext.RequestAborted);
+        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], MessagingModel.Bindings, request.HttpContext.RequestAborted);
         if (delivery.DropIfRefused(progress, entryId))
         {
             return Invalid($"Order {order.OrderId} can never be sent on: {progress.DroppedBecause(entryId)}.");
         }
 
         var done = progress.IsDone(entryId);
-        delivery.Answered(InboundChannel.InputBinding, [done ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY], progress);
+        delivery.Answered(MessagingModel.Bindings, [done ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY], progress);
         return done
             ? TypedResults.Ok()
             : TypedResults.Problem($"Order {order.OrderId} could not be processed now; deliver it again.",
@@ -177,7 +178,7 @@ public static class OrderEntryPoints
 
         Results<Ok, ProblemHttpResult> Invalid(string detail)
         {
-            delivery.Answered(InboundChannel.InputBinding, [BulkSubscribeAppResponseStatus.DROP], null);
+            delivery.Answered(MessagingModel.Bindings, [BulkSubscribeAppResponseStatus.DROP], null);
             return delivery.RejectsInvalidBindingMessages
                 ? TypedResults.Problem(detail, statusCode: StatusCodes.Status400BadRequest)
                 : TypedResults.Ok();
@@ -221,6 +222,6 @@ public static class OrderEntryPoints
         }
     }
 
-    private static DeliveryRun Run(IOrderHandler handler, IOptions<MessagingOptions> options, string source, ILoggerFactory loggers, RetryOutage outage) =>
-        new(handler, options.Value, source, loggers.CreateLogger<DeliveryRun>(), outage);
+    private static RequestRun Run(IOrderHandler handler, IOptions<MessagingOptions> options, string source, ILoggerFactory loggers, RetryOutage outage) =>
+        new(handler, options.Value, source, loggers.CreateLogger<RequestRun>(), outage);
 }

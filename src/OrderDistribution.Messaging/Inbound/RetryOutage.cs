@@ -30,7 +30,7 @@ internal sealed partial class RetryOutage : IDisposable
     private int _deliveriesSinceLine;
     private int _entriesSinceLine;
     private string? _source;
-    private InboundChannel _channel;
+    private MessagingModel _model;
     private string? _firstFailureSinceLine;
 
     /// <param name="logger">The deliveries' own category, which retry-drop.kql reads.</param>
@@ -42,7 +42,7 @@ internal sealed partial class RetryOutage : IDisposable
     }
 
     /// <summary>A delivery was answered; it counts when <paramref name="retryCount"/> of its entries were answered RETRY.</summary>
-    public void Answered(string source, InboundChannel channel, int retryCount, string firstFailure)
+    public void Answered(string source, MessagingModel model, int retryCount, string firstFailure)
     {
         if (retryCount == 0)
         {
@@ -57,7 +57,7 @@ internal sealed partial class RetryOutage : IDisposable
                 _startedAt = now;
                 _deliveries = _entries = 0;
                 _source = source;
-                _channel = channel;
+                _model = model;
                 _timer = _time.CreateTimer(_ => Check(), null, Tick, Tick);
             }
 
@@ -69,7 +69,7 @@ internal sealed partial class RetryOutage : IDisposable
             _firstFailureSinceLine ??= firstFailure;
             if (_deliveries == 1 && _pace.TryTake())
             {
-                LogStarted(_logger, source, channel, retryCount, firstFailure);
+                LogStarted(_logger, source, model.Text(), retryCount, firstFailure);
                 ResetSinceLine();
             }
         }
@@ -99,12 +99,12 @@ internal sealed partial class RetryOutage : IDisposable
             {
                 _timer.Dispose();
                 _timer = null;
-                LogEnded(_logger, _source!, _channel, Seconds(_startedAt, _lastRetryAt), _deliveries, _entries);
+                LogEnded(_logger, _source!, _model.Text(), Seconds(_startedAt, _lastRetryAt), _deliveries, _entries);
                 ResetSinceLine();
             }
             else if (_deliveriesSinceLine > 0 && _pace.TryTake())
             {
-                LogGoesOn(_logger, _source!, _channel, Seconds(_startedAt, now), _deliveriesSinceLine,
+                LogGoesOn(_logger, _source!, _model.Text(), Seconds(_startedAt, now), _deliveriesSinceLine,
                     _entriesSinceLine, _firstFailureSinceLine!);
                 ResetSinceLine();
             }
@@ -120,15 +120,15 @@ internal sealed partial class RetryOutage : IDisposable
     }
 
     [LoggerMessage(LogLevel.Warning,
-        "Deliveries from {Source} ({Channel}) are answered RETRY: {RetryCount} entries in the first; one warning at most every 5 s while it lasts; first failure: {FirstFailure}")]
-    private static partial void LogStarted(ILogger logger, string source, InboundChannel channel, int retryCount, string firstFailure);
+        "Deliveries from {Source} ({Model}) are answered RETRY: {RetryCount} entries in the first; one warning at most every 5 s while it lasts; first failure: {FirstFailure}")]
+    private static partial void LogStarted(ILogger logger, string source, string model, int retryCount, string firstFailure);
 
     [LoggerMessage(LogLevel.Warning,
-        "Deliveries from {Source} ({Channel}) are still answered RETRY after {Seconds} s: {DeliveryCount} deliveries with {RetryCount} entries since the last line; first failure: {FirstFailure}")]
+        "Deliveries from {Source} ({Model}) are still answered RETRY after {Seconds} s: {DeliveryCount} deliveries with {RetryCount} entries since the last line; first failure: {FirstFailure}")]
     private static partial void LogGoesOn(
-        ILogger logger, string source, InboundChannel channel, double seconds, int deliveryCount, int retryCount, string firstFailure);
+        ILogger logger, string source, string model, double seconds, int deliveryCount, int retryCount, string firstFailure);
 
     [LoggerMessage(LogLevel.Information,
-        "Deliveries from {Source} ({Channel}) are answered again: for {Seconds} s, {DeliveryCount} deliveries were answered RETRY, with {RetryCount} entries in all")]
-    private static partial void LogEnded(ILogger logger, string source, InboundChannel channel, double seconds, int deliveryCount, int retryCount);
+        "Deliveries from {Source} ({Model}) are answered again: for {Seconds} s, {DeliveryCount} deliveries were answered RETRY, with {RetryCount} entries in all")]
+    private static partial void LogEnded(ILogger logger, string source, string model, double seconds, int deliveryCount, int retryCount);
 }

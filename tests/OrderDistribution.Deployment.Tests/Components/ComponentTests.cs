@@ -236,7 +236,7 @@ public class ComponentTests
     {
         var redis = DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder);
         var processingTimeout = GoDuration.Parse(redis["processingTimeout"]);
-        var deadline = DeliveryDeadline.Longest();
+        var deadline = RequestDeadline.Longest();
 
         // Any shorter and a batch the app is still answering is handed out a second time.
         Assert.True(processingTimeout >= deadline + TimeSpan.FromSeconds(5),
@@ -337,7 +337,7 @@ public class ComponentTests
     [Fact]
     public void Inbound_attempts_outlast_the_apps_delivery_deadline_and_end_before_redis_hands_the_message_out_again()
     {
-        var deadline = DeliveryDeadline.Longest();
+        var deadline = RequestDeadline.Longest();
         var processingTimeout = GoDuration.Parse(DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder)["processingTimeout"]);
         foreach (var (_, folder) in DaprRunFile.Models)
         {

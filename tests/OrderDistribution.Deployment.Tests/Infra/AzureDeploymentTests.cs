@@ -22,7 +22,7 @@ public class AzureDeploymentTests
         { "maxActiveMessages", 200 },
         { "maxConcurrentHandlers", 2 },
         { "bindingConsumersPerQueue", 8 },
-        { "deliveryDeadlineSeconds", 20 },
+        { "requestDeadlineSeconds", 20 },
     };
 
     [RequiresBicepTheory]
@@ -222,10 +222,10 @@ public class AzureDeploymentTests
     [RequiresBicepFact]
     public void The_apps_get_the_delivery_deadline_the_infrastructure_timers_are_derived_from()
     {
-        var deadline = BicepCompiler.Main["parameters"]!["deliveryDeadlineSeconds"]!["defaultValue"]!.GetValue<int>();
-        Assert.Equal(DeliveryDeadline.Longest(), TimeSpan.FromSeconds(deadline));
-        Assert.All(InfraSnapshot.Default.ContainerApps, app => Assert.Equal("00:00:10", app.Env["Messaging__DeliveryDeadline"]));
-        Assert.All(InfraSnapshot.Of(("deliveryDeadlineSeconds", 45)).ContainerApps, app => Assert.Equal("00:00:45", app.Env["Messaging__DeliveryDeadline"]));
+        var deadline = BicepCompiler.Main["parameters"]!["requestDeadlineSeconds"]!["defaultValue"]!.GetValue<int>();
+        Assert.Equal(RequestDeadline.Longest(), TimeSpan.FromSeconds(deadline));
+        Assert.All(InfraSnapshot.Default.ContainerApps, app => Assert.Equal("00:00:10", app.Env["Messaging__RequestDeadline"]));
+        Assert.All(InfraSnapshot.Of(("requestDeadlineSeconds", 45)).ContainerApps, app => Assert.Equal("00:00:45", app.Env["Messaging__RequestDeadline"]));
     }
 
     [RequiresBicepTheory]
@@ -234,7 +234,7 @@ public class AzureDeploymentTests
     [InlineData(50)]
     public void Sidecar_and_broker_timers_outlast_the_delivery_deadline_with_margin(int deadline)
     {
-        var snapshot = InfraSnapshot.Of(("deliveryDeadlineSeconds", deadline));
+        var snapshot = InfraSnapshot.Of(("requestDeadlineSeconds", deadline));
         foreach (var name in InboundComponents)
         {
             var policy = Assert.Single(snapshot.OfType("Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies"),

@@ -248,7 +248,7 @@ public class BicepTests
     [InlineData("bindingConsumersPerQueue", "${BINDING_CONSUMERS_PER_QUEUE=4}")]
     [InlineData("serviceBusSku", "${SERVICE_BUS_SKU=Standard}")]
     [InlineData("serviceBusMessagingUnits", "${SERVICE_BUS_MESSAGING_UNITS=1}")]
-    [InlineData("deliveryDeadlineSeconds", "${DELIVERY_DEADLINE_SECONDS=10}")]
+    [InlineData("requestDeadlineSeconds", "${REQUEST_DEADLINE_SECONDS=10}")]
     public void Main_parameters_json_maps_the_azd_variables(string parameter, string value) =>
         Assert.Equal(value, MainParameters().GetValueOrDefault(parameter));
 

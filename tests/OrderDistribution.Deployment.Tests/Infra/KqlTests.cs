@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Deployment.Tests;
 
@@ -60,7 +61,7 @@ public class KqlTests
             Assert.Equal(OrderDistribution.Receiver.StoredOrdersTelemetry.EventName, row["name"]!.GetValue<string>());
             Assert.StartsWith("receiver-", row["cloud_RoleName"]!.GetValue<string>(), StringComparison.Ordinal);
             Assert.True(row["customMeasurements"]![OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount]!.GetValue<double>() > 0);
-            Assert.True(Enum.TryParse<OrderDistribution.Messaging.Inbound.InboundChannel>(
+            Assert.True(Enum.TryParse<OrderDistribution.Messaging.Inbound.MessagingModel>(
                 TelemetrySample.Dimension(row, OrderDistribution.Receiver.StoredOrdersTelemetry.Channel), out _));
         });
     }
@@ -82,7 +83,7 @@ public class KqlTests
 
         // retry-drop.kql and the workbook read the lines of this category that close an outage of deliveries answered
         // RETRY (Information) and name each dropped entry (Warning); DeliveryRulesTests checks the category.
-        Assert.True(ApplicationInsightsLevel(settings, AppTypeNamed("DeliveryRun").FullName!) <= Level.Information);
+        Assert.True(ApplicationInsightsLevel(settings, AppTypeNamed("RequestRun").FullName!) <= Level.Information);
         // Everything else stays at Warning, so a burst does not flood Application Insights.
         Assert.Equal(Level.Warning, ApplicationInsightsLevel(settings, "Microsoft.AspNetCore.Hosting.Diagnostics"));
         Assert.Contains("customDimensions.RetryCount", Repo.Read("scripts/kql/retry-drop.kql"), StringComparison.Ordinal);
@@ -216,7 +217,7 @@ public class KqlTests
             Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["throughput"], StringComparison.Ordinal);
         }
 
-        foreach (var channel in Enum.GetNames<OrderDistribution.Messaging.Inbound.InboundChannel>())
+        foreach (var channel in Enum.GetNames<OrderDistribution.Messaging.Inbound.MessagingModel>())
         {
             Assert.Contains($"tostring(customDimensions.Channel) == \"{channel}\"", queries["retries-drops"], StringComparison.Ordinal);
         }

@@ -39,7 +39,7 @@ public sealed class DeliveryLimitsTests
         await using var app = await EntryPointsHost.StartAsync(("Messaging:InvalidBindingMessage", "Drop"));
         using var request = new HttpRequestMessage(HttpMethod.Post, EntryPointsHost.Routes.Binding)
         {
-            Content = BulkDelivery.Json("""{"OrderId":1,"Delivery":"Overnight"}"""),
+            Content = BulkRequest.Json("""{"OrderId":1,"Delivery":"Overnight"}"""),
         };
         request.Headers.Add("Messageid", "m-1");
 

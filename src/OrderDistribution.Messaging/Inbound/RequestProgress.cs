@@ -8,7 +8,7 @@ namespace OrderDistribution.Messaging.Inbound;
 /// marked by then is answered RETRY.
 /// </summary>
 /// <param name="entries">How many entries the delivery has: room for all is made at once, instead of growing as they are done.</param>
-public sealed class DeliveryProgress(int entries) : IOrderProgress
+public sealed class RequestProgress(int entries) : IOrderProgress
 {
     private readonly ConcurrentDictionary<string, byte> _done = new(Environment.ProcessorCount, entries, StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, string> _dropped = new(StringComparer.Ordinal);

@@ -10,7 +10,7 @@ namespace OrderDistribution.Messaging.Inbound;
 /// with <c>data</c> or <c>data_base64</c>, a base64 string), taken through the entry points' own reading, decoding and
 /// answering: what an app runs at start (its warm-up) so that the first real delivery finds that code compiled.
 /// </summary>
-public static class SampleDelivery
+public static class SampleRequest
 {
     public static IReadOnlyList<Order> Orders { get; } =
     [
