@@ -175,13 +175,13 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         var warning = Assert.Single(logged, l => l.Level >= LogLevel.Warning);
         Assert.StartsWith("Most calls to the Dapr sidecar failed", warning.Message, StringComparison.Ordinal);
         Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Debug
-            && l.Message.StartsWith("Delivery of 2000 from q-order-ingress (BulkSubscription): 0 succeeded, 2000 to retry", StringComparison.Ordinal));
+            && l.Message.StartsWith("Request of 2000 from q-order-ingress (pubsub-bulk): 0 succeeded, 2000 to retry", StringComparison.Ordinal));
     }
 
     [Fact]
     public async Task A_refused_single_publish_is_answered_RETRY_with_one_warning_naming_the_sidecars_own_reason()
     {
-        using var app = new DistributorFactory(("Messaging:PubSubMode", "single"));
+        using var app = new DistributorFactory(("Messaging:Model", "pubsub-single"));
         app.Sidecar.FailOrder = _ => true;
         var client = app.CreateClient();
         var order = TestOrders.Json(TestOrders.Make(3, Delivery.Standard));
@@ -211,7 +211,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         }
 
         Assert.Equal(linesAtStart, app.Logs.AtLeast(LogLevel.Information).Count());
-        Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Debug && l.Message.StartsWith("Delivery of 50 from q-order-ingress", StringComparison.Ordinal));
+        Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Debug && l.Message.StartsWith("Request of 50 from q-order-ingress", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -226,7 +226,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
             "/q-order-ingress-bulk", BulkRequest.Json(BulkRequest.RawPayload(TestOrders.Many(5), "q-order-ingress").Body), hangUp.Token));
 
         await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => l.Level == LogLevel.Warning
-            && l.Message.StartsWith("Deliveries from q-order-ingress (BulkSubscription) are answered RETRY: 5 entries in the first", StringComparison.Ordinal)
+            && l.Message.StartsWith("Requests from q-order-ingress (pubsub-bulk) are answered RETRY: 5 entries in the first", StringComparison.Ordinal)
             && l.Message.Contains("first failure: (all): the sidecar hung up after", StringComparison.Ordinal)));
     }
 

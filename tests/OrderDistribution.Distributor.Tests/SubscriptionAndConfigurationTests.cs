@@ -9,7 +9,7 @@ namespace OrderDistribution.Distributor.Tests;
 public sealed class SubscriptionAndConfigurationTests
 {
     [Fact]
-    public async Task In_bulk_mode_the_distributor_subscribes_to_the_ingress_queue_in_bulk_with_raw_payload()
+    public async Task In_the_pubsub_bulk_model_the_distributor_subscribes_to_the_ingress_queue_in_bulk_with_raw_payload()
     {
         using var app = new DistributorFactory(("Messaging:MaxMessagesCount", "100"), ("Messaging:MaxAwaitDurationMs", "25"));
 
@@ -38,9 +38,9 @@ public sealed class SubscriptionAndConfigurationTests
     }
 
     [Fact]
-    public async Task In_single_mode_the_subscription_routes_to_the_single_endpoint_without_bulk_settings()
+    public async Task In_the_pubsub_single_model_the_subscription_routes_to_the_single_endpoint_without_bulk_settings()
     {
-        using var app = new DistributorFactory(("Messaging:PubSubMode", "single"));
+        using var app = new DistributorFactory(("Messaging:Model", "pubsub-single"));
 
         var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
 
@@ -61,6 +61,38 @@ public sealed class SubscriptionAndConfigurationTests
 
         Assert.Equal("/orders-in-bulk", RouteOf(subscription));
         Assert.Equal(System.Net.HttpStatusCode.OK, binding.StatusCode);
+    }
+
+    [Fact]
+    public async Task In_the_bindings_model_the_distributor_keeps_the_bulk_subscription_no_pub_sub_component_answers()
+    {
+        using var app = new DistributorFactory(("Messaging:Model", "bindings"));
+
+        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+
+        Assert.Equal("/q-order-ingress-bulk", RouteOf(subscription));
+    }
+
+    [Theory]
+    [InlineData("bulk")]
+    [InlineData("single")]
+    [InlineData("Bulk")]
+    public void A_model_not_spelled_one_of_the_three_ways_stops_the_app_naming_the_key_and_the_spellings(string value)
+    {
+        var error = Assert.IsType<InvalidOperationException>(AppStart.FailureOf(DistributorFactory.Register, ("Messaging:Model", value)));
+
+        Assert.Contains("Messaging:Model", error.Message, StringComparison.Ordinal);
+        Assert.Contains("bindings, pubsub-single or pubsub-bulk", error.InnerException?.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("Messaging:PubSubMode", "bulk", "Messaging:Model")]
+    [InlineData("Messaging:DeliveryDeadline", "00:00:05", "Messaging:RequestDeadline")]
+    public void A_renamed_key_still_set_stops_the_app_naming_the_key_that_replaced_it(string oldKey, string value, string newKey)
+    {
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(DistributorFactory.Register, (oldKey, value)));
+
+        Assert.Contains($"{oldKey} is no longer read: set {newKey}", error.Message, StringComparison.Ordinal);
     }
 
     [Theory]

@@ -1,3 +1,4 @@
+using OrderDistribution.Messaging;
 using System.Globalization;
 using OrderDistribution.LoadTool;
 using Spectre.Console;

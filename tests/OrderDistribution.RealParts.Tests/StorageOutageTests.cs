@@ -102,7 +102,7 @@ public sealed partial class StorageOutageTests
         return count;
     }
 
-    [GeneratedRegex(@"are answered again: for [0-9.]+ s, [1-9][0-9]* deliveries were answered RETRY")]
+    [GeneratedRegex(@"are answered again: for [0-9.]+ s, [1-9][0-9]* requests were answered RETRY")]
     private static partial Regex OutageEnded();
 
     /// <summary>The back-end's parts, with storage behind a proxy that can refuse every call (<see cref="TcpCutProxy.Refusing"/>).</summary>

@@ -12,7 +12,7 @@ namespace OrderDistribution.Receiver.Tests;
 public sealed class StoredOrdersTelemetryTests
 {
     [Fact]
-    public async Task A_delivery_sends_one_event_with_the_orders_it_stored_not_those_it_could_not()
+    public async Task A_request_sends_one_event_with_the_orders_it_stored_not_those_it_could_not()
     {
         var channel = new RecordingChannel();
         var writer = Writer(channel, failing: 17);
@@ -24,12 +24,12 @@ public sealed class StoredOrdersTelemetryTests
         var stored = Assert.Single(channel.Items.OfType<EventTelemetry>());
         Assert.Equal(StoredOrdersTelemetry.EventName, stored.Name);
         Assert.Equal(19, stored.Metrics[StoredOrdersTelemetry.StoredCount]);
-        Assert.Equal(nameof(MessagingModel.PubSubBulk), stored.Properties[StoredOrdersTelemetry.Channel]);
+        Assert.Equal("pubsub-bulk", stored.Properties[StoredOrdersTelemetry.Model]);
         Assert.Equal(19, orders.Count(o => progress.IsDone(o.EntryId)));
     }
 
     [Fact]
-    public async Task A_delivery_that_stored_nothing_sends_nothing_so_it_cannot_extend_the_cycle()
+    public async Task A_request_that_stored_nothing_sends_nothing_so_it_cannot_extend_the_cycle()
     {
         var channel = new RecordingChannel();
 

@@ -62,8 +62,8 @@ public sealed class StorageOutageTests
             Assert.True(warnings.Count <= allowed,
                 $"{receiver}: {warnings.Count} warnings in {run.Elapsed.TotalSeconds:0} s, at most {allowed}:\n{string.Join('\n', warnings.Select(w => w.Message))}");
             var ended = Assert.Single(logs.AtLeast(LogLevel.Information), l => l.Message.Contains("are answered again", StringComparison.Ordinal));
-            Assert.Matches(@"for [0-9.]+ s, [1-9][0-9]* deliveries were answered RETRY, with [1-9][0-9]* entries in all", ended.Message);
-            Assert.DoesNotContain(logs.AtLeast(LogLevel.Information), l => l.Message.StartsWith("Delivery of ", StringComparison.Ordinal));
+            Assert.Matches(@"for [0-9.]+ s, [1-9][0-9]* requests were answered RETRY, with [1-9][0-9]* entries in all", ended.Message);
+            Assert.DoesNotContain(logs.AtLeast(LogLevel.Information), l => l.Message.StartsWith("Request of ", StringComparison.Ordinal));
         }
     }
 

@@ -10,7 +10,7 @@ namespace OrderDistribution.Messaging.Inbound;
 public static class DaprMessagingExtensions
 {
     /// <summary>
-    /// How the app subscribes, validated at start; a request body limit that fits the largest valid delivery; and the
+    /// How the app subscribes, validated at start; a request body limit that fits the largest valid request; and the
     /// app's paced outage warnings.
     /// </summary>
     public static IServiceCollection AddDaprMessaging(this IServiceCollection services)
@@ -18,7 +18,7 @@ public static class DaprMessagingExtensions
         services.AddMessagingOptions();
         services.AddOptions<KestrelServerOptions>().Configure<IOptions<MessagingOptions>>(
             (kestrel, messaging) => kestrel.Limits.MaxRequestBodySize = messaging.Value.MaxRequestBytes);
-        // One outage per process: every delivery of the app shares it.
+        // One outage per process: every request of the app shares it.
         services.TryAddSingleton(provider => new RetryOutage(
             provider.GetRequiredService<TimeProvider>(), provider.GetRequiredService<WarningPace>(),
             provider.GetRequiredService<ILoggerFactory>().CreateLogger<RequestRun>()));

@@ -5,7 +5,7 @@ using Microsoft.Extensions.Logging;
 
 namespace OrderDistribution.Messaging.Inbound;
 
-/// <summary>One delivery: runs the handler within the deadline and logs what became of it.</summary>
+/// <summary>One request of the sidecar: runs the handler within the deadline and logs what became of it.</summary>
 internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions options, string source, ILogger logger, RetryOutage outage)
 {
     private readonly long _started = Stopwatch.GetTimestamp();
@@ -35,7 +35,7 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
         }
         catch (OperationCanceledException) when (deadline.IsCancellationRequested)
         {
-            progress.MarkFailed("(all)", $"the delivery passed its deadline of {options.RequestDeadline.TotalSeconds:0.###} s");
+            progress.MarkFailed("(all)", $"the request passed its deadline of {options.RequestDeadline.TotalSeconds:0.###} s");
         }
         catch (Exception e)
         {
@@ -61,7 +61,7 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
 
     public void Unanswerable(int position) => LogUnanswerable(logger, source, position);
 
-    public void NotADelivery(HttpRequest request, string reason, string answer)
+    public void NotARequest(HttpRequest request, string reason, string answer)
     {
         if (request.HttpContext.RequestAborted.IsCancellationRequested)
         {
@@ -69,12 +69,12 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
         }
         else
         {
-            LogNotADelivery(logger, source, reason, answer);
+            LogNotARequest(logger, source, reason, answer);
         }
     }
 
     /// <summary>
-    /// One line per delivery, at Debug, naming the first failure. Entries answered RETRY count toward the app's outage
+    /// One line per request, at Debug, naming the first failure. Entries answered RETRY count toward the app's outage
     /// (<see cref="RetryOutage"/>), which is logged as one; each dropped entry has its own warning line.
     /// </summary>
     public void Answered(MessagingModel model, IReadOnlyList<BulkSubscribeAppResponseStatus> statuses, RequestProgress? progress)
@@ -99,18 +99,18 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
         "Dropped the entry at position {Position} from {Source}: it has no entryId, so no status can name it")]
     private static partial void LogUnanswerable(ILogger logger, string source, int position);
 
-    [LoggerMessage(LogLevel.Warning, "A request to {Source} is not a delivery, answered {Answer}: {Reason}")]
-    private static partial void LogNotADelivery(ILogger logger, string source, string reason, string answer);
+    [LoggerMessage(LogLevel.Warning, "A request to {Source} is not one the app can answer entry by entry, answered {Answer}: {Reason}")]
+    private static partial void LogNotARequest(ILogger logger, string source, string reason, string answer);
 
     [LoggerMessage(LogLevel.Debug,
-        "Delivery of {Count} from {Source} ({Model}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms; first failure: {FirstFailure}")]
+        "Request of {Count} from {Source} ({Model}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms; first failure: {FirstFailure}")]
     private static partial void LogRequest(
         ILogger logger, int count, string source, string model, int successCount, int retryCount, int dropCount,
         long elapsedMs, string firstFailure);
 
-    [LoggerMessage(LogLevel.Warning, "The caller of a delivery from {Source} ({Model}) hung up after {ElapsedMs} ms")]
+    [LoggerMessage(LogLevel.Warning, "The caller of a request from {Source} ({Model}) hung up after {ElapsedMs} ms")]
     private static partial void LogCallerHungUp(ILogger logger, string source, string? model, long elapsedMs);
 
-    [LoggerMessage(LogLevel.Error, "Handling a delivery from {Source} ({Model}) failed: what is not done is answered RETRY")]
+    [LoggerMessage(LogLevel.Error, "Handling a request from {Source} ({Model}) failed: what is not done is answered RETRY")]
     private static partial void LogHandlerFailed(ILogger logger, Exception exception, string source, string model);
 }
