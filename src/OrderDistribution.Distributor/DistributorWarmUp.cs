@@ -20,8 +20,8 @@ public sealed class DistributorWarmUp(
     IServiceProvider services,
     OrderRouter router,
     DaprClient dapr,
-    DaprSidecarProbe sidecar,
-    [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience,
+    SidecarProbe sidecar,
+    [FromKeyedServices(SidecarResilience.Key)] ResiliencePipeline resilience,
     IOptions<JsonOptions> json,
     IOptions<ReadinessOptions> readiness,
     ILogger<DistributorWarmUp> logger) : StartupWarmUp(readiness, logger)

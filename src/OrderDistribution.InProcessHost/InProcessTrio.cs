@@ -114,7 +114,7 @@ public sealed class InProcessTrio : IAsyncDisposable
         }
 
         builder.Services.Replace(ServiceDescriptor.Singleton<DaprClient>(provider =>
-            SidecarDaprClient.Over(sidecar, provider.GetRequiredService<Messaging.Outbound.DaprSidecarOptions>().ApiToken)));
+            SidecarDaprClient.Over(sidecar, provider.GetRequiredService<Messaging.Outbound.SidecarOptions>().ApiToken)));
         if (instance is not null)
         {
             options.ConfigureReceiver?.Invoke(instance, builder.Services);

@@ -28,12 +28,12 @@ public static class SidecarDaprClient
     public static void UseSidecarDouble(this IServiceCollection services) =>
         services.Replace(ServiceDescriptor.Singleton(provider =>
         {
-            var sidecar = provider.GetRequiredService<DaprSidecarOptions>();
+            var sidecar = provider.GetRequiredService<SidecarOptions>();
             return Over(sidecar.HttpEndpoint, sidecar.ApiToken);
         }));
 
     /// <summary>
-    /// The apps' own publishing (<see cref="DaprPublishingExtensions.AddDaprPublishing"/>) over the sidecar double at
+    /// The apps' own publishing (<see cref="SidecarExtensions.AddSidecarOutbound"/>) over the sidecar double at
     /// <paramref name="sidecar"/>, with any further settings.
     /// </summary>
     public static ServiceProvider Publishing(Uri sidecar, params (string Key, string Value)[] settings) =>
@@ -55,7 +55,7 @@ public static class SidecarDaprClient
                 }
             })
             .AddSingleton<IConfiguration>(configuration)
-            .AddDaprPublishing();
+            .AddSidecarOutbound();
         services.UseSidecarDouble();
         return services.BuildServiceProvider();
     }

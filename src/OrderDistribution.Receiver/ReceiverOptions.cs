@@ -14,7 +14,7 @@ public sealed partial class ReceiverOptions : IValidatableObject
 
     public string Instance { get; set; } = "";
 
-    public string? Topic { get; set; }
+    public string? Queue { get; set; }
 
     public string? InputBinding { get; set; }
 
@@ -27,7 +27,7 @@ public sealed partial class ReceiverOptions : IValidatableObject
     [Range(1, 1_000, ErrorMessage = "Receiver:MaxConcurrentWrites must be between {1} and {2}.")]
     public int MaxConcurrentWrites { get; set; } = 64;
 
-    public string TopicName => Topic ?? OrderTopology.QueueOf(Instance);
+    public string QueueName => Queue ?? OrderTopology.QueueOf(Instance);
 
     public string InputBindingName => InputBinding ?? OrderTopology.InputBindingOf(Instance);
 

@@ -50,9 +50,9 @@ public sealed class SubscriptionAndConfigurationTests
     }
 
     [Fact]
-    public async Task Topic_and_binding_names_are_configurable_and_move_the_routes_with_them()
+    public async Task Queue_and_binding_names_are_configurable_and_move_the_routes_with_them()
     {
-        using var app = new DistributorFactory(("Distributor:IngressTopic", "orders-in"), ("Distributor:IngressInputBinding", "orders-in-binding"));
+        using var app = new DistributorFactory(("Distributor:IngressQueue", "orders-in"), ("Distributor:IngressInputBinding", "orders-in-binding"));
         var client = app.CreateClient();
 
         var subscription = Assert.Single(await client.GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
@@ -88,6 +88,9 @@ public sealed class SubscriptionAndConfigurationTests
     [Theory]
     [InlineData("Messaging:PubSubMode", "bulk", "Messaging:Model")]
     [InlineData("Messaging:DeliveryDeadline", "00:00:05", "Messaging:RequestDeadline")]
+    [InlineData("Distributor:IngressTopic", "q-order-ingress", "Distributor:IngressQueue")]
+    [InlineData("Distributor:ExpressTopic", "q-order-express", "Distributor:ExpressQueue")]
+    [InlineData("Distributor:StandardTopic", "q-order-standard", "Distributor:StandardQueue")]
     public void A_renamed_key_still_set_stops_the_app_naming_the_key_that_replaced_it(string oldKey, string value, string newKey)
     {
         var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(DistributorFactory.Register, (oldKey, value)));
@@ -98,7 +101,7 @@ public sealed class SubscriptionAndConfigurationTests
     [Theory]
     [InlineData("Messaging:MaxMessagesCount", "0", "MaxMessagesCount")]
     [InlineData("Messaging:MaxBulkPublishBytes", "10", "MaxBulkPublishBytes")]
-    [InlineData("Distributor:ExpressTopic", "", "ExpressTopic")]
+    [InlineData("Distributor:ExpressQueue", "", "ExpressQueue")]
     [InlineData("Dapr:RequestTimeout", "00:00:00", "Dapr:RequestTimeout")]
     [InlineData("Dapr:MaxConcurrentRequests", "0", "Dapr:MaxConcurrentRequests")]
     [InlineData("Dapr:MaxRequestBodySizeMb", "2048", "Dapr:MaxRequestBodySizeMb")]

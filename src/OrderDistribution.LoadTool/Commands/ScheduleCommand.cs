@@ -103,7 +103,7 @@ internal static class ScheduleCommand
             [$"{MessagingOptions.Section}:{nameof(MessagingOptions.MaxBulkPublishBytes)}"] =
                 result.GetValue(MaxBulkBytes).ToString(System.Globalization.CultureInfo.InvariantCulture),
         }).Build();
-        var services = new ServiceCollection().AddLogging().AddSingleton<IConfiguration>(configuration).AddDaprPublishing();
+        var services = new ServiceCollection().AddLogging().AddSingleton<IConfiguration>(configuration).AddSidecarOutbound();
         configure?.Invoke(services);
         var provider = services.BuildServiceProvider();
         try

@@ -12,7 +12,7 @@ namespace OrderDistribution.LoadTool.Scheduling;
 public sealed class SidecarMetadata
 {
     public const string PubSubName = OrderTopology.PubSubName;
-    public const string IngressTopic = OrderTopology.IngressQueue;
+    public const string IngressQueue = OrderTopology.IngressQueue;
     public const string IngressInputBinding = OrderTopology.IngressInputBinding;
 
     /// <summary>The variable a sidecar reads its API token from, and the load tool the token it sends (header <c>dapr-api-token</c>).</summary>
@@ -36,7 +36,7 @@ public sealed class SidecarMetadata
     /// metadata does not tell) or the bindings model (false: it has the ingress input binding); null if neither.
     /// </summary>
     public bool? RunsPubSub =>
-        Subscriptions.Any(s => s.PubSub == PubSubName && s.Topic == IngressTopic) ? true
+        Subscriptions.Any(s => s.PubSub == PubSubName && s.Topic == IngressQueue) ? true
         : Components.Any(c => c.Name == IngressInputBinding && c.Type.StartsWith("bindings.", StringComparison.Ordinal)) ? false
         : null;
 
@@ -104,14 +104,14 @@ public sealed class SidecarMetadata
         {
             case null:
                 throw new LoadToolException(
-                    $"The sidecar at {sidecar} ({AppId ?? "unknown app"}) neither subscribes to {IngressTopic} on {PubSubName} nor has input binding {IngressInputBinding}: it is not the distributor's.",
+                    $"The sidecar at {sidecar} ({AppId ?? "unknown app"}) neither subscribes to {IngressQueue} on {PubSubName} nor has input binding {IngressInputBinding}: it is not the distributor's.",
                     "Pass --sidecar with the distributor's sidecar (3501 in scripts/run-local.sh), and wait until the trio is up.",
                     ExitCodes.BadInput);
             case { } pubSub when pubSub != expected.IsPubSub():
                 var running = pubSub ? $"{MessagingModels.PubSubBulk} or {MessagingModels.PubSubSingle}" : MessagingModels.Bindings;
                 throw new LoadToolException(
                     $"The trio runs the {(pubSub ? "pub/sub" : MessagingModels.Bindings)} model (the distributor's sidecar at {sidecar} has " +
-                    (pubSub ? $"a subscription to {IngressTopic} on {PubSubName}" : $"input binding {IngressInputBinding}") +
+                    (pubSub ? $"a subscription to {IngressQueue} on {PubSubName}" : $"input binding {IngressInputBinding}") +
                     $"), not --model {name}.",
                     $"Run with --model {running}, or restart the trio with scripts/run-local.sh {name}.",
                     ExitCodes.BadInput);

@@ -28,9 +28,9 @@ public static class OrderEntryPoints
         var outage = app.ServiceProvider.GetRequiredService<RetryOutage>();
         app.MapSubscribeHandler();
         var bulk = app.MapPost(routes.Bulk, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleBulkAsync(request, Run(handler, options, routes.Topic, loggers, outage)));
+            HandleBulkAsync(request, Run(handler, options, routes.Queue, loggers, outage)));
         var single = app.MapPost(routes.Single, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleSingleAsync(request, Run(handler, options, routes.Topic, loggers, outage)));
+            HandleSingleAsync(request, Run(handler, options, routes.Queue, loggers, outage)));
         app.MapPost(routes.Binding, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
             HandleBindingAsync(request, Run(handler, options, routes.InputBinding, loggers, outage)));
 
@@ -38,17 +38,17 @@ public static class OrderEntryPoints
         // the bulk subscription as it always had: no pub/sub component is in its scope, so the sidecar delivers nothing on it.
         if (messaging.Model != MessagingModel.PubSubSingle)
         {
-            bulk.WithTopic(messaging.PubSubName, routes.Topic, enableRawPayload: true)
+            bulk.WithTopic(messaging.PubSubName, routes.Queue, enableRawPayload: true)
                 .WithBulkSubscribe(new BulkSubscribeTopicOptions
                 {
-                    TopicName = routes.Topic,
+                    TopicName = routes.Queue,
                     MaxMessagesCount = messaging.MaxMessagesCount,
                     MaxAwaitDurationMs = messaging.MaxAwaitDurationMs,
                 });
         }
         else
         {
-            single.WithTopic(messaging.PubSubName, routes.Topic, enableRawPayload: true);
+            single.WithTopic(messaging.PubSubName, routes.Queue, enableRawPayload: true);
         }
 
         return app;
@@ -75,7 +75,7 @@ public static class OrderEntryPoints
         {
             try
             {
-                orders.Add(new InboundOrder(entry.EntryId, DaprEventDecoder.Decode(entry.Event)));
+                orders.Add(new InboundOrder(entry.EntryId, CloudEventDecoder.Decode(entry.Event)));
             }
             catch (InvalidOrderException e)
             {
@@ -132,7 +132,7 @@ public static class OrderEntryPoints
         try
         {
             invalid = "";
-            return DaprEventDecoder.Decode(root);
+            return CloudEventDecoder.Decode(root);
         }
         catch (InvalidOrderException e)
         {

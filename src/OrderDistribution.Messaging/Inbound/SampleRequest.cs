@@ -28,7 +28,7 @@ public static class SampleRequest
         using var body = await JsonDocument.ParseAsync(new MemoryStream(Body()), default, cancellationToken);
         var message = BulkSubscribeMessageReader.Read(body, _ => { })
                       ?? throw new InvalidOperationException("The sample request is no bulk request.");
-        var orders = message.Entries.Select(entry => DaprEventDecoder.Decode(entry.Event)).ToList();
+        var orders = message.Entries.Select(entry => CloudEventDecoder.Decode(entry.Event)).ToList();
         await JsonSerializer.SerializeAsync(Stream.Null, new BulkSubscribeAppResponse(message.Entries
             .Select(entry => new BulkSubscribeAppResponseEntry(entry.EntryId, BulkSubscribeAppResponseStatus.SUCCESS))
             .ToList()), answerOptions, cancellationToken);

@@ -16,8 +16,8 @@ public class AzureDeploymentTests
     /// <summary>Each setting that shapes the components, changed one at a time.</summary>
     public static TheoryData<string, object> ComponentSettings => new()
     {
-        { "daprComponentsModel", "bindings" },
-        { "daprPubSubModel", "single" },
+        { "messagingModel", "bindings" },
+        { "messagingModel", "pubsub-single" },
         { "serviceBusSku", "Premium" },
         { "maxActiveMessages", 200 },
         { "maxConcurrentHandlers", 2 },
@@ -134,11 +134,11 @@ public class AzureDeploymentTests
     }
 
     [RequiresBicepTheory]
-    [InlineData("pubsub")]
+    [InlineData("pubsub-bulk")]
     [InlineData("bindings")]
     public void Every_component_signs_in_with_its_apps_system_assigned_identity_so_no_app_holds_a_service_bus_right_twice(string model)
     {
-        var snapshot = InfraSnapshot.Of(("daprComponentsModel", model));
+        var snapshot = InfraSnapshot.Of(("messagingModel", model));
         Assert.All(snapshot.Components, component => Assert.False(component.Metadata.ContainsKey("azureClientId"), component.Name));
         var serviceBusHolders = snapshot.RoleAssignments.Where(a => a.ScopeType == "queues" && a.RoleId != Owner && a.Who != InfraSnapshot.UserPrincipalId).ToList();
         Assert.All(serviceBusHolders, a => Assert.EndsWith(" (system-assigned)", a.Who, StringComparison.Ordinal));
@@ -283,7 +283,7 @@ public class AzureDeploymentTests
 
         // In Azure, with main.parameters.json's default: one Service Bus input binding per queue, with that many
         // handlers (and twice as many locked).
-        var snapshot = InfraSnapshot.Of(("daprComponentsModel", "bindings"));
+        var snapshot = InfraSnapshot.Of(("messagingModel", "bindings"));
         Assert.Equal($"${{BINDING_CONSUMERS_PER_QUEUE={perQueue}}}", BicepTests.MainParameters()["bindingConsumersPerQueue"]);
         foreach (var binding in Contract.Bindings.Where(b => b.Direction == "input"))
         {

@@ -44,7 +44,7 @@ public sealed class EntryPointsHost : IAsyncDisposable
         var logs = new LogRecorder();
         builder.Logging.AddProvider(logs);
         var handler = new TakingHandler();
-        builder.Services.AddDaprMessaging();
+        builder.Services.AddOrderEntryPoints();
         builder.Services.AddSingleton<IOrderHandler>(handler);
         var app = builder.Build();
         app.MapOrderEntryPoints(Routes);

@@ -133,7 +133,7 @@ public sealed class SidecarPublishingTests
             .ThrowsForAnyArgs(new RpcException(new Status(StatusCode.Internal, "redis refused")));
 #pragma warning restore CS0612
 
-        var error = await Assert.ThrowsAsync<DaprPublishException>(() => new AlphaBulkPublishClient(grpc, null).PublishAsync(
+        var error = await Assert.ThrowsAsync<SidecarCallException>(() => new AlphaBulkPublishClient(grpc, null).PublishAsync(
             "order-pubsub", "q-order-express", [new OutboundMessage("e1", [1])], Metadata, default));
         Assert.Contains("redis refused", error.Message, StringComparison.Ordinal);
     }
@@ -159,12 +159,12 @@ public sealed class SidecarPublishingTests
     }
 
     /// <summary>The sidecar's options as the apps' publishing reads them from these settings.</summary>
-    private static DaprSidecarOptions SidecarOf(params (string Key, string Value)[] settings)
+    private static SidecarOptions SidecarOf(params (string Key, string Value)[] settings)
     {
         var configuration = new ConfigurationBuilder()
             .AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, (string?)s.Value))).Build();
-        using var provider = new ServiceCollection().AddSingleton<IConfiguration>(configuration).AddDaprPublishing().BuildServiceProvider();
-        return provider.GetRequiredService<DaprSidecarOptions>();
+        using var provider = new ServiceCollection().AddSingleton<IConfiguration>(configuration).AddSidecarOutbound().BuildServiceProvider();
+        return provider.GetRequiredService<SidecarOptions>();
     }
 
     private SidecarBulkPublisher Publisher() => new(_dapr, _alpha, NullLogger<SidecarBulkPublisher>.Instance);

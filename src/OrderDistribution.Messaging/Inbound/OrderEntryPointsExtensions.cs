@@ -7,13 +7,13 @@ using Microsoft.Extensions.Options;
 
 namespace OrderDistribution.Messaging.Inbound;
 
-public static class DaprMessagingExtensions
+public static class OrderEntryPointsExtensions
 {
     /// <summary>
     /// How the app subscribes, validated at start; a request body limit that fits the largest valid request; and the
     /// app's paced outage warnings.
     /// </summary>
-    public static IServiceCollection AddDaprMessaging(this IServiceCollection services)
+    public static IServiceCollection AddOrderEntryPoints(this IServiceCollection services)
     {
         services.AddMessagingOptions();
         services.AddOptions<KestrelServerOptions>().Configure<IOptions<MessagingOptions>>(

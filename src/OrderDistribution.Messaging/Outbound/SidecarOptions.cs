@@ -11,9 +11,9 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <c>MaxRequestBodySizeMb</c>) and where the
 /// sidecar is: the SDK's own reading of the variables <c>dapr run</c> and Container Apps set (<c>DAPR_GRPC_ENDPOINT</c> or
 /// <c>DAPR_GRPC_PORT</c>, <c>DAPR_HTTP_ENDPOINT</c> or <c>DAPR_HTTP_PORT</c>, <c>DAPR_API_TOKEN</c>), checked at start
-/// (<see cref="DaprPublishingExtensions.AddDaprPublishing"/>).
+/// (<see cref="SidecarExtensions.AddSidecarOutbound"/>).
 /// </summary>
-public sealed class DaprSidecarOptions
+public sealed class SidecarOptions
 {
     public const string Section = "Dapr";
 
