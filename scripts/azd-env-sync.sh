@@ -8,9 +8,9 @@
 #   quotes around the value are not part of it (Bicep's @allowed would refuse "pubsub\r").
 # - AZURE_LOCATION cannot change for an environment already provisioned: a different location is
 #   refused (exit 1) before anything changes.
-# - A renamed setting still set in .env or the azd environment (DAPR_COMPONENTS_MODEL and
-#   DAPR_PUBSUB_MODEL, now MESSAGING_MODEL; DELIVERY_DEADLINE_SECONDS, now REQUEST_DEADLINE_SECONDS)
-#   stops the provision (exit 1) with one line naming the new one, before anything changes.
+# - A renamed setting still set in .env or the azd environment stops the provision (exit 1) with one
+#   line naming the new one, before anything changes: DAPR_COMPONENTS_MODEL, now MESSAGING_MODEL;
+#   DAPR_PUBSUB_MODEL, now MESSAGING_MODEL; DELIVERY_DEADLINE_SECONDS, now REQUEST_DEADLINE_SECONDS.
 # Usage: scripts/azd-env-sync.sh [ENV_FILE]
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -eu

@@ -78,7 +78,7 @@ if [[ -z "${SERVICEBUS_NAMESPACE_FQDN:-}" ]]; then
 fi
 : "${SERVICEBUS_NAMESPACE_FQDN:?not in the azd environment: run azd provision first}"
 : "${STORAGE_BLOB_ENDPOINT:?not in the azd environment}"
-for old in DAPR_COMPONENTS_MODEL DAPR_PUBSUB_MODEL; do
+for old in DAPR_COMPONENTS_MODEL DAPR_PUBSUB_MODEL; do # renamed: MESSAGING_MODEL
   if [[ -n "${!old:-}" ]]; then
     echo "$old is no longer read: set MESSAGING_MODEL (bindings, pubsub-single or pubsub-bulk) and unset $old (azd env unset $old)" >&2; exit 2
   fi

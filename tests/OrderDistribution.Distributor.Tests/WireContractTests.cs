@@ -21,7 +21,7 @@ public sealed class WireContractTests : IDisposable
     [Theory]
     [InlineData("bulk-rawpayload.request.json")]
     [InlineData("bulk-cloudevent.request.json")]
-    public async Task A_bulk_delivery_is_routed_by_delivery_and_every_entry_answered_SUCCESS(string recording)
+    public async Task A_bulk_request_is_routed_by_delivery_and_every_entry_answered_SUCCESS(string recording)
     {
         var wire = WireRecording.Load(recording);
 
@@ -86,7 +86,7 @@ public sealed class WireContractTests : IDisposable
     [Theory]
     [InlineData("single-cloudevent.request.json")]
     [InlineData("single-rawpayload.request.json")]
-    public async Task A_single_delivery_is_published_once_to_its_queue_and_answered_SUCCESS(string recording)
+    public async Task A_single_request_is_published_once_to_its_queue_and_answered_SUCCESS(string recording)
     {
         var response = await _app.CreateClient().SendAsync(WireRecording.Load(recording).ToRequest("/q-order-ingress-single"));
 
@@ -97,7 +97,7 @@ public sealed class WireContractTests : IDisposable
     }
 
     [Fact]
-    public async Task A_single_delivery_whose_publish_fails_is_answered_RETRY()
+    public async Task A_single_request_whose_publish_fails_is_answered_RETRY()
     {
         _app.Sidecar.FailOrder = _ => true;
 
@@ -108,7 +108,7 @@ public sealed class WireContractTests : IDisposable
     }
 
     [Fact]
-    public async Task A_binding_delivery_is_forwarded_to_the_output_binding_of_its_delivery()
+    public async Task A_binding_request_is_forwarded_to_the_output_binding_of_its_delivery()
     {
         var response = await _app.CreateClient().SendAsync(
             WireRecording.Load("input-binding-storagequeue.request.json").ToRequest("/q-order-ingress-input"));
@@ -121,7 +121,7 @@ public sealed class WireContractTests : IDisposable
     }
 
     [Fact]
-    public async Task A_binding_delivery_whose_forward_fails_gets_a_503_so_the_broker_delivers_it_again()
+    public async Task A_binding_request_whose_forward_fails_gets_a_503_so_the_broker_delivers_it_again()
     {
         _app.Sidecar.Unreachable.Add("q-order-express-output");
 

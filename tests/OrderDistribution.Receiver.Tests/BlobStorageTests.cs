@@ -72,7 +72,7 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
     }
 
     [Fact]
-    public async Task Single_and_binding_deliveries_are_stored_too()
+    public async Task Single_and_binding_requests_are_stored_too()
     {
         using var app = Receiver();
         var client = app.CreateClient();
@@ -89,7 +89,7 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
     }
 
     [Fact]
-    public async Task With_storage_unreachable_a_single_delivery_is_answered_RETRY_and_a_binding_delivery_503()
+    public async Task With_storage_unreachable_a_single_request_is_answered_RETRY_and_a_binding_request_503()
     {
         using var app = Receiver(Azurite.ConnectionStringFor(Azurite.FreePort()));
         var client = app.CreateClient();

@@ -18,7 +18,7 @@ public sealed partial class OutageLoggingTests(AzuriteFixture storage) : IClassF
     private readonly string _container = $"outbox-{Guid.NewGuid():N}"[..20];
 
     [Fact]
-    public async Task Storage_refusing_500_deliveries_at_once_for_12_s_costs_a_warning_at_most_every_5_s_and_one_closing_line_with_the_count()
+    public async Task Storage_refusing_500_requests_at_once_for_12_s_costs_a_warning_at_most_every_5_s_and_one_closing_line_with_the_count()
     {
         using var proxy = new TcpCutProxy(storage.Azurite.Port);
         using var app = new ReceiverFactory(Azurite.ConnectionStringFor(proxy.Port), "express",
@@ -70,6 +70,6 @@ public sealed partial class OutageLoggingTests(AzuriteFixture storage) : IClassF
             return answer.Contains("\"SUCCESS\"", StringComparison.Ordinal) ? "SUCCESS" : answer.Contains("\"RETRY\"", StringComparison.Ordinal) ? "RETRY" : answer;
         }));
 
-    [GeneratedRegex(@"are answered again: for [0-9.]+ s, (?<deliveries>[0-9]+) requests were answered RETRY")]
+    [GeneratedRegex(@"are answered again: for [0-9.]+ s, (?<requests>[0-9]+) requests were answered RETRY")]
     private static partial Regex OutageEnded();
 }

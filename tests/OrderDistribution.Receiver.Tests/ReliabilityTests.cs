@@ -71,7 +71,7 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
     }
 
     [Fact]
-    public async Task Concurrent_single_deliveries_share_one_bound_on_writes_in_flight_per_process()
+    public async Task Concurrent_single_requests_share_one_bound_on_writes_in_flight_per_process()
     {
         using var proxy = new TcpCutProxy(storage.Azurite.Port, latency: TimeSpan.FromMilliseconds(20));
         using var app = Receiver(Azurite.ConnectionStringFor(proxy.Port), ("Receiver:MaxConcurrentWrites", "8"));

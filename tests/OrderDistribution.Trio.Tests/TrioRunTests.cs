@@ -40,7 +40,7 @@ public sealed class TrioRunTests
     }
 
     [Fact]
-    public async Task In_single_mode_with_500_deliveries_at_once_per_app_every_order_is_stored_once()
+    public async Task In_pubsub_single_with_500_requests_at_once_per_app_every_order_is_stored_once()
     {
         var report = await TrioRun.RunAsync(new TrioRunOptions { Orders = 1_000, Model = MessagingModel.PubSubSingle, Timeout = TimeSpan.FromMinutes(3) });
 

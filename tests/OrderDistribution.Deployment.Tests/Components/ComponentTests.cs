@@ -232,7 +232,7 @@ public class ComponentTests
     }
 
     [Fact]
-    public void Redis_hands_out_a_pending_message_again_only_after_the_longest_delivery_and_its_margin()
+    public void Redis_hands_out_a_pending_message_again_only_after_the_longest_request_and_its_margin()
     {
         var redis = DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder);
         var processingTimeout = GoDuration.Parse(redis["processingTimeout"]);
@@ -335,7 +335,7 @@ public class ComponentTests
     }
 
     [Fact]
-    public void Inbound_attempts_outlast_the_apps_delivery_deadline_and_end_before_redis_hands_the_message_out_again()
+    public void Inbound_attempts_outlast_the_apps_request_deadline_and_end_before_redis_hands_the_message_out_again()
     {
         var deadline = RequestDeadline.Longest();
         var processingTimeout = GoDuration.Parse(DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder)["processingTimeout"]);

@@ -220,7 +220,7 @@ public class AzureDeploymentTests
     }
 
     [RequiresBicepFact]
-    public void The_apps_get_the_delivery_deadline_the_infrastructure_timers_are_derived_from()
+    public void The_apps_get_the_request_deadline_the_infrastructure_timers_are_derived_from()
     {
         var deadline = BicepCompiler.Main["parameters"]!["requestDeadlineSeconds"]!["defaultValue"]!.GetValue<int>();
         Assert.Equal(RequestDeadline.Longest(), TimeSpan.FromSeconds(deadline));
@@ -232,7 +232,7 @@ public class AzureDeploymentTests
     [InlineData(1)]
     [InlineData(10)]
     [InlineData(50)]
-    public void Sidecar_and_broker_timers_outlast_the_delivery_deadline_with_margin(int deadline)
+    public void Sidecar_and_broker_timers_outlast_the_request_deadline_with_margin(int deadline)
     {
         var snapshot = InfraSnapshot.Of(("requestDeadlineSeconds", deadline));
         foreach (var name in InboundComponents)

@@ -77,7 +77,7 @@ public class KqlTests
     [Theory]
     [InlineData(Contract.DistributorSettings)]
     [InlineData(Contract.ReceiverSettings)]
-    public void The_per_delivery_retry_and_drop_counts_reach_application_insights(string settingsFile)
+    public void The_per_request_retry_and_drop_counts_reach_application_insights(string settingsFile)
     {
         var settings = AppSettings.Load(settingsFile);
 

@@ -68,7 +68,7 @@ public sealed class BadInputTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task A_bulk_delivery_with_no_entries_is_answered_with_no_statuses()
+    public async Task A_bulk_request_with_no_entries_is_answered_with_no_statuses()
     {
         var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json("""{"entries":[]}"""));
 

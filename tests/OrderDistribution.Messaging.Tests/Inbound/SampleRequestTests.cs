@@ -8,7 +8,7 @@ namespace OrderDistribution.Messaging.Tests.Inbound;
 public sealed class SampleRequestTests
 {
     [Fact]
-    public async Task The_sample_delivery_decodes_back_into_its_orders_from_every_form_the_sidecar_sends()
+    public async Task The_sample_request_decodes_back_into_its_orders_from_every_form_the_sidecar_sends()
     {
         var decoded = await SampleRequest.DecodeAsync(JsonSerializerOptions.Web, TestContext.Current.CancellationToken);
 

@@ -49,7 +49,7 @@ public sealed class SidecarPublishingTests
     }
 
     [Fact]
-    public async Task The_entries_the_SDK_reports_failed_are_named_by_the_deliverys_own_ids()
+    public async Task The_entries_the_SDK_reports_failed_are_named_by_the_requests_own_ids()
     {
         var messages = TestOrders.Many(3).Select(o => new OutboundMessage($"entry-{o.OrderId}", OrderJson.Serialize(o))).ToList();
         _dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ReturnsForAnyArgs(call =>
@@ -95,7 +95,7 @@ public sealed class SidecarPublishingTests
     }
 
     [Fact]
-    public async Task The_alpha_bulk_publish_sends_the_deliverys_ids_bytes_metadata_and_api_token_and_reports_only_entries_it_sent()
+    public async Task The_alpha_bulk_publish_sends_the_requests_ids_bytes_metadata_and_api_token_and_reports_only_entries_it_sent()
     {
         var grpc = Substitute.For<GrpcDapr.DaprClient>();
         GrpcBulkPublishRequest? sent = null;
