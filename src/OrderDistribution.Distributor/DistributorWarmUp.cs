@@ -10,7 +10,7 @@ using OrderDistribution.Messaging;
 namespace OrderDistribution.Distributor;
 
 /// <summary>
-/// The distributor's warm-up: a sample delivery, decoded as the entry points decode it, taken through the app's own
+/// The distributor's warm-up: a sample request, decoded as the entry points decode it, taken through the app's own
 /// <see cref="OrderDistributor"/> once for each way in, over forwarders whose sidecar publishes nothing
 /// (<see cref="DrySidecarOutbound"/>); then the sidecar's outbound health and its metadata asked through the sidecar's
 /// resilience pipeline, which opens both connections to it: the health check's HTTP one, and the gRPC channel the
@@ -37,7 +37,7 @@ public sealed class DistributorWarmUp(
             await dry.HandleAsync(orders, model, new RequestProgress(orders.Count), cancellationToken);
         }
 
-        // The handler's whole graph (the Dapr client, the forwarders, the resilience pipeline), built as a delivery builds it.
+        // The handler's whole graph (the Dapr client, the forwarders, the resilience pipeline), built as a request builds it.
         using var scope = services.CreateScope();
         _ = scope.ServiceProvider.GetRequiredService<IOrderHandler>();
     }

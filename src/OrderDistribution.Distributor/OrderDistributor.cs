@@ -4,7 +4,7 @@ using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.Distributor;
 
-/// <summary>Routes each order to its destination and hands the delivery to the way out of the way it arrived.</summary>
+/// <summary>Routes each order to its destination and hands them to the way out of the model they arrived in.</summary>
 public sealed class OrderDistributor(OrderRouter router, OrderForwarders forwarders) : IOrderHandler
 {
     public Task HandleAsync(

@@ -4,8 +4,8 @@ using OrderDistribution.Messaging;
 namespace OrderDistribution.Receiver;
 
 /// <summary>
-/// Writes the orders of a delivery to the store. How many writes run at once is the store's per-process
-/// bound, shared by every delivery; an order whose write fails stays undone and is answered RETRY.
+/// Writes the orders of a request to the store. How many writes run at once is the store's per-process
+/// bound, shared by every request; an order whose write fails stays undone and is answered RETRY.
 /// </summary>
 public sealed class OutboxWriter(IOrderStore store, StoredOrdersTelemetry telemetry) : IOrderHandler
 {

@@ -9,8 +9,8 @@ using OrderDistribution.Messaging;
 namespace OrderDistribution.Receiver;
 
 /// <summary>
-/// The receiver's warm-up: a sample delivery decoded as the entry points decode it; then the instance's container
-/// confirmed through the storage resilience pipeline, over the connection this opens, and the sample delivery taken
+/// The receiver's warm-up: a sample request decoded as the entry points decode it; then the instance's container
+/// confirmed through the storage resilience pipeline, over the connection this opens, and the sample request taken
 /// through the app's own <see cref="OutboxWriter"/> into a store whose every write storage refuses
 /// (<see cref="BlobOrderStore.RefusingEveryWrite"/>). Nothing is stored.
 /// </summary>
@@ -31,7 +31,7 @@ public sealed class ReceiverWarmUp(
             .Select((order, i) => new InboundOrder($"{i}", order))
             .ToList();
 
-        // The handler's whole graph (the store, its blob client), built as a delivery builds it.
+        // The handler's whole graph (the store, its blob client), built as a request builds it.
         using var scope = services.CreateScope();
         _ = scope.ServiceProvider.GetRequiredService<IOrderHandler>();
     }

@@ -1,4 +1,3 @@
-using System.CommandLine;
 using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.Messaging;
 using Spectre.Console;
@@ -29,8 +28,8 @@ public sealed class ModelSpellingTests
         var parsed = LoadToolCommands.Build(AnsiConsole.Console, TextWriter.Null).Parse([command, "--model", spelling]);
 
         Assert.Empty(parsed.Errors);
-        var model = Assert.Single(parsed.CommandResult.Command.Options, o => o.Name == "--model");
-        Assert.Equal(MessagingModels.Parse(spelling), parsed.GetValue((Option<MessagingModel>)model));
+        Assert.Contains(CommonOptions.Model, parsed.CommandResult.Command.Options);
+        Assert.Equal(MessagingModels.Parse(spelling), CommonOptions.ModelOf(parsed));
     }
 
     [Theory]
@@ -41,8 +40,8 @@ public sealed class ModelSpellingTests
     {
         var parsed = LoadToolCommands.Build(AnsiConsole.Console, TextWriter.Null).Parse([command]);
 
-        var model = Assert.Single(parsed.CommandResult.Command.Options, o => o.Name == "--model");
-        Assert.Equal(new MessagingOptions().Model, parsed.GetValue((Option<MessagingModel>)model));
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(new MessagingOptions().Model, CommonOptions.ModelOf(parsed));
     }
 
     [Theory]
@@ -79,5 +78,20 @@ public sealed class ModelSpellingTests
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.Contains("--model must be bindings, pubsub-single or pubsub-bulk, not 'PubSub-Bulk'", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("run")]
+    [InlineData("schedule")]
+    [InlineData("in-process")]
+    public async Task The_help_shows_the_model_in_its_one_spelling_only(string command)
+    {
+        var (exit, lines) = await Cli.RunProgramAsync(command, "--help");
+
+        Assert.Equal(0, exit);
+        var help = string.Join('\n', lines);
+        Assert.Contains("--model <bindings|pubsub-single|pubsub-bulk>", help, StringComparison.Ordinal);
+        Assert.Contains("default: pubsub-bulk", help, StringComparison.Ordinal);
+        Assert.DoesNotContain("PubSubBulk", help, StringComparison.Ordinal);
     }
 }

@@ -67,13 +67,16 @@ internal static class CommonOptions
         DefaultValueFactory = _ => 30,
     }.Between(1, 3_600, " seconds");
 
-    public static readonly Option<MessagingModel> Model = new("--model")
+    /// <summary>Read it with <see cref="ModelOf"/>, which gives the apps' default when it is not given.</summary>
+    public static readonly Option<MessagingModel?> Model = new("--model")
     {
-        Description = $"The messaging model the trio runs: {MessagingModels.ValidSpellings} (checked with the distributor's " +
-                      "sidecar as far as it tells; recorded with the result).",
-        DefaultValueFactory = _ => new MessagingOptions().Model,
+        Description = $"The messaging model the trio runs, as the apps' Messaging:Model (default: {new MessagingOptions().Model.Text()}); " +
+                      "checked with the distributor's sidecar as far as it tells, and the label of the result.",
+        HelpName = string.Join('|', MessagingModels.Spellings),
         CustomParser = ModelSpellings.Parse,
     };
+
+    public static MessagingModel ModelOf(ParseResult result) => result.GetValue(Model) ?? new MessagingOptions().Model;
 
     public static readonly Option<string> Sidecar = SidecarEndpoint(
         "--sidecar", "The sidecar's HTTP endpoint", "DAPR_HTTP_PORT", 3501);

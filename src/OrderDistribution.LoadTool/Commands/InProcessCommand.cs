@@ -25,7 +25,7 @@ internal static class InProcessCommand
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
-        var model = result.GetValue(Model);
+        var model = ModelOf(result);
         // The inputs first, before anything starts.
         var set = OrderGenerator.Generate(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed), BurstId.New());
         var storageOptions = CommandSupport.StorageOptionsOf(result);

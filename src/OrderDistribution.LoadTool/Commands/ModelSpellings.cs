@@ -9,7 +9,7 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal static class ModelSpellings
 {
-    public static MessagingModel Parse(ArgumentResult result)
+    public static MessagingModel? Parse(ArgumentResult result)
     {
         var text = result.Tokens is [{ Value: var value }] ? value : null;
         if (MessagingModels.TryParse(text, out var model))
@@ -18,7 +18,7 @@ internal static class ModelSpellings
         }
 
         result.AddError(OldSpelling(text) ?? $"--model must be {MessagingModels.ValidSpellings}, not '{text}'.");
-        return default;
+        return null;
     }
 
     /// <summary>

@@ -52,7 +52,7 @@ internal static class RunCommand
             var report = await WatchCommand.WatchAsync(console, result, storage, WatchExpectation.For(index), record.ScheduledAt, held);
             // No result of a burst that may have shared the store.
             lease.ThrowIfLost();
-            var label = result.GetValue(Model).Text();
+            var label = ModelOf(result).Text();
             BurstResults.Print(console, report, label);
             var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, StartOf(result), burst, lease.Holder.StartedAt, held);
             console.MarkupLineInterpolated($"Orders stored per second: {csv}");

@@ -39,7 +39,7 @@ internal static class ScheduleCommand
     public static async Task<bool> ScheduleAsync(
         IAnsiConsole console, ParseResult result, OrderIndex index, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
     {
-        var model = result.GetValue(Model);
+        var model = ModelOf(result);
         var target = result.GetValue(Target);
         await using var publishing = Publishing(result, configurePublishing);
         // Azure: the burst's instant in storage's time (Azure's), so that the cycle time has one clock.

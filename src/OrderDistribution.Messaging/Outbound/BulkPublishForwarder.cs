@@ -14,7 +14,7 @@ public sealed class BulkPublishForwarder(BulkOrderPublisher publisher) : IOrderF
                 cancellationToken,
                 published: progress.MarkDone,
                 failed: progress.MarkFailed,
-                // A drop is rare: the order's id is looked up then, not indexed for every delivery.
+                // A drop is rare: the order's id is looked up then, not indexed for every request.
                 dropped: (entryId, reason) => progress.MarkDropped(
                     entryId, $"order {queue.First(o => o.EntryId == entryId).Order.OrderId} to {queue.Key}: {reason}"))));
 }

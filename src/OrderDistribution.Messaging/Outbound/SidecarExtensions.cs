@@ -25,7 +25,7 @@ public static class SidecarExtensions
             .ValidateOnStart();
         services.AddSingleton(provider => provider.GetRequiredService<IOptions<SidecarOptions>>().Value);
         services.AddMessagingOptions();
-        // Each call's timeout is the resilience pipeline's, and the delivery's deadline cancels the rest.
+        // Each call's timeout is the resilience pipeline's, and the request's deadline cancels the rest.
         services.AddDaprClient((provider, builder) =>
         {
             var sidecar = provider.GetRequiredService<SidecarOptions>();

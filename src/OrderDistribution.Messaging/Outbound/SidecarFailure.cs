@@ -16,7 +16,7 @@ public static class SidecarFailure
         ["malformed", "cloudevent", "unmarshal", "deserializ", "invalid json", "invalid character"];
 
     /// <summary>
-    /// A failure the apps answer for by the order's status rather than by failing the delivery: the sidecar's or the
+    /// A failure the apps answer for by the order's status rather than by failing the request: the sidecar's or the
     /// broker's answer, a broken connection, an attempt's timeout, an open circuit. The caller's own cancellation is not one.
     /// </summary>
     public static bool IsExpected(Exception exception, CancellationToken cancellationToken) =>

@@ -21,7 +21,7 @@ public sealed class SidecarOptions
     [Range(typeof(TimeSpan), "00:00:00.0000001", "10675199.02:48:05.4775807", ErrorMessage = "Dapr:RequestTimeout must be positive.")]
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
-    /// <summary>Calls to the sidecar in flight at once, per process, over all deliveries.</summary>
+    /// <summary>Calls to the sidecar in flight at once, per process, over all requests.</summary>
     [Range(1, 10_000, ErrorMessage = "Dapr:MaxConcurrentRequests must be between {1} and {2}.")]
     public int MaxConcurrentRequests { get; set; } = 64;
 
@@ -45,8 +45,8 @@ public sealed class SidecarOptions
     public DependencyLimits Limits => new(RequestTimeout, MaxConcurrentRequests);
 
     /// <summary>
-    /// A cancelled call (an attempt's timeout, the delivery's deadline) ends as cancellation, not as the SDK's
-    /// DaprException around gRPC's "Cancelled", so that the resilience pipeline and the delivery tell it from a failure.
+    /// A cancelled call (an attempt's timeout, the request's deadline) ends as cancellation, not as the SDK's
+    /// DaprException around gRPC's "Cancelled", so that the resilience pipeline and the request tell it from a failure.
     /// </summary>
     public static GrpcChannelOptions ChannelOptions() => new() { ThrowOperationCanceledOnCancellation = true };
 

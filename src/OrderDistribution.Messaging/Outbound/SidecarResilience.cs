@@ -18,7 +18,7 @@ public static class SidecarResilience
     public static ResiliencePipelineBuilder AddSidecarStrategies(this ResiliencePipelineBuilder builder, DependencyLimits limits, ILogger logger, WarningPace pace) =>
         builder.AddDependencyStrategies(
             limits,
-            // The caller's own cancellation (the delivery's deadline) is not the sidecar's failure.
+            // The caller's own cancellation (the request's deadline) is not the sidecar's failure.
             isFailure: SidecarFailure.CountsAgainstSidecar,
             logger,
             "the Dapr sidecar",
