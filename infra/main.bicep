@@ -9,19 +9,13 @@ param environmentName string
 @description('Azure region for all resources')
 param location string
 
-@description('Which Dapr components the apps get: input/output bindings per queue edge, or one pub/sub component')
+@description('How orders travel (env Messaging__Model): input/output bindings per queue edge, or one pub/sub component consumed one message per request or in bulk')
 @allowed([
   'bindings'
-  'pubsub'
+  'pubsub-single'
+  'pubsub-bulk'
 ])
-param daprComponentsModel string
-
-@description('How the apps consume pub/sub: bulk or single subscriptions (env Messaging__PubSubMode)')
-@allowed([
-  'bulk'
-  'single'
-])
-param daprPubSubModel string
+param messagingModel string
 
 @description('Bulk subscribe maxMessagesCount (env Messaging__MaxMessagesCount)')
 param maxMessagesCount int = 250
@@ -31,10 +25,10 @@ param maxMessagesCount int = 250
 // choice against lock expiry). The apps' bulk subscription also sends maxAwaitDurationMs
 // (Messaging:MaxAwaitDurationMs), which the Service Bus component does not use: it hands the app what
 // one receive returned, so that setting has no effect here (docs/azure.md, "Bulk settings on Service Bus").
-@description('Bulk mode, order-pubsub maxActiveMessages: equal to maxMessagesCount keeps one bulk in flight per sidecar, so no message waits locked (seed article)')
+@description('pubsub-bulk: order-pubsub maxActiveMessages: equal to maxMessagesCount keeps one bulk in flight per sidecar, so no message waits locked (seed article)')
 param maxActiveMessages int = 250
 
-@description('Bulk mode, order-pubsub maxConcurrentHandlers: 1 lets one handler gather full bulks (seed article)')
+@description('pubsub-bulk: order-pubsub maxConcurrentHandlers: 1 lets one handler gather full bulks (seed article)')
 param maxConcurrentHandlers int = 1
 
 // Single mode hands the app one message per request, so one handler would mean one message at a
@@ -42,10 +36,10 @@ param maxConcurrentHandlers int = 1
 // process-wide bound on blob writes (Receiver:MaxConcurrentWrites, 64): more would only wait inside
 // the app for a write slot while holding their locks. Twice as many active messages keep the next
 // message already received when a handler frees, and still lock only a few seconds of work.
-@description('Single mode, order-pubsub maxActiveMessages (messages one sidecar holds at a time)')
+@description('pubsub-single: order-pubsub maxActiveMessages (messages one sidecar holds at a time)')
 param singleMaxActiveMessages int = 128
 
-@description('Single mode, order-pubsub maxConcurrentHandlers (deliveries one sidecar runs at once)')
+@description('pubsub-single: order-pubsub maxConcurrentHandlers (deliveries one sidecar runs at once)')
 param singleMaxConcurrentHandlers int = 64
 
 // The bindings model's consumers per queue: locally scripts/run-local.sh renders this many RabbitMQ
@@ -73,10 +67,10 @@ param serviceBusSku string = 'Standard'
 ])
 param serviceBusMessagingUnits int = 1
 
-@description('Messaging:DeliveryDeadline of the apps, in seconds (1..50): every delivery is answered within it. The broker and sidecar timers below are derived from it.')
+@description('Messaging:RequestDeadline of the apps, in seconds (1..50): every delivery is answered within it. The broker and sidecar timers below are derived from it.')
 @minValue(1)
 @maxValue(50)
-param deliveryDeadlineSeconds int = 10
+param requestDeadlineSeconds int = 10
 
 @description('Object id of the user or principal running azd; gets send rights on the ingress queue and blob access for the load tool. Empty: none.')
 param principalId string = ''
@@ -125,9 +119,9 @@ var appInsightsName = 'appi-${resourceToken}'
 var storageAccountName = 'st${resourceToken}'
 var containerAppsEnvironmentName = 'cae-${resourceToken}'
 
-// Handler settings of order-pubsub for the chosen mode.
-var pubSubMaxActiveMessages = daprPubSubModel == 'single' ? singleMaxActiveMessages : maxActiveMessages
-var pubSubMaxConcurrentHandlers = daprPubSubModel == 'single' ? singleMaxConcurrentHandlers : maxConcurrentHandlers
+// Handler settings of order-pubsub for the chosen model.
+var pubSubMaxActiveMessages = messagingModel == 'pubsub-single' ? singleMaxActiveMessages : maxActiveMessages
+var pubSubMaxConcurrentHandlers = messagingModel == 'pubsub-single' ? singleMaxConcurrentHandlers : maxConcurrentHandlers
 
 // Input bindings: one message per handler, and one more locked per handler so that the next is
 // already received when a handler frees (as single mode's 128 for 64).
@@ -139,7 +133,7 @@ var bindingMaxActiveMessages = 2 * bindingConsumersPerQueue
 // and the receiver's bound on blob writes: real sidecars with it passed the 10 s deadline far less
 // often cold (docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own"). Bulk
 // and bindings run without it (0: no bound).
-var daprMaxConcurrency = daprComponentsModel == 'pubsub' && daprPubSubModel == 'single' ? singleMaxConcurrentHandlers : 0
+var daprMaxConcurrency = messagingModel == 'pubsub-single' ? singleMaxConcurrentHandlers : 0
 
 // Dapr's Service Bus components wait up to maxConnectionRecoveryInSec (default 300 s) between
 // reconnects. On a first deployment the sidecars start before their role assignments apply, and
@@ -159,7 +153,7 @@ var connectionRecoveryMaxSeconds = 30
 //   one failed renewal; 60 s is also 6 times the deadline, so an unrenewed lock still covers an
 //   attempt with room. maxDeliveryCount 10 then dead-letters a message only after 10 whole
 //   deliveries (each with its retries) failed.
-var inboundAttemptTimeoutSeconds = deliveryDeadlineSeconds + 5
+var inboundAttemptTimeoutSeconds = requestDeadlineSeconds + 5
 var inboundMaxRetries = 5
 var inboundInitialDelayMs = 1000
 var inboundMaxIntervalMs = 4000
@@ -426,7 +420,7 @@ module daprComponents 'modules/dapr-components.bicep' = {
   ]
   params: {
     environmentName: containerAppsEnvironmentName
-    daprComponentsModel: daprComponentsModel
+    messagingModel: messagingModel
     serviceBusNamespaceFqdn: serviceBus.outputs.fqdn
     maxActiveMessages: pubSubMaxActiveMessages
     maxConcurrentHandlers: pubSubMaxConcurrentHandlers
@@ -448,8 +442,7 @@ module daprComponents 'modules/dapr-components.bicep' = {
 // is therefore also in the apps' environment (DAPR_COMPONENTS_STAMP; the apps ignore it): any change
 // makes a new revision of each app, whose new sidecars load the new components, before the hook runs.
 var daprComponentsStamp = join([
-  daprComponentsModel
-  daprPubSubModel
+  messagingModel
   serviceBusName
   string(pubSubMaxActiveMessages)
   string(pubSubMaxConcurrentHandlers)
@@ -465,12 +458,11 @@ var daprComponentsStamp = join([
 ], '/')
 
 var messagingEnv = [
-  { name: 'DAPR_COMPONENTS_MODEL', value: daprComponentsModel }
   { name: 'DAPR_COMPONENTS_STAMP', value: daprComponentsStamp }
-  { name: 'Messaging__PubSubMode', value: daprPubSubModel }
+  { name: 'Messaging__Model', value: messagingModel }
   { name: 'Messaging__MaxMessagesCount', value: string(maxMessagesCount) }
   { name: 'Messaging__MaxBulkPublishBytes', value: string(maxBulkPubBytes) }
-  { name: 'Messaging__DeliveryDeadline', value: '00:00:${padLeft(string(deliveryDeadlineSeconds), 2, '0')}' }
+  { name: 'Messaging__RequestDeadline', value: '00:00:${padLeft(string(requestDeadlineSeconds), 2, '0')}' }
 ]
 
 module distributor 'modules/container-app.bicep' = {

@@ -8,18 +8,18 @@
 #   quotes around the value are not part of it (Bicep's @allowed would refuse "pubsub\r").
 # - AZURE_LOCATION cannot change for an environment already provisioned: a different location is
 #   refused (exit 1) before anything changes.
+# - A renamed setting still set in .env or the azd environment stops the provision (exit 1) with one
+#   line naming the new one, before anything changes: DAPR_COMPONENTS_MODEL, now MESSAGING_MODEL;
+#   DAPR_PUBSUB_MODEL, now MESSAGING_MODEL; DELIVERY_DEADLINE_SECONDS, now REQUEST_DEADLINE_SECONDS.
 # Usage: scripts/azd-env-sync.sh [ENV_FILE]
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 set -eu
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 env_file="${1:-$ROOT/.env}"
-keys=" DAPR_COMPONENTS_MODEL DAPR_PUBSUB_MODEL SERVICE_BUS_SKU SERVICE_BUS_MESSAGING_UNITS MAX_MESSAGES_COUNT MAX_ACTIVE_MESSAGES MAX_CONCURRENT_HANDLERS SINGLE_MAX_ACTIVE_MESSAGES SINGLE_MAX_CONCURRENT_HANDLERS BINDING_CONSUMERS_PER_QUEUE DELIVERY_DEADLINE_SECONDS "
+keys=" MESSAGING_MODEL SERVICE_BUS_SKU SERVICE_BUS_MESSAGING_UNITS MAX_MESSAGES_COUNT MAX_ACTIVE_MESSAGES MAX_CONCURRENT_HANDLERS SINGLE_MAX_ACTIVE_MESSAGES SINGLE_MAX_CONCURRENT_HANDLERS BINDING_CONSUMERS_PER_QUEUE REQUEST_DEADLINE_SECONDS "
 tab="$(printf '\t')"
 
-if [ ! -f "$env_file" ]; then
-  echo "no $env_file: the azd environment's values stay as they are"
-  exit 0
-fi
+renamed="DAPR_COMPONENTS_MODEL:MESSAGING_MODEL DAPR_PUBSUB_MODEL:MESSAGING_MODEL DELIVERY_DEADLINE_SECONDS:REQUEST_DEADLINE_SECONDS"
 
 # KEY<tab>VALUE for each setting of a dotenv file (.env, or azd env get-values' KEY="VALUE" lines).
 settings() {
@@ -50,9 +50,28 @@ value_of() { # KEY FILE
 
 wanted="$(mktemp)"; current="$(mktemp)"; azd_values="$(mktemp)"
 trap 'rm -f "$wanted" "$current" "$azd_values"' EXIT
-settings "$env_file" > "$wanted"
+if [ -f "$env_file" ]; then settings "$env_file" > "$wanted"; fi
 azd env get-values > "$azd_values"
 settings "$azd_values" > "$current"
+
+# A renamed setting would be ignored (main.parameters.json reads only the new name): stop, naming it.
+for pair in $renamed; do
+  old="${pair%%:*}"; new="${pair#*:}"
+  values=""; [ "$new" = MESSAGING_MODEL ] && values=" (bindings, pubsub-single or pubsub-bulk)"
+  if value_of "$old" "$wanted" >/dev/null; then
+    echo "error: $(basename "$env_file") sets $old, which is no longer read: set $new$values instead and remove $old" >&2
+    exit 1
+  fi
+  if value_of "$old" "$current" >/dev/null; then
+    echo "error: the azd environment sets $old, which is no longer read: set $new$values (azd env set $new ...) and azd env unset $old" >&2
+    exit 1
+  fi
+done
+
+if [ ! -f "$env_file" ]; then
+  echo "no $env_file: the azd environment's values stay as they are"
+  exit 0
+fi
 
 env_name="$(value_of AZURE_ENV_NAME "$wanted" || true)"
 azd_env_name="${AZURE_ENV_NAME:-$(value_of AZURE_ENV_NAME "$current" || true)}"

@@ -12,8 +12,8 @@
 # you (az login; Dapr's Azure auth falls back to the Azure CLI), and main.bicep gives
 # AZURE_PRINCIPAL_ID send rights on q-order-ingress and access to the outboxes. Bulk publishes use
 # the tier's byte budget (MAX_BULK_PUBLISH_BYTES, a deployment output), as the apps do.
-# Before sending, the script reads what is deployed (az): the model each app runs (DAPR_COMPONENTS_MODEL,
-# Messaging__PubSubMode in the environment of its latest revision, which must be its latest ready one:
+# Before sending, the script reads what is deployed (az): the model each app runs (Messaging__Model
+# in the environment of its latest revision, which must be its latest ready one:
 # a revision still starting or failed is refused) and the chosen model's live component; it refuses the
 # burst when they disagree with the azd environment's inputs (a failed or pending provision). The burst
 # is labelled cold when an app's processes all started after the last burst this machine sent to the
@@ -78,8 +78,12 @@ if [[ -z "${SERVICEBUS_NAMESPACE_FQDN:-}" ]]; then
 fi
 : "${SERVICEBUS_NAMESPACE_FQDN:?not in the azd environment: run azd provision first}"
 : "${STORAGE_BLOB_ENDPOINT:?not in the azd environment}"
-model="${DAPR_COMPONENTS_MODEL:-pubsub}"
-mode="${DAPR_PUBSUB_MODEL:-bulk}"
+for old in DAPR_COMPONENTS_MODEL DAPR_PUBSUB_MODEL; do # renamed: MESSAGING_MODEL
+  if [[ -n "${!old:-}" ]]; then
+    echo "$old is no longer read: set MESSAGING_MODEL (bindings, pubsub-single or pubsub-bulk) and unset $old (azd env unset $old)" >&2; exit 2
+  fi
+done
+model="${MESSAGING_MODEL:-pubsub-bulk}"
 
 az_error="$(mktemp)"
 trap 'rm -f "$az_error" "$az_error".*' EXIT
@@ -281,15 +285,14 @@ compare_ends() { # INSTANT START END
 # Refuses (exit 1) when what runs in Azure is not the model the azd environment names: a burst
 # labelled with the inputs would then measure another model.
 check_deployed_model() {
-  local app revision status deployed_model deployed_mode wrong="" live scopes
+  local app revision status deployed_model wrong="" live scopes
   for app in $APPS; do
     status=0; revision="$(ready_revision "$app" 2>"$az_error.reason")" || status=$?
     if [[ $status -eq 2 ]]; then wrong="$wrong $app: $(cat "$az_error.reason")"; continue; fi
     [[ $status -eq 0 ]] || { cat "$az_error.reason" >&2; exit 1; }
-    deployed_model="$(deployed_setting "$app" "$revision" DAPR_COMPONENTS_MODEL)" || exit 1
-    deployed_mode="$(deployed_setting "$app" "$revision" Messaging__PubSubMode)" || exit 1
-    if [[ "$deployed_model" != "$model" || "$deployed_mode" != "$mode" ]]; then
-      wrong="$wrong $app=${deployed_model:-none}/${deployed_mode:-none}"
+    deployed_model="$(deployed_setting "$app" "$revision" Messaging__Model)" || exit 1
+    if [[ "$deployed_model" != "$model" ]]; then
+      wrong="$wrong $app=${deployed_model:-none}"
     fi
   done
   # The chosen model's live component: scoped to the distributor (the other model's were removed).
@@ -302,7 +305,7 @@ check_deployed_model() {
     wrong="$wrong component $live scoped to: ${scopes:-nothing}"
   fi
   if [[ -n "$wrong" ]]; then
-    echo "refusing the burst: the azd environment says $model/$mode, but Azure runs:$wrong" >&2
+    echo "refusing the burst: the azd environment says $model, but Azure runs:$wrong" >&2
     echo "  run azd provision (or azd up) to deploy what the azd environment says, or set it back (azd env set)." >&2
     exit 1
   fi
@@ -404,7 +407,7 @@ budget=()
 if [[ -n "${MAX_BULK_PUBLISH_BYTES:-}" ]]; then budget=(--max-bulk-bytes "$MAX_BULK_PUBLISH_BYTES"); fi
 
 before="$(dead_letter_snapshot)"
-echo "burst: $count orders, model $model ($mode), namespace $SERVICEBUS_NAMESPACE_FQDN" >&2
+echo "burst: $count orders, model $model, namespace $SERVICEBUS_NAMESPACE_FQDN" >&2
 started="$(date -u +%s)"
 # The load tool records the scheduled instant (in storage's time) here; the cycle-time query measures from it.
 schedule_record="$results/azure-last-schedule.json"
@@ -417,7 +420,7 @@ load_done="$az_error.done"; at_instant="$az_error.at-instant"
 sampler=$!
 dapr run --app-id order-load --dapr-http-port 3599 --resources-path "$components" -- \
   dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- \
-  run --target azure --count "$count" --model "$model" --pubsub-mode "$mode" \
+  run --target azure --count "$count" --model "$model" \
   --storage-account-url "$STORAGE_BLOB_ENDPOINT" --state "$schedule_record" \
   ${start_label[@]+"${start_label[@]}"} ${results_option[@]+"${results_option[@]}"} \
   ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?
@@ -449,10 +452,10 @@ history="$results/azure-bursts-${AZURE_ENV_NAME:-default}.tsv"
 if [[ -z "$replicas_start" || "$replicas_start" == *"=?"* ]]; then
   echo "comparable earlier bursts: unknown (the replicas at the instant were not read); compare this burst with none"
 else
-  alike="$(awk -F'\t' -v m="$model/$mode" -v s="$start" -v r="$replicas_start" 'NR > 1 && $2 == m && $3 == s && $4 == r' "$history" | wc -l | tr -d ' ')"
-  echo "comparable earlier bursts (model $model/$mode, start $start, same replicas at the instant): $alike, in $history"
+  alike="$(awk -F'\t' -v m="$model" -v s="$start" -v r="$replicas_start" 'NR > 1 && $2 == m && $3 == s && $4 == r' "$history" | wc -l | tr -d ' ')"
+  echo "comparable earlier bursts (model $model, start $start, same replicas at the instant): $alike, in $history"
 fi
-printf '%s\t%s\t%s\t%s\t%s\n' "${scheduled_at:--}" "$model/$mode" "$start" "${replicas_start:-?}" "$replicas_end" >> "$history"
+printf '%s\t%s\t%s\t%s\t%s\n' "${scheduled_at:--}" "$model" "$start" "${replicas_start:-?}" "$replicas_end" >> "$history"
 echo "burst scheduled for ${scheduled_at:-(not recorded)} (storage's clock, ${skew} s ahead of this machine's)"
 if [[ -n "$scheduled_at" && -n "$load_tool_log" ]]; then
   compare_ends "$scheduled_at" "$window_start" "$window_end"

@@ -133,7 +133,7 @@ $1: FAILED: $2"
 # 0 once every URL of READY_URLS answers and nothing is missing a consumer, 1 after SECONDS (what was
 # missing last in not_ready), 2 if the trio's script ended first.
 not_ready=""
-wait_ready() { # seconds model mode
+wait_ready() { # seconds model
   local seconds="$1" waited=0 url ready status
   while [[ $waited -lt $seconds ]]; do
     kill -0 "$trio_pid" 2>/dev/null || return 2
@@ -145,7 +145,7 @@ wait_ready() { # seconds model mode
     done
     if $ready; then
       status=0
-      not_ready="$("$ROOT/scripts/run-local.sh" --missing-consumers "$2" "$3")" || status=$?
+      not_ready="$("$ROOT/scripts/run-local.sh" --missing-consumers "$2")" || status=$?
       case "$status" in
         0) return 0 ;;
         1) ;;
@@ -158,18 +158,13 @@ wait_ready() { # seconds model mode
 }
 
 run_model() { # label
-  local label="$1" model mode burst start status ready=0
-  case "$label" in
-    pubsub-bulk) model=pubsub; mode=bulk ;;
-    pubsub-single) model=pubsub; mode=single ;;
-    *) model=bindings; mode=bulk ;;
-  esac
+  local label="$1" burst start status ready=0
   echo "$label: starting the trio (log $out/$label.trio.log)"
   # The trio's own wait for its consumers starts later than this one (after the apps' publish), so
   # with the same timeout this one ends first and names what is missing.
-  start_group env READY_TIMEOUT="$ready_timeout" "$RUN_LOCAL" "$model" "$mode" > "$out/$label.trio.log" 2>&1
+  start_group env READY_TIMEOUT="$ready_timeout" "$RUN_LOCAL" "$label" > "$out/$label.trio.log" 2>&1
   trio_pid=$!
-  wait_ready "$ready_timeout" "$model" "$mode" || ready=$?
+  wait_ready "$ready_timeout" "$label" || ready=$?
   case "$ready" in
     1) fail "$label" "the trio was not ready within $ready_timeout s: $not_ready (see $out/$label.trio.log)"; stop_trio; return 1 ;;
     2) fail "$label" "run-local.sh ended before the trio was ready (see $out/$label.trio.log)"; stop_trio; return 1 ;;
@@ -179,7 +174,7 @@ run_model() { # label
     if [[ $burst -eq 1 ]]; then start=cold; fi
     echo "$label: burst $burst of $runs ($start)"
     status=0
-    order_load run --model "$model" --pubsub-mode "$mode" --count "$count" --start "$start" --results "$log" \
+    order_load run --model "$label" --count "$count" --start "$start" --results "$log" \
       ${args[@]+"${args[@]}"} || status=$?
     if [[ $status -ne 0 ]]; then
       fail "$label" "burst $burst of $runs exited $status: $(exit_reason "$status") (see $out/$label.trio.log)"

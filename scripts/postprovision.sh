@@ -57,4 +57,4 @@ for name in $names; do
   fi
 done
 [ -z "$failed" ] || skipped "removing the Dapr components$failed" "az could not remove them"
-echo "Dapr components in use: model ${DAPR_COMPONENTS_MODEL:-pubsub} (${DAPR_PUBSUB_MODEL:-bulk})"
+echo "Dapr components in use: model ${MESSAGING_MODEL:-pubsub-bulk}"

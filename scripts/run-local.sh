@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the three apps locally with Dapr multi-app run.
-# Usage: scripts/run-local.sh [pubsub|bindings] [bulk|single]      (default: pubsub bulk)
-#        scripts/run-local.sh --render-only [pubsub|bindings] [bulk|single]
+# Usage: scripts/run-local.sh [bindings|pubsub-single|pubsub-bulk]      (default: pubsub-bulk)
+#        scripts/run-local.sh --render-only [bindings|pubsub-single|pubsub-bulk]
 #          writes the run file (and, for bindings, its components folder) only and prints its path
 #        scripts/run-local.sh --azurite-args
 #          prints the arguments Azurite would be started with, one per line
@@ -9,7 +9,7 @@
 #          prints the persistence settings Redis is started with, one per line
 #        scripts/run-local.sh --rabbitmq-vhost-commands
 #          prints the rabbitmqctl calls that make RabbitMQ's vhost 'orders', one per line
-#        scripts/run-local.sh --missing-consumers [pubsub|bindings] [bulk|single]
+#        scripts/run-local.sh --missing-consumers [bindings|pubsub-single|pubsub-bulk]
 #          exits 0 if every queue has its consumers (bindings) or every stream its consumer group
 #          (pub/sub); else prints the first that has not, with the sidecar log to read, and exits 1
 #          (3: the broker could not be asked)
@@ -18,7 +18,7 @@
 #          scripts/compare-local.sh keeps running under every model's trio and storage alone
 #
 # The model picks the committed run file: dapr.yaml (components-pubsub) or dapr.bindings.yaml
-# (components-bindings). The mode sets Messaging__PubSubMode in a copy of it under .dapr/
+# (components-bindings), and sets Messaging__Model in a copy of it under .dapr/
 # (git-ignored), with its relative paths rewritten for that folder.
 # Bindings model: components-bindings/ has one RabbitMQ input component per queue, which is all that
 # `dapr run -f dapr.bindings.yaml` straight loads. This script renders a copy of it beside its run
@@ -81,14 +81,18 @@ check_consumers=false
 if [[ "${1:-}" == "--render-only" ]]; then render_only=true; shift; fi
 if [[ "${1:-}" == "--missing-consumers" ]]; then check_consumers=true; shift; fi
 if [[ "${1:-}" == "--storage-only" ]]; then storage_only=true; shift; fi
-model="${1:-pubsub}"
-mode="${2:-bulk}"
-case "$model" in
-  pubsub) template="$ROOT/dapr.yaml" ;;
-  bindings) template="$ROOT/dapr.bindings.yaml" ;;
-  *) echo "model must be pubsub or bindings, not '$model'" >&2; exit 2 ;;
+model="${1:-pubsub-bulk}"
+# The spellings this script took before, refused with the one to use.
+case "$model ${2:-}" in
+  "pubsub bulk"|"pubsub single") echo "'$model ${2}' is now one word: scripts/run-local.sh pubsub-${2}" >&2; exit 2 ;;
+  "pubsub "*) echo "'pubsub' is now pubsub-bulk or pubsub-single: scripts/run-local.sh pubsub-bulk" >&2; exit 2 ;;
+  "bindings "?*) echo "the bindings model takes no mode: scripts/run-local.sh bindings" >&2; exit 2 ;;
 esac
-case "$mode" in bulk|single) ;; *) echo "mode must be bulk or single, not '$mode'" >&2; exit 2 ;; esac
+case "$model" in
+  pubsub-single|pubsub-bulk) template="$ROOT/dapr.yaml"; family=pubsub ;;
+  bindings) template="$ROOT/dapr.bindings.yaml"; family=bindings ;;
+  *) echo "model must be bindings, pubsub-single or pubsub-bulk, not '$model'" >&2; exit 2 ;;
+esac
 
 # The bindings model's consumers per queue. bindings.rabbitmq hands its app one message at a time,
 # so the consumers on a queue are how many orders its app takes on at once; Azure's Service Bus
@@ -122,7 +126,7 @@ refuse_broken_sidecar_settings() {
 }
 refuse_broken_sidecar_settings
 
-# Single mode: the sidecar runs up to the component's concurrency (500) deliveries into each app at
+# pubsub-single: the sidecar runs up to the component's concurrency (500) deliveries into each app at
 # once, and they queue for the app's 64 writes or publishes (Receiver:MaxConcurrentWrites,
 # Dapr:MaxConcurrentRequests); deliveries at the back of that queue passed their 10 s deadline on
 # real sidecars (1,403 in a cold run) and were sent again. appMaxConcurrency holds the sidecar to
@@ -130,7 +134,7 @@ refuse_broken_sidecar_settings
 # (or one per consumer), so they get no such cap.
 SINGLE_MODE_APP_MAX_CONCURRENCY=64
 cap_single_mode_deliveries() {
-  if [ "$mode" = single ]; then
+  if [ "$model" = pubsub-single ]; then
     awk -v cap="$SINGLE_MODE_APP_MAX_CONCURRENCY" '{ print }
       /^[[:space:]]*appProtocol:[[:space:]]*http$/ { match($0, /^[[:space:]]*/); printf "%sappMaxConcurrency: %s\n", substr($0, 1, RLENGTH), cap }'
   else
@@ -206,13 +210,13 @@ render_bindings_components() {
 }
 
 render() {
-  local out="$ROOT/.dapr/run-local.$model.$mode.yaml"
+  local out="$ROOT/.dapr/run-local.$model.yaml"
   mkdir -p "$ROOT/.dapr"
   # The run file's relative paths resolve from its own folder, one level below the root.
   local edits=(
     -e 's#^([[:space:]]*(appDirPath|configFilePath):[[:space:]]*)\./#\1../#'
     -e 's#^([[:space:]]*-[[:space:]]*)\./#\1../#'
-    -e "s#^([[:space:]]*Messaging__PubSubMode:[[:space:]]*).*#\\1$mode#"
+    -e "s#^([[:space:]]*Messaging__Model:[[:space:]]*).*#\\1$model#"
   )
   if [ "$model" = bindings ]; then
     render_bindings_components
@@ -220,8 +224,8 @@ render() {
     edits+=(-e 's#^([[:space:]]*(configFilePath:|-)[[:space:]]*)\.\./components-bindings#\1./components-bindings#')
   fi
   sed -E "${edits[@]}" "$template" | cap_single_mode_deliveries > "$out"
-  if ! grep -qE "^[[:space:]]*Messaging__PubSubMode:[[:space:]]*$mode\$" "$out"; then
-    echo "could not set Messaging__PubSubMode in $out" >&2; exit 1
+  if ! grep -qE "^[[:space:]]*Messaging__Model:[[:space:]]*$model\$" "$out"; then
+    echo "could not set Messaging__Model in $out" >&2; exit 1
   fi
   echo "$out"
 }
@@ -406,7 +410,7 @@ PUBSUB_SUBSCRIPTIONS="q-order-ingress distributor
 q-order-express receiver-express
 q-order-standard receiver-standard"
 expected_consumers() {
-  if [ "$model" = pubsub ]; then printf '%s\n' "$PUBSUB_SUBSCRIPTIONS"; return; fi
+  if [ "$family" = pubsub ]; then printf '%s\n' "$PUBSUB_SUBSCRIPTIONS"; return; fi
   local file
   for file in "$ROOT"/components-bindings/*-input.yaml; do
     awk '/^[[:space:]]*- name: queueName[[:space:]]*$/ { getline; sub(/^[[:space:]]*value:[[:space:]]*/, ""); queue = $0 }
@@ -493,7 +497,7 @@ if $storage_only; then
 fi
 
 check_dapr
-case "$model" in
+case "$family" in
   pubsub) start_redis; trim_streams_periodically ;;
   bindings) start_rabbitmq; ensure_rabbitmq_vhost ;;
 esac
@@ -507,7 +511,7 @@ for project in Distributor Receiver; do
 done
 
 run_file="$(render)"
-echo "dapr run -f $run_file   (model $model, mode $mode; Ctrl+C stops)"
+echo "dapr run -f $run_file   (model $model; Ctrl+C stops)"
 # In the background, so that the script can wait for the consumers meanwhile. A background job of a
 # script starts with SIGINT ignored, so this script passes Ctrl+C (and TERM) on as TERM, which dapr
 # run takes as it takes Ctrl+C: it stops the apps and sidecars.

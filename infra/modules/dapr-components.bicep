@@ -8,16 +8,17 @@ param environmentName string
 
 @allowed([
   'bindings'
-  'pubsub'
+  'pubsub-single'
+  'pubsub-bulk'
 ])
-param daprComponentsModel string
+param messagingModel string
 
 @description('Service Bus namespace as a fully-qualified name, as Dapr wants it with Entra ID auth')
 param serviceBusNamespaceFqdn string
 
-@description('order-pubsub maxActiveMessages for the chosen pub/sub mode (main.bicep picks bulk or single values)')
+@description('order-pubsub maxActiveMessages for the chosen pub/sub model (main.bicep picks bulk or single values)')
 param maxActiveMessages int = 250
-@description('order-pubsub maxConcurrentHandlers for the chosen pub/sub mode')
+@description('order-pubsub maxConcurrentHandlers for the chosen pub/sub model')
 param maxConcurrentHandlers int = 1
 @description('Input bindings maxActiveMessages (main.bicep: twice the consumers per queue)')
 param bindingMaxActiveMessages int
@@ -40,7 +41,7 @@ param inboundMaxIntervalMs int
 
 var placeholderScope = 'skip'
 
-var pubSubScopes = daprComponentsModel == 'pubsub' ? [
+var pubSubScopes = messagingModel != 'bindings' ? [
   'distributor'
   'receiver-express'
   'receiver-standard'
@@ -48,7 +49,7 @@ var pubSubScopes = daprComponentsModel == 'pubsub' ? [
   placeholderScope
 ]
 
-var bindingScopes = daprComponentsModel == 'bindings' ? {
+var bindingScopes = messagingModel == 'bindings' ? {
   distributor: [
     'distributor'
   ]

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 
@@ -11,9 +12,12 @@ public static class DistributorExtensions
         builder.Services.AddOptions<DistributorOptions>()
             .BindConfiguration(DistributorOptions.Section)
             .ValidateDataAnnotations()
+            .RefuseRenamed("Distributor:IngressTopic", "Distributor:IngressQueue")
+            .RefuseRenamed("Distributor:ExpressTopic", "Distributor:ExpressQueue")
+            .RefuseRenamed("Distributor:StandardTopic", "Distributor:StandardQueue")
             .ValidateOnStart();
-        builder.Services.AddDaprMessaging();
-        builder.Services.AddDaprPublishing();
+        builder.Services.AddOrderEntryPoints();
+        builder.Services.AddSidecarOutbound();
         builder.Services.AddSingleton<OrderRouter>();
         builder.Services.AddSingleton(provider => OrderForwarders.Over(provider.GetRequiredService<ISidecarOutbound>(), provider));
         builder.Services.AddTransient<IOrderHandler, OrderDistributor>();
@@ -25,6 +29,6 @@ public static class DistributorExtensions
     public static IEndpointRouteBuilder MapDistributorEndpoints(this IEndpointRouteBuilder app)
     {
         var options = app.ServiceProvider.GetRequiredService<IOptions<DistributorOptions>>().Value;
-        return app.MapOrderEntryPoints(new OrderRoutes(options.IngressTopic, options.IngressInputBinding));
+        return app.MapOrderEntryPoints(new OrderRoutes(options.IngressQueue, options.IngressInputBinding));
     }
 }

@@ -8,11 +8,11 @@ public sealed class DistributorOptions
 {
     public const string Section = "Distributor";
 
-    [Required] public string IngressTopic { get; set; } = OrderTopology.IngressQueue;
+    [Required] public string IngressQueue { get; set; } = OrderTopology.IngressQueue;
 
-    [Required] public string ExpressTopic { get; set; } = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Express));
+    [Required] public string ExpressQueue { get; set; } = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Express));
 
-    [Required] public string StandardTopic { get; set; } = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Standard));
+    [Required] public string StandardQueue { get; set; } = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Standard));
 
     [Required] public string IngressInputBinding { get; set; } = OrderTopology.IngressInputBinding;
 

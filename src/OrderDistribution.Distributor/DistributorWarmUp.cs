@@ -5,11 +5,12 @@ using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.ServiceDefaults;
 using Polly;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Distributor;
 
 /// <summary>
-/// The distributor's warm-up: a sample delivery, decoded as the entry points decode it, taken through the app's own
+/// The distributor's warm-up: a sample request, decoded as the entry points decode it, taken through the app's own
 /// <see cref="OrderDistributor"/> once for each way in, over forwarders whose sidecar publishes nothing
 /// (<see cref="DrySidecarOutbound"/>); then the sidecar's outbound health and its metadata asked through the sidecar's
 /// resilience pipeline, which opens both connections to it: the health check's HTTP one, and the gRPC channel the
@@ -19,24 +20,24 @@ public sealed class DistributorWarmUp(
     IServiceProvider services,
     OrderRouter router,
     DaprClient dapr,
-    DaprSidecarProbe sidecar,
-    [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience,
+    SidecarProbe sidecar,
+    [FromKeyedServices(SidecarResilience.Key)] ResiliencePipeline resilience,
     IOptions<JsonOptions> json,
     IOptions<ReadinessOptions> readiness,
     ILogger<DistributorWarmUp> logger) : StartupWarmUp(readiness, logger)
 {
     protected override async Task RunHotPathsAsync(CancellationToken cancellationToken)
     {
-        var orders = (await SampleDelivery.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
+        var orders = (await SampleRequest.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
             .Select((order, i) => new InboundOrder($"{i}", order))
             .ToList();
         var dry = new OrderDistributor(router, OrderForwarders.Over(new DrySidecarOutbound(), services));
-        foreach (var channel in Enum.GetValues<InboundChannel>())
+        foreach (var model in Enum.GetValues<MessagingModel>())
         {
-            await dry.HandleAsync(orders, channel, new DeliveryProgress(orders.Count), cancellationToken);
+            await dry.HandleAsync(orders, model, new RequestProgress(orders.Count), cancellationToken);
         }
 
-        // The handler's whole graph (the Dapr client, the forwarders, the resilience pipeline), built as a delivery builds it.
+        // The handler's whole graph (the Dapr client, the forwarders, the resilience pipeline), built as a request builds it.
         using var scope = services.CreateScope();
         _ = scope.ServiceProvider.GetRequiredService<IOrderHandler>();
     }

@@ -4,11 +4,11 @@ using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.Distributor;
 
-/// <summary>Routes each order to its destination and hands the delivery to the way out of the way it arrived.</summary>
+/// <summary>Routes each order to its destination and hands them to the way out of the model they arrived in.</summary>
 public sealed class OrderDistributor(OrderRouter router, OrderForwarders forwarders) : IOrderHandler
 {
     public Task HandleAsync(
-        IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
+        IReadOnlyList<InboundOrder> orders, MessagingModel model, RequestProgress progress, CancellationToken cancellationToken)
     {
         var routed = new RoutedOrder[orders.Count];
         for (var i = 0; i < routed.Length; i++)
@@ -16,6 +16,6 @@ public sealed class OrderDistributor(OrderRouter router, OrderForwarders forward
             routed[i] = new RoutedOrder(orders[i].EntryId, orders[i].Order, router.Route(orders[i].Order));
         }
 
-        return forwarders.For(channel).ForwardAsync(routed, progress, cancellationToken);
+        return forwarders.For(model).ForwardAsync(routed, progress, cancellationToken);
     }
 }

@@ -1,18 +1,19 @@
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Distributor;
 
 /// <summary>
-/// The way out of each way in, chosen once at start: an order leaves the way it arrived, a bulk delivery as bulk
-/// publishes, a single delivery as one publish, a binding delivery through an output binding.
+/// The way out of each model, chosen once at start: an order leaves in the model it arrived in, a bulk request as bulk
+/// publishes, a single request as one publish, a binding request through an output binding.
 /// </summary>
 public sealed class OrderForwarders(IOrderForwarder bulk, IOrderForwarder single, IOrderForwarder binding)
 {
-    public IOrderForwarder For(InboundChannel channel) => channel switch
+    public IOrderForwarder For(MessagingModel model) => model switch
     {
-        InboundChannel.BulkSubscription => bulk,
-        InboundChannel.Subscription => single,
+        MessagingModel.PubSubBulk => bulk,
+        MessagingModel.PubSubSingle => single,
         _ => binding,
     };
 

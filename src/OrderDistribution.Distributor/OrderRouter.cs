@@ -7,8 +7,8 @@ namespace OrderDistribution.Distributor;
 /// <summary>Where an order goes: its delivery picks the express or the standard queue.</summary>
 public sealed class OrderRouter(IOptions<DistributorOptions> options)
 {
-    private readonly Destination _express = new(options.Value.ExpressTopic, options.Value.ExpressOutputBinding);
-    private readonly Destination _standard = new(options.Value.StandardTopic, options.Value.StandardOutputBinding);
+    private readonly Destination _express = new(options.Value.ExpressQueue, options.Value.ExpressOutputBinding);
+    private readonly Destination _standard = new(options.Value.StandardQueue, options.Value.StandardOutputBinding);
 
     public Destination Route(Order order) => order.Delivery switch
     {

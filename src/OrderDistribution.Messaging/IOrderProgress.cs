@@ -1,6 +1,6 @@
 namespace OrderDistribution.Messaging;
 
-/// <summary>Where what became of each order is marked, by its entry id: the delivery answers each entry from it.</summary>
+/// <summary>Where what became of each order is marked, by its entry id: the request answers each entry from it.</summary>
 public interface IOrderProgress
 {
     /// <summary>Done for certain: published, or stored.</summary>

@@ -8,13 +8,15 @@ public static class MessagingExtensions
 {
     /// <summary>
     /// How the app talks to the sidecar, validated at start, and the process's one pace of warnings, which every
-    /// delivery and every circuit breaker of the app share. Both ways, in and out, build on this.
+    /// request and every circuit breaker of the app share. Both ways, in and out, build on this.
     /// </summary>
     public static IServiceCollection AddMessagingOptions(this IServiceCollection services)
     {
         services.AddOptions<MessagingOptions>()
             .BindConfiguration(MessagingOptions.Section)
             .ValidateDataAnnotations()
+            .RefuseRenamed("Messaging:PubSubMode", "Messaging:Model", MessagingModels.ValidSpellings)
+            .RefuseRenamed("Messaging:DeliveryDeadline", "Messaging:RequestDeadline")
             .ValidateOnStart();
         services.TryAddSingleton(TimeProvider.System);
         services.TryAddSingleton<WarningPace>();

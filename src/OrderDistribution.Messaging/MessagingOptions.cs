@@ -12,8 +12,12 @@ public sealed class MessagingOptions
     [Required]
     public string PubSubName { get; set; } = OrderTopology.PubSubName;
 
-    /// <summary>Whether the app subscribes one message per request or in bulk.</summary>
-    public PubSubMode PubSubMode { get; set; } = PubSubMode.Bulk;
+    /// <summary>
+    /// How orders travel: <c>bindings</c>, <c>pubsub-single</c> or <c>pubsub-bulk</c>. It picks the subscription
+    /// (one message per request, or in bulk); in the bindings model the app keeps its bulk subscription, inert
+    /// because no pub/sub component is in its scope, and its orders come on the input binding route.
+    /// </summary>
+    public MessagingModel Model { get; set; } = MessagingModel.PubSubBulk;
 
     [Range(1, 10_000)]
     public int MaxMessagesCount { get; set; } = 250;
@@ -29,23 +33,23 @@ public sealed class MessagingOptions
     [Range(1_024, 1_048_576)]
     public int MaxBulkPublishBytes { get; set; } = 131_072;
 
-    /// <summary>The broker's largest message; with <see cref="MaxMessagesCount"/> it sizes the largest valid delivery.</summary>
+    /// <summary>The broker's largest message; with <see cref="MaxMessagesCount"/> it sizes the largest valid request.</summary>
     [Range(1_024, 100 * 1024 * 1024)]
     public int MaxMessageBytes { get; set; } = 262_144;
 
     /// <summary>
-    /// Every delivery is answered within this time; entries not done by then are answered RETRY. It must stay
+    /// Every request of the sidecar is answered within this time; entries not done by then are answered RETRY. It must stay
     /// well under the broker's message lock and Dapr's handler timeout (60 s by default), and under the Redis
     /// component's <c>processingTimeout</c> (20 s here), or the broker hands the messages out a second time.
     /// </summary>
     [Range(typeof(TimeSpan), "00:00:01", "00:00:50")]
-    public TimeSpan DeliveryDeadline { get; set; } = TimeSpan.FromSeconds(10);
+    public TimeSpan RequestDeadline { get; set; } = TimeSpan.FromSeconds(10);
 
     public InvalidBindingMessage InvalidBindingMessage { get; set; } = InvalidBindingMessage.Reject;
 
     /// <summary>
     /// The largest request body the sidecar can send in this configuration: a full bulk of the largest messages,
-    /// base64-encoded (raw payload), with room for the envelope of each entry and of the delivery.
+    /// base64-encoded (raw payload), with room for the envelope of each entry and of the request.
     /// </summary>
-    public long MaxDeliveryBytes => (long)MaxMessagesCount * (MaxMessageBytes * 4L / 3 + 1_024) + 4_096;
+    public long MaxRequestBytes => (long)MaxMessagesCount * (MaxMessageBytes * 4L / 3 + 1_024) + 4_096;
 }

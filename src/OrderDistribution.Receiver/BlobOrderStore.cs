@@ -12,7 +12,7 @@ namespace OrderDistribution.Receiver;
 
 /// <summary>
 /// Stores each order as blob <c>{OrderId}.json</c> in the instance's outbox container, through the process's
-/// storage pipeline (one bound on writes in flight for all deliveries). It writes only into a container it
+/// storage pipeline (one bound on writes in flight for all requests). It writes only into a container it
 /// has seen exist: one that vanishes is created again, and one it could not reach is confirmed again first.
 /// It is also the receiver's readiness probe: storage is ready when the container can be confirmed.
 /// </summary>

@@ -1,15 +1,16 @@
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver;
 
 /// <summary>
-/// Writes the orders of a delivery to the store. How many writes run at once is the store's per-process
-/// bound, shared by every delivery; an order whose write fails stays undone and is answered RETRY.
+/// Writes the orders of a request to the store. How many writes run at once is the store's per-process
+/// bound, shared by every request; an order whose write fails stays undone and is answered RETRY.
 /// </summary>
 public sealed class OutboxWriter(IOrderStore store, StoredOrdersTelemetry telemetry) : IOrderHandler
 {
     public async Task HandleAsync(
-        IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
+        IReadOnlyList<InboundOrder> orders, MessagingModel model, RequestProgress progress, CancellationToken cancellationToken)
     {
         var stored = 0;
         await Task.WhenAll(orders.Select(async inbound =>
@@ -29,6 +30,6 @@ public sealed class OutboxWriter(IOrderStore store, StoredOrdersTelemetry teleme
                 progress.MarkFailed(inbound.EntryId, $"storing order {inbound.Order.OrderId} failed: {e.Message}");
             }
         }));
-        telemetry.Stored(stored, channel);
+        telemetry.Stored(stored, model);
     }
 }

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
@@ -13,9 +14,10 @@ public static class ReceiverExtensions
             .BindConfiguration(ReceiverOptions.Section)
             .Configure<IConfiguration>((options, configuration) => options.Instance = configuration["INSTANCE"] ?? options.Instance)
             .ValidateDataAnnotations()
+            .RefuseRenamed("Receiver:Topic", "Receiver:Queue")
             .ValidateOnStart();
         builder.Services.AddOrderStorage(provider => provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites);
-        builder.Services.AddDaprMessaging();
+        builder.Services.AddOrderEntryPoints();
         builder.Services.AddSingleton<BlobOrderStore>();
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<BlobOrderStore>());
@@ -29,6 +31,6 @@ public static class ReceiverExtensions
     public static IEndpointRouteBuilder MapReceiverEndpoints(this IEndpointRouteBuilder app)
     {
         var options = app.ServiceProvider.GetRequiredService<IOptions<ReceiverOptions>>().Value;
-        return app.MapOrderEntryPoints(new OrderRoutes(options.TopicName, options.InputBindingName));
+        return app.MapOrderEntryPoints(new OrderRoutes(options.QueueName, options.InputBindingName));
     }
 }

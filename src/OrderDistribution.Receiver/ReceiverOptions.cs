@@ -14,20 +14,20 @@ public sealed partial class ReceiverOptions : IValidatableObject
 
     public string Instance { get; set; } = "";
 
-    public string? Topic { get; set; }
+    public string? Queue { get; set; }
 
     public string? InputBinding { get; set; }
 
     public string? Container { get; set; }
 
     /// <summary>
-    /// How many blob writes the process runs at once, over all deliveries: single mode runs hundreds of
-    /// deliveries at once, and a bound per delivery would multiply by them. A delivery waits for a slot.
+    /// How many blob writes the process runs at once, over all requests: pubsub-single runs hundreds of
+    /// requests at once, and a bound per request would multiply by them. A request waits for a slot.
     /// </summary>
     [Range(1, 1_000, ErrorMessage = "Receiver:MaxConcurrentWrites must be between {1} and {2}.")]
     public int MaxConcurrentWrites { get; set; } = 64;
 
-    public string TopicName => Topic ?? OrderTopology.QueueOf(Instance);
+    public string QueueName => Queue ?? OrderTopology.QueueOf(Instance);
 
     public string InputBindingName => InputBinding ?? OrderTopology.InputBindingOf(Instance);
 

@@ -4,12 +4,13 @@ using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
 using Polly;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver;
 
 /// <summary>
-/// The receiver's warm-up: a sample delivery decoded as the entry points decode it; then the instance's container
-/// confirmed through the storage resilience pipeline, over the connection this opens, and the sample delivery taken
+/// The receiver's warm-up: a sample request decoded as the entry points decode it; then the instance's container
+/// confirmed through the storage resilience pipeline, over the connection this opens, and the sample request taken
 /// through the app's own <see cref="OutboxWriter"/> into a store whose every write storage refuses
 /// (<see cref="BlobOrderStore.RefusingEveryWrite"/>). Nothing is stored.
 /// </summary>
@@ -26,11 +27,11 @@ public sealed class ReceiverWarmUp(
 
     protected override async Task RunHotPathsAsync(CancellationToken cancellationToken)
     {
-        _sample = (await SampleDelivery.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
+        _sample = (await SampleRequest.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
             .Select((order, i) => new InboundOrder($"{i}", order))
             .ToList();
 
-        // The handler's whole graph (the store, its blob client), built as a delivery builds it.
+        // The handler's whole graph (the store, its blob client), built as a request builds it.
         using var scope = services.CreateScope();
         _ = scope.ServiceProvider.GetRequiredService<IOrderHandler>();
     }
@@ -39,6 +40,6 @@ public sealed class ReceiverWarmUp(
     {
         await resilience.ExecuteAsync(async ct => await store.CheckAsync(ct), cancellationToken);
         await new OutboxWriter(store.RefusingEveryWrite(), telemetry)
-            .HandleAsync(_sample, InboundChannel.BulkSubscription, new DeliveryProgress(_sample.Count), cancellationToken);
+            .HandleAsync(_sample, MessagingModel.PubSubBulk, new RequestProgress(_sample.Count), cancellationToken);
     }
 }

@@ -10,16 +10,16 @@ namespace OrderDistribution.ServiceDefaults;
 /// <list type="number">
 /// <item>retry: a transient failure is tried again twice, after about 0.1 s and 0.2 s with jitter, so that a
 /// blip costs milliseconds instead of a broker redelivery a minute later;</item>
-/// <item>concurrency limit: one pool of slots per process, shared by every delivery, so that 500 concurrent
-/// single deliveries cannot put 500 calls on the dependency at once; a call waits for a slot, as long as
-/// its delivery's deadline allows;</item>
+/// <item>concurrency limit: one pool of slots per process, shared by every request, so that 500 concurrent
+/// single requests cannot put 500 calls on the dependency at once; a call waits for a slot, as long as
+/// its request's deadline allows;</item>
 /// <item>circuit breaker: when most recent calls failed, the calls behind them fail at once for a moment
 /// instead of each waiting out its own timeout;</item>
 /// <item>timeout of each attempt.</item>
 /// </list>
 /// Polly's own log lines are off (<see cref="ServiceDefaults"/>): it logs every attempt, with a stack trace for each
-/// timeout. What the apps handle is logged as an outage by the deliveries it belongs to; the breaker warns when it opens
-/// after having been closed, paced with the deliveries' warnings (<see cref="WarningPace"/>), and logs at Debug when it
+/// timeout. What the apps handle is logged as an outage by the requests it belongs to; the breaker warns when it opens
+/// after having been closed, paced with the requests' warnings (<see cref="WarningPace"/>), and logs at Debug when it
 /// opens again after a failed trial or closes: an outage of a minute would otherwise cost a line every 2 s.
 /// <para>
 /// The retry and the circuit breaker are strategies of <see cref="object"/>. A call made once per order runs as a callback

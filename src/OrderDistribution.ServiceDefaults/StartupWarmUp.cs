@@ -9,7 +9,7 @@ namespace OrderDistribution.ServiceDefaults;
 /// Runs the app's hot paths once at start, so that the first burst does not pay for compiling them (the JIT, in every
 /// process of the trio at once, on the cores the sidecars and the store also need). It runs before the server listens
 /// (a web app starts its hosted services first), so the sidecar, which waits for the app's port, delivers nothing
-/// before it; then it opens the connections the deliveries use, each within the readiness timeout: one that fails
+/// before it; then it opens the connections the requests use, each within the readiness timeout: one that fails
 /// is left to readiness to report, and never stops the start. It stores and publishes nothing.
 /// </summary>
 public abstract partial class StartupWarmUp(IOptions<ReadinessOptions> readiness, ILogger logger) : IHostedService
@@ -34,7 +34,7 @@ public abstract partial class StartupWarmUp(IOptions<ReadinessOptions> readiness
 
     public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 
-    /// <summary>Takes sample orders through the code the deliveries run, up to where it would publish or store.</summary>
+    /// <summary>Takes sample orders through the code the requests run, up to where it would publish or store.</summary>
     protected abstract Task RunHotPathsAsync(CancellationToken cancellationToken);
 
     /// <summary>Opens the connections to the dependencies with calls that change nothing (the readiness checks).</summary>

@@ -2,7 +2,7 @@ namespace OrderDistribution.ServiceDefaults;
 
 /// <summary>
 /// The app's warnings about an outage, paced: at most one per <see cref="Interval"/> per process, shared by every
-/// delivery and every dependency's circuit breaker, so that an outage met by 500 deliveries at once is logged as one
+/// request and every dependency's circuit breaker, so that an outage met by 500 requests at once is logged as one
 /// outage. Warnings about one order (a drop) are not paced.
 /// </summary>
 public sealed class WarningPace(TimeProvider time)

@@ -131,7 +131,7 @@ public static class AppHost
         if (options.SidecarIsEmulator)
         {
             builder.Services.Replace(ServiceDescriptor.Singleton<DaprClient>(provider =>
-                EmulatorDaprClient.Over(options.Sidecar, provider.GetRequiredService<DaprSidecarOptions>().ApiToken)));
+                EmulatorDaprClient.Over(options.Sidecar, provider.GetRequiredService<SidecarOptions>().ApiToken)));
         }
 
         options.ConfigureServices?.Invoke(member, builder.Services);

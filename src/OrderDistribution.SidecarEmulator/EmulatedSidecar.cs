@@ -12,6 +12,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Logging;
 using InvokeBindingRequest = Dapr.Client.Autogen.Grpc.v1.InvokeBindingRequest;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.SidecarEmulator;
 
@@ -137,27 +138,27 @@ public sealed class EmulatedSidecar : IAsyncDisposable
                             && r.Path.EndsWith($"/{topic}", StringComparison.Ordinal));
 
     /// <summary>Delivers the topic's queue to an app, from now until the emulator is disposed.</summary>
-    /// <param name="topic">The topic; with <see cref="DeliveryStyle.Binding"/>, the output binding that fills the queue.</param>
-    /// <param name="inputBinding">With <see cref="DeliveryStyle.Binding"/>: the app's input binding on that queue.</param>
-    public void Subscribe(string topic, HttpClient app, DeliveryStyle style, string? inputBinding = null)
+    /// <param name="topic">The topic; with <see cref="MessagingModel.Bindings"/>, the output binding that fills the queue.</param>
+    /// <param name="inputBinding">With <see cref="MessagingModel.Bindings"/>: the app's input binding on that queue.</param>
+    public void Subscribe(string topic, HttpClient app, MessagingModel model, string? inputBinding = null)
     {
         var report = Topics.GetOrAdd(topic, _ => new TopicReport());
         var queue = Queue(topic);
-        var workers = style switch
+        var workers = model switch
         {
-            DeliveryStyle.Bulk => _options.ConcurrentBulkDeliveries,
-            DeliveryStyle.Single => _options.ConcurrentSingleDeliveries,
+            MessagingModel.PubSubBulk => _options.ConcurrentBulkDeliveries,
+            MessagingModel.PubSubSingle => _options.ConcurrentSingleDeliveries,
             _ => _options.ConcurrentBindingDeliveries,
         };
-        var route = style == DeliveryStyle.Binding
+        var route = model == MessagingModel.Bindings
             ? "/" + (inputBinding ?? throw new ArgumentNullException(nameof(inputBinding), "a binding delivery needs the app's input binding"))
             : null;
         for (var i = 0; i < workers; i++)
         {
-            _workers.Add(style switch
+            _workers.Add(model switch
             {
-                DeliveryStyle.Bulk => Task.Run(() => DeliverBulksAsync(topic, app, queue, report)),
-                DeliveryStyle.Single => Task.Run(() => DeliverSinglesAsync(topic, app, queue, report)),
+                MessagingModel.PubSubBulk => Task.Run(() => DeliverBulksAsync(topic, app, queue, report)),
+                MessagingModel.PubSubSingle => Task.Run(() => DeliverSinglesAsync(topic, app, queue, report)),
                 _ => Task.Run(() => DeliverBindingsAsync(topic, route!, app, queue, report)),
             });
         }
@@ -587,19 +588,19 @@ public sealed class EmulatedSidecar : IAsyncDisposable
         var (status, answer) = await PostAsync(app, $"/{topic}-bulk", body, "application/json", report);
         if (status == 404)
         {
-            entries.ForEach(e => Settle(topic, e.Message, "DROP", report, DeliveryStyle.Bulk));
+            entries.ForEach(e => Settle(topic, e.Message, "DROP", report, MessagingModel.PubSubBulk));
             return;
         }
 
         if (status is not (>= 200 and < 300))
         {
             report.RedeliverWhole();
-            entries.ForEach(e => Settle(topic, e.Message, "RETRY", report, DeliveryStyle.Bulk));
+            entries.ForEach(e => Settle(topic, e.Message, "RETRY", report, MessagingModel.PubSubBulk));
             return;
         }
 
         var statuses = ReadStatuses(answer);
-        entries.ForEach(e => Settle(topic, e.Message, statuses.GetValueOrDefault(e.EntryId, "RETRY"), report, DeliveryStyle.Bulk));
+        entries.ForEach(e => Settle(topic, e.Message, statuses.GetValueOrDefault(e.EntryId, "RETRY"), report, MessagingModel.PubSubBulk));
     }
 
     private async Task DeliverSinglesAsync(string topic, HttpClient app, Channel<Message> queue, TopicReport report)
@@ -632,7 +633,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
                 >= 200 and < 300 => ReadStatus(answer),
                 _ => "RETRY",
             };
-            Settle(topic, message, outcome, report, DeliveryStyle.Single);
+            Settle(topic, message, outcome, report, MessagingModel.PubSubSingle);
         }
     }
 
@@ -652,7 +653,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
                 >= 200 and < 300 => "SUCCESS",
                 400 => "DROP",
                 _ => "RETRY",
-            }, report, DeliveryStyle.Binding);
+            }, report, MessagingModel.Bindings);
         }
     }
 
@@ -706,7 +707,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
         return buffer.WrittenMemory;
     }
 
-    private void Settle(string topic, Message message, string status, TopicReport report, DeliveryStyle style)
+    private void Settle(string topic, Message message, string status, TopicReport report, MessagingModel model)
     {
         switch (status)
         {
@@ -719,7 +720,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
                 break;
             default:
                 report.Retry();
-                if (style == DeliveryStyle.Binding)
+                if (model == MessagingModel.Bindings)
                 {
                     Redeliver(topic, message);
                 }

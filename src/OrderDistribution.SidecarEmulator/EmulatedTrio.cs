@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Builder;
 using OrderDistribution.Contracts;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.SidecarEmulator;
 
@@ -7,19 +8,19 @@ namespace OrderDistribution.SidecarEmulator;
 /// The distributor and both receivers hosted in this process, each as its own web app on 127.0.0.1 (a free port),
 /// each started by <see cref="AppHost"/>, behind an <see cref="EmulatedSidecar"/>: no Dapr,
 /// no broker; storage is the real store the connection string names. The emulator delivers the ingress queue to the
-/// distributor and each receiver's queue to it, in the model of <see cref="EmulatedTrioOptions.Style"/>.
+/// distributor and each receiver's queue to it, in the model of <see cref="EmulatedTrioOptions.Model"/>.
 /// </summary>
 public sealed class EmulatedTrio : IAsyncDisposable
 {
     private readonly List<WebApplication> _apps;
     private readonly List<HttpClient> _clients;
 
-    private EmulatedTrio(EmulatedSidecar sidecar, List<WebApplication> apps, List<HttpClient> clients, DeliveryStyle style)
+    private EmulatedTrio(EmulatedSidecar sidecar, List<WebApplication> apps, List<HttpClient> clients, MessagingModel model)
     {
         Sidecar = sidecar;
         _apps = apps;
         _clients = clients;
-        Ingress = IngressOf(style);
+        Ingress = IngressOf(model);
     }
 
     public EmulatedSidecar Sidecar { get; }
@@ -43,8 +44,8 @@ public sealed class EmulatedTrio : IAsyncDisposable
             }
 
             clients.AddRange(apps.Select(app => AppHost.ClientOf(AppHost.AddressOf(app))));
-            Subscribe(sidecar, options.Style, clients);
-            return new EmulatedTrio(sidecar, apps, clients, options.Style);
+            Subscribe(sidecar, options.Model, clients);
+            return new EmulatedTrio(sidecar, apps, clients, options.Model);
         }
         catch
         {
@@ -55,32 +56,32 @@ public sealed class EmulatedTrio : IAsyncDisposable
 
     /// <summary>
     /// Has the emulator deliver the ingress queue to the distributor and each receiver's queue to it, in the model of
-    /// <paramref name="style"/>; <paramref name="apps"/> are clients of the <see cref="AppHost.Members"/>, in their order.
+    /// <paramref name="model"/>; <paramref name="apps"/> are clients of the <see cref="AppHost.Members"/>, in their order.
     /// </summary>
-    public static void Subscribe(EmulatedSidecar sidecar, DeliveryStyle style, IReadOnlyList<HttpClient> apps)
+    public static void Subscribe(EmulatedSidecar sidecar, MessagingModel model, IReadOnlyList<HttpClient> apps)
     {
-        if (style == DeliveryStyle.Binding)
+        if (model == MessagingModel.Bindings)
         {
-            sidecar.Subscribe(OrderTopology.IngressOutputBinding, apps[0], style, OrderTopology.IngressInputBinding);
+            sidecar.Subscribe(OrderTopology.IngressOutputBinding, apps[0], model, OrderTopology.IngressInputBinding);
             for (var i = 0; i < OrderTopology.Instances.Count; i++)
             {
                 var instance = OrderTopology.Instances[i];
-                sidecar.Subscribe(OrderTopology.OutputBindingOf(instance), apps[i + 1], style, OrderTopology.InputBindingOf(instance));
+                sidecar.Subscribe(OrderTopology.OutputBindingOf(instance), apps[i + 1], model, OrderTopology.InputBindingOf(instance));
             }
 
             return;
         }
 
-        sidecar.Subscribe(OrderTopology.IngressQueue, apps[0], style);
+        sidecar.Subscribe(OrderTopology.IngressQueue, apps[0], model);
         for (var i = 0; i < OrderTopology.Instances.Count; i++)
         {
-            sidecar.Subscribe(OrderTopology.QueueOf(OrderTopology.Instances[i]), apps[i + 1], style);
+            sidecar.Subscribe(OrderTopology.QueueOf(OrderTopology.Instances[i]), apps[i + 1], model);
         }
     }
 
-    /// <summary>The queue the load tool would schedule on in the model of <paramref name="style"/>: the ingress topic, or its output binding.</summary>
-    public static string IngressOf(DeliveryStyle style) =>
-        style == DeliveryStyle.Binding ? OrderTopology.IngressOutputBinding : OrderTopology.IngressQueue;
+    /// <summary>The queue the load tool would schedule on in the model of <paramref name="model"/>: the ingress queue, or its output binding.</summary>
+    public static string IngressOf(MessagingModel model) =>
+        model == MessagingModel.Bindings ? OrderTopology.IngressOutputBinding : OrderTopology.IngressQueue;
 
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
     public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(Ingress, payloads);

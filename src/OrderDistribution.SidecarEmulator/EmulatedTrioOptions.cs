@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.SidecarEmulator;
 
@@ -9,7 +10,7 @@ public sealed record EmulatedTrioOptions
     public required string StorageConnectionString { get; init; }
 
     /// <summary>The model: pub/sub bulk, pub/sub single or bindings.</summary>
-    public DeliveryStyle Style { get; init; } = DeliveryStyle.Bulk;
+    public MessagingModel Model { get; init; } = MessagingModel.PubSubBulk;
 
     public EmulatedSidecarOptions Sidecar { get; init; } = new();
 
@@ -30,7 +31,7 @@ public sealed record EmulatedTrioOptions
     {
         var settings = new Dictionary<string, string?>
         {
-            ["Messaging:PubSubMode"] = Style == DeliveryStyle.Single ? "single" : "bulk",
+            ["Messaging:Model"] = Model.Text(),
             ["Storage:ConnectionString"] = StorageConnectionString,
         };
         foreach (var (key, value) in Settings)

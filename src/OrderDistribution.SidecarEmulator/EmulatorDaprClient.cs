@@ -29,12 +29,12 @@ public static class EmulatorDaprClient
     public static void UseSidecarEmulator(this IServiceCollection services) =>
         services.Replace(ServiceDescriptor.Singleton(provider =>
         {
-            var sidecar = provider.GetRequiredService<DaprSidecarOptions>();
+            var sidecar = provider.GetRequiredService<SidecarOptions>();
             return Over(sidecar.HttpEndpoint, sidecar.ApiToken);
         }));
 
     /// <summary>
-    /// The apps' own publishing (<see cref="DaprPublishingExtensions.AddDaprPublishing"/>) over the sidecar emulator at
+    /// The apps' own publishing (<see cref="SidecarExtensions.AddSidecarOutbound"/>) over the sidecar emulator at
     /// <paramref name="sidecar"/>, with any further settings.
     /// </summary>
     public static ServiceProvider Publishing(Uri sidecar, params (string Key, string Value)[] settings) =>
@@ -56,7 +56,7 @@ public static class EmulatorDaprClient
                 }
             })
             .AddSingleton<IConfiguration>(configuration)
-            .AddDaprPublishing();
+            .AddSidecarOutbound();
         services.UseSidecarEmulator();
         return services.BuildServiceProvider();
     }

@@ -13,7 +13,7 @@ public static class StorageExtensions
     /// The order store's options, validated at start, and the one resilience pipeline of the process's storage calls
     /// (<see cref="StorageResilience.Key"/>).
     /// </summary>
-    /// <param name="maxConcurrentCalls">Storage calls the process runs at once, over all deliveries: the app's own bound.</param>
+    /// <param name="maxConcurrentCalls">Storage calls the process runs at once, over all requests: the app's own bound.</param>
     public static IServiceCollection AddOrderStorage(this IServiceCollection services, Func<IServiceProvider, int> maxConcurrentCalls)
     {
         services.AddOptions<StorageOptions>()

@@ -27,6 +27,7 @@ using System.Diagnostics;
 using System.Globalization;
 using Azure.Storage.Blobs;
 using OrderDistribution.Benchmarks;
+using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.ServiceDefaults;
@@ -117,7 +118,7 @@ receiverData.Delete(recursive: true);
 
 var single = await TrioRun.RunAsync(new TrioRunOptions
 {
-    Orders = count, Style = DeliveryStyle.Single, AzuriteDataFolder = Directory.CreateTempSubdirectory("azurite-single").FullName,
+    Orders = count, Model = MessagingModel.PubSubSingle, AzuriteDataFolder = Directory.CreateTempSubdirectory("azurite-single").FullName,
 });
 Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.InvariantCulture, $", {count / single.Elapsed.TotalSeconds:0} orders/s"));
 Console.WriteLine(single.Details);
@@ -262,7 +263,7 @@ static async Task<int> DeliverAsync(HttpClient app, IReadOnlyList<Order> orders,
     for (var delivery = 1; ; delivery++)
     {
         var (body, entryIds) = delivery == 1 && first is { } built ? built : DeliveryOf(orders, topic);
-        var statuses = await BulkDelivery.StatusesAsync(await app.PostAsync($"/{topic}-bulk", body));
+        var statuses = await BulkRequest.StatusesAsync(await app.PostAsync($"/{topic}-bulk", body));
         orders = orders.Where((_, i) => statuses[entryIds[i]] != "SUCCESS").ToList();
         if (orders.Count == 0)
         {
@@ -282,8 +283,8 @@ static async Task<int> DeliverAsync(HttpClient app, IReadOnlyList<Order> orders,
 // A bulk delivery in the form the sidecar sends it, its body already encoded.
 static (HttpContent Body, List<string> EntryIds) DeliveryOf(IEnumerable<Order> orders, string topic)
 {
-    var (body, entryIds) = BulkDelivery.RawPayload(orders, topic);
-    return (BulkDelivery.Json(body), entryIds);
+    var (body, entryIds) = BulkRequest.RawPayload(orders, topic);
+    return (BulkRequest.Json(body), entryIds);
 }
 
 // Every order of the burst, and none twice, is a blob stored since the burst started.

@@ -1,3 +1,4 @@
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Benchmarks;
 
@@ -52,7 +53,7 @@ public sealed class TrioProcesses : IAsyncDisposable
         var trio = new TrioProcesses(sidecar, apps, clients);
         try
         {
-            EmulatedTrio.Subscribe(sidecar, DeliveryStyle.Bulk, clients);
+            EmulatedTrio.Subscribe(sidecar, MessagingModel.PubSubBulk, clients);
             await AppHost.WaitUntilReadyAsync(clients, timeout, default);
             trio.StartUp = clock.Elapsed;
             return trio;
@@ -65,7 +66,7 @@ public sealed class TrioProcesses : IAsyncDisposable
     }
 
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
-    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(EmulatedTrio.IngressOf(DeliveryStyle.Bulk), payloads);
+    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(EmulatedTrio.IngressOf(MessagingModel.PubSubBulk), payloads);
 
     public async Task<IReadOnlyList<AppStats>> StatsAsync() => await Task.WhenAll(_apps.Select(app => app.StatsAsync()));
 

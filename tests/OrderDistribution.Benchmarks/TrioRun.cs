@@ -29,7 +29,7 @@ public static class TrioRun
         await using var trio = await EmulatedTrio.StartAsync(new EmulatedTrioOptions
         {
             StorageConnectionString = azurite.ConnectionString,
-            Style = options.Style,
+            Model = options.Model,
             Sidecar = new EmulatedSidecarOptions
             {
                 PublishFailureRate = options.PublishFailureRate,
@@ -51,7 +51,7 @@ public static class TrioRun
                 : null,
         });
         var sidecar = trio.Sidecar;
-        var deadline = trio.Apps[0].Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.DeliveryDeadline;
+        var deadline = trio.Apps[0].Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.RequestDeadline;
 
         var clock = Stopwatch.StartNew();
         trio.Schedule(valid.Select(OrderJson.Serialize).Concat(poison));

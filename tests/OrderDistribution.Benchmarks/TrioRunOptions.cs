@@ -1,10 +1,11 @@
+using OrderDistribution.Messaging;
 namespace OrderDistribution.Benchmarks;
 
 public sealed record TrioRunOptions
 {
     public int Orders { get; init; } = 10_000;
 
-    public DeliveryStyle Style { get; init; } = DeliveryStyle.Bulk;
+    public MessagingModel Model { get; init; } = MessagingModel.PubSubBulk;
 
     public double PublishFailureRate { get; init; }
 

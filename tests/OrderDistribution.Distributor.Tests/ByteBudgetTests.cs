@@ -14,10 +14,10 @@ public sealed class ByteBudgetTests
     {
         using var app = new DistributorFactory(("Messaging:MaxMessagesCount", "500"));
         var orders = TestOrders.Many(500, descriptionLength: 1_500);
-        var (body, entryIds) = BulkDelivery.RawPayload(orders, "q-order-ingress");
+        var (body, entryIds) = BulkRequest.RawPayload(orders, "q-order-ingress");
 
-        var statuses = await BulkDelivery.StatusesAsync(
-            await app.CreateClient().PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(
+            await app.CreateClient().PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
 
         Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
         var publishes = app.Sidecar.BulkPublishes.ToList();

@@ -4,23 +4,17 @@ using System.Text.Json;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Distributor.Tests;
 
 /// <summary>
-/// The distributor on every channel (bulk, single, bindings) against the sidecar emulator, for orders the sidecar can never
+/// The distributor in every model (bindings, pubsub-single, pubsub-bulk) against the sidecar emulator, for orders the sidecar can never
 /// take and for a sidecar that refuses every order: one drop and one line for the first, never a drop for the second.
 /// </summary>
 public sealed class PermanentFailureTests : IAsyncLifetime
 {
     private EmulatedSidecar _sidecar = null!;
-
-    public enum Channel
-    {
-        Bulk,
-        Single,
-        Binding,
-    }
 
     public async ValueTask InitializeAsync() => _sidecar = await EmulatedSidecar.StartRecordingAsync();
 
@@ -29,20 +23,20 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     /// <param name="maxMessageBytes">Messaging:MaxMessageBytes, the broker's largest message.</param>
     /// <param name="descriptionLength">Makes the order over the sidecar's 4 MiB (5 MB) or over the broker's largest message.</param>
     [Theory]
-    [InlineData(Channel.Bulk, 104_857_600, 5_000_000, "more than the sidecar takes")]
-    [InlineData(Channel.Single, 104_857_600, 5_000_000, "more than the sidecar takes")]
-    [InlineData(Channel.Binding, 104_857_600, 5_000_000, "more than the sidecar takes")]
-    [InlineData(Channel.Bulk, 4_096, 10_000, "more than the broker's largest message")]
-    [InlineData(Channel.Single, 4_096, 10_000, "more than the broker's largest message")]
-    [InlineData(Channel.Binding, 4_096, 10_000, "more than the broker's largest message")]
+    [InlineData(MessagingModel.PubSubBulk, 104_857_600, 5_000_000, "more than the sidecar takes")]
+    [InlineData(MessagingModel.PubSubSingle, 104_857_600, 5_000_000, "more than the sidecar takes")]
+    [InlineData(MessagingModel.Bindings, 104_857_600, 5_000_000, "more than the sidecar takes")]
+    [InlineData(MessagingModel.PubSubBulk, 4_096, 10_000, "more than the broker's largest message")]
+    [InlineData(MessagingModel.PubSubSingle, 4_096, 10_000, "more than the broker's largest message")]
+    [InlineData(MessagingModel.Bindings, 4_096, 10_000, "more than the broker's largest message")]
     public async Task An_order_that_can_never_fit_is_dropped_once_with_one_line_naming_it_and_never_sent(
-        Channel channel, int maxMessageBytes, int descriptionLength, string reason)
+        MessagingModel model, int maxMessageBytes, int descriptionLength, string reason)
     {
         using var app = Distributor(("Messaging:MaxMessageBytes", maxMessageBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
         var client = await ReadyClientAsync(app);
         var large = TestOrders.Make(99, Delivery.Express, descriptionLength);
 
-        var dropped = await DeliverAsync(client, channel, large);
+        var dropped = await DeliverAsync(client, model, large);
 
         Assert.True(dropped);
         var line = Assert.Single(app.Logs.AtLeast(LogLevel.Warning), l => l.Message.StartsWith("Dropped entry", StringComparison.Ordinal));
@@ -54,10 +48,10 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     }
 
     [Theory]
-    [InlineData(Channel.Bulk)]
-    [InlineData(Channel.Single)]
-    [InlineData(Channel.Binding)]
-    public async Task A_sidecar_that_refuses_every_order_gets_none_dropped_and_the_app_reports_not_ready_with_one_error(Channel channel)
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.PubSubSingle)]
+    [InlineData(MessagingModel.Bindings)]
+    public async Task A_sidecar_that_refuses_every_order_gets_none_dropped_and_the_app_reports_not_ready_with_one_error(MessagingModel model)
     {
         _sidecar.BulkAnswer = _ => (401, "");
         _sidecar.PublishAnswer = _ => (401, "");
@@ -65,8 +59,8 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         using var app = Distributor();
         var client = await ReadyClientAsync(app);
 
-        Assert.False(await DeliverAsync(client, channel, TestOrders.Make(1, Delivery.Express)));
-        Assert.False(await DeliverAsync(client, channel, TestOrders.Make(3, Delivery.Express)));
+        Assert.False(await DeliverAsync(client, model, TestOrders.Make(1, Delivery.Express)));
+        Assert.False(await DeliverAsync(client, model, TestOrders.Make(3, Delivery.Express)));
 
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.ServiceUnavailable);
         Assert.DoesNotContain(app.Logs.Lines, l => l.Message.StartsWith("Dropped entry", StringComparison.Ordinal));
@@ -76,7 +70,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         _sidecar.BulkAnswer = _ => (200, "");
         _sidecar.PublishAnswer = null;
         _sidecar.BindingAnswer = null;
-        Assert.False(await DeliverAsync(client, channel, TestOrders.Make(5, Delivery.Express)));
+        Assert.False(await DeliverAsync(client, model, TestOrders.Make(5, Delivery.Express)));
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
     }
 
@@ -88,7 +82,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         using var app = Distributor(("DAPR_API_TOKEN", "secret-token"));
         var client = await ReadyClientAsync(app);
 
-        await DeliverAsync(client, Channel.Binding, TestOrders.Make(2, Delivery.Standard));
+        await DeliverAsync(client, MessagingModel.Bindings, TestOrders.Make(2, Delivery.Standard));
 
         var message = Assert.Single(_sidecar.BindingMessages);
         Assert.Equal("q-order-standard-output", message.Binding);
@@ -108,18 +102,18 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         return client;
     }
 
-    /// <summary>Delivers one order on the channel, with a valid neighbour on the bulk channel.</summary>
+    /// <summary>Sends one order in the model, with a valid neighbour in pubsub-bulk.</summary>
     /// <returns>Whether the order was answered as dropped (DROP; for a binding, 200 with nothing sent on).</returns>
-    private async Task<bool> DeliverAsync(HttpClient client, Channel channel, Order order)
+    private async Task<bool> DeliverAsync(HttpClient client, MessagingModel model, Order order)
     {
-        switch (channel)
+        switch (model)
         {
-            case Channel.Bulk:
+            case MessagingModel.PubSubBulk:
                 var neighbour = TestOrders.Make(order.OrderId + 1000, Delivery.Standard);
-                var (body, entryIds) = BulkDelivery.RawPayload([order, neighbour], "q-order-ingress");
-                var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+                var (body, entryIds) = BulkRequest.RawPayload([order, neighbour], "q-order-ingress");
+                var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
                 return statuses[entryIds[0]] == "DROP";
-            case Channel.Single:
+            case MessagingModel.PubSubSingle:
                 var cloudEvent = JsonSerializer.Serialize(new Dictionary<string, object>
                 {
                     ["data_base64"] = Convert.ToBase64String(OrderJson.Serialize(order)), ["datacontenttype"] = "application/octet-stream",

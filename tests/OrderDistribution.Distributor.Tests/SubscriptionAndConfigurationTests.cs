@@ -9,7 +9,7 @@ namespace OrderDistribution.Distributor.Tests;
 public sealed class SubscriptionAndConfigurationTests
 {
     [Fact]
-    public async Task In_bulk_mode_the_distributor_subscribes_to_the_ingress_queue_in_bulk_with_raw_payload()
+    public async Task In_the_pubsub_bulk_model_the_distributor_subscribes_to_the_ingress_queue_in_bulk_with_raw_payload()
     {
         using var app = new DistributorFactory(("Messaging:MaxMessagesCount", "100"), ("Messaging:MaxAwaitDurationMs", "25"));
 
@@ -38,9 +38,9 @@ public sealed class SubscriptionAndConfigurationTests
     }
 
     [Fact]
-    public async Task In_single_mode_the_subscription_routes_to_the_single_endpoint_without_bulk_settings()
+    public async Task In_the_pubsub_single_model_the_subscription_routes_to_the_single_endpoint_without_bulk_settings()
     {
-        using var app = new DistributorFactory(("Messaging:PubSubMode", "single"));
+        using var app = new DistributorFactory(("Messaging:Model", "pubsub-single"));
 
         var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
 
@@ -50,23 +50,58 @@ public sealed class SubscriptionAndConfigurationTests
     }
 
     [Fact]
-    public async Task Topic_and_binding_names_are_configurable_and_move_the_routes_with_them()
+    public async Task Queue_and_binding_names_are_configurable_and_move_the_routes_with_them()
     {
-        using var app = new DistributorFactory(("Distributor:IngressTopic", "orders-in"), ("Distributor:IngressInputBinding", "orders-in-binding"));
+        using var app = new DistributorFactory(("Distributor:IngressQueue", "orders-in"), ("Distributor:IngressInputBinding", "orders-in-binding"));
         var client = app.CreateClient();
 
         var subscription = Assert.Single(await client.GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
-        var binding = await client.PostAsync("/orders-in-binding", BulkDelivery.Json(
+        var binding = await client.PostAsync("/orders-in-binding", BulkRequest.Json(
             """{"OrderId":1,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Express"}"""));
 
         Assert.Equal("/orders-in-bulk", RouteOf(subscription));
         Assert.Equal(System.Net.HttpStatusCode.OK, binding.StatusCode);
     }
 
+    [Fact]
+    public async Task In_the_bindings_model_the_distributor_keeps_the_bulk_subscription_no_pub_sub_component_answers()
+    {
+        using var app = new DistributorFactory(("Messaging:Model", "bindings"));
+
+        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+
+        Assert.Equal("/q-order-ingress-bulk", RouteOf(subscription));
+    }
+
+    [Theory]
+    [InlineData("bulk")]
+    [InlineData("single")]
+    [InlineData("Bulk")]
+    public void A_model_not_spelled_one_of_the_three_ways_stops_the_app_naming_the_key_and_the_spellings(string value)
+    {
+        var error = Assert.IsType<InvalidOperationException>(AppStart.FailureOf(AppHost.Distributor, ("Messaging:Model", value)));
+
+        Assert.Contains("Messaging:Model", error.Message, StringComparison.Ordinal);
+        Assert.Contains("bindings, pubsub-single or pubsub-bulk", error.InnerException?.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("Messaging:PubSubMode", "bulk", "Messaging:Model")]
+    [InlineData("Messaging:DeliveryDeadline", "00:00:05", "Messaging:RequestDeadline")]
+    [InlineData("Distributor:IngressTopic", "q-order-ingress", "Distributor:IngressQueue")]
+    [InlineData("Distributor:ExpressTopic", "q-order-express", "Distributor:ExpressQueue")]
+    [InlineData("Distributor:StandardTopic", "q-order-standard", "Distributor:StandardQueue")]
+    public void A_renamed_key_still_set_stops_the_app_naming_the_key_that_replaced_it(string oldKey, string value, string newKey)
+    {
+        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(AppHost.Distributor, (oldKey, value)));
+
+        Assert.Contains($"{oldKey} is no longer read: set {newKey}", error.Message, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("Messaging:MaxMessagesCount", "0", "MaxMessagesCount")]
     [InlineData("Messaging:MaxBulkPublishBytes", "10", "MaxBulkPublishBytes")]
-    [InlineData("Distributor:ExpressTopic", "", "ExpressTopic")]
+    [InlineData("Distributor:ExpressQueue", "", "ExpressQueue")]
     [InlineData("Dapr:RequestTimeout", "00:00:00", "Dapr:RequestTimeout")]
     [InlineData("Dapr:MaxConcurrentRequests", "0", "Dapr:MaxConcurrentRequests")]
     [InlineData("Dapr:MaxRequestBodySizeMb", "2048", "Dapr:MaxRequestBodySizeMb")]
@@ -116,8 +151,8 @@ public sealed class SubscriptionAndConfigurationTests
     }
 
     [Theory]
-    [InlineData("Messaging:DeliveryDeadline", "00:00:00", "DeliveryDeadline")]
-    [InlineData("Messaging:DeliveryDeadline", "00:02:00", "DeliveryDeadline")]
+    [InlineData("Messaging:RequestDeadline", "00:00:00", "RequestDeadline")]
+    [InlineData("Messaging:RequestDeadline", "00:02:00", "RequestDeadline")]
     [InlineData("Messaging:MaxBulkPublishBytes", "2000000", "MaxBulkPublishBytes")]
     public void Out_of_range_messaging_settings_stop_the_app_naming_the_setting(string key, string value, string named)
     {

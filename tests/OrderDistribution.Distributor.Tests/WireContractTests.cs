@@ -21,13 +21,13 @@ public sealed class WireContractTests : IDisposable
     [Theory]
     [InlineData("bulk-rawpayload.request.json")]
     [InlineData("bulk-cloudevent.request.json")]
-    public async Task A_bulk_delivery_is_routed_by_delivery_and_every_entry_answered_SUCCESS(string recording)
+    public async Task A_bulk_request_is_routed_by_delivery_and_every_entry_answered_SUCCESS(string recording)
     {
         var wire = WireRecording.Load(recording);
 
         var response = await _app.CreateClient().SendAsync(wire.ToRequest(RouteFor(recording)));
 
-        var statuses = await BulkDelivery.StatusesAsync(response);
+        var statuses = await BulkRequest.StatusesAsync(response);
         Assert.Equal(EntryIds(wire), statuses.Keys.Order());
         Assert.All(statuses.Values, status => Assert.Equal("SUCCESS", status));
         Assert.Equal([1000001L], _app.Sidecar.BulkPublishedOrders("q-order-express").Select(o => o.OrderId));
@@ -54,7 +54,7 @@ public sealed class WireContractTests : IDisposable
     {
         _app.Sidecar.FailOrder = order => order.OrderId == 1000001;
 
-        var statuses = await BulkDelivery.StatusesAsync(await _app.CreateClient().SendAsync(
+        var statuses = await BulkRequest.StatusesAsync(await _app.CreateClient().SendAsync(
             WireRecording.Load("bulk-rawpayload.request.json").ToRequest("/q-order-ingress-bulk")));
 
         Assert.Equal("RETRY", statuses["9c183a10-70a3-4bcc-a183-7ce81d68fc62"]);
@@ -66,7 +66,7 @@ public sealed class WireContractTests : IDisposable
     {
         _app.Sidecar.Unreachable.Add("q-order-standard");
 
-        var statuses = await BulkDelivery.StatusesAsync(await _app.CreateClient().SendAsync(
+        var statuses = await BulkRequest.StatusesAsync(await _app.CreateClient().SendAsync(
             WireRecording.Load("bulk-cloudevent.request.json").ToRequest("/q-order-ingress-bulk")));
 
         Assert.Equal("RETRY", statuses["cbfd2131-61e0-4c30-8962-3972807bff80"]);
@@ -76,7 +76,7 @@ public sealed class WireContractTests : IDisposable
     [Fact]
     public async Task An_order_redelivered_after_RETRY_is_published_again()
     {
-        var statuses = await BulkDelivery.StatusesAsync(await _app.CreateClient().SendAsync(
+        var statuses = await BulkRequest.StatusesAsync(await _app.CreateClient().SendAsync(
             WireRecording.Load("bulk-rawpayload-redelivered-after-retry.request.json").ToRequest("/q-order-ingress-bulk")));
 
         Assert.Equal("SUCCESS", statuses["e2bd6748-f779-4ea1-b90d-cb5ad8e1ccd2"]);
@@ -86,7 +86,7 @@ public sealed class WireContractTests : IDisposable
     [Theory]
     [InlineData("single-cloudevent.request.json")]
     [InlineData("single-rawpayload.request.json")]
-    public async Task A_single_delivery_is_published_once_to_its_queue_and_answered_SUCCESS(string recording)
+    public async Task A_single_request_is_published_once_to_its_queue_and_answered_SUCCESS(string recording)
     {
         var response = await _app.CreateClient().SendAsync(WireRecording.Load(recording).ToRequest("/q-order-ingress-single"));
 
@@ -97,7 +97,7 @@ public sealed class WireContractTests : IDisposable
     }
 
     [Fact]
-    public async Task A_single_delivery_whose_publish_fails_is_answered_RETRY()
+    public async Task A_single_request_whose_publish_fails_is_answered_RETRY()
     {
         _app.Sidecar.FailOrder = _ => true;
 
@@ -108,7 +108,7 @@ public sealed class WireContractTests : IDisposable
     }
 
     [Fact]
-    public async Task A_binding_delivery_is_forwarded_to_the_output_binding_of_its_delivery()
+    public async Task A_binding_request_is_forwarded_to_the_output_binding_of_its_delivery()
     {
         var response = await _app.CreateClient().SendAsync(
             WireRecording.Load("input-binding-storagequeue.request.json").ToRequest("/q-order-ingress-input"));
@@ -121,7 +121,7 @@ public sealed class WireContractTests : IDisposable
     }
 
     [Fact]
-    public async Task A_binding_delivery_whose_forward_fails_gets_a_503_so_the_broker_delivers_it_again()
+    public async Task A_binding_request_whose_forward_fails_gets_a_503_so_the_broker_delivers_it_again()
     {
         _app.Sidecar.Unreachable.Add("q-order-express-output");
 

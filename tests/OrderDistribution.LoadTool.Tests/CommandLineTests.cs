@@ -17,7 +17,7 @@ public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<Azu
     [Theory]
     [InlineData("--count", "0", "--count")]
     [InlineData("--count", "1000001", "--count")]
-    [InlineData("--pubsub-mode", "foo", "foo")]
+    [InlineData("--model", "foo", "foo")]
     [InlineData("--timeout", "-1", "--timeout")]
     [InlineData("--poll", "5", "--poll")]
     [InlineData("--invalid-rate", "1", "--invalid-rate")]

@@ -14,8 +14,8 @@ public sealed class InProcessTests : IDisposable
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
 
     [Theory]
-    [InlineData("bulk")]
-    [InlineData("single")]
+    [InlineData("pubsub-bulk")]
+    [InlineData("pubsub-single")]
     [InlineData("bindings")]
     public async Task A_burst_through_the_trio_in_process_stores_every_valid_order_once_and_is_logged_under_its_model(string model)
     {

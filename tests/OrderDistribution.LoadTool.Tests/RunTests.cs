@@ -50,14 +50,6 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
         Assert.EndsWith(",490", csv[^1], StringComparison.Ordinal);
     }
 
-    [Theory]
-    [InlineData(ComponentsModel.Bindings, PubSubMode.Bulk, "bindings")]
-    [InlineData(ComponentsModel.Bindings, PubSubMode.Single, "bindings")]
-    [InlineData(ComponentsModel.Pubsub, PubSubMode.Bulk, "pubsub-bulk")]
-    [InlineData(ComponentsModel.Pubsub, PubSubMode.Single, "pubsub-single")]
-    public void A_run_is_labelled_by_its_model_and_only_pubsub_by_its_mode(ComponentsModel model, PubSubMode mode, string label) =>
-        Assert.Equal(label, BurstResults.Label(model, mode));
-
     [Fact]
     public void The_per_second_series_counts_each_order_in_the_second_it_was_stored_after_scheduling()
     {

@@ -40,7 +40,7 @@ public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<Azur
         _sidecar.MaxBulkRequestBytes = 32_768;
         var orders = await GenerateAsync(2_000);
 
-        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub", "--max-bulk-bytes", "32768", .. Common()]);
+        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub-bulk", "--max-bulk-bytes", "32768", .. Common()]);
 
         Assert.Equal(0, exit);
         var requests = _sidecar.BulkPublishes(OrderTopology.IngressQueue).ToList();
@@ -195,7 +195,7 @@ public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<Azur
         var set = OrderGenerator.Generate(300, 0.05, seed: 11);
         await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), set, default);
 
-        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub", .. Common()]);
+        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub-bulk", .. Common()]);
 
         Assert.Equal(0, exit);
         var events = _sidecar.BulkPublishes(OrderTopology.IngressQueue).SelectMany(r => r.Json.EnumerateArray()).Select(e => e.GetProperty("event")).ToList();
@@ -226,7 +226,7 @@ public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<Azur
         var set = OrderGenerator.Generate((SidecarScheduler.PublishChunk * 2) + 500, 0.01, seed: 5);
         await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), set, default);
 
-        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub", .. Common()]);
+        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub-bulk", .. Common()]);
 
         Assert.Equal(0, exit);
         var requests = _sidecar.BulkPublishes(OrderTopology.IngressQueue)
@@ -247,7 +247,7 @@ public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<Azur
         await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly([.. orders, orders[0]]), default);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync(["schedule", "--model", "pubsub", .. Common()]);
+        var exit = await cli.RunAsync(["schedule", "--model", "pubsub-bulk", .. Common()]);
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.Contains($"Id {orders[0].OrderId} appears more than once", cli.Output, StringComparison.Ordinal);
@@ -269,12 +269,13 @@ public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<Azur
     }
 
     [Theory]
-    [InlineData("pubsub", "bindings", "Run with --model pubsub")]
-    [InlineData("bindings", "pubsub", "Run with --model bindings")]
+    [InlineData("pub/sub", "bindings", "Run with --model pubsub-bulk or pubsub-single")]
+    [InlineData("bindings", "pubsub-bulk", "Run with --model bindings")]
+    [InlineData("bindings", "pubsub-single", "Run with --model bindings")]
     public async Task A_trio_running_another_model_than_model_stops_schedule_before_anything_is_published(string running, string asked, string advice)
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
-        sidecar.Metadata = running == "pubsub" ? PubsubDistributor : BindingsDistributor;
+        sidecar.Metadata = running == "pub/sub" ? PubsubDistributor : BindingsDistributor;
         await GenerateAsync(10);
         var cli = new Cli();
 

@@ -2,6 +2,7 @@ using System.Text;
 using OrderDistribution.LoadTool;
 using OrderDistribution.Contracts;
 using RabbitMQ.Client;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -19,7 +20,7 @@ public sealed class BrokerHeaderTests
     {
         var ct = TestContext.Current.CancellationToken;
         var token = $"real-parts-{Guid.NewGuid():N}";
-        await using var trio = await RealTrio.StartAsync(ComponentsModel.Bindings, "bulk", token);
+        await using var trio = await RealTrio.StartAsync(MessagingModel.Bindings, token);
         using var load = new OrderLoad(trio);
         var receivers = new[] { trio.App(Contract.ReceiverExpress), trio.App(Contract.ReceiverStandard) };
         foreach (var receiver in receivers)

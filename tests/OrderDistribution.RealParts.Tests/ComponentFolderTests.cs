@@ -1,4 +1,5 @@
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -42,7 +43,7 @@ public sealed class ComponentFolderTests : IDisposable
     {
         // The trio renders the folder its run file names: for bindings, the copy scripts/run-local.sh writes with the
         // further consumers of each queue, not the committed folder's one consumer per queue.
-        var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(ComponentsModel.Bindings, "bulk"));
+        var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(MessagingModel.Bindings));
         var folder = Assert.Single(runFile.Apps.SelectMany(a => a.ResourcesPaths).Distinct());
         Assert.Equal(Repo.PathOf(".dapr/components-bindings"), folder);
 

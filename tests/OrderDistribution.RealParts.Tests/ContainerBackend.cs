@@ -4,6 +4,7 @@ using DotNet.Testcontainers.Containers;
 using OrderDistribution.LoadTool;
 using Testcontainers.RabbitMq;
 using Testcontainers.Redis;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -53,11 +54,11 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
         }
     }
 
-    public async Task<StartedParts> StartPartsAsync(ComponentsModel model, CancellationToken ct)
+    public async Task<StartedParts> StartPartsAsync(MessagingModel model, CancellationToken ct)
     {
         string? redisForSidecars = null, redisForTests = null, rabbitMqForSidecars = null;
         Uri? rabbitMqForTests = null;
-        if (model == ComponentsModel.Pubsub)
+        if (model.IsPubSub())
         {
             var redis = await StartAsync(new RedisBuilder(RedisImage).Build(), ct);
             var port = redis.GetMappedPublicPort(RedisBuilder.RedisPort);

@@ -5,6 +5,7 @@ using OrderDistribution.Contracts;
 using RabbitMQ.Client;
 using StackExchange.Redis;
 using Order = OrderDistribution.Contracts.Order;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -16,12 +17,12 @@ public sealed class FailureTests
     private const int OverTheSidecarsLimit = 5 * 1024 * 1024;
 
     [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]
-    [InlineData(ComponentsModel.Pubsub, "bulk")]
-    [InlineData(ComponentsModel.Bindings, "bulk")]
-    public async Task A_receiver_restarted_mid_burst_leaves_every_order_stored_exactly_once(ComponentsModel model, string mode)
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.Bindings)]
+    public async Task A_receiver_restarted_mid_burst_leaves_every_order_stored_exactly_once(MessagingModel model)
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var trio = await RealTrio.StartAsync(model, mode);
+        await using var trio = await RealTrio.StartAsync(model);
         using var load = new OrderLoad(trio);
         var express = trio.App(Contract.ReceiverExpress);
 
@@ -43,12 +44,12 @@ public sealed class FailureTests
     }
 
     [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]
-    [InlineData(ComponentsModel.Pubsub, "bulk")]
-    [InlineData(ComponentsModel.Bindings, "bulk")]
-    public async Task An_order_over_the_sidecars_message_limit_is_dropped_once_and_never_retried(ComponentsModel model, string mode)
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.Bindings)]
+    public async Task An_order_over_the_sidecars_message_limit_is_dropped_once_and_never_retried(MessagingModel model)
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var trio = await RealTrio.StartAsync(model, mode);
+        await using var trio = await RealTrio.StartAsync(model);
         using var load = new OrderLoad(trio);
         var order = new Order
         {
@@ -60,7 +61,7 @@ public sealed class FailureTests
         var huge = OrderJson.Serialize(order);
 
         // Straight onto the ingress queue, as any producer may put it: the load tool's own call could not carry it.
-        if (model == ComponentsModel.Pubsub)
+        if (model.IsPubSub())
         {
             await using var redis = await ConnectionMultiplexer.ConnectAsync(trio.Parts.RedisForTests!);
             await redis.GetDatabase().StreamAddAsync(OrderTopology.IngressQueue, "data", huge);

@@ -1,4 +1,5 @@
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -10,13 +11,13 @@ namespace OrderDistribution.RealParts.Tests;
 public sealed class FullFlowTests
 {
     [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]
-    [InlineData(ComponentsModel.Pubsub, "bulk")]
-    [InlineData(ComponentsModel.Pubsub, "single")]
-    [InlineData(ComponentsModel.Bindings, "bulk")]
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.PubSubSingle)]
+    [InlineData(MessagingModel.Bindings)]
     public async Task Two_bursts_of_a_thousand_orders_end_as_exactly_the_valid_blobs_each_poison_order_dropped_once_and_both_times_are_printed(
-        ComponentsModel model, string mode)
+        MessagingModel model)
     {
-        await using var trio = await RealTrio.StartAsync(model, mode);
+        await using var trio = await RealTrio.StartAsync(model);
         using var load = new OrderLoad(trio);
 
         var cold = await load.BurstAsync(1_000, seed: 22, invalidRate: 0.01);
@@ -27,6 +28,6 @@ public sealed class FullFlowTests
 
         var warm = await load.BurstAsync(1_000, seed: 23);
         warm.AssertExact(valid: 1_000, poison: 0);
-        TestContext.Current.TestOutputHelper?.WriteLine($"{trio.Model.ToString().ToLowerInvariant()}-{mode}: first burst after the start {cold.CycleSeconds:0.000} s, second {warm.CycleSeconds:0.000} s");
+        TestContext.Current.TestOutputHelper?.WriteLine($"{trio.Model.Text()}: first burst after the start {cold.CycleSeconds:0.000} s, second {warm.CycleSeconds:0.000} s");
     }
 }

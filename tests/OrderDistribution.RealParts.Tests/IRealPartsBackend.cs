@@ -1,4 +1,5 @@
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -12,7 +13,7 @@ public interface IRealPartsBackend : IAsyncDisposable
     string Description { get; }
 
     /// <summary>The broker <paramref name="model"/> needs (Redis or RabbitMQ) and Azurite.</summary>
-    Task<StartedParts> StartPartsAsync(ComponentsModel model, CancellationToken ct);
+    Task<StartedParts> StartPartsAsync(MessagingModel model, CancellationToken ct);
 
     /// <summary>
     /// A daprd for one app, running the given component folders; it reaches its app at <see cref="SidecarLaunch.AppPort"/>

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -21,7 +22,7 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
     public string Description => $"local processes (daprd {VersionOf(runtime.LocalBinary)} at {runtime.LocalBinary ?? "missing"})";
 
     /// <summary>What this machine lacks for these parts of <paramref name="model"/> (null: both models), with how to get each; empty when all are there.</summary>
-    public static IReadOnlyList<string> MissingParts(DaprRuntime runtime, ComponentsModel? model = null) =>
+    public static IReadOnlyList<string> MissingParts(DaprRuntime runtime, MessagingModel? model = null) =>
         MissingParts(runtime, model, program => program switch
         {
             "redis-server" => RedisServer.MissingProgram is null,
@@ -31,7 +32,7 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         });
 
     /// <param name="installed">Whether a program (node, redis-server, rabbitmq-server, azurite) is there.</param>
-    internal static IReadOnlyList<string> MissingParts(DaprRuntime runtime, ComponentsModel? model, Func<string, bool> installed) =>
+    internal static IReadOnlyList<string> MissingParts(DaprRuntime runtime, MessagingModel? model, Func<string, bool> installed) =>
         new[]
         {
             runtime.LocalBinary is null
@@ -39,9 +40,9 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
                 : null,
             installed("node") ? null : "node (Azurite runs on it: install Node.js 20 or later, e.g. apt-get install nodejs npm)",
             installed("azurite") ? null : "Azurite (scripts/install-tools.sh)",
-            model is null or ComponentsModel.Pubsub && !installed("redis-server")
+            model is null or MessagingModel.PubSubSingle or MessagingModel.PubSubBulk && !installed("redis-server")
                 ? "redis-server (pub/sub model: apt-get install redis-server)" : null,
-            model is null or ComponentsModel.Bindings && !installed("rabbitmq-server")
+            model is null or MessagingModel.Bindings && !installed("rabbitmq-server")
                 ? "rabbitmq-server (bindings model: apt-get install rabbitmq-server)" : null,
         }.OfType<string>().ToList();
 
@@ -90,11 +91,11 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
     /// <summary>The path of the bindings components' <c>host</c> (components-bindings).</summary>
     public const string BindingsVhost = "orders";
 
-    public async Task<StartedParts> StartPartsAsync(ComponentsModel model, CancellationToken ct)
+    public async Task<StartedParts> StartPartsAsync(MessagingModel model, CancellationToken ct)
     {
         RedisServer? redis = null;
         RabbitMqServer? rabbitMq = null;
-        if (model == ComponentsModel.Pubsub)
+        if (model.IsPubSub())
         {
             redis = await RedisServer.StartAsync();
             _started.Push(redis);

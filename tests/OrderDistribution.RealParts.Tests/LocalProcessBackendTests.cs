@@ -4,6 +4,7 @@ using Azure.Storage.Blobs;
 using OrderDistribution.LoadTool;
 using RabbitMQ.Client;
 using StackExchange.Redis;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -16,7 +17,7 @@ public sealed class LocalProcessBackendTests
     {
         SkipUnlessInstalled(RedisServer.MissingProgram);
 
-        var parts = await StartedAndStoppedAsync(ComponentsModel.Pubsub, async parts =>
+        var parts = await StartedAndStoppedAsync(MessagingModel.PubSubBulk, async parts =>
         {
             Assert.Null(parts.RabbitMqForTests);
             Assert.Equal(parts.RedisForTests, parts.Components.Redis);
@@ -33,7 +34,7 @@ public sealed class LocalProcessBackendTests
     {
         SkipUnlessInstalled(RabbitMqServer.MissingProgram);
 
-        var parts = await StartedAndStoppedAsync(ComponentsModel.Bindings, async parts =>
+        var parts = await StartedAndStoppedAsync(MessagingModel.Bindings, async parts =>
         {
             Assert.Null(parts.RedisForTests);
             Assert.Equal($"127.0.0.1:{parts.RabbitMqForTests!.Port}", parts.Components.RabbitMq);
@@ -53,7 +54,7 @@ public sealed class LocalProcessBackendTests
     }
 
     /// <summary>Starts the model's parts, checks the broker (<paramref name="broker"/>) and storage answer, and disposes them.</summary>
-    private static async Task<StartedParts> StartedAndStoppedAsync(ComponentsModel model, Func<StartedParts, Task> broker)
+    private static async Task<StartedParts> StartedAndStoppedAsync(MessagingModel model, Func<StartedParts, Task> broker)
     {
         StartedParts parts;
         await using (var backend = new LocalProcessBackend(DaprRuntime.FromEnvironment()))

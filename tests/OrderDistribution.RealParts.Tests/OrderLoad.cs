@@ -1,3 +1,4 @@
+using OrderDistribution.Messaging;
 using System.Globalization;
 using OrderDistribution.LoadTool;
 using Spectre.Console;
@@ -29,7 +30,7 @@ public sealed class OrderLoad : IDisposable
     {
         var trio = _trio ?? throw new InvalidOperationException("A burst goes through a trio's sidecar: make the OrderLoad with the trio.");
         return RunAsync("run", "--count", Text(count), "--seed", Text(seed), "--invalid-rate", invalidRate.ToString(CultureInfo.InvariantCulture),
-            "--model", trio.Model.ToString().ToLowerInvariant(), "--pubsub-mode", trio.Mode, "--timeout", Text(timeoutSeconds),
+            "--model", trio.Model.Text(), "--timeout", Text(timeoutSeconds),
             "--poll", "200", "--max-poll", "1000",
             "--sidecar", trio.DistributorSidecar.HttpEndpoint.ToString(), "--sidecar-grpc", trio.DistributorSidecar.GrpcEndpoint.ToString());
     }

@@ -1,4 +1,5 @@
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -21,7 +22,7 @@ public static class RealParts
     /// or a skip with the one line saying what is missing.
     /// </summary>
     /// <exception cref="ArgumentException"><c>REAL_PARTS</c> is set to something else than docker, local or off.</exception>
-    public static async Task<IRealPartsBackend> RequireAsync(ComponentsModel? model = null)
+    public static async Task<IRealPartsBackend> RequireAsync(MessagingModel? model = null)
     {
         var runtime = DaprRuntime.FromEnvironment();
         var choice = await ChooseAsync(runtime, model);
@@ -36,8 +37,8 @@ public static class RealParts
     public static async Task<string> LineAsync()
     {
         var runtime = DaprRuntime.FromEnvironment();
-        var pubsub = (await ChooseAsync(runtime, ComponentsModel.Pubsub)).Line;
-        var bindings = (await ChooseAsync(runtime, ComponentsModel.Bindings)).Line;
+        var pubsub = (await ChooseAsync(runtime, MessagingModel.PubSubBulk)).Line;
+        var bindings = (await ChooseAsync(runtime, MessagingModel.Bindings)).Line;
         var line = pubsub == bindings ? pubsub : $"pub/sub: {pubsub} bindings: {bindings}";
         await File.WriteAllTextAsync(Path.Combine(AppContext.BaseDirectory, LineFile), line + "\n");
         return line;
@@ -45,7 +46,7 @@ public static class RealParts
 
     /// <param name="setting">The value of <c>REAL_PARTS</c>; null or empty: whichever back-end is there.</param>
     /// <param name="dockerMissing">Why no Docker engine answered; null when one did.</param>
-    /// <param name="localMissing">What local processes lack (<see cref="LocalProcessBackend.MissingParts(DaprRuntime, ComponentsModel?)"/>).</param>
+    /// <param name="localMissing">What local processes lack (<see cref="LocalProcessBackend.MissingParts(DaprRuntime, MessagingModel?)"/>).</param>
     /// <exception cref="ArgumentException"><paramref name="setting"/> is not docker, local or off.</exception>
     public static RealPartsChoice Choose(string? setting, string? dockerMissing, DaprRuntime runtime, IReadOnlyList<string> localMissing)
     {
@@ -66,7 +67,7 @@ public static class RealParts
 
     private static RealPartsChoice Skipped(string why) => new(RealPartsKind.None, $"Real parts skipped: {why}.");
 
-    private static async Task<RealPartsChoice> ChooseAsync(DaprRuntime runtime, ComponentsModel? model)
+    private static async Task<RealPartsChoice> ChooseAsync(DaprRuntime runtime, MessagingModel? model)
     {
         var setting = Environment.GetEnvironmentVariable(Setting);
         // Docker is asked only when the setting may take it: a machine without it waits up to 5 s for the answer.

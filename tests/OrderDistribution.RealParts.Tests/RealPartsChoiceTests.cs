@@ -1,4 +1,5 @@
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -30,9 +31,9 @@ public sealed class RealPartsChoiceTests
     }
 
     [Theory]
-    [InlineData(ComponentsModel.Pubsub, "redis-server", "rabbitmq-server")]
-    [InlineData(ComponentsModel.Bindings, "rabbitmq-server", "redis-server")]
-    public void Each_models_tests_need_only_its_own_broker(ComponentsModel model, string needed, string notNeeded)
+    [InlineData(MessagingModel.PubSubBulk, "redis-server", "rabbitmq-server")]
+    [InlineData(MessagingModel.Bindings, "rabbitmq-server", "redis-server")]
+    public void Each_models_tests_need_only_its_own_broker(MessagingModel model, string needed, string notNeeded)
     {
         var missing = LocalProcessBackend.MissingParts(WithDaprd, model, program => program != needed && program != notNeeded);
 
@@ -71,7 +72,7 @@ public sealed class RealPartsChoiceTests
     public void Set_to_a_back_end_this_machine_lacks_they_skip_naming_the_setting_and_what_is_missing_not_the_other_back_end()
     {
         var docker = RealParts.Choose("docker", NoDocker, WithDaprd, []);
-        var local = RealParts.Choose("local", null, WithoutDaprd, LocalProcessBackend.MissingParts(WithoutDaprd, ComponentsModel.Pubsub, _ => true));
+        var local = RealParts.Choose("local", null, WithoutDaprd, LocalProcessBackend.MissingParts(WithoutDaprd, MessagingModel.PubSubBulk, _ => true));
 
         Assert.Equal(RealPartsKind.None, docker.Kind);
         Assert.Equal($"Real parts skipped: REAL_PARTS=docker, and {NoDocker}.", docker.Line);

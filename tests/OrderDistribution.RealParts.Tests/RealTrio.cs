@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net;
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -26,21 +27,18 @@ public sealed class RealTrio : IAsyncDisposable
     private readonly string _workFolder;
     private readonly Dictionary<string, (RunningSidecar Sidecar, InProcessApp App)> _apps = [];
 
-    private RealTrio(IRealPartsBackend backend, StartedParts parts, ComponentsModel model, string mode, string? apiToken, string workFolder)
+    private RealTrio(IRealPartsBackend backend, StartedParts parts, MessagingModel model, string? apiToken, string workFolder)
     {
         _backend = backend;
         Parts = parts;
         Model = model;
-        Mode = mode;
         ApiToken = apiToken;
         _workFolder = workFolder;
     }
 
     public StartedParts Parts { get; }
 
-    public ComponentsModel Model { get; }
-
-    public string Mode { get; }
+    public MessagingModel Model { get; }
 
     public string? ApiToken { get; }
 
@@ -55,23 +53,23 @@ public sealed class RealTrio : IAsyncDisposable
     /// with the line saying what is missing, where there is none.
     /// </summary>
     /// <param name="apiToken">Set as DAPR_API_TOKEN of every sidecar and app, as Container Apps can.</param>
-    public static async Task<RealTrio> StartAsync(ComponentsModel model, string mode, string? apiToken = null)
+    public static async Task<RealTrio> StartAsync(MessagingModel model, string? apiToken = null)
     {
-        var trio = await StartAsync(await RealParts.RequireAsync(model), model, mode, apiToken, TestContext.Current.CancellationToken);
+        var trio = await StartAsync(await RealParts.RequireAsync(model), model, apiToken, TestContext.Current.CancellationToken);
         TestContext.Current.TestOutputHelper?.WriteLine(trio.Description);
         return trio;
     }
 
     /// <summary>The trio on <paramref name="backend"/>, which it owns from here on, whether it starts or not.</summary>
     public static async Task<RealTrio> StartAsync(
-        IRealPartsBackend backend, ComponentsModel model, string mode, string? apiToken, CancellationToken ct)
+        IRealPartsBackend backend, MessagingModel model, string? apiToken, CancellationToken ct)
     {
         RealTrio? trio = null;
         try
         {
-            var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(model, mode));
+            var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(model));
             var parts = await backend.StartPartsAsync(model, ct);
-            trio = new RealTrio(backend, parts, model, mode, apiToken, Directory.CreateTempSubdirectory("real-trio-").FullName);
+            trio = new RealTrio(backend, parts, model, apiToken, Directory.CreateTempSubdirectory("real-trio-").FullName);
             foreach (var app in runFile.Apps)
             {
                 await trio.StartAppAsync(app, ct);

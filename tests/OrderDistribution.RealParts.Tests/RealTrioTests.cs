@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -9,13 +10,13 @@ namespace OrderDistribution.RealParts.Tests;
 public sealed class RealTrioTests
 {
     [Theory]
-    [InlineData(ComponentsModel.Pubsub, "bulk", "components-pubsub")]
-    [InlineData(ComponentsModel.Pubsub, "single", "components-pubsub")]
-    [InlineData(ComponentsModel.Bindings, "bulk", "components-bindings")]
+    [InlineData(MessagingModel.PubSubBulk, "components-pubsub")]
+    [InlineData(MessagingModel.PubSubSingle, "components-pubsub")]
+    [InlineData(MessagingModel.Bindings, "components-bindings")]
     public async Task Each_app_of_the_users_run_file_gets_a_daprd_with_its_app_id_its_rendered_components_and_the_single_modes_concurrency_cap(
-        ComponentsModel model, string mode, string folder)
+        MessagingModel model, string folder)
     {
-        var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(model, mode));
+        var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(model));
 
         var launches = runFile.Apps.Select(app => SidecarLaunch.Of(app, 5100, f => $"/rendered/{Path.GetFileName(f)}", null)).ToList();
 
@@ -24,11 +25,11 @@ public sealed class RealTrioTests
         {
             Assert.Equal([$"/rendered/{folder}"], launch.ResourcesFolders);
             Assert.Equal($"/rendered/{folder}/config.yaml", launch.ConfigFile);
-            Assert.Equal(mode == "single" ? 64 : null, launch.AppMaxConcurrency);
+            Assert.Equal(model == MessagingModel.PubSubSingle ? 64 : null, launch.AppMaxConcurrency);
             var arguments = string.Join(' ', DaprdArguments.For(launch, "127.0.0.1", "127.0.0.1", new SidecarPorts(1, 2, 3, 4), launch.ResourcesFolders, launch.ConfigFile));
             Assert.Contains($"--app-id {launch.AppId} --app-port 5100 --app-protocol http ", arguments, StringComparison.Ordinal);
             Assert.Contains($"--resources-path /rendered/{folder}", arguments, StringComparison.Ordinal);
-            Assert.Equal(mode == "single", arguments.Contains("--app-max-concurrency 64", StringComparison.Ordinal));
+            Assert.Equal(model == MessagingModel.PubSubSingle, arguments.Contains("--app-max-concurrency 64", StringComparison.Ordinal));
         });
     }
 
@@ -36,7 +37,7 @@ public sealed class RealTrioTests
     public async Task A_receiver_of_the_run_file_runs_in_the_test_process_on_its_own_port_stops_and_answers_again_after_a_start()
     {
         var ct = TestContext.Current.CancellationToken;
-        var entry = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(ComponentsModel.Pubsub, "bulk")).AppOf(Contract.ReceiverExpress);
+        var entry = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(MessagingModel.PubSubBulk)).AppOf(Contract.ReceiverExpress);
         var settings = entry.Env.Where(e => e.Key != "ASPNETCORE_URLS").ToDictionary();
         settings["DAPR_HTTP_ENDPOINT"] = $"http://127.0.0.1:{Azurite.FreePort()}";
         settings["DAPR_GRPC_ENDPOINT"] = $"http://127.0.0.1:{Azurite.FreePort()}";
@@ -72,7 +73,7 @@ public sealed class RealTrioTests
             var backend = new LocalProcessBackend(new DaprRuntime(DaprRuntime.PinnedVersion, failing, failing));
 
             var failure = await Assert.ThrowsAsync<InvalidOperationException>(() =>
-                RealTrio.StartAsync(backend, ComponentsModel.Pubsub, "bulk", null, TestContext.Current.CancellationToken));
+                RealTrio.StartAsync(backend, MessagingModel.PubSubBulk, null, TestContext.Current.CancellationToken));
 
             Assert.Contains("exited with code 3", failure.Message, StringComparison.Ordinal);
             Assert.Contains("fatal: no runtime in this test's daprd", failure.Message, StringComparison.Ordinal);

@@ -1,20 +1,21 @@
 using System.Diagnostics;
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
-/// <summary>The run file a user's <c>scripts/run-local.sh model mode</c> runs, written by that script itself.</summary>
+/// <summary>The run file a user's <c>scripts/run-local.sh model</c> runs, written by that script itself.</summary>
 public static class RunFiles
 {
     /// <returns>The full path of the run file (under .dapr/, git-ignored).</returns>
-    public static async Task<string> RenderAsync(ComponentsModel model, string mode)
+    public static async Task<string> RenderAsync(MessagingModel model)
     {
         var start = new ProcessStartInfo("bash")
         {
             WorkingDirectory = RepositoryRoot.Path,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
-            ArgumentList = { "scripts/run-local.sh", "--render-only", model.ToString().ToLowerInvariant(), mode },
+            ArgumentList = { "scripts/run-local.sh", "--render-only", model.Text() },
         };
         using var script = Process.Start(start)!;
         var output = script.StandardOutput.ReadToEndAsync();

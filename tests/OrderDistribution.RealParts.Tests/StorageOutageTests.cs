@@ -4,6 +4,7 @@ using Azure.Storage.Blobs;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -23,16 +24,16 @@ public sealed partial class StorageOutageTests
     private static readonly TimeSpan WatchSlack = TimeSpan.FromSeconds(2);
 
     [Theory]
-    [InlineData("bulk")]
-    [InlineData("single")]
-    public async Task Storage_refusing_every_call_for_longer_than_the_retry_window_leaves_every_order_stored_within_30_s_of_its_return(string mode)
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.PubSubSingle)]
+    public async Task Storage_refusing_every_call_for_longer_than_the_retry_window_leaves_every_order_stored_within_30_s_of_its_return(MessagingModel model)
     {
         var ct = TestContext.Current.CancellationToken;
-        var shipped = PubSubDelivery.Shipped();
+        var shipped = PubSubRetries.Shipped();
         // Longer than the former policy's 15 s of retries and than a delivery's whole context.
         var outage = shipped.ProcessingTimeout + TimeSpan.FromSeconds(30);
         var storage = new RefusableStorage(await RealParts.RequireAsync());
-        await using var trio = await RealTrio.StartAsync(storage, ComponentsModel.Pubsub, mode, apiToken: null, ct);
+        await using var trio = await RealTrio.StartAsync(storage, model, apiToken: null, ct);
         TestContext.Current.TestOutputHelper?.WriteLine(trio.Description);
         using var load = new OrderLoad(trio);
         try
@@ -101,7 +102,7 @@ public sealed partial class StorageOutageTests
         return count;
     }
 
-    [GeneratedRegex(@"are answered again: for [0-9.]+ s, [1-9][0-9]* deliveries were answered RETRY")]
+    [GeneratedRegex(@"are answered again: for [0-9.]+ s, [1-9][0-9]* requests were answered RETRY")]
     private static partial Regex OutageEnded();
 
     /// <summary>The back-end's parts, with storage behind a proxy that can refuse every call (<see cref="TcpCutProxy.Refusing"/>).</summary>
@@ -116,7 +117,7 @@ public sealed partial class StorageOutageTests
         /// <summary>Storage without the proxy, for the test's own count.</summary>
         public string Direct { get; private set; } = "";
 
-        public async Task<StartedParts> StartPartsAsync(ComponentsModel model, CancellationToken ct)
+        public async Task<StartedParts> StartPartsAsync(MessagingModel model, CancellationToken ct)
         {
             var parts = await backend.StartPartsAsync(model, ct);
             Direct = parts.StorageConnectionString;

@@ -16,9 +16,9 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
 
         foreach (var batch in orders.Chunk(100))
         {
-            var (body, entryIds) = BulkDelivery.RawPayload(batch, "q-order-express");
-            var statuses = await BulkDelivery.StatusesAsync(
-                await app.CreateClient().PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+            var (body, entryIds) = BulkRequest.RawPayload(batch, "q-order-express");
+            var statuses = await BulkRequest.StatusesAsync(
+                await app.CreateClient().PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
             Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
         }
 
@@ -35,9 +35,9 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
 
         for (var delivery = 0; delivery < 2; delivery++)
         {
-            var (body, entryIds) = BulkDelivery.RawPayload(orders, "q-order-express");
-            var statuses = await BulkDelivery.StatusesAsync(
-                await app.CreateClient().PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+            var (body, entryIds) = BulkRequest.RawPayload(orders, "q-order-express");
+            var statuses = await BulkRequest.StatusesAsync(
+                await app.CreateClient().PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
             Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
         }
 
@@ -50,9 +50,9 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
         using var proxy = new TcpCutProxy(storage.Azurite.Port, latency: TimeSpan.FromMilliseconds(40));
         using var app = Receiver(Azurite.ConnectionStringFor(proxy.Port), ("Receiver:MaxConcurrentWrites", "16"));
         var orders = TestOrders.Many(300);
-        var (body, entryIds) = BulkDelivery.RawPayload(orders, "q-order-express");
+        var (body, entryIds) = BulkRequest.RawPayload(orders, "q-order-express");
 
-        var delivery = app.CreateClient().PostAsync("/q-order-express-bulk", BulkDelivery.Json(body));
+        var delivery = app.CreateClient().PostAsync("/q-order-express-bulk", BulkRequest.Json(body));
         while (await Outbox.CountAsync(storage.Azurite.ConnectionString, _container) < 10)
         {
             Assert.False(delivery.IsCompleted, "the whole batch was written before storage could be cut");
@@ -60,7 +60,7 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
         }
 
         proxy.Cut();
-        var statuses = await BulkDelivery.StatusesAsync(await delivery);
+        var statuses = await BulkRequest.StatusesAsync(await delivery);
 
         var stored = (await Outbox.ReadAsync(storage.Azurite.ConnectionString, _container)).Keys.ToHashSet();
         var entryOf = entryIds.Zip(orders, (id, order) => (id, blob: $"{order.OrderId}.json")).ToList();
@@ -72,7 +72,7 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
     }
 
     [Fact]
-    public async Task Single_and_binding_deliveries_are_stored_too()
+    public async Task Single_and_binding_requests_are_stored_too()
     {
         using var app = Receiver();
         var client = app.CreateClient();
@@ -83,13 +83,13 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
 
         Assert.Equal(HttpStatusCode.OK, single.StatusCode);
         Assert.Equal(HttpStatusCode.OK, binding.StatusCode);
-        Assert.All((await BulkDelivery.StatusesAsync(bulk)).Values, s => Assert.Equal("SUCCESS", s));
+        Assert.All((await BulkRequest.StatusesAsync(bulk)).Values, s => Assert.Equal("SUCCESS", s));
         Assert.Equal(["1000001.json", "1000002.json"],
             (await Outbox.ReadAsync(storage.Azurite.ConnectionString, _container)).Keys.Order());
     }
 
     [Fact]
-    public async Task With_storage_unreachable_a_single_delivery_is_answered_RETRY_and_a_binding_delivery_503()
+    public async Task With_storage_unreachable_a_single_request_is_answered_RETRY_and_a_binding_request_503()
     {
         using var app = Receiver(Azurite.ConnectionStringFor(Azurite.FreePort()));
         var client = app.CreateClient();

@@ -34,6 +34,29 @@ public sealed class ReceiverConfigurationTests
         Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("Receiver:Topic", "q-order-express", "Receiver:Queue")]
+    [InlineData("Messaging:PubSubMode", "single", "Messaging:Model")]
+    [InlineData("Messaging:DeliveryDeadline", "00:00:05", "Messaging:RequestDeadline")]
+    public void A_renamed_key_still_set_stops_the_app_naming_the_key_that_replaced_it(string oldKey, string value, string newKey)
+    {
+        var error = Assert.IsType<OptionsValidationException>(
+            AppStart.FailureOf("express", ("Storage:ConnectionString", Unused), (oldKey, value)));
+
+        Assert.Contains($"{oldKey} is no longer read: set {newKey}", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_queue_is_configurable_and_moves_the_subscription_and_routes_with_it()
+    {
+        using var app = new ReceiverFactory(Unused, "express", ("Receiver:Queue", "orders-fast"));
+
+        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+
+        Assert.Equal("orders-fast", subscription.GetProperty("topic").GetString());
+        Assert.Equal("/orders-fast-bulk", SubscriptionAnswer.RouteOf(subscription));
+    }
+
     [Fact]
     public void Missing_storage_settings_stop_the_app_at_start_naming_both_ways_to_set_them()
     {

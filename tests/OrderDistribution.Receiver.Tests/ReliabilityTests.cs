@@ -16,14 +16,14 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
     public async Task With_storage_frozen_a_bulk_is_answered_RETRY_within_its_deadline_and_the_receiver_stays_live()
     {
         using var proxy = new TcpCutProxy(storage.Azurite.Port);
-        using var app = Receiver(Azurite.ConnectionStringFor(proxy.Port), ("Messaging:DeliveryDeadline", "00:00:02"));
+        using var app = Receiver(Azurite.ConnectionStringFor(proxy.Port), ("Messaging:RequestDeadline", "00:00:02"));
         var client = app.CreateClient();
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
         proxy.Frozen = true;
-        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(500), "q-order-express");
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(500), "q-order-express");
 
         var clock = Stopwatch.StartNew();
-        var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
         clock.Stop();
 
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"answered after {clock.Elapsed.TotalSeconds:0.0} s, deadline 2 s");
@@ -50,8 +50,8 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/alive")).StatusCode);
 
         // The restarted (in-memory) Azurite lost the container; the receiver confirmed it again, and writes.
-        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(3), "q-order-express");
-        var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(3), "q-order-express");
+        var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
         Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
         Assert.Equal(3, await Outbox.CountAsync(restarted.ConnectionString, _container));
     }
@@ -71,7 +71,7 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
     }
 
     [Fact]
-    public async Task Concurrent_single_deliveries_share_one_bound_on_writes_in_flight_per_process()
+    public async Task Concurrent_single_requests_share_one_bound_on_writes_in_flight_per_process()
     {
         using var proxy = new TcpCutProxy(storage.Azurite.Port, latency: TimeSpan.FromMilliseconds(20));
         using var app = Receiver(Azurite.ConnectionStringFor(proxy.Port), ("Receiver:MaxConcurrentWrites", "8"));
@@ -82,7 +82,7 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
         var answers = await Task.WhenAll(orders.Select(async order =>
         {
             var single = $$"""{"specversion":"1.0","id":"c{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
-            var response = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(single));
+            var response = await client.PostAsync("/q-order-express-single", BulkRequest.Json(single));
             return await response.Content.ReadAsStringAsync();
         }));
 
@@ -123,8 +123,8 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
 
     private static async Task<Dictionary<string, string>> Deliver(HttpClient client, IEnumerable<Order> orders)
     {
-        var (body, _) = BulkDelivery.RawPayload(orders, "q-order-express");
-        return await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+        var (body, _) = BulkRequest.RawPayload(orders, "q-order-express");
+        return await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
     }
 
     private ReceiverFactory Receiver(string connectionString, params (string, string?)[] settings) =>

@@ -48,9 +48,9 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
         var client = app.CreateClient();
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
         var before = app.Logs.Lines.Count;
-        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(100), "q-order-express");
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(100), "q-order-express");
 
-        var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkDelivery.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
 
         Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
         Assert.DoesNotContain(app.Logs.Lines.Skip(before), l => l.Category.StartsWith("OrderDistribution.Receiver", StringComparison.Ordinal));
@@ -65,7 +65,7 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
         var client = app.CreateClient();
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
 
-        var answer = await client.PostAsync("/q-order-express-single", BulkDelivery.Json(SingleDelivery(TestOrders.Make(7, Delivery.Express))));
+        var answer = await client.PostAsync("/q-order-express-single", BulkRequest.Json(SingleDelivery(TestOrders.Make(7, Delivery.Express))));
 
         return (await answer.Content.ReadAsStringAsync(), busy.Calls.Count(c => c == "PUT 7.json"), app.Logs);
     }

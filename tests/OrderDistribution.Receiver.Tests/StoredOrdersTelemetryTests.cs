@@ -4,6 +4,7 @@ using Microsoft.ApplicationInsights.DataContracts;
 using Microsoft.ApplicationInsights.Extensibility;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver.Tests;
 
@@ -11,28 +12,28 @@ namespace OrderDistribution.Receiver.Tests;
 public sealed class StoredOrdersTelemetryTests
 {
     [Fact]
-    public async Task A_delivery_sends_one_event_with_the_orders_it_stored_not_those_it_could_not()
+    public async Task A_request_sends_one_event_with_the_orders_it_stored_not_those_it_could_not()
     {
         var channel = new RecordingChannel();
         var writer = Writer(channel, failing: 17);
         var orders = Enumerable.Range(1, 20).Select(i => Inbound(i)).ToList();
-        var progress = new DeliveryProgress(orders.Count);
+        var progress = new RequestProgress(orders.Count);
 
-        await writer.HandleAsync(orders, InboundChannel.BulkSubscription, progress, CancellationToken.None);
+        await writer.HandleAsync(orders, MessagingModel.PubSubBulk, progress, CancellationToken.None);
 
         var stored = Assert.Single(channel.Items.OfType<EventTelemetry>());
         Assert.Equal(StoredOrdersTelemetry.EventName, stored.Name);
         Assert.Equal(19, stored.Metrics[StoredOrdersTelemetry.StoredCount]);
-        Assert.Equal(nameof(InboundChannel.BulkSubscription), stored.Properties[StoredOrdersTelemetry.Channel]);
+        Assert.Equal("pubsub-bulk", stored.Properties[StoredOrdersTelemetry.Model]);
         Assert.Equal(19, orders.Count(o => progress.IsDone(o.EntryId)));
     }
 
     [Fact]
-    public async Task A_delivery_that_stored_nothing_sends_nothing_so_it_cannot_extend_the_cycle()
+    public async Task A_request_that_stored_nothing_sends_nothing_so_it_cannot_extend_the_cycle()
     {
         var channel = new RecordingChannel();
 
-        await Writer(channel, failing: 1).HandleAsync([Inbound(1)], InboundChannel.Subscription, new DeliveryProgress(1), CancellationToken.None);
+        await Writer(channel, failing: 1).HandleAsync([Inbound(1)], MessagingModel.PubSubSingle, new RequestProgress(1), CancellationToken.None);
 
         Assert.Empty(channel.Items);
     }

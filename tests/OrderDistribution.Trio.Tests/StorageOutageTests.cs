@@ -6,6 +6,7 @@ using OrderDistribution.Benchmarks;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.TestSupport;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Trio.Tests;
 
@@ -30,17 +31,17 @@ public sealed class StorageOutageTests
     private static readonly TimeSpan RetryOutageQuietPeriod = TimeSpan.FromSeconds(2);
 
     [Theory]
-    [InlineData("1.14", DeliveryStyle.Bulk)]
-    [InlineData("1.14", DeliveryStyle.Single)]
-    [InlineData("1.17", DeliveryStyle.Bulk)]
-    [InlineData("1.17", DeliveryStyle.Single)]
+    [InlineData("1.14", MessagingModel.PubSubBulk)]
+    [InlineData("1.14", MessagingModel.PubSubSingle)]
+    [InlineData("1.17", MessagingModel.PubSubBulk)]
+    [InlineData("1.17", MessagingModel.PubSubSingle)]
     public async Task With_the_shipped_policy_storage_refusing_for_longer_than_the_retry_window_loses_no_order_and_the_rest_is_stored_soon_after(
-        string runtime, DeliveryStyle style)
+        string runtime, MessagingModel model)
     {
-        var shipped = PubSubDelivery.Shipped();
+        var shipped = PubSubRetries.Shipped();
         Assert.True(Outage > shipped.RetryWindow * Scale, $"the outage ({Outage}) does not outlast the retry window ({shipped.RetryWindow * Scale})");
 
-        var run = await RunAsync(shipped, DaprRuntimeProfile.Of(runtime), style);
+        var run = await RunAsync(shipped, DaprRuntimeProfile.Of(runtime), model);
         TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
 
         Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
@@ -60,8 +61,8 @@ public sealed class StorageOutageTests
             Assert.True(warnings.Count <= allowed,
                 $"{receiver}: {warnings.Count} warnings in {run.Elapsed.TotalSeconds:0} s, at most {allowed}:\n{string.Join('\n', warnings.Select(w => w.Message))}");
             var ended = Assert.Single(logs.AtLeast(LogLevel.Information), l => l.Message.Contains("are answered again", StringComparison.Ordinal));
-            Assert.Matches(@"for [0-9.]+ s, [1-9][0-9]* deliveries were answered RETRY, with [1-9][0-9]* entries in all", ended.Message);
-            Assert.DoesNotContain(logs.AtLeast(LogLevel.Information), l => l.Message.StartsWith("Delivery of ", StringComparison.Ordinal));
+            Assert.Matches(@"for [0-9.]+ s, [1-9][0-9]* requests were answered RETRY, with [1-9][0-9]* entries in all", ended.Message);
+            Assert.DoesNotContain(logs.AtLeast(LogLevel.Information), l => l.Message.StartsWith("Request of ", StringComparison.Ordinal));
         }
     }
 
@@ -70,17 +71,17 @@ public sealed class StorageOutageTests
     /// while storage still refuses, and on 1.17 and newer the component acknowledges those orders. Only the YAML differs.
     /// </summary>
     [Theory]
-    [InlineData(DeliveryStyle.Bulk)]
-    [InlineData(DeliveryStyle.Single)]
-    public async Task The_former_fifteen_retry_policy_has_orders_acknowledged_unstored_on_Dapr_117_and_this_test_sees_them_lost(DeliveryStyle style)
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.PubSubSingle)]
+    public async Task The_former_fifteen_retry_policy_has_orders_acknowledged_unstored_on_Dapr_117_and_this_test_sees_them_lost(MessagingModel model)
     {
-        var shippedPolicy = PubSubDelivery.ShippedText("resiliency.yaml");
+        var shippedPolicy = PubSubRetries.ShippedText("resiliency.yaml");
         Assert.Contains("maxRetries: -1", shippedPolicy, StringComparison.Ordinal);
-        var former = PubSubDelivery.Parse(
-            PubSubDelivery.ShippedText("order-pubsub.yaml"), shippedPolicy.Replace("maxRetries: -1", "maxRetries: 15", StringComparison.Ordinal));
+        var former = PubSubRetries.Parse(
+            PubSubRetries.ShippedText("order-pubsub.yaml"), shippedPolicy.Replace("maxRetries: -1", "maxRetries: 15", StringComparison.Ordinal));
         Assert.True(former.RetryWindow < former.ProcessingTimeout);
 
-        var run = await RunAsync(former, DaprRuntimeProfile.Dapr117, style);
+        var run = await RunAsync(former, DaprRuntimeProfile.Dapr117, model);
         TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
 
         Assert.True(run.Quiet, $"messages were still outstanding at the timeout. {run}");
@@ -90,7 +91,7 @@ public sealed class StorageOutageTests
         Assert.True(run.AcknowledgedUnstored >= Orders - run.Stored, run.ToString());
     }
 
-    private static async Task<OutageRun> RunAsync(PubSubDelivery delivery, DaprRuntimeProfile runtime, DeliveryStyle style)
+    private static async Task<OutageRun> RunAsync(PubSubRetries delivery, DaprRuntimeProfile runtime, MessagingModel model)
     {
         var orders = OrderGenerator.Generate(Orders, seed: 34);
         await using var azurite = await Azurite.StartAsync();
@@ -99,7 +100,7 @@ public sealed class StorageOutageTests
         await using var trio = await EmulatedTrio.StartAsync(new EmulatedTrioOptions
         {
             StorageConnectionString = Azurite.ConnectionStringFor(storage.Port),
-            Style = style,
+            Model = model,
             Sidecar = delivery.SidecarOptions(Scale, runtime) with { ConcurrentSingleDeliveries = 64 },
             ConfigureLogging = (app, logging) => logging.ClearProviders().AddProvider(logs[app]),
         });

@@ -1,5 +1,6 @@
 using OrderDistribution.Benchmarks;
 using OrderDistribution.TestSupport;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Trio.Tests;
 
@@ -39,9 +40,9 @@ public sealed class TrioRunTests
     }
 
     [Fact]
-    public async Task In_single_mode_with_500_deliveries_at_once_per_app_every_order_is_stored_once()
+    public async Task In_pubsub_single_with_500_requests_at_once_per_app_every_order_is_stored_once()
     {
-        var report = await TrioRun.RunAsync(new TrioRunOptions { Orders = 1_000, Style = DeliveryStyle.Single, Timeout = TimeSpan.FromMinutes(3) });
+        var report = await TrioRun.RunAsync(new TrioRunOptions { Orders = 1_000, Model = MessagingModel.PubSubSingle, Timeout = TimeSpan.FromMinutes(3) });
 
         Assert.True(report.Quiet, $"messages were still outstanding after 3 minutes. {report.Details}");
         Assert.Equal(1_000, report.Stored);

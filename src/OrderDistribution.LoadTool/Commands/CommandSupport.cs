@@ -8,6 +8,7 @@ using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
 using Spectre.Console;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;
 
@@ -71,7 +72,7 @@ internal static class CommandSupport
 
     /// <summary>Asks the sidecar what it runs: it must answer, and locally its app must run <c>--model</c>.</summary>
     /// <exception cref="LoadToolException">The sidecar is not reachable, or runs another model.</exception>
-    public static async Task CheckSidecarAsync(IAnsiConsole console, HttpClient sidecar, ComponentsModel model, ScheduleTarget target, CancellationToken ct)
+    public static async Task CheckSidecarAsync(IAnsiConsole console, HttpClient sidecar, MessagingModel model, ScheduleTarget target, CancellationToken ct)
     {
         var metadata = await SidecarMetadata.ReadAsync(sidecar, ct);
         if (metadata is null)

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
@@ -68,16 +67,16 @@ internal static class CommonOptions
         DefaultValueFactory = _ => 30,
     }.Between(1, 3_600, " seconds");
 
-    public static readonly Option<ComponentsModel> Model = new("--model")
+    /// <summary>Read it with <see cref="ModelOf"/>, which gives the apps' default when it is not given.</summary>
+    public static readonly Option<MessagingModel?> Model = new("--model")
     {
-        Description = "The Dapr components model the trio runs: pubsub or bindings (checked with the distributor's sidecar).",
-        DefaultValueFactory = _ => ComponentsModel.Pubsub,
+        Description = $"The messaging model the trio runs, as the apps' Messaging:Model (default: {new MessagingOptions().Model.Text()}); " +
+                      "checked with the distributor's sidecar as far as it tells, and the label of the result.",
+        HelpName = string.Join('|', MessagingModels.Spellings),
+        CustomParser = ModelSpellings.Parse,
     };
 
-    public static readonly Option<PubSubMode> PubSubMode = new("--pubsub-mode")
-    {
-        Description = "bulk or single, as the apps run; recorded with the result.", DefaultValueFactory = _ => new MessagingOptions().PubSubMode,
-    };
+    public static MessagingModel ModelOf(ParseResult result) => result.GetValue(Model) ?? new MessagingOptions().Model;
 
     public static readonly Option<string> Sidecar = SidecarEndpoint(
         "--sidecar", "The sidecar's HTTP endpoint", "DAPR_HTTP_PORT", 3501);

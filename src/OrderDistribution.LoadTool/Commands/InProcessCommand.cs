@@ -6,39 +6,34 @@ using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.SidecarEmulator;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// <c>in-process</c>: the main job without Dapr, Redis or RabbitMQ. The trio runs in this process behind the sidecar
 /// emulator and stores into Azurite (started here when none answers); the burst is scheduled, watched and logged as
-/// <c>run</c> does it, under the model label <c>in-process-bulk</c>, <c>-single</c> or <c>-bindings</c>.
+/// <c>run</c> does it, under the label <c>in-process-</c> and the model (<c>in-process-pubsub-bulk</c>, <c>-pubsub-single</c>, <c>-bindings</c>).
 /// </summary>
 internal static class InProcessCommand
 {
-    private static readonly Option<string> Mode = new Option<string>("--model")
-    {
-        Description = "How the emulator delivers: bulk (pub/sub bulk), single (pub/sub, one message per request) or bindings.",
-        DefaultValueFactory = _ => "bulk",
-    }.AcceptOnlyFromAmong("bulk", "single", "bindings");
-
     public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
         wrap(new Command("in-process", "Run a burst through the trio hosted in this process (no Dapr, Redis or RabbitMQ) into Azurite; append the result to the results log.")
             {
-                Mode, Count, Seed, InvalidRate, TimeoutSeconds, Results, LeaseSeconds,
+                Model, Count, Seed, InvalidRate, TimeoutSeconds, Results, LeaseSeconds,
             },
             (result, ct) => RunAsync(console, result, ct));
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
-        var mode = result.GetValue(Mode)!;
+        var model = ModelOf(result);
         // The inputs first, before anything starts.
         var set = OrderGenerator.Generate(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed), BurstId.New());
         var storageOptions = CommandSupport.StorageOptionsOf(result);
-        var label = $"in-process-{mode}";
+        var label = $"in-process-{model.Text()}";
 
-        await using var burst = await CommandSupport.WithProgressAsync(console, $"Starting the trio in this process ({mode})", null, (_, _) =>
-            InProcessBurst.StartAsync(StyleOf(mode), storageOptions.ConnectionString ?? "UseDevelopmentStorage=true", ct));
+        await using var burst = await CommandSupport.WithProgressAsync(console, $"Starting the trio in this process ({model.Text()})", null, (_, _) =>
+            InProcessBurst.StartAsync(model, storageOptions.ConnectionString ?? "UseDevelopmentStorage=true", ct));
         console.MarkupLineInterpolated($"Storing into {burst.StorageEndpoint}{(burst.StartedAzurite ? " (Azurite started for this run)" : "")}.");
         // An Azurite that answered may be a trio's: one burst at a time there too.
         await using var lease = await CommandSupport.HoldStoreAsync(burst.Storage, result, "in-process", set.Burst, ct);
@@ -60,11 +55,4 @@ internal static class InProcessCommand
             return WatchCommand.ExitCode(console, report);
         }, ct);
     }
-
-    private static DeliveryStyle StyleOf(string mode) => mode switch
-    {
-        "single" => DeliveryStyle.Single,
-        "bindings" => DeliveryStyle.Binding,
-        _ => DeliveryStyle.Bulk,
-    };
 }

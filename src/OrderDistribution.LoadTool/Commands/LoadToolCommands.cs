@@ -23,6 +23,13 @@ public static class LoadToolCommands
     public static async Task<int> InvokeAsync(
         IAnsiConsole console, TextWriter errors, string[] args, Action<IServiceCollection>? configurePublishing = null)
     {
+        // A spelling of the model the tool took before: one line naming the new one.
+        if (ModelSpellings.Refusal(args) is { } refusal)
+        {
+            await errors.WriteLineAsync(refusal);
+            return ExitCodes.BadInput;
+        }
+
         var parsed = Build(console, errors, configurePublishing).Parse(args);
         if (parsed.Errors.Count > 0)
         {

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.Messaging;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
@@ -15,7 +16,7 @@ internal static class RunCommand
     public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap, Action<IServiceCollection>? configurePublishing) =>
         wrap(new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
             {
-                Count, Seed, InvalidRate, Target, ScheduleDelay, Model, PubSubMode, Sidecar, SidecarGrpc, MaxBulkBytes,
+                Count, Seed, InvalidRate, Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes,
                 TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start, LeaseSeconds,
             },
             (result, ct) => RunAsync(console, result, configurePublishing, ct));
@@ -51,7 +52,7 @@ internal static class RunCommand
             var report = await WatchCommand.WatchAsync(console, result, storage, WatchExpectation.For(index), record.ScheduledAt, held);
             // No result of a burst that may have shared the store.
             lease.ThrowIfLost();
-            var label = BurstResults.Label(result.GetValue(Model), result.GetValue(PubSubMode));
+            var label = ModelOf(result).Text();
             BurstResults.Print(console, report, label);
             var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, StartOf(result), burst, lease.Holder.StartedAt, held);
             console.MarkupLineInterpolated($"Orders stored per second: {csv}");

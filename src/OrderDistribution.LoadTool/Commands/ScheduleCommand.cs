@@ -39,7 +39,7 @@ internal static class ScheduleCommand
     public static async Task<bool> ScheduleAsync(
         IAnsiConsole console, ParseResult result, OrderIndex index, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
     {
-        var model = result.GetValue(Model);
+        var model = ModelOf(result);
         var target = result.GetValue(Target);
         await using var publishing = Publishing(result, configurePublishing);
         // Azure: the burst's instant in storage's time (Azure's), so that the cycle time has one clock.
@@ -57,10 +57,10 @@ internal static class ScheduleCommand
         // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible
         // at one whole second (the broker's time resolution).
         var scheduledAt = enqueueAt ?? DateTimeOffset.UtcNow;
-        var outcome = await CommandSupport.WithProgressAsync(console, $"Scheduling {index.Count} orders ({target}, {model})", index.Count,
-            (progress, _) => scheduler.ScheduleAsync(OrderFile.ReadOrdersAsync(result.GetValue(OrdersFile)!, ct), index.Poison, enqueueAt is null ? model : ComponentsModel.Pubsub, enqueueAt, progress, ct));
+        var outcome = await CommandSupport.WithProgressAsync(console, $"Scheduling {index.Count} orders ({target}, {model.Text()})", index.Count,
+            (progress, _) => scheduler.ScheduleAsync(OrderFile.ReadOrdersAsync(result.GetValue(OrdersFile)!, ct), index.Poison, enqueueAt is null ? model : MessagingModel.PubSubBulk, enqueueAt, progress, ct));
         await ScheduleRecord.WriteAsync(result.GetValue(State)!,
-            new ScheduleRecord(scheduledAt, model.ToString().ToLowerInvariant(), index.Count, result.GetValue(OrdersFile)!)
+            new ScheduleRecord(scheduledAt, model.Text(), index.Count, result.GetValue(OrdersFile)!)
             {
                 ClockSkewSeconds = target == ScheduleTarget.Azure ? skew.Offset.TotalSeconds : null,
                 Burst = index.Burst.Value,
@@ -103,7 +103,7 @@ internal static class ScheduleCommand
             [$"{MessagingOptions.Section}:{nameof(MessagingOptions.MaxBulkPublishBytes)}"] =
                 result.GetValue(MaxBulkBytes).ToString(System.Globalization.CultureInfo.InvariantCulture),
         }).Build();
-        var services = new ServiceCollection().AddLogging().AddSingleton<IConfiguration>(configuration).AddDaprPublishing();
+        var services = new ServiceCollection().AddLogging().AddSingleton<IConfiguration>(configuration).AddSidecarOutbound();
         configure?.Invoke(services);
         var provider = services.BuildServiceProvider();
         try

@@ -5,6 +5,7 @@ using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.SidecarEmulator;
 using OrderDistribution.Storage;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.InProcess;
 
@@ -37,7 +38,7 @@ public sealed class InProcessBurst : IAsyncDisposable
 
     /// <param name="connectionString">Azurite's (or any store's) connection string; when it names a local Azurite that does not answer, one is started.</param>
     /// <exception cref="LoadToolException">Azurite must be started, but Node.js or Azurite is not installed.</exception>
-    public static async Task<InProcessBurst> StartAsync(DeliveryStyle model, string connectionString, CancellationToken cancellationToken)
+    public static async Task<InProcessBurst> StartAsync(MessagingModel model, string connectionString, CancellationToken cancellationToken)
     {
         Azurite? azurite = null;
         DirectoryInfo? data = null;
@@ -58,7 +59,7 @@ public sealed class InProcessBurst : IAsyncDisposable
             var trio = await EmulatedTrio.StartAsync(new EmulatedTrioOptions
             {
                 StorageConnectionString = connectionString,
-                Style = model,
+                Model = model,
                 // As under dapr run, the apps print what they log at Warning and above; a faultless burst prints nothing.
                 Settings = new Dictionary<string, string?> { ["Logging:LogLevel:Default"] = "Warning" },
             }, cancellationToken);

@@ -33,7 +33,4 @@ public static class BurstResults
         return await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), resultsLog, report.ScheduledAt, label, cancellationToken);
     }
 
-    /// <summary>The label of a run in the results: <c>pubsub-bulk</c>, <c>pubsub-single</c> or <c>bindings</c>.</summary>
-    public static string Label(Scheduling.ComponentsModel model, Messaging.Inbound.PubSubMode mode) =>
-        model == Scheduling.ComponentsModel.Bindings ? "bindings" : $"pubsub-{mode.ToString().ToLowerInvariant()}";
 }

@@ -1,6 +1,7 @@
 using System.Net.Http.Json;
 using System.Text.Json;
 using OrderDistribution.Contracts;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Scheduling;
 
@@ -11,7 +12,7 @@ namespace OrderDistribution.LoadTool.Scheduling;
 public sealed class SidecarMetadata
 {
     public const string PubSubName = OrderTopology.PubSubName;
-    public const string IngressTopic = OrderTopology.IngressQueue;
+    public const string IngressQueue = OrderTopology.IngressQueue;
     public const string IngressInputBinding = OrderTopology.IngressInputBinding;
 
     /// <summary>The variable a sidecar reads its API token from, and the load tool the token it sends (header <c>dapr-api-token</c>).</summary>
@@ -30,10 +31,13 @@ public sealed class SidecarMetadata
 
     public IReadOnlyList<(string PubSub, string Topic)> Subscriptions { get; }
 
-    /// <summary>Which model the sidecar's app runs, by its subscription or input binding for the ingress queue; null if neither.</summary>
-    public ComponentsModel? Model =>
-        Subscriptions.Any(s => s.PubSub == PubSubName && s.Topic == IngressTopic) ? ComponentsModel.Pubsub
-        : Components.Any(c => c.Name == IngressInputBinding && c.Type.StartsWith("bindings.", StringComparison.Ordinal)) ? ComponentsModel.Bindings
+    /// <summary>
+    /// Whether the sidecar's app runs a pub/sub model (true: it subscribes to the ingress queue; which of the two the
+    /// metadata does not tell) or the bindings model (false: it has the ingress input binding); null if neither.
+    /// </summary>
+    public bool? RunsPubSub =>
+        Subscriptions.Any(s => s.PubSub == PubSubName && s.Topic == IngressQueue) ? true
+        : Components.Any(c => c.Name == IngressInputBinding && c.Type.StartsWith("bindings.", StringComparison.Ordinal)) ? false
         : null;
 
     public static SidecarMetadata Parse(JsonElement root)
@@ -93,21 +97,21 @@ public sealed class SidecarMetadata
         ExitCodes.BadInput);
 
     /// <exception cref="LoadToolException">The sidecar's app runs another model than <paramref name="expected"/>, or none.</exception>
-    public void EnsureModel(ComponentsModel expected, Uri sidecar)
+    public void EnsureModel(MessagingModel expected, Uri sidecar)
     {
-        var name = expected.ToString().ToLowerInvariant();
-        switch (Model)
+        var name = expected.Text();
+        switch (RunsPubSub)
         {
             case null:
                 throw new LoadToolException(
-                    $"The sidecar at {sidecar} ({AppId ?? "unknown app"}) neither subscribes to {IngressTopic} on {PubSubName} nor has input binding {IngressInputBinding}: it is not the distributor's.",
+                    $"The sidecar at {sidecar} ({AppId ?? "unknown app"}) neither subscribes to {IngressQueue} on {PubSubName} nor has input binding {IngressInputBinding}: it is not the distributor's.",
                     "Pass --sidecar with the distributor's sidecar (3501 in scripts/run-local.sh), and wait until the trio is up.",
                     ExitCodes.BadInput);
-            case { } actual when actual != expected:
-                var running = actual.ToString().ToLowerInvariant();
+            case { } pubSub when pubSub != expected.IsPubSub():
+                var running = pubSub ? $"{MessagingModels.PubSubBulk} or {MessagingModels.PubSubSingle}" : MessagingModels.Bindings;
                 throw new LoadToolException(
-                    $"The trio runs the {running} model (the distributor's sidecar at {sidecar} has " +
-                    (actual == ComponentsModel.Pubsub ? $"a subscription to {IngressTopic} on {PubSubName}" : $"input binding {IngressInputBinding}") +
+                    $"The trio runs the {(pubSub ? "pub/sub" : MessagingModels.Bindings)} model (the distributor's sidecar at {sidecar} has " +
+                    (pubSub ? $"a subscription to {IngressQueue} on {PubSubName}" : $"input binding {IngressInputBinding}") +
                     $"), not --model {name}.",
                     $"Run with --model {running}, or restart the trio with scripts/run-local.sh {name}.",
                     ExitCodes.BadInput);

@@ -5,6 +5,7 @@ using System.Text;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Messaging.Outbound;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Scheduling;
 
@@ -41,10 +42,10 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
     /// </summary>
     /// <param name="enqueueAt">When the broker is to make the messages visible; pubsub model only.</param>
     public async Task<ScheduleOutcome> ScheduleAsync(
-        IAsyncEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, ComponentsModel model, DateTimeOffset? enqueueAt,
+        IAsyncEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, MessagingModel model, DateTimeOffset? enqueueAt,
         IProgress<int>? scheduled, CancellationToken cancellationToken)
     {
-        if (enqueueAt is not null && model != ComponentsModel.Pubsub)
+        if (enqueueAt is not null && !model.IsPubSub())
         {
             throw new ArgumentException("A scheduled enqueue time needs the pubsub model: bindings cannot carry it.");
         }
@@ -64,7 +65,7 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
         string? firstFailure = null;
         void Failed(string reason) => Interlocked.CompareExchange(ref firstFailure, FailureText.FirstLine(reason), null);
 
-        var failed = model == ComponentsModel.Pubsub
+        var failed = model.IsPubSub()
             ? await PublishAsync(entries, metadata, progress, Failed, cancellationToken)
             : await InvokeBindingAsync(entries, progress, e => Failed(FailureText.Reason(e)), cancellationToken);
         return new ScheduleOutcome(attempted, [.. failed.Select(id => long.Parse(id, CultureInfo.InvariantCulture)).Order()], firstFailure);

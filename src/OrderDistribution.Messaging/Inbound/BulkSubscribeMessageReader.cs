@@ -4,7 +4,7 @@ using Dapr.AspNetCore;
 namespace OrderDistribution.Messaging.Inbound;
 
 /// <summary>
-/// Reads a bulk delivery into the SDK's <see cref="BulkSubscribeMessage{TValue}"/> without failing on what the
+/// Reads a bulk request into the SDK's <see cref="BulkSubscribeMessage{TValue}"/> without failing on what the
 /// sidecar (or anyone) may send: an entry id written as a number is taken as its text, an entry without a readable
 /// id is left out (no status can name it), the same id twice is kept once, and an entry without an event is kept
 /// with an undefined event, so that it is dropped by name.
@@ -17,7 +17,7 @@ internal static class BulkSubscribeMessageReader
     /// <summary>The entries' content type, which nothing here reads either (the decoder tells the forms apart itself).</summary>
     private const string NoContentType = "";
 
-    /// <returns>The delivery; null when the body is no JSON object with an <c>entries</c> array.</returns>
+    /// <returns>The request; null when the body is no JSON object with an <c>entries</c> array.</returns>
     /// <param name="unanswerable">Told the position of each entry that has no readable id.</param>
     public static BulkSubscribeMessage<JsonElement>? Read(JsonDocument? body, Action<int> unanswerable)
     {

@@ -1,6 +1,6 @@
 namespace OrderDistribution.Messaging.Inbound;
 
-/// <summary>What an input binding delivery that is not a valid order is answered.</summary>
+/// <summary>What an input binding request that is not a valid order is answered.</summary>
 public enum InvalidBindingMessage
 {
     /// <summary>400: the broker keeps it and dead-letters it after its delivery limit (Azure Service Bus).</summary>

@@ -13,12 +13,12 @@ namespace OrderDistribution.Messaging.Inbound;
 
 /// <summary>
 /// The three ways the sidecar hands an app its orders, and the subscription that asks for them (Dapr.AspNetCore's
-/// <c>/dapr/subscribe</c>, built from the topic metadata of the route the mode picks). Nothing the sidecar can send
+/// <c>/dapr/subscribe</c>, built from the topic metadata of the route the model picks). Nothing the sidecar can send
 /// makes the pub/sub routes answer 500 or 400: each entry is decided on its own (an entry that is not a valid order is
-/// dropped with a warning), every delivery is answered within <see cref="MessagingOptions.DeliveryDeadline"/>, and only
+/// dropped with a warning), every request is answered within <see cref="MessagingOptions.RequestDeadline"/>, and only
 /// entries published or stored for certain are answered SUCCESS. The binding route carries one message and knows no
 /// statuses: it answers 400 for a message that can never succeed, by choice (<see cref="HandleBindingAsync"/>), and never
-/// 500. The bodies are read here, not by model binding, whose failures would answer 400 for the whole delivery.
+/// 500. The bodies are read here, not by model binding, whose failures would answer 400 for the whole run.
 /// </summary>
 public static class OrderEntryPoints
 {
@@ -28,44 +28,45 @@ public static class OrderEntryPoints
         var outage = app.ServiceProvider.GetRequiredService<RetryOutage>();
         app.MapSubscribeHandler();
         var bulk = app.MapPost(routes.Bulk, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleBulkAsync(request, Run(handler, options, routes.Topic, loggers, outage)));
+            HandleBulkAsync(request, Run(handler, options, routes.Queue, loggers, outage)));
         var single = app.MapPost(routes.Single, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleSingleAsync(request, Run(handler, options, routes.Topic, loggers, outage)));
+            HandleSingleAsync(request, Run(handler, options, routes.Queue, loggers, outage)));
         app.MapPost(routes.Binding, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
             HandleBindingAsync(request, Run(handler, options, routes.InputBinding, loggers, outage)));
 
-        // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent.
-        if (messaging.PubSubMode == PubSubMode.Bulk)
+        // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent. The bindings model keeps
+        // the bulk subscription as it always had: no pub/sub component is in its scope, so the sidecar delivers nothing on it.
+        if (messaging.Model != MessagingModel.PubSubSingle)
         {
-            bulk.WithTopic(messaging.PubSubName, routes.Topic, enableRawPayload: true)
+            bulk.WithTopic(messaging.PubSubName, routes.Queue, enableRawPayload: true)
                 .WithBulkSubscribe(new BulkSubscribeTopicOptions
                 {
-                    TopicName = routes.Topic,
+                    TopicName = routes.Queue,
                     MaxMessagesCount = messaging.MaxMessagesCount,
                     MaxAwaitDurationMs = messaging.MaxAwaitDurationMs,
                 });
         }
         else
         {
-            single.WithTopic(messaging.PubSubName, routes.Topic, enableRawPayload: true);
+            single.WithTopic(messaging.PubSubName, routes.Queue, enableRawPayload: true);
         }
 
         return app;
     }
 
     /// <summary>
-    /// A body that is not a bulk delivery at all cannot be answered entry by entry: it gets a 404, the answer
-    /// with which Dapr drops a delivery instead of sending it again forever.
+    /// A body that is not a bulk request at all cannot be answered entry by entry: it gets a 404, the answer
+    /// with which Dapr drops a request instead of sending it again forever.
     /// </summary>
-    private static async Task<Results<Ok<BulkSubscribeAppResponse>, ProblemHttpResult>> HandleBulkAsync(HttpRequest request, DeliveryRun delivery)
+    private static async Task<Results<Ok<BulkSubscribeAppResponse>, ProblemHttpResult>> HandleBulkAsync(HttpRequest request, RequestRun run)
     {
         var (body, unreadable) = await ReadJsonAsync(request);
         using var _ = body;
-        if (BulkSubscribeMessageReader.Read(body, delivery.Unanswerable) is not { } message)
+        if (BulkSubscribeMessageReader.Read(body, run.Unanswerable) is not { } message)
         {
             var reason = unreadable ?? "expected a JSON object with an 'entries' array";
-            delivery.NotADelivery(request, reason, "404, so that the sidecar drops it");
-            return TypedResults.Problem($"Not a bulk delivery: {reason}.", statusCode: StatusCodes.Status404NotFound);
+            run.NotARequest(request, reason, "404, so that the sidecar drops it");
+            return TypedResults.Problem($"Not a bulk request: {reason}.", statusCode: StatusCodes.Status404NotFound);
         }
 
         var dropped = new HashSet<string>(StringComparer.Ordinal);
@@ -74,68 +75,68 @@ public static class OrderEntryPoints
         {
             try
             {
-                orders.Add(new InboundOrder(entry.EntryId, DaprEventDecoder.Decode(entry.Event)));
+                orders.Add(new InboundOrder(entry.EntryId, CloudEventDecoder.Decode(entry.Event)));
             }
             catch (InvalidOrderException e)
             {
-                delivery.Drop(entry.EntryId, e.Message);
+                run.Drop(entry.EntryId, e.Message);
                 dropped.Add(entry.EntryId);
             }
         }
 
-        var progress = await delivery.RunAsync(orders, InboundChannel.BulkSubscription, request.HttpContext.RequestAborted);
+        var progress = await run.RunAsync(orders, MessagingModel.PubSubBulk, request.HttpContext.RequestAborted);
         var statuses = message.Entries
-            .Select(entry => dropped.Contains(entry.EntryId) || delivery.DropIfRefused(progress, entry.EntryId) ? BulkSubscribeAppResponseStatus.DROP
+            .Select(entry => dropped.Contains(entry.EntryId) || run.DropIfRefused(progress, entry.EntryId) ? BulkSubscribeAppResponseStatus.DROP
                 : progress.IsDone(entry.EntryId) ? BulkSubscribeAppResponseStatus.SUCCESS
                 : BulkSubscribeAppResponseStatus.RETRY)
             .ToList();
-        delivery.Answered(InboundChannel.BulkSubscription, statuses, progress);
+        run.Answered(MessagingModel.PubSubBulk, statuses, progress);
         return TypedResults.Ok(new BulkSubscribeAppResponse(
             message.Entries.Zip(statuses, (entry, status) => new BulkSubscribeAppResponseEntry(entry.EntryId, status)).ToList()));
     }
 
     /// <summary>Anything that is not one valid order is answered DROP, the status with which Dapr drops a message.</summary>
-    private static async Task<Ok<SingleDeliveryResponse>> HandleSingleAsync(HttpRequest request, DeliveryRun delivery)
+    private static async Task<Ok<SingleDeliveryResponse>> HandleSingleAsync(HttpRequest request, RequestRun run)
     {
         var (body, unreadable) = await ReadJsonAsync(request);
         using var _ = body;
         if (body is null)
         {
-            delivery.NotADelivery(request, unreadable!, "DROP");
+            run.NotARequest(request, unreadable!, "DROP");
             return Answer(BulkSubscribeAppResponseStatus.DROP);
         }
 
         var entryId = CloudEventIdOf(body.RootElement);
-        if (DecodeOrDrop(body.RootElement, entryId, delivery, out var notAnOrder) is not { } order)
+        if (DecodeOrDrop(body.RootElement, entryId, run, out var notAnOrder) is not { } order)
         {
             return Answer(BulkSubscribeAppResponseStatus.DROP);
         }
 
-        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.Subscription, request.HttpContext.RequestAborted);
+        var progress = await run.RunAsync([new InboundOrder(entryId, order)], MessagingModel.PubSubSingle, request.HttpContext.RequestAborted);
         return Answer(
-            delivery.DropIfRefused(progress, entryId) ? BulkSubscribeAppResponseStatus.DROP
+            run.DropIfRefused(progress, entryId) ? BulkSubscribeAppResponseStatus.DROP
             : progress.IsDone(entryId) ? BulkSubscribeAppResponseStatus.SUCCESS
             : BulkSubscribeAppResponseStatus.RETRY,
             progress);
 
-        Ok<SingleDeliveryResponse> Answer(BulkSubscribeAppResponseStatus status, DeliveryProgress? progress = null)
+        Ok<SingleDeliveryResponse> Answer(BulkSubscribeAppResponseStatus status, RequestProgress? progress = null)
         {
-            delivery.Answered(InboundChannel.Subscription, [status], progress);
+            run.Answered(MessagingModel.PubSubSingle, [status], progress);
             return TypedResults.Ok(new SingleDeliveryResponse(status));
         }
     }
 
     /// <returns>The order, or null when the entry is no valid order: then it is dropped with one warning naming why.</returns>
-    private static Order? DecodeOrDrop(JsonElement root, string entryId, DeliveryRun delivery, out string invalid)
+    private static Order? DecodeOrDrop(JsonElement root, string entryId, RequestRun run, out string invalid)
     {
         try
         {
             invalid = "";
-            return DaprEventDecoder.Decode(root);
+            return CloudEventDecoder.Decode(root);
         }
         catch (InvalidOrderException e)
         {
-            delivery.Drop(entryId, e.Message);
+            run.Drop(entryId, e.Message);
             invalid = e.Message;
             return null;
         }
@@ -146,30 +147,30 @@ public static class OrderEntryPoints
     /// valid order, or an order the sidecar refuses for good, gets a 400, which a broker with a delivery limit dead-letters, or, on brokers that would
     /// requeue it forever, a 200 after the drop is logged (<see cref="MessagingOptions.InvalidBindingMessage"/>).
     /// </summary>
-    private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, DeliveryRun delivery)
+    private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, RequestRun run)
     {
         var entryId = request.Headers["Messageid"].FirstOrDefault() ?? "(no message id)";
         var (body, unreadable) = await ReadJsonAsync(request);
         using var _ = body;
         if (body is null)
         {
-            delivery.NotADelivery(request, unreadable!, delivery.RejectsInvalidBindingMessages ? "400, so that the broker dead-letters it" : "200, dropped");
+            run.NotARequest(request, unreadable!, run.RejectsInvalidBindingMessages ? "400, so that the broker dead-letters it" : "200, dropped");
             return Invalid($"Not an order: {unreadable}.");
         }
 
-        if (DecodeOrDrop(body.RootElement, entryId, delivery, out var invalid) is not { } order)
+        if (DecodeOrDrop(body.RootElement, entryId, run, out var invalid) is not { } order)
         {
             return Invalid(invalid);
         }
 
-        var progress = await delivery.RunAsync([new InboundOrder(entryId, order)], InboundChannel.InputBinding, request.HttpContext.RequestAborted);
-        if (delivery.DropIfRefused(progress, entryId))
+        var progress = await run.RunAsync([new InboundOrder(entryId, order)], MessagingModel.Bindings, request.HttpContext.RequestAborted);
+        if (run.DropIfRefused(progress, entryId))
         {
             return Invalid($"Order {order.OrderId} can never be sent on: {progress.DroppedBecause(entryId)}.");
         }
 
         var done = progress.IsDone(entryId);
-        delivery.Answered(InboundChannel.InputBinding, [done ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY], progress);
+        run.Answered(MessagingModel.Bindings, [done ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY], progress);
         return done
             ? TypedResults.Ok()
             : TypedResults.Problem($"Order {order.OrderId} could not be processed now; deliver it again.",
@@ -177,8 +178,8 @@ public static class OrderEntryPoints
 
         Results<Ok, ProblemHttpResult> Invalid(string detail)
         {
-            delivery.Answered(InboundChannel.InputBinding, [BulkSubscribeAppResponseStatus.DROP], null);
-            return delivery.RejectsInvalidBindingMessages
+            run.Answered(MessagingModel.Bindings, [BulkSubscribeAppResponseStatus.DROP], null);
+            return run.RejectsInvalidBindingMessages
                 ? TypedResults.Problem(detail, statusCode: StatusCodes.Status400BadRequest)
                 : TypedResults.Ok();
         }
@@ -213,7 +214,7 @@ public static class OrderEntryPoints
         }
         catch (BadHttpRequestException e) when (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
         {
-            return (null, "the body is larger than any delivery of Messaging:MaxMessagesCount messages of Messaging:MaxMessageBytes");
+            return (null, "the body is larger than any request of Messaging:MaxMessagesCount messages of Messaging:MaxMessageBytes");
         }
         catch (Exception e) when (e is OperationCanceledException or IOException or BadHttpRequestException)
         {
@@ -221,6 +222,6 @@ public static class OrderEntryPoints
         }
     }
 
-    private static DeliveryRun Run(IOrderHandler handler, IOptions<MessagingOptions> options, string source, ILoggerFactory loggers, RetryOutage outage) =>
-        new(handler, options.Value, source, loggers.CreateLogger<DeliveryRun>(), outage);
+    private static RequestRun Run(IOrderHandler handler, IOptions<MessagingOptions> options, string source, ILoggerFactory loggers, RetryOutage outage) =>
+        new(handler, options.Value, source, loggers.CreateLogger<RequestRun>(), outage);
 }

@@ -3,7 +3,7 @@ using Dapr.AspNetCore;
 namespace OrderDistribution.Messaging.Inbound;
 
 /// <summary>
-/// The answer to a single (non-bulk) pub/sub delivery, <c>{"status":"SUCCESS|RETRY|DROP"}</c>; the SDK has a type
+/// The answer to a single (non-bulk) pub/sub request, <c>{"status":"SUCCESS|RETRY|DROP"}</c>; the SDK has a type
 /// for the bulk answer only.
 /// </summary>
 public sealed record SingleDeliveryResponse(string Status)

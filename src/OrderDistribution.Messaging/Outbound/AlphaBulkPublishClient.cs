@@ -14,11 +14,11 @@ namespace OrderDistribution.Messaging.Outbound;
 /// </summary>
 public class AlphaBulkPublishClient(GrpcDapr.DaprClient grpc, string? apiToken)
 {
-    public static AlphaBulkPublishClient Create(DaprSidecarOptions sidecar) =>
-        new(new GrpcDapr.DaprClient(GrpcChannel.ForAddress(sidecar.GrpcEndpoint, DaprSidecarOptions.ChannelOptions())), sidecar.ApiToken);
+    public static AlphaBulkPublishClient Create(SidecarOptions sidecar) =>
+        new(new GrpcDapr.DaprClient(GrpcChannel.ForAddress(sidecar.GrpcEndpoint, SidecarOptions.ChannelOptions())), sidecar.ApiToken);
 
     /// <returns>The entries the sidecar names as failed, among those sent; empty when it confirmed every entry.</returns>
-    /// <exception cref="DaprPublishException">The sidecar did not answer with a result: every entry may have failed.</exception>
+    /// <exception cref="SidecarCallException">The sidecar did not answer with a result: every entry may have failed.</exception>
     public virtual async Task<IReadOnlyList<FailedEntry>> PublishAsync(
         string pubSubName, string topic, IReadOnlyList<OutboundMessage> messages, IReadOnlyDictionary<string, string> metadata,
         CancellationToken cancellationToken)
@@ -52,7 +52,7 @@ public class AlphaBulkPublishClient(GrpcDapr.DaprClient grpc, string? apiToken)
         }
         catch (RpcException e)
         {
-            throw new DaprPublishException($"The sidecar did not confirm the bulk publish to {topic}: {e.Status.StatusCode} {e.Status.Detail}", e);
+            throw new SidecarCallException($"The sidecar did not confirm the bulk publish to {topic}: {e.Status.StatusCode} {e.Status.Detail}", e);
         }
     }
 

@@ -21,7 +21,7 @@ public sealed class BulkOrderPublisher(
     IOptions<MessagingOptions> options,
     OrderSizeLimit sizeLimit,
     SidecarFailures failures,
-    [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience)
+    [FromKeyedServices(SidecarResilience.Key)] ResiliencePipeline resilience)
 {
     /// <summary>
     /// Bulk requests of one delivery in flight at once. A bulk delivery of 250 orders is one or two requests per topic
@@ -135,9 +135,9 @@ public sealed class BulkOrderPublisher(
                 outcome.Failed?.Invoke(entry.EntryId, $"publish to {outcome.Topic} failed: {entry.Error}");
             }
         }
-        catch (Exception e) when (DaprPublishFailure.IsExpected(e, cancellationToken))
+        catch (Exception e) when (SidecarFailure.IsExpected(e, cancellationToken))
         {
-            var reason = $"bulk publish of {remaining.Count} entries to {outcome.Topic} failed: {DaprPublishFailure.Reason(e)}";
+            var reason = $"bulk publish of {remaining.Count} entries to {outcome.Topic} failed: {SidecarFailure.Reason(e)}";
             switch (failures.Judge(e))
             {
                 case SidecarFailureKind.RejectsOrder when remaining.Count > 1:
@@ -155,7 +155,7 @@ public sealed class BulkOrderPublisher(
                         .Concat(confirmedInHalves);
                 case SidecarFailureKind.RejectsOrder:
                     // Entries an earlier try of this chunk confirmed are still reported published, below.
-                    outcome.Drop(remaining[0].EntryId, $"the sidecar refuses it for good: {DaprPublishFailure.Reason(e)}");
+                    outcome.Drop(remaining[0].EntryId, $"the sidecar refuses it for good: {SidecarFailure.Reason(e)}");
                     remaining = [];
                     break;
                 default:
@@ -207,7 +207,7 @@ public sealed class BulkOrderPublisher(
             var stillFailing = new Dictionary<string, FailedEntry>(StringComparer.Ordinal);
             foreach (var entry in failedEntries)
             {
-                if (DaprPublishFailure.ClassifyEntryError(entry.Error) == SidecarFailureKind.RejectsOrder)
+                if (SidecarFailure.ClassifyEntryError(entry.Error) == SidecarFailureKind.RejectsOrder)
                 {
                     Drop(entry.EntryId, $"the broker refuses it for good: {entry.Error}");
                 }

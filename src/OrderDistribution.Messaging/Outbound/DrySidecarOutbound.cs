@@ -1,7 +1,7 @@
 namespace OrderDistribution.Messaging.Outbound;
 
 /// <summary>
-/// Sends nothing and confirms everything: what the warm-up runs the real forwarders against, so that a sample delivery
+/// Sends nothing and confirms everything: what the warm-up runs the real forwarders against, so that a sample request
 /// takes the whole way out up to the sidecar call, and no order is published and no sidecar is waited for.
 /// </summary>
 public sealed class DrySidecarOutbound : ISidecarOutbound

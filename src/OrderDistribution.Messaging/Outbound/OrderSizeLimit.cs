@@ -5,10 +5,10 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <summary>
 /// The largest order that can ever be sent on: no larger than the broker's largest message
 /// (<see cref="MessagingOptions.MaxMessageBytes"/>), and one request to the sidecar, with its envelope, no larger than the
-/// sidecar takes (<see cref="DaprSidecarOptions.MaxRequestBodySizeMb"/>). An order over it is refused the same way on
+/// sidecar takes (<see cref="SidecarOptions.MaxRequestBodySizeMb"/>). An order over it is refused the same way on
 /// every try, so it is dropped before any call instead of being retried forever.
 /// </summary>
-public sealed class OrderSizeLimit(IOptions<MessagingOptions> messaging, DaprSidecarOptions sidecar)
+public sealed class OrderSizeLimit(IOptions<MessagingOptions> messaging, SidecarOptions sidecar)
 {
     /// <summary>Room in one request for what surrounds the payload: the call's framing, names, metadata, JSON escaping.</summary>
     public const int RequestEnvelopeBytes = 16 * 1024;

@@ -43,7 +43,7 @@ public sealed partial class SidecarBulkPublisher(DaprClient dapr, AlphaBulkPubli
             }
             catch (KeyNotFoundException e)
             {
-                throw new DaprPublishException($"The sidecar named an entry of the bulk publish to {topic} it was not sent.", e);
+                throw new SidecarCallException($"The sidecar named an entry of the bulk publish to {topic} it was not sent.", e);
             }
         }
 

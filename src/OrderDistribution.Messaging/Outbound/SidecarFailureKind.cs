@@ -1,6 +1,6 @@
 namespace OrderDistribution.Messaging.Outbound;
 
-/// <summary>What a failed call to the sidecar says about the order it carried (<see cref="DaprPublishFailure.Classify"/>).</summary>
+/// <summary>What a failed call to the sidecar says about the order it carried (<see cref="SidecarFailure.Classify"/>).</summary>
 public enum SidecarFailureKind
 {
     /// <summary>The sidecar or the broker behind it could not take it now (down, busy, timed out): try again.</summary>

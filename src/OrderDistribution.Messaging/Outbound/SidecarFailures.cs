@@ -4,7 +4,7 @@ using OrderDistribution.ServiceDefaults;
 namespace OrderDistribution.Messaging.Outbound;
 
 /// <summary>
-/// Judges each failed call to the sidecar (<see cref="DaprPublishFailure.Classify"/>) and keeps what the failures say
+/// Judges each failed call to the sidecar (<see cref="SidecarFailure.Classify"/>) and keeps what the failures say
 /// about the configuration: after a failure wrong for every order (a component not found, 401, 403), the app reports
 /// itself not ready, with one error line naming the cause, until a call goes through again. Nothing is dropped for it:
 /// the orders are answered RETRY and wait for the fix.
@@ -18,10 +18,10 @@ public sealed partial class SidecarFailures(ILogger<SidecarFailures> logger) : I
     /// <summary>What the failure says about the order; records a failure wrong for every order.</summary>
     public SidecarFailureKind Judge(Exception exception)
     {
-        var kind = DaprPublishFailure.Classify(exception);
+        var kind = SidecarFailure.Classify(exception);
         if (kind == SidecarFailureKind.RejectsEveryOrder)
         {
-            var reason = DaprPublishFailure.Reason(exception);
+            var reason = SidecarFailure.Reason(exception);
             if (Interlocked.Exchange(ref _misconfiguration, reason) is null)
             {
                 LogMisconfigured(reason);

@@ -13,7 +13,7 @@ namespace OrderDistribution.Messaging.Outbound;
 public sealed class SidecarOrderCall(
     OrderSizeLimit sizeLimit,
     SidecarFailures failures,
-    [FromKeyedServices(DaprSidecarResilience.Key)] ResiliencePipeline resilience)
+    [FromKeyedServices(SidecarResilience.Key)] ResiliencePipeline resilience)
 {
     /// <param name="to">The destination's name (topic or output binding), passed to <paramref name="send"/>.</param>
     /// <param name="send">The call: the destination's name, the order's JSON, the attempt's cancellation.</param>
@@ -39,15 +39,15 @@ public sealed class SidecarOrderCall(
             failures.Succeeded();
             progress.MarkDone(order.EntryId);
         }
-        catch (Exception e) when (DaprPublishFailure.IsExpected(e, cancellationToken))
+        catch (Exception e) when (SidecarFailure.IsExpected(e, cancellationToken))
         {
             if (failures.Judge(e) == SidecarFailureKind.RejectsOrder)
             {
-                progress.MarkDropped(order.EntryId, $"order {order.Order.OrderId} to {to}: the sidecar refuses it for good: {DaprPublishFailure.Reason(e)}");
+                progress.MarkDropped(order.EntryId, $"order {order.Order.OrderId} to {to}: the sidecar refuses it for good: {SidecarFailure.Reason(e)}");
             }
             else
             {
-                progress.MarkFailed(order.EntryId, $"forwarding order {order.Order.OrderId} to {to} failed: {DaprPublishFailure.Reason(e)}");
+                progress.MarkFailed(order.EntryId, $"forwarding order {order.Order.OrderId} to {to} failed: {SidecarFailure.Reason(e)}");
             }
         }
     }

@@ -14,7 +14,7 @@ namespace OrderDistribution.Messaging.Outbound;
 /// binding gets the request's metadata (here the order's content type) and the trace context of daprd's span, which
 /// continues the <c>traceparent</c> sent here, a valid one or none (<c>docs/runtimes.md</c>).
 /// </summary>
-public sealed class SidecarOutputBindings(HttpClient http, DaprSidecarOptions sidecar) : IOutputBindings
+public sealed class SidecarOutputBindings(HttpClient http, SidecarOptions sidecar) : IOutputBindings
 {
     public const string ApiTokenHeader = "dapr-api-token";
 
@@ -38,7 +38,7 @@ public sealed class SidecarOutputBindings(HttpClient http, DaprSidecarOptions si
         if (!response.IsSuccessStatusCode)
         {
             var answer = await response.Content.ReadAsStringAsync(cancellationToken);
-            throw new DaprPublishException(
+            throw new SidecarCallException(
                 $"The sidecar did not confirm output binding {bindingName}: {(int)response.StatusCode} {answer}",
                 new HttpRequestException($"{(int)response.StatusCode} {answer}", null, response.StatusCode));
         }

@@ -2,7 +2,7 @@ using Microsoft.Extensions.Options;
 
 namespace OrderDistribution.Messaging.Outbound;
 
-/// <summary>Pub/sub, one message at a time: each order is one publish to its destination's topic, as it is (raw payload).</summary>
+/// <summary>Pub/sub, one message at a time: each order is one publish to its destination's queue, as it is (raw payload).</summary>
 public sealed class SinglePublishForwarder : IOrderForwarder
 {
     private static readonly Dictionary<string, string> RawPayload = new() { ["rawPayload"] = "true" };
@@ -21,7 +21,7 @@ public sealed class SinglePublishForwarder : IOrderForwarder
     {
         foreach (var order in orders)
         {
-            await _call.SendAsync(order, order.Destination.Topic, _publish, progress, cancellationToken);
+            await _call.SendAsync(order, order.Destination.Queue, _publish, progress, cancellationToken);
         }
     }
 }

@@ -10,9 +10,9 @@ public class AppContractTests
         var settings = AppSettings.Load(Contract.DistributorSettings);
         var uses = new (string Binding, string Direction, string Topic)[]
         {
-            (settings.Required("Distributor:IngressInputBinding"), "input", settings.Required("Distributor:IngressTopic")),
-            (settings.Required("Distributor:ExpressOutputBinding"), "output", settings.Required("Distributor:ExpressTopic")),
-            (settings.Required("Distributor:StandardOutputBinding"), "output", settings.Required("Distributor:StandardTopic")),
+            (settings.Required("Distributor:IngressInputBinding"), "input", settings.Required("Distributor:IngressQueue")),
+            (settings.Required("Distributor:ExpressOutputBinding"), "output", settings.Required("Distributor:ExpressQueue")),
+            (settings.Required("Distributor:StandardOutputBinding"), "output", settings.Required("Distributor:StandardQueue")),
         };
 
         AssertPubSubServes(settings.Required("Messaging:PubSubName"), Contract.Distributor);
@@ -30,7 +30,7 @@ public class AppContractTests
         foreach (var instance in Contract.Instances)
         {
             // The receiver's rule: names follow INSTANCE unless its settings set them.
-            var topic = settings["Receiver:Topic"] ?? OrderTopology.QueueOf(instance);
+            var topic = settings["Receiver:Queue"] ?? OrderTopology.QueueOf(instance);
             var binding = settings["Receiver:InputBinding"] ?? OrderTopology.InputBindingOf(instance);
             var container = settings["Receiver:Container"] ?? OrderTopology.OutboxOf(instance);
             var appId = $"receiver-{instance}";
@@ -82,7 +82,7 @@ public class AppContractTests
         Assert.Equal(Contract.PubSubName, pubSubName);
         var local = DaprComponent.Named(DaprComponent.LoadFolder("components-pubsub"), pubSubName, "components-pubsub");
         Assert.Contains(appId, local.Scopes);
-        var azure = InfraSnapshot.Of(("daprComponentsModel", "pubsub")).Component(pubSubName);
+        var azure = InfraSnapshot.Of(("messagingModel", "pubsub-bulk")).Component(pubSubName);
         Assert.Contains(appId, azure.Scopes);
     }
 
@@ -93,7 +93,7 @@ public class AppContractTests
         Assert.Equal(direction, local["direction"]);
         Assert.Equal([appId], local.Scopes);
 
-        var azure = InfraSnapshot.Of(("daprComponentsModel", "bindings")).Component(name);
+        var azure = InfraSnapshot.Of(("messagingModel", "bindings")).Component(name);
         Assert.Equal(queue, azure.Metadata["queueName"]);
         Assert.Equal(direction, azure.Metadata["direction"]);
         Assert.Equal([appId], azure.Scopes);

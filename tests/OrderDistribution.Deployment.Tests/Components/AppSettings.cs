@@ -27,7 +27,7 @@ internal sealed class AppSettings
     {
         var defaults = relative == Contract.DistributorSettings
             ? Sections((MessagingOptions.Section, new MessagingOptions()), (DistributorOptions.Section, new DistributorOptions()),
-                (DaprSidecarOptions.Section, new DaprSidecarOptions()), (ReadinessOptions.Section, new ReadinessOptions()))
+                (SidecarOptions.Section, new SidecarOptions()), (ReadinessOptions.Section, new ReadinessOptions()))
             : Sections((MessagingOptions.Section, new MessagingOptions()), (ReceiverOptions.Section, new ReceiverOptions()),
                 (StorageOptions.Section, new StorageOptions()), (ReadinessOptions.Section, new ReadinessOptions()));
         var file = JsonNode.Parse(Repo.Read(relative), documentOptions: new JsonDocumentOptions

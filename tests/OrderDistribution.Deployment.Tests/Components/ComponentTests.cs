@@ -232,11 +232,11 @@ public class ComponentTests
     }
 
     [Fact]
-    public void Redis_hands_out_a_pending_message_again_only_after_the_longest_delivery_and_its_margin()
+    public void Redis_hands_out_a_pending_message_again_only_after_the_longest_request_and_its_margin()
     {
         var redis = DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder);
         var processingTimeout = GoDuration.Parse(redis["processingTimeout"]);
-        var deadline = DeliveryDeadline.Longest();
+        var deadline = RequestDeadline.Longest();
 
         // Any shorter and a batch the app is still answering is handed out a second time.
         Assert.True(processingTimeout >= deadline + TimeSpan.FromSeconds(5),
@@ -335,9 +335,9 @@ public class ComponentTests
     }
 
     [Fact]
-    public void Inbound_attempts_outlast_the_apps_delivery_deadline_and_end_before_redis_hands_the_message_out_again()
+    public void Inbound_attempts_outlast_the_apps_request_deadline_and_end_before_redis_hands_the_message_out_again()
     {
-        var deadline = DeliveryDeadline.Longest();
+        var deadline = RequestDeadline.Longest();
         var processingTimeout = GoDuration.Parse(DaprComponent.Named(DaprComponent.LoadFolder(PubSubFolder), Contract.PubSubName, PubSubFolder)["processingTimeout"]);
         foreach (var (_, folder) in DaprRunFile.Models)
         {

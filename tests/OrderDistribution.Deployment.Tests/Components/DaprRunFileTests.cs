@@ -1,10 +1,10 @@
 using System.Globalization;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Deployment.Tests;
 
 public class DaprRunFileTests
 {
-    private static readonly string[] PubSubModes = ["bulk", "single"];
 
     /// <summary>Where scripts/run-local.sh publishes each app, in its project folder: the folder the run files start it from.</summary>
     private const string PublishedRun = "bin/run";
@@ -39,7 +39,7 @@ public class DaprRunFileTests
         {
             Assert.Equal($"http://127.0.0.1:{app.AppPort}", app.Env.GetValueOrDefault("ASPNETCORE_URLS"));
             Assert.Equal("http", app["appProtocol"]);
-            Assert.Contains(app.Env.GetValueOrDefault("Messaging__PubSubMode"), PubSubModes);
+            Assert.Equal(runFile == DaprRunFile.PubSub ? MessagingModels.PubSubBulk : MessagingModels.Bindings, app.Env.GetValueOrDefault("Messaging__Model"));
         }
     }
 
@@ -113,12 +113,13 @@ public class DaprRunFileTests
     }
 
     [Fact]
-    public void The_two_run_files_differ_only_in_the_components_folder_they_load_and_the_bindings_poison_answer()
+    public void The_two_run_files_differ_only_in_the_components_folder_they_load_their_model_and_the_bindings_poison_answer()
     {
         static string[] Significant(string file) =>
             Repo.Read(file).Split('\n')
                 .Where(line => !line.TrimStart().StartsWith('#'))
                 .Where(line => !line.Contains("Messaging__InvalidBindingMessage", StringComparison.Ordinal))
+                .Where(line => !line.Contains("Messaging__Model", StringComparison.Ordinal))
                 .Select(line => line.Replace("components-pubsub", "MODEL", StringComparison.Ordinal)
                     .Replace("components-bindings", "MODEL", StringComparison.Ordinal))
                 .ToArray();
@@ -127,28 +128,38 @@ public class DaprRunFileTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void Run_local_renders_run_files_whose_paths_and_mode_are_right()
+    public void Run_local_renders_run_files_whose_paths_and_model_are_right()
     {
-        foreach (var (runFile, _) in DaprRunFile.Models)
+        foreach (var model in MessagingModels.Spellings)
         {
-            var model = runFile == DaprRunFile.PubSub ? "pubsub" : "bindings";
-            var original = DaprRunFile.Load(runFile);
-            foreach (var mode in PubSubModes)
+            var original = DaprRunFile.Load(model == MessagingModels.Bindings ? DaprRunFile.Bindings : DaprRunFile.PubSub);
+            var rendered = Render(model);
+            Assert.Equal(original.Apps.Select(a => a.Id), rendered.Apps.Select(a => a.Id));
+            foreach (var app in rendered.Apps)
             {
-                var rendered = Render(model, mode);
-                Assert.Equal(original.Apps.Select(a => a.Id), rendered.Apps.Select(a => a.Id));
-                foreach (var app in rendered.Apps)
-                {
-                    var source = original.AppOf(app.Id);
-                    Assert.Equal(source.DirPath, app.DirPath);
-                    // The bindings model loads the copy of its folder the script renders beside the run file.
-                    var folder = model == "bindings" ? Repo.PathOf(".dapr/components-bindings") : Assert.Single(source.ResourcesPaths);
-                    Assert.Equal([folder], app.ResourcesPaths);
-                    Assert.Equal(Path.Combine(folder, "config.yaml"), app.ConfigFilePath);
-                    Assert.Equal(mode, app.Env["Messaging__PubSubMode"]);
-                }
+                var source = original.AppOf(app.Id);
+                Assert.Equal(source.DirPath, app.DirPath);
+                // The bindings model loads the copy of its folder the script renders beside the run file.
+                var folder = model == MessagingModels.Bindings ? Repo.PathOf(".dapr/components-bindings") : Assert.Single(source.ResourcesPaths);
+                Assert.Equal([folder], app.ResourcesPaths);
+                Assert.Equal(Path.Combine(folder, "config.yaml"), app.ConfigFilePath);
+                Assert.Equal(model, app.Env["Messaging__Model"]);
             }
         }
+    }
+
+    [RequiresProgramTheory("bash", "apt-get install bash")]
+    [InlineData("pubsub bulk", "scripts/run-local.sh pubsub-bulk")]
+    [InlineData("pubsub single", "scripts/run-local.sh pubsub-single")]
+    [InlineData("pubsub", "pubsub-bulk or pubsub-single")]
+    [InlineData("bindings bulk", "scripts/run-local.sh bindings")]
+    [InlineData("bulk", "bindings, pubsub-single or pubsub-bulk")]
+    public void Run_local_refuses_the_model_and_mode_it_took_before_naming_the_one_spelling(string arguments, string advice)
+    {
+        var (exitCode, output) = Repo.Run("bash", ["scripts/run-local.sh", "--render-only", .. arguments.Split(' ')]);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains(advice, Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -166,21 +177,21 @@ public class DaprRunFileTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void Single_mode_holds_each_sidecar_to_as_many_deliveries_as_its_app_works_on_at_once()
+    public void The_pubsub_single_model_holds_each_sidecar_to_as_many_requests_as_its_app_works_on_at_once()
     {
         var receiverWrites = AppSettings.Load(Contract.ReceiverSettings).RequiredInt("Receiver:MaxConcurrentWrites");
-        var distributorCalls = new OrderDistribution.Messaging.Outbound.DaprSidecarOptions().MaxConcurrentRequests;
+        var distributorCalls = new OrderDistribution.Messaging.Outbound.SidecarOptions().MaxConcurrentRequests;
+        foreach (var app in Render(MessagingModels.PubSubSingle).Apps)
+        {
+            var cap = int.Parse(app["appMaxConcurrency"] ?? "0", CultureInfo.InvariantCulture);
+            Assert.Equal(app.Id == Contract.Distributor ? distributorCalls : receiverWrites, cap);
+        }
+
+        // Bulk requests are few and large, a binding's one per consumer: a cap there only adds a queue in the sidecar.
+        Assert.All(Render(MessagingModels.PubSubBulk).Apps, app => Assert.Null(app["appMaxConcurrency"]));
+        Assert.All(Render(MessagingModels.Bindings).Apps, app => Assert.Null(app["appMaxConcurrency"]));
         foreach (var (runFile, _) in DaprRunFile.Models)
         {
-            var model = runFile == DaprRunFile.PubSub ? "pubsub" : "bindings";
-            foreach (var app in Render(model, "single").Apps)
-            {
-                var cap = int.Parse(app["appMaxConcurrency"] ?? "0", CultureInfo.InvariantCulture);
-                Assert.Equal(app.Id == Contract.Distributor ? distributorCalls : receiverWrites, cap);
-            }
-
-            // Bulk deliveries are few and large: a cap there only adds a queue in the sidecar.
-            Assert.All(Render(model, "bulk").Apps, app => Assert.Null(app["appMaxConcurrency"]));
             Assert.All(DaprRunFile.Load(runFile).Apps, app => Assert.Null(app["appMaxConcurrency"]));
         }
     }
@@ -190,16 +201,17 @@ public class DaprRunFileTests
         foreach (var (runFile, _) in DaprRunFile.Models)
         {
             yield return DaprRunFile.Load(runFile);
-            foreach (var mode in PubSubModes)
-            {
-                yield return Render(runFile == DaprRunFile.PubSub ? "pubsub" : "bindings", mode);
-            }
+        }
+
+        foreach (var model in MessagingModels.Spellings)
+        {
+            yield return Render(model);
         }
     }
 
-    private static DaprRunFile Render(string model, string mode)
+    private static DaprRunFile Render(string model)
     {
-        var (exitCode, output) = Repo.Run("bash", "scripts/run-local.sh", "--render-only", model, mode);
+        var (exitCode, output) = Repo.Run("bash", "scripts/run-local.sh", "--render-only", model);
         Assert.True(exitCode == 0, output);
         return DaprRunFile.LoadFullPath(output.Trim());
     }

@@ -28,7 +28,7 @@ internal sealed class RenderedBindings : IDisposable
     /// <summary>Rendered in the repository, with the setting unset: what a user gets by default.</summary>
     public static RenderedBindings Default()
     {
-        var (exitCode, output) = Repo.Run("env", "-u", Setting, "bash", "scripts/run-local.sh", "--render-only", "bindings", "bulk");
+        var (exitCode, output) = Repo.Run("env", "-u", Setting, "bash", "scripts/run-local.sh", "--render-only", "bindings");
         Assert.True(exitCode == 0, output);
         return new RenderedBindings(DaprRunFile.LoadFullPath(output.Trim()), null);
     }
@@ -68,7 +68,7 @@ internal sealed class RenderedBindings : IDisposable
     public void Dispose() => _copy?.Delete(recursive: true);
 
     private static (int ExitCode, string Output) RunIn(DirectoryInfo copy, string consumers) =>
-        Repo.Run("env", $"{Setting}={consumers}", "bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--render-only", "bindings", "bulk");
+        Repo.Run("env", $"{Setting}={consumers}", "bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--render-only", "bindings");
 
     private static DirectoryInfo CopyOfRepository()
     {

@@ -6,13 +6,11 @@ public partial class AzdTests
 {
     private static readonly string[] ModelSettings =
     [
-        "DAPR_COMPONENTS_MODEL", "DAPR_PUBSUB_MODEL", "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS",
+        "MESSAGING_MODEL", "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS",
         "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS", "SERVICE_BUS_SKU", "SERVICE_BUS_MESSAGING_UNITS",
         "BINDING_CONSUMERS_PER_QUEUE",
     ];
 
-    private static readonly string[] Models = ["bindings", "pubsub"];
-    private static readonly string[] PubSubModes = ["bulk", "single"];
     private static readonly string[] MessagingUnits = ["1", "2", "4", "8", "16"];
 
     [RequiresBicepFact]
@@ -109,8 +107,7 @@ public partial class AzdTests
 
         Assert.True(values.ContainsKey("AZURE_ENV_NAME"));
         Assert.True(values.ContainsKey("AZURE_LOCATION"));
-        Assert.Contains(values["DAPR_COMPONENTS_MODEL"], Models);
-        Assert.Contains(values["DAPR_PUBSUB_MODEL"], PubSubModes);
+        Assert.Contains(values["MESSAGING_MODEL"], OrderDistribution.Messaging.MessagingModels.Spellings);
         Assert.Contains(values["SERVICE_BUS_SKU"], BicepCompiler.Main["parameters"]!["serviceBusSku"]!["allowedValues"]!.AsArray().Select(v => v!.GetValue<string>()));
         Assert.Contains(values["SERVICE_BUS_MESSAGING_UNITS"], MessagingUnits);
         foreach (var key in new[] { "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS", "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS", "BINDING_CONSUMERS_PER_QUEUE" })

@@ -16,13 +16,13 @@ public class AzureDeploymentTests
     /// <summary>Each setting that shapes the components, changed one at a time.</summary>
     public static TheoryData<string, object> ComponentSettings => new()
     {
-        { "daprComponentsModel", "bindings" },
-        { "daprPubSubModel", "single" },
+        { "messagingModel", "bindings" },
+        { "messagingModel", "pubsub-single" },
         { "serviceBusSku", "Premium" },
         { "maxActiveMessages", 200 },
         { "maxConcurrentHandlers", 2 },
         { "bindingConsumersPerQueue", 8 },
-        { "deliveryDeadlineSeconds", 20 },
+        { "requestDeadlineSeconds", 20 },
     };
 
     [RequiresBicepTheory]
@@ -134,11 +134,11 @@ public class AzureDeploymentTests
     }
 
     [RequiresBicepTheory]
-    [InlineData("pubsub")]
+    [InlineData("pubsub-bulk")]
     [InlineData("bindings")]
     public void Every_component_signs_in_with_its_apps_system_assigned_identity_so_no_app_holds_a_service_bus_right_twice(string model)
     {
-        var snapshot = InfraSnapshot.Of(("daprComponentsModel", model));
+        var snapshot = InfraSnapshot.Of(("messagingModel", model));
         Assert.All(snapshot.Components, component => Assert.False(component.Metadata.ContainsKey("azureClientId"), component.Name));
         var serviceBusHolders = snapshot.RoleAssignments.Where(a => a.ScopeType == "queues" && a.RoleId != Owner && a.Who != InfraSnapshot.UserPrincipalId).ToList();
         Assert.All(serviceBusHolders, a => Assert.EndsWith(" (system-assigned)", a.Who, StringComparison.Ordinal));
@@ -220,21 +220,21 @@ public class AzureDeploymentTests
     }
 
     [RequiresBicepFact]
-    public void The_apps_get_the_delivery_deadline_the_infrastructure_timers_are_derived_from()
+    public void The_apps_get_the_request_deadline_the_infrastructure_timers_are_derived_from()
     {
-        var deadline = BicepCompiler.Main["parameters"]!["deliveryDeadlineSeconds"]!["defaultValue"]!.GetValue<int>();
-        Assert.Equal(DeliveryDeadline.Longest(), TimeSpan.FromSeconds(deadline));
-        Assert.All(InfraSnapshot.Default.ContainerApps, app => Assert.Equal("00:00:10", app.Env["Messaging__DeliveryDeadline"]));
-        Assert.All(InfraSnapshot.Of(("deliveryDeadlineSeconds", 45)).ContainerApps, app => Assert.Equal("00:00:45", app.Env["Messaging__DeliveryDeadline"]));
+        var deadline = BicepCompiler.Main["parameters"]!["requestDeadlineSeconds"]!["defaultValue"]!.GetValue<int>();
+        Assert.Equal(RequestDeadline.Longest(), TimeSpan.FromSeconds(deadline));
+        Assert.All(InfraSnapshot.Default.ContainerApps, app => Assert.Equal("00:00:10", app.Env["Messaging__RequestDeadline"]));
+        Assert.All(InfraSnapshot.Of(("requestDeadlineSeconds", 45)).ContainerApps, app => Assert.Equal("00:00:45", app.Env["Messaging__RequestDeadline"]));
     }
 
     [RequiresBicepTheory]
     [InlineData(1)]
     [InlineData(10)]
     [InlineData(50)]
-    public void Sidecar_and_broker_timers_outlast_the_delivery_deadline_with_margin(int deadline)
+    public void Sidecar_and_broker_timers_outlast_the_request_deadline_with_margin(int deadline)
     {
-        var snapshot = InfraSnapshot.Of(("deliveryDeadlineSeconds", deadline));
+        var snapshot = InfraSnapshot.Of(("requestDeadlineSeconds", deadline));
         foreach (var name in InboundComponents)
         {
             var policy = Assert.Single(snapshot.OfType("Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies"),
@@ -283,7 +283,7 @@ public class AzureDeploymentTests
 
         // In Azure, with main.parameters.json's default: one Service Bus input binding per queue, with that many
         // handlers (and twice as many locked).
-        var snapshot = InfraSnapshot.Of(("daprComponentsModel", "bindings"));
+        var snapshot = InfraSnapshot.Of(("messagingModel", "bindings"));
         Assert.Equal($"${{BINDING_CONSUMERS_PER_QUEUE={perQueue}}}", BicepTests.MainParameters()["bindingConsumersPerQueue"]);
         foreach (var binding in Contract.Bindings.Where(b => b.Direction == "input"))
         {

@@ -33,13 +33,14 @@ public class BicepTests
     }
 
     [RequiresBicepTheory]
-    [InlineData("pubsub")]
+    [InlineData("pubsub-bulk")]
+    [InlineData("pubsub-single")]
     [InlineData("bindings")]
     public void Bicep_scopes_follow_the_model_parameter(string model)
     {
-        foreach (var component in InfraSnapshot.Of(("daprComponentsModel", model)).Components)
+        foreach (var component in InfraSnapshot.Of(("messagingModel", model)).Components)
         {
-            var live = component.Name == Contract.PubSubName ? model == "pubsub" : model == "bindings";
+            var live = component.Name == Contract.PubSubName ? model != "bindings" : model == "bindings";
             string[] expected = !live
                 ? [Contract.PlaceholderScope]
                 : component.Name == Contract.PubSubName
@@ -68,21 +69,21 @@ public class BicepTests
     }
 
     [RequiresBicepTheory]
-    [InlineData("bulk", 250, 1)]
-    [InlineData("single", 128, 64)]
-    public void Order_pubsub_gets_the_handler_settings_of_the_chosen_pubsub_mode(string mode, int activeMessages, int handlers)
+    [InlineData("pubsub-bulk", 250, 1)]
+    [InlineData("pubsub-single", 128, 64)]
+    public void Order_pubsub_gets_the_handler_settings_of_the_chosen_pubsub_model(string model, int activeMessages, int handlers)
     {
-        var pubSub = InfraSnapshot.Of(("daprPubSubModel", mode)).Component(Contract.PubSubName);
+        var pubSub = InfraSnapshot.Of(("messagingModel", model)).Component(Contract.PubSubName);
 
         Assert.Equal(activeMessages, pubSub.IntMetadata("maxActiveMessages"));
         Assert.Equal(handlers, pubSub.IntMetadata("maxConcurrentHandlers"));
     }
 
     [RequiresBicepFact]
-    public void Single_mode_runs_many_handlers_while_bulk_keeps_the_seeds_one_handler_filling_whole_bulks()
+    public void Pubsub_single_runs_many_handlers_while_pubsub_bulk_keeps_the_seeds_one_handler_filling_whole_bulks()
     {
-        var bulk = InfraSnapshot.Of(("daprPubSubModel", "bulk")).Component(Contract.PubSubName);
-        var single = InfraSnapshot.Of(("daprPubSubModel", "single")).Component(Contract.PubSubName);
+        var bulk = InfraSnapshot.Of(("messagingModel", "pubsub-bulk")).Component(Contract.PubSubName);
+        var single = InfraSnapshot.Of(("messagingModel", "pubsub-single")).Component(Contract.PubSubName);
 
         Assert.Equal(1, bulk.IntMetadata("maxConcurrentHandlers"));
         Assert.Equal(AppSettings.Load(Contract.DistributorSettings).RequiredInt("Messaging:MaxMessagesCount"), bulk.IntMetadata("maxActiveMessages"));
@@ -151,10 +152,10 @@ public class BicepTests
     [RequiresBicepFact]
     public void Every_container_app_gets_the_model_settings_and_its_identity()
     {
-        var snapshot = InfraSnapshot.Of(("daprPubSubModel", "single"), ("maxMessagesCount", 100));
+        var snapshot = InfraSnapshot.Of(("messagingModel", "pubsub-single"), ("maxMessagesCount", 100));
         foreach (var app in snapshot.ContainerApps)
         {
-            Assert.Equal("single", app.Env["Messaging__PubSubMode"]);
+            Assert.Equal("pubsub-single", app.Env["Messaging__Model"]);
             Assert.Equal("100", app.Env["Messaging__MaxMessagesCount"]);
             Assert.Equal("secretref:appinsights-connection-string", app.Env["APPLICATIONINSIGHTS_CONNECTION_STRING"]);
             Assert.Contains($"/userAssignedIdentities/id-{app.Name}-", app.Env["AZURE_CLIENT_ID"], StringComparison.Ordinal);
@@ -238,8 +239,7 @@ public class BicepTests
     [Theory]
     [InlineData("environmentName", "${AZURE_ENV_NAME}")]
     [InlineData("location", "${AZURE_LOCATION}")]
-    [InlineData("daprComponentsModel", "${DAPR_COMPONENTS_MODEL=pubsub}")]
-    [InlineData("daprPubSubModel", "${DAPR_PUBSUB_MODEL=bulk}")]
+    [InlineData("messagingModel", "${MESSAGING_MODEL=pubsub-bulk}")]
     [InlineData("maxMessagesCount", "${MAX_MESSAGES_COUNT=250}")]
     [InlineData("maxActiveMessages", "${MAX_ACTIVE_MESSAGES=250}")]
     [InlineData("maxConcurrentHandlers", "${MAX_CONCURRENT_HANDLERS=1}")]
@@ -248,7 +248,7 @@ public class BicepTests
     [InlineData("bindingConsumersPerQueue", "${BINDING_CONSUMERS_PER_QUEUE=4}")]
     [InlineData("serviceBusSku", "${SERVICE_BUS_SKU=Standard}")]
     [InlineData("serviceBusMessagingUnits", "${SERVICE_BUS_MESSAGING_UNITS=1}")]
-    [InlineData("deliveryDeadlineSeconds", "${DELIVERY_DEADLINE_SECONDS=10}")]
+    [InlineData("requestDeadlineSeconds", "${REQUEST_DEADLINE_SECONDS=10}")]
     public void Main_parameters_json_maps_the_azd_variables(string parameter, string value) =>
         Assert.Equal(value, MainParameters().GetValueOrDefault(parameter));
 
@@ -282,23 +282,23 @@ public class BicepTests
     {
         // docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own": a subscription or input binding stopped by app health wedged daprd 1.14.
         // Backpressure is the apps' per-entry RETRY answer; the container probes stay.
-        foreach (var model in new[] { "pubsub", "bindings" })
+        foreach (var model in OrderDistribution.Messaging.MessagingModels.Spellings)
         {
-            var apps = InfraSnapshot.Of(("daprComponentsModel", model)).ContainerApps;
+            var apps = InfraSnapshot.Of(("messagingModel", model)).ContainerApps;
             Assert.Equal(3, apps.Count);
             Assert.All(apps, app => Assert.Null(app.Configuration["dapr"]!["appHealth"]));
         }
     }
 
     [RequiresBicepFact]
-    public void Single_mode_bounds_the_deliveries_each_sidecar_runs_into_its_app_with_the_handlers_number_and_nothing_else_does()
+    public void Pubsub_single_bounds_the_requests_each_sidecar_runs_into_its_app_with_the_handlers_number_and_nothing_else_does()
     {
-        var single = InfraSnapshot.Of(("daprPubSubModel", "single"));
+        var single = InfraSnapshot.Of(("messagingModel", "pubsub-single"));
         var handlers = single.Component(Contract.PubSubName).IntMetadata("maxConcurrentHandlers");
         Assert.Equal(64, handlers);
         Assert.All(single.ContainerApps, app => Assert.Equal(handlers, app.Configuration["dapr"]!["maxConcurrency"]!.GetValue<int>()));
 
-        foreach (var other in new[] { InfraSnapshot.Of(("daprPubSubModel", "bulk")), InfraSnapshot.Of(("daprComponentsModel", "bindings"), ("daprPubSubModel", "single")) })
+        foreach (var other in new[] { InfraSnapshot.Of(("messagingModel", "pubsub-bulk")), InfraSnapshot.Of(("messagingModel", "bindings")) })
         {
             Assert.All(other.ContainerApps, app => Assert.Null(app.Configuration["dapr"]!["maxConcurrency"]));
         }

@@ -36,8 +36,7 @@ internal sealed class InfraSnapshot
         {
             ["environmentName"] = EnvironmentName,
             ["location"] = Location,
-            ["daprComponentsModel"] = "pubsub",
-            ["daprPubSubModel"] = "bulk",
+            ["messagingModel"] = "pubsub-bulk",
             ["principalId"] = UserPrincipalId,
         };
         foreach (var (name, value) in parameters)

@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Deployment.Tests;
 
@@ -60,8 +61,8 @@ public class KqlTests
             Assert.Equal(OrderDistribution.Receiver.StoredOrdersTelemetry.EventName, row["name"]!.GetValue<string>());
             Assert.StartsWith("receiver-", row["cloud_RoleName"]!.GetValue<string>(), StringComparison.Ordinal);
             Assert.True(row["customMeasurements"]![OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount]!.GetValue<double>() > 0);
-            Assert.True(Enum.TryParse<OrderDistribution.Messaging.Inbound.InboundChannel>(
-                TelemetrySample.Dimension(row, OrderDistribution.Receiver.StoredOrdersTelemetry.Channel), out _));
+            Assert.True(MessagingModels.TryParse(
+                TelemetrySample.Dimension(row, OrderDistribution.Receiver.StoredOrdersTelemetry.Model), out _));
         });
     }
 
@@ -76,13 +77,13 @@ public class KqlTests
     [Theory]
     [InlineData(Contract.DistributorSettings)]
     [InlineData(Contract.ReceiverSettings)]
-    public void The_per_delivery_retry_and_drop_counts_reach_application_insights(string settingsFile)
+    public void The_per_request_retry_and_drop_counts_reach_application_insights(string settingsFile)
     {
         var settings = AppSettings.Load(settingsFile);
 
         // retry-drop.kql and the workbook read the lines of this category that close an outage of deliveries answered
-        // RETRY (Information) and name each dropped entry (Warning); DeliveryRulesTests checks the category.
-        Assert.True(ApplicationInsightsLevel(settings, AppTypeNamed("DeliveryRun").FullName!) <= Level.Information);
+        // RETRY (Information) and name each dropped entry (Warning); RequestRulesTests checks the category.
+        Assert.True(ApplicationInsightsLevel(settings, AppTypeNamed("RequestRun").FullName!) <= Level.Information);
         // Everything else stays at Warning, so a burst does not flood Application Insights.
         Assert.Equal(Level.Warning, ApplicationInsightsLevel(settings, "Microsoft.AspNetCore.Hosting.Diagnostics"));
         Assert.Contains("customDimensions.RetryCount", Repo.Read("scripts/kql/retry-drop.kql"), StringComparison.Ordinal);
@@ -207,7 +208,7 @@ public class KqlTests
         Assert.Contains("customDimensions.RetryCount", queries["retries-drops"], StringComparison.Ordinal);
         Assert.Contains("format startswith \"Dropped entry\"", queries["retries-drops"], StringComparison.Ordinal);
 
-        // Per model: the routes the apps serve and the channels they log name the model.
+        // Per model: the routes the apps serve name the model.
         var routes = new OrderDistribution.Messaging.Inbound.OrderRoutes("q-order-express", "q-order-express-input");
         foreach (var (route, model) in new[] { (routes.Bulk, "pubsub-bulk"), (routes.Single, "pubsub-single"), (routes.Binding, "bindings") })
         {
@@ -216,10 +217,7 @@ public class KqlTests
             Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["throughput"], StringComparison.Ordinal);
         }
 
-        foreach (var channel in Enum.GetNames<OrderDistribution.Messaging.Inbound.InboundChannel>())
-        {
-            Assert.Contains($"tostring(customDimensions.Channel) == \"{channel}\"", queries["retries-drops"], StringComparison.Ordinal);
-        }
+        Assert.Contains("isnotempty(tostring(customDimensions.Model)), tostring(customDimensions.Model)", queries["retries-drops"], StringComparison.Ordinal);
 
         // Dead letters: Service Bus's own metric, per queue.
         var metric = Workbook.Item("dead-letters")["content"]!;

@@ -15,10 +15,10 @@ public partial class AzureBurstTests
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void A_burst_is_refused_when_an_app_runs_another_model_than_the_azd_environment_names() =>
-        // Both its settings: the fake matches calls by text without quotes.
+        // The fake matches calls by text without quotes.
         AssertRefused(
             a => a.Respond("--name receiver-standard --revision receiver-standard--r1", "bindings"),
-            "refusing the burst: the azd environment says pubsub/bulk, but Azure runs: receiver-standard=bindings/bindings");
+            "refusing the burst: the azd environment says pubsub-bulk, but Azure runs: receiver-standard=bindings");
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void A_burst_is_refused_while_an_apps_latest_revision_is_not_the_ready_one_it_would_be_labelled_by() =>
@@ -41,7 +41,7 @@ public partial class AzureBurstTests
         var (first, firstOutput) = Burst(azure);
         Assert.True(first == 0, firstOutput);
         Assert.Contains("--start cold", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
-        Assert.Contains("--model pubsub --pubsub-mode bulk", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
+        Assert.Contains("--model pubsub-bulk", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
 
         var (second, secondOutput) = Burst(azure);
         Assert.True(second == 0, secondOutput);
@@ -124,8 +124,8 @@ public partial class AzureBurstTests
 
         Assert.True(first == 0 && second == 0, firstOutput + secondOutput);
         // The burst that started with 4 replicas per app is no comparison for one that started with 1.
-        Assert.Contains("comparable earlier bursts (model pubsub/bulk, start as given, same replicas at the instant): 0,", firstOutput, StringComparison.Ordinal);
-        Assert.Contains("comparable earlier bursts (model pubsub/bulk, start as given, same replicas at the instant): 1,", secondOutput, StringComparison.Ordinal);
+        Assert.Contains("comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant): 0,", firstOutput, StringComparison.Ordinal);
+        Assert.Contains("comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant): 1,", secondOutput, StringComparison.Ordinal);
         Assert.Equal(4, File.ReadAllLines(history).Length);
     }
 
@@ -164,7 +164,7 @@ public partial class AzureBurstTests
         Assert.DoesNotContain("dead-lettered in this burst", output, StringComparison.Ordinal);
     }
 
-    /// <summary>An azd environment on pubsub/bulk whose apps and component run just that, with empty queues and
+    /// <summary>An azd environment on pubsub-bulk whose apps and component run just that, with empty queues and
     /// <paramref name="replicas"/> replicas per app; the <paramref name="specific"/> answers come first (the fake
     /// answers with the first that matches). The load tool's stand-in records 9 of 10 orders stored in 41.2 s, and
     /// Application Insights holds the same.</summary>
@@ -172,8 +172,7 @@ public partial class AzureBurstTests
     {
         var azure = new FakeAzure()
             .SetAzdValue("AZURE_CONTAINER_APPS_ENVIRONMENT_NAME", "cae-fake")
-            .SetAzdValue("DAPR_COMPONENTS_MODEL", "pubsub")
-            .SetAzdValue("DAPR_PUBSUB_MODEL", "bulk");
+            .SetAzdValue("MESSAGING_MODEL", "pubsub-bulk");
         azure.Respond("length(@)", replicas.ToString(CultureInfo.InvariantCulture));
         specific?.Invoke(azure);
         foreach (var app in Contract.AppIds)
@@ -182,14 +181,13 @@ public partial class AzureBurstTests
         }
 
         azure.Respond("app-insights query", "41.5 9 2026-11-20T10:01:11.500Z")
-            .Respond("DAPR_COMPONENTS_MODEL", "pubsub")
-            .Respond("Messaging__PubSubMode", "bulk")
+            .Respond("Messaging__Model", "pubsub-bulk")
             .Respond("dapr-component show", "distributor receiver-express receiver-standard")
             .Respond("activeMessageCount", "0\t0");
         var record = System.Text.Json.JsonSerializer.Serialize(new
         {
             ScheduledAt = new DateTimeOffset(2026, 11, 20, 10, 0, 30, TimeSpan.Zero),
-            Model = "pubsub",
+            Model = "pubsub-bulk",
             Count = 10,
             OrdersFile = "orders.json",
             ClockSkewSeconds = skewSeconds,

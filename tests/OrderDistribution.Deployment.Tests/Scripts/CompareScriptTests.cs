@@ -70,18 +70,18 @@ public sealed class CompareScriptTests : IDisposable
                 $"dotnet build -c Release {Repo.PathOf("src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj")}",
                 "start --storage-only",
                 $"{run} ceiling --results {log}",
-                "start pubsub bulk",
-                $"{run} run --model pubsub --pubsub-mode bulk --count 10000 --start cold --results {log}",
-                $"{run} run --model pubsub --pubsub-mode bulk --count 10000 --start warm --results {log}",
-                "stop pubsub bulk",
-                "start pubsub single",
-                $"{run} run --model pubsub --pubsub-mode single --count 10000 --start cold --results {log}",
-                $"{run} run --model pubsub --pubsub-mode single --count 10000 --start warm --results {log}",
-                "stop pubsub single",
-                "start bindings bulk",
-                $"{run} run --model bindings --pubsub-mode bulk --count 10000 --start cold --results {log}",
-                $"{run} run --model bindings --pubsub-mode bulk --count 10000 --start warm --results {log}",
-                "stop bindings bulk",
+                "start pubsub-bulk",
+                $"{run} run --model pubsub-bulk --count 10000 --start cold --results {log}",
+                $"{run} run --model pubsub-bulk --count 10000 --start warm --results {log}",
+                "stop pubsub-bulk",
+                "start pubsub-single",
+                $"{run} run --model pubsub-single --count 10000 --start cold --results {log}",
+                $"{run} run --model pubsub-single --count 10000 --start warm --results {log}",
+                "stop pubsub-single",
+                "start bindings",
+                $"{run} run --model bindings --count 10000 --start cold --results {log}",
+                $"{run} run --model bindings --count 10000 --start warm --results {log}",
+                "stop bindings",
                 $"{run} ceiling --results {log}",
                 $"{run} report {log}",
                 "stop --storage-only",
@@ -97,21 +97,21 @@ public sealed class CompareScriptTests : IDisposable
         Assert.True(exitCode == 0, output);
         var calls = Calls;
         var broker = calls.IndexOf($"dotnet run -c Release --project {Repo.PathOf("tests/OrderDistribution.Benchmarks")} -- bindings-broker 500 --as-configured");
-        Assert.InRange(broker, calls.IndexOf("stop bindings bulk") + 1, calls.Count - 1);
+        Assert.InRange(broker, calls.IndexOf("stop bindings") + 1, calls.Count - 1);
         Assert.Contains("bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s", output, StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void A_failed_burst_stops_its_trio_is_reported_in_one_line_and_the_next_model_still_runs()
     {
-        File.WriteAllText(Path.Combine(_dir, "dotnet-fails"), "--pubsub-mode single");
+        File.WriteAllText(Path.Combine(_dir, "dotnet-fails"), "--model pubsub-single");
 
         var (exitCode, output) = Compare("--runs", "3", "--models", "pubsub-single,bindings", "--count", "500");
 
         Assert.Equal(1, exitCode);
         var calls = Calls;
-        Assert.Single(calls, c => c.Contains("--pubsub-mode single", StringComparison.Ordinal));
-        Assert.InRange(calls.IndexOf("stop pubsub single"), 0, calls.IndexOf("start bindings bulk"));
+        Assert.Single(calls, c => c.Contains("--model pubsub-single", StringComparison.Ordinal));
+        Assert.InRange(calls.IndexOf("stop pubsub-single"), 0, calls.IndexOf("start bindings"));
         Assert.Equal(3, calls.Count(c => c.Contains("run --model bindings", StringComparison.Ordinal) && c.Contains("--count 500", StringComparison.Ordinal)));
         Assert.Contains(calls, c => c.EndsWith($"report {Path.Combine(Out, "LOG.md")}", StringComparison.Ordinal));
         var failed = output.Split('\n').Where(l => l.StartsWith("pubsub-single: FAILED", StringComparison.Ordinal)).Distinct().ToList();
@@ -142,7 +142,7 @@ public sealed class CompareScriptTests : IDisposable
 
         Assert.Equal(1, exitCode);
         Assert.Contains("pubsub-bulk: FAILED: the trio was not ready within 2 s", output, StringComparison.Ordinal);
-        Assert.Contains("stop pubsub bulk", Calls);
+        Assert.Contains("stop pubsub-bulk", Calls);
         Assert.DoesNotContain(Calls, c => c.Contains(" run --model", StringComparison.Ordinal));
     }
 
@@ -161,7 +161,7 @@ public sealed class CompareScriptTests : IDisposable
             $"read src/OrderDistribution.Distributor/.dapr/logs/{Contract.Distributor}_daprd_",
             line,
             StringComparison.Ordinal);
-        Assert.Contains("stop bindings bulk", Calls);
+        Assert.Contains("stop bindings", Calls);
         Assert.DoesNotContain(Calls, c => c.Contains(" run --model", StringComparison.Ordinal));
     }
 
@@ -203,8 +203,8 @@ public sealed class CompareScriptTests : IDisposable
 
         Assert.True(exitCode == 130, output);
         var calls = Calls;
-        Assert.Equal(["stop pubsub bulk", "stop --storage-only"], calls.Where(c => c.StartsWith("stop ", StringComparison.Ordinal)));
-        Assert.DoesNotContain("start bindings bulk", calls);
+        Assert.Equal(["stop pubsub-bulk", "stop --storage-only"], calls.Where(c => c.StartsWith("stop ", StringComparison.Ordinal)));
+        Assert.DoesNotContain("start bindings", calls);
     }
 
     [RequiresProgramTheory("bash", "apt-get install bash")]

@@ -63,10 +63,11 @@ public class ScriptTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void Run_local_refuses_an_unknown_model_or_mode()
+    public void Run_local_refuses_an_unknown_model()
     {
-        Assert.Equal(2, Repo.Run("bash", "scripts/run-local.sh", "--render-only", "grpc", "bulk").ExitCode);
+        Assert.Equal(2, Repo.Run("bash", "scripts/run-local.sh", "--render-only", "grpc").ExitCode);
         Assert.Equal(2, Repo.Run("bash", "scripts/run-local.sh", "--render-only", "pubsub", "batch").ExitCode);
+        Assert.Equal(2, Repo.Run("bash", "scripts/run-local.sh", "--render-only", "pubsub-batch").ExitCode);
     }
 
     [RequiresProgramTheory("bash", "apt-get install bash")]
@@ -74,7 +75,7 @@ public class ScriptTests
     [InlineData("DAPR_HTTP_ENDPOINT", "http://127.0.0.1:3500")]
     public void Run_local_refuses_a_sidecar_endpoint_set_in_the_shell_with_one_line(string variable, string value)
     {
-        var (exitCode, output) = Repo.Run("env", $"{variable}={value}", "bash", "scripts/run-local.sh", "--render-only", "pubsub", "bulk");
+        var (exitCode, output) = Repo.Run("env", $"{variable}={value}", "bash", "scripts/run-local.sh", "--render-only", "pubsub-bulk");
 
         Assert.Equal(2, exitCode);
         var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
@@ -108,7 +109,7 @@ public class ScriptTests
             // group pubsub.redis names after that app: the script's own list of both must agree.
             new FakeBrokers(fakes.FullName).AllReady(consumers: 4);
 
-            foreach (var model in new[] { "bindings", "pubsub" })
+            foreach (var model in new[] { "bindings", "pubsub-bulk" })
             {
                 var (exitCode, output) = MissingConsumers(fakes.FullName, model, "4");
                 Assert.True(exitCode == 0, $"{model}: {output}");
@@ -147,10 +148,10 @@ public class ScriptTests
 
     private static (int ExitCode, string Output) MissingConsumers(string fakes, string model, string consumers) =>
         Repo.Run("env", $"{RenderedBindings.Setting}={consumers}", $"PATH={fakes}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}",
-            "bash", "scripts/run-local.sh", "--missing-consumers", model, "bulk");
+            "bash", "scripts/run-local.sh", "--missing-consumers", model);
 
     [RequiresProgramTheory("bash", "apt-get install bash")]
-    [InlineData("dapr.yaml", "pubsub")]
+    [InlineData("dapr.yaml", "pubsub-bulk")]
     [InlineData("dapr.bindings.yaml", "bindings")]
     public void Run_local_refuses_an_app_api_token_in_the_run_file_which_daprd_would_never_get(string runFile, string model)
     {
@@ -159,10 +160,10 @@ public class ScriptTests
         {
             Directory.CreateDirectory(Path.Combine(copy.FullName, "scripts"));
             File.Copy(Repo.PathOf("scripts/run-local.sh"), Path.Combine(copy.FullName, "scripts/run-local.sh"));
-            var withToken = Regex.Replace(Repo.Read(runFile), @"^(\s*)Messaging__PubSubMode:.*$", "$0\n$1APP_API_TOKEN: secret", RegexOptions.Multiline);
+            var withToken = Regex.Replace(Repo.Read(runFile), @"^(\s*)Messaging__Model:.*$", "$0\n$1APP_API_TOKEN: secret", RegexOptions.Multiline);
             File.WriteAllText(Path.Combine(copy.FullName, runFile), withToken);
 
-            var (exitCode, output) = Repo.Run("bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--render-only", model, "bulk");
+            var (exitCode, output) = Repo.Run("bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--render-only", model);
 
             Assert.Equal(2, exitCode);
             var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
@@ -363,7 +364,7 @@ public class ScriptTests
         // The record as System.Text.Json writes it (ScheduleRecord): the instant comes out as UTC with a Z.
         using var azure = new FakeAzure();
         var record = azure.WriteFile("record.json", System.Text.Json.JsonSerializer.Serialize(
-            new { ScheduledAt = DateTimeOffset.FromUnixTimeSeconds(1_795_000_000), Model = "pubsub", Count = 10_000, ClockSkewSeconds = 0.4 }));
+            new { ScheduledAt = DateTimeOffset.FromUnixTimeSeconds(1_795_000_000), Model = "pubsub-bulk", Count = 10_000, ClockSkewSeconds = 0.4 }));
         var function = System.Text.RegularExpressions.Regex.Match(script, @"^scheduled_instant\(\) \{.*?^\}", System.Text.RegularExpressions.RegexOptions.Multiline | System.Text.RegularExpressions.RegexOptions.Singleline).Value;
         var (exitCode, output) = Repo.Run("bash", "-c", function + "\nscheduled_instant \"$1\"", "bash", record);
 
@@ -432,19 +433,53 @@ public class ScriptTests
     public void Env_sync_unsets_a_setting_that_left_dot_env_so_its_default_applies_again()
     {
         using var azure = new FakeAzure();
-        azure.SetAzdValue("MAX_ACTIVE_MESSAGES", "500").SetAzdValue("DAPR_PUBSUB_MODEL", "single");
-        var env = azure.WriteFile(".env", "AZURE_LOCATION=eastus\nDAPR_COMPONENTS_MODEL=pubsub\n# MAX_ACTIVE_MESSAGES=500\n");
+        azure.SetAzdValue("MAX_ACTIVE_MESSAGES", "500").SetAzdValue("REQUEST_DEADLINE_SECONDS", "20");
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=eastus\nMESSAGING_MODEL=bindings\n# MAX_ACTIVE_MESSAGES=500\n");
 
         var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
 
         Assert.True(exitCode == 0, output);
         var values = azure.AzdValues;
         Assert.False(values.ContainsKey("MAX_ACTIVE_MESSAGES"), output);
-        Assert.False(values.ContainsKey("DAPR_PUBSUB_MODEL"), output);
-        Assert.Equal("pubsub", values["DAPR_COMPONENTS_MODEL"]);
+        Assert.False(values.ContainsKey("REQUEST_DEADLINE_SECONDS"), output);
+        Assert.Equal("bindings", values["MESSAGING_MODEL"]);
         Assert.Contains("env unset MAX_ACTIVE_MESSAGES", azure.AzdCalls);
         // Only the settings it owns: deployment outputs stay.
         Assert.Equal("rg-fake", values["AZURE_RESOURCE_GROUP"]);
+    }
+
+    [RequiresProgramTheory("sh", "apt-get install dash")]
+    [InlineData("DAPR_COMPONENTS_MODEL", "pubsub", "MESSAGING_MODEL")]
+    [InlineData("DAPR_PUBSUB_MODEL", "single", "MESSAGING_MODEL")]
+    [InlineData("DELIVERY_DEADLINE_SECONDS", "20", "REQUEST_DEADLINE_SECONDS")]
+    public void Env_sync_stops_the_provision_in_one_line_naming_the_new_setting_when_dot_env_sets_a_renamed_one(string old, string value, string renamed)
+    {
+        using var azure = new FakeAzure();
+        var env = azure.WriteFile(".env", $"AZURE_LOCATION=eastus\nMESSAGING_MODEL=pubsub-bulk\n{old}={value}\n");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.Equal(1, exitCode);
+        var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains($"sets {old}, which is no longer read: set {renamed}", line, StringComparison.Ordinal);
+        Assert.DoesNotContain(azure.AzdCalls, call => call.StartsWith("env set", StringComparison.Ordinal) || call.StartsWith("env unset", StringComparison.Ordinal));
+    }
+
+    [RequiresProgramTheory("sh", "apt-get install dash")]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void Env_sync_stops_the_provision_naming_messaging_model_when_the_azd_environment_still_sets_the_old_model(bool withDotEnv)
+    {
+        using var azure = new FakeAzure();
+        azure.SetAzdValue("DAPR_COMPONENTS_MODEL", "bindings");
+        var env = withDotEnv ? azure.WriteFile(".env", "AZURE_LOCATION=eastus\nMESSAGING_MODEL=bindings\n") : Path.Combine(Path.GetTempPath(), $"no-env-{Guid.NewGuid():N}");
+
+        var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
+
+        Assert.Equal(1, exitCode);
+        var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("the azd environment sets DAPR_COMPONENTS_MODEL, which is no longer read: set MESSAGING_MODEL (bindings, pubsub-single or pubsub-bulk)", line, StringComparison.Ordinal);
+        Assert.Contains("azd env unset DAPR_COMPONENTS_MODEL", line, StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("sh", "apt-get install dash")]
@@ -466,15 +501,14 @@ public class ScriptTests
     {
         using var azure = new FakeAzure();
         var env = azure.WriteFile(".env",
-            "AZURE_LOCATION=eastus\r\nDAPR_COMPONENTS_MODEL=pubsub\r\nDAPR_PUBSUB_MODEL=single   # one message per request\r\n" +
+            "AZURE_LOCATION=eastus\r\nMESSAGING_MODEL=pubsub-single   # one message per request\r\n" +
             "SERVICE_BUS_SKU=\"Premium\"\nMAX_MESSAGES_COUNT = 100\t# smaller bulks\nSINGLE_MAX_CONCURRENT_HANDLERS='32'");
 
         var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
 
         Assert.True(exitCode == 0, output);
         var values = azure.AzdValues;
-        Assert.Equal("pubsub", values["DAPR_COMPONENTS_MODEL"]);
-        Assert.Equal("single", values["DAPR_PUBSUB_MODEL"]);
+        Assert.Equal("pubsub-single", values["MESSAGING_MODEL"]);
         Assert.Equal("Premium", values["SERVICE_BUS_SKU"]);
         Assert.Equal("100", values["MAX_MESSAGES_COUNT"]);
         Assert.Equal("32", values["SINGLE_MAX_CONCURRENT_HANDLERS"]);
@@ -484,7 +518,7 @@ public class ScriptTests
     public void Env_sync_refuses_another_location_for_a_deployed_environment_and_changes_nothing()
     {
         using var azure = new FakeAzure();
-        var env = azure.WriteFile(".env", "AZURE_LOCATION=westeurope\nDAPR_COMPONENTS_MODEL=bindings\n");
+        var env = azure.WriteFile(".env", "AZURE_LOCATION=westeurope\nMESSAGING_MODEL=bindings\n");
 
         var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
 

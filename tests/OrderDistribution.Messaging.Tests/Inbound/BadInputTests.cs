@@ -18,7 +18,7 @@ public sealed class BadInputTests : IAsyncLifetime
     [Fact]
     public async Task A_bulk_body_that_is_not_JSON_is_answered_404_so_that_the_sidecar_drops_it_instead_of_redelivering_it_forever()
     {
-        var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("{not json"));
+        var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json("{not json"));
 
         Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
         Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
@@ -27,7 +27,7 @@ public sealed class BadInputTests : IAsyncLifetime
     [Fact]
     public async Task A_single_body_that_is_not_JSON_is_answered_DROP()
     {
-        var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkDelivery.Json("{not json"));
+        var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkRequest.Json("{not json"));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Equal("DROP", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
@@ -36,7 +36,7 @@ public sealed class BadInputTests : IAsyncLifetime
     [Fact]
     public async Task A_binding_body_that_is_not_JSON_gets_a_400_so_that_the_broker_dead_letters_it()
     {
-        var response = await _app.Client.PostAsync("/q-order-ingress-input", BulkDelivery.Json("{not json"));
+        var response = await _app.Client.PostAsync("/q-order-ingress-input", BulkRequest.Json("{not json"));
 
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
@@ -49,7 +49,7 @@ public sealed class BadInputTests : IAsyncLifetime
     [InlineData("""{"entries":"x"}""")]
     public async Task A_bulk_body_without_an_entries_array_is_answered_404_saying_why(string body)
     {
-        var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
+        var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body));
 
         Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
         Assert.Contains("'entries' array", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
@@ -59,7 +59,7 @@ public sealed class BadInputTests : IAsyncLifetime
     public async Task A_single_CloudEvent_whose_id_is_no_readable_text_is_handed_to_the_app_like_any_other_and_answered_without_500()
     {
         var order = TestOrders.Json(TestOrders.Make(5, Delivery.Express));
-        var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkDelivery.Json(
+        var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkRequest.Json(
             $$"""{"specversion":"1.0","id":"\uD800abc","type":"com.dapr.event.sent","data":{{order}}}"""));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
@@ -68,12 +68,12 @@ public sealed class BadInputTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task A_bulk_delivery_with_no_entries_is_answered_with_no_statuses()
+    public async Task A_bulk_request_with_no_entries_is_answered_with_no_statuses()
     {
-        var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("""{"entries":[]}"""));
+        var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json("""{"entries":[]}"""));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Empty(await BulkDelivery.StatusesAsync(response));
+        Assert.Empty(await BulkRequest.StatusesAsync(response));
     }
 
     [Theory]
@@ -91,9 +91,9 @@ public sealed class BadInputTests : IAsyncLifetime
         var bulk = $$"""{"entries":[{"entryId":"e1","event":{{@event}},"contentType":"application/json"}]}""";
         var single = $$"""{"specversion":"1.0","id":"c1","type":"com.dapr.event.sent","data":{{@event}}}""";
 
-        var bulkStatuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(bulk)));
-        var singleResponse = await client.PostAsync("/q-order-ingress-single", BulkDelivery.Json(single));
-        var bindingResponse = await client.PostAsync("/q-order-ingress-input", BulkDelivery.Json(@event));
+        var bulkStatuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(bulk)));
+        var singleResponse = await client.PostAsync("/q-order-ingress-single", BulkRequest.Json(single));
+        var bindingResponse = await client.PostAsync("/q-order-ingress-input", BulkRequest.Json(@event));
 
         Assert.Equal("DROP", bulkStatuses["e1"]);
         Assert.Equal("DROP", JsonDocument.Parse(await singleResponse.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
@@ -106,7 +106,7 @@ public sealed class BadInputTests : IAsyncLifetime
     {
         const string camel = """{"orderId":5,"orderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","delivery":"standard","items":[{"orderItemId":1,"sku":"A","quantity":1}]}""";
 
-        var response = await _app.Client.PostAsync("/q-order-ingress-input", BulkDelivery.Json(camel));
+        var response = await _app.Client.PostAsync("/q-order-ingress-input", BulkRequest.Json(camel));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         var order = Assert.Single(_app.Handler.Orders).Order;

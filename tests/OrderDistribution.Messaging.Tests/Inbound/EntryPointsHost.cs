@@ -16,7 +16,7 @@ namespace OrderDistribution.Messaging.Tests.Inbound;
 /// <summary>
 /// The messaging core's entry points alone, on 127.0.0.1, with a stub <see cref="IOrderHandler"/>: one that takes every
 /// order it is given (what the entry points decide before any app's handler sees an order), or one that sends every
-/// order on through the core's ways out to a sidecar double, in a host with the apps' defaults (what a delivery is
+/// order on through the core's ways out to the sidecar emulator, in a host with the apps' defaults (what a request is
 /// answered by what the sidecar does).
 /// </summary>
 public sealed class EntryPointsHost : IAsyncDisposable
@@ -54,7 +54,7 @@ public sealed class EntryPointsHost : IAsyncDisposable
 
     /// <summary>
     /// The entry points with the apps' defaults (health, error answers, the app API token) and a
-    /// <see cref="ForwardingHandler"/> that publishes through the sidecar double at <paramref name="sidecar"/>.
+    /// <see cref="ForwardingHandler"/> that publishes through the sidecar emulator at <paramref name="sidecar"/>.
     /// </summary>
     public static Task<EntryPointsHost> ForwardingAsync(Uri sidecar, params (string Key, string? Value)[] settings) =>
         ForwardingAsync(sidecar, Environments.Production, _ => { }, settings);
@@ -73,7 +73,7 @@ public sealed class EntryPointsHost : IAsyncDisposable
             ],
             registrations =>
             {
-                registrations.AddDaprPublishing();
+                registrations.AddSidecarOutbound();
                 registrations.UseSidecarEmulator();
                 registrations.AddSingleton<IOrderHandler, ForwardingHandler>();
                 services(registrations);
@@ -98,7 +98,7 @@ public sealed class EntryPointsHost : IAsyncDisposable
             builder.AddServiceDefaults();
         }
 
-        builder.Services.AddDaprMessaging();
+        builder.Services.AddOrderEntryPoints();
         services(builder.Services);
         return (builder.Build(), logs);
     }

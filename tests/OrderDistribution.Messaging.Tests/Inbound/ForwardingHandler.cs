@@ -15,13 +15,13 @@ public sealed class ForwardingHandler(IServiceProvider services) : IOrderHandler
     private readonly SinglePublishForwarder _single = ActivatorUtilities.CreateInstance<SinglePublishForwarder>(services);
     private readonly OutputBindingForwarder _binding = ActivatorUtilities.CreateInstance<OutputBindingForwarder>(services);
 
-    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, InboundChannel channel, DeliveryProgress progress, CancellationToken cancellationToken)
+    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, RequestProgress progress, CancellationToken cancellationToken)
     {
         var routed = orders.Select(o => new RoutedOrder(o.EntryId, o.Order, DestinationOf(o.Order.Delivery))).ToList();
-        IOrderForwarder forwarder = channel switch
+        IOrderForwarder forwarder = model switch
         {
-            InboundChannel.BulkSubscription => _bulk,
-            InboundChannel.Subscription => _single,
+            MessagingModel.PubSubBulk => _bulk,
+            MessagingModel.PubSubSingle => _single,
             _ => _binding,
         };
         return forwarder.ForwardAsync(routed, progress, cancellationToken);

@@ -26,7 +26,7 @@ public sealed class WireContractTests : IAsyncLifetime
     {
         var wire = WireRecording.Load("bulk-rawpayload-3-entries.request.json");
 
-        var statuses = await BulkDelivery.StatusesAsync(
+        var statuses = await BulkRequest.StatusesAsync(
             await _app.Client.SendAsync(wire.ToRequest(EntryPointsHost.Routes.Bulk)));
 
         Assert.Equal("DROP", statuses["166e9504-1c2c-4696-9450-4db8d351b240"]);

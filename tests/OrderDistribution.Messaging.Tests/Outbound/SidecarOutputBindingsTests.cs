@@ -91,7 +91,7 @@ public sealed class SidecarOutputBindingsTests
         var failure = await Assert.ThrowsAnyAsync<Exception>(() =>
             publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-express-output", "{}"u8.ToArray(), CancellationToken.None));
 
-        Assert.Equal(expected, DaprPublishFailure.Classify(failure));
+        Assert.Equal(expected, SidecarFailure.Classify(failure));
         Assert.Empty(sidecar.BindingMessages);
     }
 

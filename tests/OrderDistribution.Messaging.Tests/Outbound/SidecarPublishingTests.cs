@@ -49,7 +49,7 @@ public sealed class SidecarPublishingTests
     }
 
     [Fact]
-    public async Task The_entries_the_SDK_reports_failed_are_named_by_the_deliverys_own_ids()
+    public async Task The_entries_the_SDK_reports_failed_are_named_by_the_requests_own_ids()
     {
         var messages = TestOrders.Many(3).Select(o => new OutboundMessage($"entry-{o.OrderId}", OrderJson.Serialize(o))).ToList();
         _dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ReturnsForAnyArgs(call =>
@@ -95,7 +95,7 @@ public sealed class SidecarPublishingTests
     }
 
     [Fact]
-    public async Task The_alpha_bulk_publish_sends_the_deliverys_ids_bytes_metadata_and_api_token_and_reports_only_entries_it_sent()
+    public async Task The_alpha_bulk_publish_sends_the_requests_ids_bytes_metadata_and_api_token_and_reports_only_entries_it_sent()
     {
         var grpc = Substitute.For<GrpcDapr.DaprClient>();
         GrpcBulkPublishRequest? sent = null;
@@ -133,7 +133,7 @@ public sealed class SidecarPublishingTests
             .ThrowsForAnyArgs(new RpcException(new Status(StatusCode.Internal, "redis refused")));
 #pragma warning restore CS0612
 
-        var error = await Assert.ThrowsAsync<DaprPublishException>(() => new AlphaBulkPublishClient(grpc, null).PublishAsync(
+        var error = await Assert.ThrowsAsync<SidecarCallException>(() => new AlphaBulkPublishClient(grpc, null).PublishAsync(
             "order-pubsub", "q-order-express", [new OutboundMessage("e1", [1])], Metadata, default));
         Assert.Contains("redis refused", error.Message, StringComparison.Ordinal);
     }
@@ -159,12 +159,12 @@ public sealed class SidecarPublishingTests
     }
 
     /// <summary>The sidecar's options as the apps' publishing reads them from these settings.</summary>
-    private static DaprSidecarOptions SidecarOf(params (string Key, string Value)[] settings)
+    private static SidecarOptions SidecarOf(params (string Key, string Value)[] settings)
     {
         var configuration = new ConfigurationBuilder()
             .AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, (string?)s.Value))).Build();
-        using var provider = new ServiceCollection().AddSingleton<IConfiguration>(configuration).AddDaprPublishing().BuildServiceProvider();
-        return provider.GetRequiredService<DaprSidecarOptions>();
+        using var provider = new ServiceCollection().AddSingleton<IConfiguration>(configuration).AddSidecarOutbound().BuildServiceProvider();
+        return provider.GetRequiredService<SidecarOptions>();
     }
 
     private SidecarBulkPublisher Publisher() => new(_dapr, _alpha, NullLogger<SidecarBulkPublisher>.Instance);

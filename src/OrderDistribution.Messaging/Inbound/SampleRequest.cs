@@ -6,11 +6,11 @@ using OrderDistribution.Contracts;
 namespace OrderDistribution.Messaging.Inbound;
 
 /// <summary>
-/// A bulk delivery of sample orders, one entry in each form the sidecar sends an order in (a JSON object, a CloudEvent
+/// A bulk request of sample orders, one entry in each form the sidecar sends an order in (a JSON object, a CloudEvent
 /// with <c>data</c> or <c>data_base64</c>, a base64 string), taken through the entry points' own reading, decoding and
-/// answering: what an app runs at start (its warm-up) so that the first real delivery finds that code compiled.
+/// answering: what an app runs at start (its warm-up) so that the first real request finds that code compiled.
 /// </summary>
-public static class SampleDelivery
+public static class SampleRequest
 {
     public static IReadOnlyList<Order> Orders { get; } =
     [
@@ -20,15 +20,15 @@ public static class SampleDelivery
         Sample(4, Delivery.Standard),
     ];
 
-    /// <summary>Reads and decodes the sample delivery and writes its answers, as the entry points do, to nowhere.</summary>
+    /// <summary>Reads and decodes the sample request and writes its answers, as the entry points do, to nowhere.</summary>
     /// <param name="answerOptions">The options the app's answers are written with (ASP.NET's JSON options).</param>
     /// <returns>The orders decoded from it: <see cref="Orders"/>.</returns>
     public static async Task<IReadOnlyList<Order>> DecodeAsync(JsonSerializerOptions answerOptions, CancellationToken cancellationToken)
     {
         using var body = await JsonDocument.ParseAsync(new MemoryStream(Body()), default, cancellationToken);
         var message = BulkSubscribeMessageReader.Read(body, _ => { })
-                      ?? throw new InvalidOperationException("The sample delivery is no bulk delivery.");
-        var orders = message.Entries.Select(entry => DaprEventDecoder.Decode(entry.Event)).ToList();
+                      ?? throw new InvalidOperationException("The sample request is no bulk request.");
+        var orders = message.Entries.Select(entry => CloudEventDecoder.Decode(entry.Event)).ToList();
         await JsonSerializer.SerializeAsync(Stream.Null, new BulkSubscribeAppResponse(message.Entries
             .Select(entry => new BulkSubscribeAppResponseEntry(entry.EntryId, BulkSubscribeAppResponseStatus.SUCCESS))
             .ToList()), answerOptions, cancellationToken);

@@ -5,7 +5,7 @@ using OrderDistribution.Contracts;
 namespace OrderDistribution.TestSupport;
 
 /// <summary>Builds bulk deliveries in the form the sidecar sends with rawPayload: base64 events.</summary>
-public static class BulkDelivery
+public static class BulkRequest
 {
     public static (string Body, List<string> EntryIds) RawPayload(IEnumerable<Order> orders, string topic)
     {

@@ -5,29 +5,29 @@ using Microsoft.Extensions.Logging;
 
 namespace OrderDistribution.Messaging.Inbound;
 
-/// <summary>One delivery: runs the handler within the deadline and logs what became of it.</summary>
-internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOptions options, string source, ILogger logger, RetryOutage outage)
+/// <summary>One request of the sidecar: runs the handler within the deadline and logs what became of it.</summary>
+internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions options, string source, ILogger logger, RetryOutage outage)
 {
     private readonly long _started = Stopwatch.GetTimestamp();
 
     public bool RejectsInvalidBindingMessages => options.InvalidBindingMessage == InvalidBindingMessage.Reject;
 
-    public async Task<DeliveryProgress> RunAsync(
-        List<InboundOrder> orders, InboundChannel channel, CancellationToken requestAborted)
+    public async Task<RequestProgress> RunAsync(
+        List<InboundOrder> orders, MessagingModel model, CancellationToken requestAborted)
     {
-        var progress = new DeliveryProgress(orders.Count);
+        var progress = new RequestProgress(orders.Count);
         if (orders.Count == 0)
         {
             return progress;
         }
 
-        var left = options.DeliveryDeadline - Stopwatch.GetElapsedTime(_started);
+        var left = options.RequestDeadline - Stopwatch.GetElapsedTime(_started);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(requestAborted);
         deadline.CancelAfter(left > TimeSpan.Zero ? left : TimeSpan.Zero);
         try
         {
             // WaitAsync: the answer goes out at the deadline even if the handler is slow to notice it.
-            await handler.HandleAsync(orders, channel, progress, deadline.Token).WaitAsync(deadline.Token);
+            await handler.HandleAsync(orders, model, progress, deadline.Token).WaitAsync(deadline.Token);
         }
         catch (OperationCanceledException) when (requestAborted.IsCancellationRequested)
         {
@@ -35,11 +35,11 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
         }
         catch (OperationCanceledException) when (deadline.IsCancellationRequested)
         {
-            progress.MarkFailed("(all)", $"the delivery passed its deadline of {options.DeliveryDeadline.TotalSeconds:0.###} s");
+            progress.MarkFailed("(all)", $"the request passed its deadline of {options.RequestDeadline.TotalSeconds:0.###} s");
         }
         catch (Exception e)
         {
-            LogHandlerFailed(logger, e, source, channel);
+            LogHandlerFailed(logger, e, source, model.Text());
         }
 
         return progress;
@@ -48,7 +48,7 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
     public void Drop(string entryId, string reason) => LogDropped(logger, entryId, source, reason);
 
     /// <returns>Whether the handler dropped the entry, after logging it once.</returns>
-    public bool DropIfRefused(DeliveryProgress progress, string entryId)
+    public bool DropIfRefused(RequestProgress progress, string entryId)
     {
         if (progress.DroppedBecause(entryId) is not { } reason)
         {
@@ -61,7 +61,7 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
 
     public void Unanswerable(int position) => LogUnanswerable(logger, source, position);
 
-    public void NotADelivery(HttpRequest request, string reason, string answer)
+    public void NotARequest(HttpRequest request, string reason, string answer)
     {
         if (request.HttpContext.RequestAborted.IsCancellationRequested)
         {
@@ -69,25 +69,25 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
         }
         else
         {
-            LogNotADelivery(logger, source, reason, answer);
+            LogNotARequest(logger, source, reason, answer);
         }
     }
 
     /// <summary>
-    /// One line per delivery, at Debug, naming the first failure. Entries answered RETRY count toward the app's outage
+    /// One line per request, at Debug, naming the first failure. Entries answered RETRY count toward the app's outage
     /// (<see cref="RetryOutage"/>), which is logged as one; each dropped entry has its own warning line.
     /// </summary>
-    public void Answered(InboundChannel channel, IReadOnlyList<BulkSubscribeAppResponseStatus> statuses, DeliveryProgress? progress)
+    public void Answered(MessagingModel model, IReadOnlyList<BulkSubscribeAppResponseStatus> statuses, RequestProgress? progress)
     {
         var retryCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.RETRY);
         if (logger.IsEnabled(LogLevel.Debug))
         {
             var successCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.SUCCESS);
             var dropCount = statuses.Count - successCount - retryCount;
-            LogDelivery(logger, statuses.Count, source, channel, successCount, retryCount, dropCount, ElapsedMs, progress?.FirstFailure ?? "none");
+            LogRequest(logger, statuses.Count, source, model.Text(), successCount, retryCount, dropCount, ElapsedMs, progress?.FirstFailure ?? "none");
         }
 
-        outage.Answered(source, channel, retryCount, progress?.FirstFailure ?? "none");
+        outage.Answered(source, model, retryCount, progress?.FirstFailure ?? "none");
     }
 
     private long ElapsedMs => (long)Stopwatch.GetElapsedTime(_started).TotalMilliseconds;
@@ -99,18 +99,18 @@ internal sealed partial class DeliveryRun(IOrderHandler handler, MessagingOption
         "Dropped the entry at position {Position} from {Source}: it has no entryId, so no status can name it")]
     private static partial void LogUnanswerable(ILogger logger, string source, int position);
 
-    [LoggerMessage(LogLevel.Warning, "A request to {Source} is not a delivery, answered {Answer}: {Reason}")]
-    private static partial void LogNotADelivery(ILogger logger, string source, string reason, string answer);
+    [LoggerMessage(LogLevel.Warning, "A request to {Source} is not one the app can answer entry by entry, answered {Answer}: {Reason}")]
+    private static partial void LogNotARequest(ILogger logger, string source, string reason, string answer);
 
     [LoggerMessage(LogLevel.Debug,
-        "Delivery of {Count} from {Source} ({Channel}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms; first failure: {FirstFailure}")]
-    private static partial void LogDelivery(
-        ILogger logger, int count, string source, InboundChannel channel, int successCount, int retryCount, int dropCount,
+        "Request of {Count} from {Source} ({Model}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms; first failure: {FirstFailure}")]
+    private static partial void LogRequest(
+        ILogger logger, int count, string source, string model, int successCount, int retryCount, int dropCount,
         long elapsedMs, string firstFailure);
 
-    [LoggerMessage(LogLevel.Warning, "The caller of a delivery from {Source} ({Channel}) hung up after {ElapsedMs} ms")]
-    private static partial void LogCallerHungUp(ILogger logger, string source, InboundChannel? channel, long elapsedMs);
+    [LoggerMessage(LogLevel.Warning, "The caller of a request from {Source} ({Model}) hung up after {ElapsedMs} ms")]
+    private static partial void LogCallerHungUp(ILogger logger, string source, string? model, long elapsedMs);
 
-    [LoggerMessage(LogLevel.Error, "Handling a delivery from {Source} ({Channel}) failed: what is not done is answered RETRY")]
-    private static partial void LogHandlerFailed(ILogger logger, Exception exception, string source, InboundChannel channel);
+    [LoggerMessage(LogLevel.Error, "Handling a request from {Source} ({Model}) failed: what is not done is answered RETRY")]
+    private static partial void LogHandlerFailed(ILogger logger, Exception exception, string source, string model);
 }

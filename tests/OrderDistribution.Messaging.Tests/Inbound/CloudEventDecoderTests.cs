@@ -6,7 +6,7 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
 /// <summary>Orders in JSON strings, as the sidecar and other writers of JSON may escape them, decode to the same order.</summary>
-public sealed class DaprEventDecoderTests
+public sealed class CloudEventDecoderTests
 {
     private static readonly Order Order = TestOrders.Make(42, Delivery.Standard, descriptionLength: 300);
 
@@ -15,7 +15,7 @@ public sealed class DaprEventDecoderTests
     {
         var base64 = Convert.ToBase64String(OrderJson.Serialize(Order));
 
-        var decoded = DaprEventDecoder.Decode(Element($"\"{string.Concat(base64.Select(c => $"\\u{(int)c:X4}"))}\""));
+        var decoded = CloudEventDecoder.Decode(Element($"\"{string.Concat(base64.Select(c => $"\\u{(int)c:X4}"))}\""));
 
         Assert.Equal(TestOrders.Json(Order), TestOrders.Json(decoded));
     }
@@ -25,8 +25,8 @@ public sealed class DaprEventDecoderTests
     {
         var base64 = Convert.ToBase64String(OrderJson.Serialize(Order)).Replace("/", "\\/", StringComparison.Ordinal);
 
-        var decoded = DaprEventDecoder.Decode(Element($$"""{"specversion":"1.0","data_base64":"{{base64}}"}"""));
-        var notBase64 = Assert.Throws<InvalidOrderException>(() => DaprEventDecoder.Decode(
+        var decoded = CloudEventDecoder.Decode(Element($$"""{"specversion":"1.0","data_base64":"{{base64}}"}"""));
+        var notBase64 = Assert.Throws<InvalidOrderException>(() => CloudEventDecoder.Decode(
             Element($$"""{"specversion":"1.0","data_base64":{{JsonSerializer.Serialize(TestOrders.Json(Order))}}}""")));
 
         Assert.Equal(TestOrders.Json(Order), TestOrders.Json(decoded));
@@ -36,7 +36,7 @@ public sealed class DaprEventDecoderTests
     [Fact]
     public void An_order_carried_as_a_JSON_string_decodes_to_that_order()
     {
-        var decoded = DaprEventDecoder.Decode(Element(JsonSerializer.Serialize(TestOrders.Json(Order))));
+        var decoded = CloudEventDecoder.Decode(Element(JsonSerializer.Serialize(TestOrders.Json(Order))));
 
         Assert.Equal(TestOrders.Json(Order), TestOrders.Json(decoded));
     }
@@ -46,7 +46,7 @@ public sealed class DaprEventDecoderTests
     [InlineData("\"bm90IGpzb24=\"")]
     [InlineData("\"\\uD800abc\"")]
     public void A_string_that_holds_no_order_is_refused_as_no_order(string json) =>
-        Assert.StartsWith("not an order:", Assert.Throws<InvalidOrderException>(() => DaprEventDecoder.Decode(Element(json))).Message, StringComparison.Ordinal);
+        Assert.StartsWith("not an order:", Assert.Throws<InvalidOrderException>(() => CloudEventDecoder.Decode(Element(json))).Message, StringComparison.Ordinal);
 
     private static JsonElement Element(string json) => JsonDocument.Parse(json).RootElement;
 }

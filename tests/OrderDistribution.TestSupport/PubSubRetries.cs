@@ -9,17 +9,17 @@ namespace OrderDistribution.TestSupport;
 /// <c>resiliency.yaml</c> that targets the pub/sub component, and the component's <c>processingTimeout</c> and
 /// <c>redeliverInterval</c>. Tests run the sidecar emulator with these, so that changing the YAML changes their result.
 /// </summary>
-public sealed record PubSubDelivery(TimeSpan RetryInterval, int MaxRetries, TimeSpan ProcessingTimeout, TimeSpan RedeliverInterval)
+public sealed record PubSubRetries(TimeSpan RetryInterval, int MaxRetries, TimeSpan ProcessingTimeout, TimeSpan RedeliverInterval)
 {
     public const string Folder = "components-pubsub";
 
     /// <summary>The files in <see cref="Folder"/>, as they are shipped.</summary>
-    public static PubSubDelivery Shipped() => Parse(ShippedText("order-pubsub.yaml"), ShippedText("resiliency.yaml"));
+    public static PubSubRetries Shipped() => Parse(ShippedText("order-pubsub.yaml"), ShippedText("resiliency.yaml"));
 
     public static string ShippedText(string file) => File.ReadAllText(Path.Combine(RepositoryRoot.Path, Folder, file));
 
     /// <summary>The pub/sub component and the resiliency spec that targets it.</summary>
-    public static PubSubDelivery Parse(string componentYaml, string resiliencyYaml)
+    public static PubSubRetries Parse(string componentYaml, string resiliencyYaml)
     {
         var component = Load(componentYaml);
         var name = Scalar(Mapping(component, "metadata"), "name");
@@ -35,7 +35,7 @@ public sealed record PubSubDelivery(TimeSpan RetryInterval, int MaxRetries, Time
             throw new InvalidOperationException("Only a constant retry policy is modelled.");
         }
 
-        return new PubSubDelivery(
+        return new PubSubRetries(
             GoDuration.Parse(Scalar(retry, "duration", "5s")),
             int.Parse(Scalar(retry, "maxRetries", "-1"), CultureInfo.InvariantCulture),
             GoDuration.Parse(metadata["processingTimeout"]),

@@ -14,9 +14,9 @@ namespace OrderDistribution.Messaging.Tests.Inbound;
 /// <summary>
 /// The entry points over HTTP, with a stub handler that sends every order on through the core's ways out, against a
 /// the sidecar emulator in its recording mode: every entry is decided on its own, the sidecar's answers are not trusted beyond what they say, and
-/// every delivery is answered within its deadline.
+/// every request is answered within its deadline.
 /// </summary>
-public sealed class DeliveryRulesTests : IAsyncLifetime
+public sealed class RequestRulesTests : IAsyncLifetime
 {
     private EmulatedSidecar _sidecar = null!;
 
@@ -46,7 +46,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
             ]}
             """;
 
-        var response = await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
+        var response = await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         var statuses = await OrderedStatusesAsync(response);
@@ -71,9 +71,9 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     {
         _sidecar.BulkAnswer = request => (200, $$"""{"failedEntries":[{"entryId":"{{FirstEntryId(request)}}","error":"busy"}]}""");
         await using var app = await ForwardingAsync();
-        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(4).Where(o => o.Delivery == Delivery.Express), "q-order-ingress");
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(4).Where(o => o.Delivery == Delivery.Express), "q-order-ingress");
 
-        var statuses = await BulkDelivery.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
 
         Assert.Equal("RETRY", statuses[entryIds[0]]);
         Assert.Equal("SUCCESS", statuses[entryIds[1]]);
@@ -93,12 +93,12 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     {
         _sidecar.BulkAnswer = _ => (status, answer);
         await using var app = await ForwardingAsync();
-        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(6), "q-order-ingress");
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(6), "q-order-ingress");
 
-        var response = await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body));
+        var response = await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        var statuses = await BulkDelivery.StatusesAsync(response);
+        var statuses = await BulkRequest.StatusesAsync(response);
         Assert.All(entryIds, id => Assert.Equal("RETRY", statuses[id]));
     }
 
@@ -106,9 +106,9 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     public async Task A_publish_the_sidecar_confirms_with_204_is_SUCCESS_and_carries_the_byte_budget_it_was_chunked_by()
     {
         await using var app = await ForwardingAsync(("Messaging:MaxBulkPublishBytes", "4096"));
-        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(40, descriptionLength: 200), "q-order-ingress");
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(40, descriptionLength: 200), "q-order-ingress");
 
-        var statuses = await BulkDelivery.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
 
         Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
         var publishes = _sidecar.Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
@@ -121,17 +121,17 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     [InlineData("/q-order-ingress-bulk")]
     [InlineData("/q-order-ingress-single")]
     [InlineData("/q-order-ingress-input")]
-    public async Task With_a_sidecar_that_never_answers_a_delivery_is_answered_within_its_deadline_and_nothing_is_SUCCESS(string route)
+    public async Task With_a_sidecar_that_never_answers_a_request_is_answered_within_its_deadline_and_nothing_is_SUCCESS(string route)
     {
         _sidecar.Hang = new TaskCompletionSource().Task;
-        await using var app = await ForwardingAsync(("Messaging:DeliveryDeadline", "00:00:01"));
+        await using var app = await ForwardingAsync(("Messaging:RequestDeadline", "00:00:01"));
         var client = await ReadyClientAsync(app);
         var order = TestOrders.Make(1, Delivery.Express);
         var content = route switch
         {
-            "/q-order-ingress-bulk" => BulkDelivery.Json(BulkDelivery.RawPayload(TestOrders.Many(50), "q-order-ingress").Body),
-            "/q-order-ingress-single" => BulkDelivery.Json($$"""{"specversion":"1.0","id":"c1","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}"""),
-            _ => BulkDelivery.Json(TestOrders.Json(order)),
+            "/q-order-ingress-bulk" => BulkRequest.Json(BulkRequest.RawPayload(TestOrders.Many(50), "q-order-ingress").Body),
+            "/q-order-ingress-single" => BulkRequest.Json($$"""{"specversion":"1.0","id":"c1","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}"""),
+            _ => BulkRequest.Json(TestOrders.Json(order)),
         };
 
         var clock = Stopwatch.StartNew();
@@ -150,14 +150,14 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     {
         _sidecar.Hang = new TaskCompletionSource().Task;
         await using var app = await ForwardingAsync(
-            ("Messaging:DeliveryDeadline", "00:00:30"), ("Messaging:MaxBulkPublishBytes", "4096"), ("Dapr:RequestTimeout", "00:00:00.300"),
+            ("Messaging:RequestDeadline", "00:00:30"), ("Messaging:MaxBulkPublishBytes", "4096"), ("Dapr:RequestTimeout", "00:00:00.300"),
             ("Logging:LogLevel:OrderDistribution", "Debug"));
         var client = await ReadyClientAsync(app);
-        var (body, entryIds) = BulkDelivery.RawPayload(TestOrders.Many(2_000, descriptionLength: 200), "q-order-ingress");
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(2_000, descriptionLength: 200), "q-order-ingress");
         var linesBefore = app.Logs.Lines.Count;
 
         var clock = Stopwatch.StartNew();
-        var statuses = await BulkDelivery.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
         clock.Stop();
 
         // About 400 requests of 0.3 s each, four at a time and tried three times: 90 s without a breaker.
@@ -173,30 +173,30 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         var warning = Assert.Single(logged, l => l.Level >= LogLevel.Warning);
         Assert.StartsWith("Most calls to the Dapr sidecar failed", warning.Message, StringComparison.Ordinal);
         Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Debug
-            && l.Message.StartsWith("Delivery of 2000 from q-order-ingress (BulkSubscription): 0 succeeded, 2000 to retry", StringComparison.Ordinal));
+            && l.Message.StartsWith("Request of 2000 from q-order-ingress (pubsub-bulk): 0 succeeded, 2000 to retry", StringComparison.Ordinal));
     }
 
     [Fact]
     public async Task A_refused_single_publish_is_answered_RETRY_with_one_warning_naming_the_sidecars_own_reason()
     {
         _sidecar.PublishAnswer = _ => (500, "chosen to fail");
-        await using var app = await ForwardingAsync(("Messaging:PubSubMode", "single"));
+        await using var app = await ForwardingAsync(("Messaging:Model", "pubsub-single"));
         var client = app.Client;
         var order = TestOrders.Json(TestOrders.Make(3, Delivery.Standard));
 
         var response = await client.PostAsync("/q-order-ingress-single",
-            BulkDelivery.Json($$"""{"specversion":"1.0","id":"c3","type":"com.dapr.event.sent","data":{{order}}}"""));
+            BulkRequest.Json($$"""{"specversion":"1.0","id":"c3","type":"com.dapr.event.sent","data":{{order}}}"""));
 
         Assert.Equal("RETRY", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
         var warning = Assert.Single(app.Logs.AtLeast(LogLevel.Warning));
         Assert.EndsWith("first failure: c3: forwarding order 3 to q-order-standard failed: Internal: 500 chosen to fail", warning.Message, StringComparison.Ordinal);
         Assert.Null(warning.Exception);
         // The category retry-drop.kql and the workbook read, and Application Insights is sent.
-        Assert.Equal("OrderDistribution.Messaging.Inbound.DeliveryRun", warning.Category);
+        Assert.Equal("OrderDistribution.Messaging.Inbound.RequestRun", warning.Category);
     }
 
     [Fact]
-    public async Task A_delivery_that_goes_well_logs_nothing_at_information_or_above()
+    public async Task A_request_that_goes_well_logs_nothing_at_information_or_above()
     {
         await using var app = await ForwardingAsync(("Logging:LogLevel:OrderDistribution", "Debug"));
         var client = await ReadyClientAsync(app);
@@ -204,12 +204,12 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
 
         for (var i = 0; i < 5; i++)
         {
-            var (body, _) = BulkDelivery.RawPayload(TestOrders.Many(50, firstId: 1 + (50 * i)), "q-order-ingress");
-            Assert.Equal(HttpStatusCode.OK, (await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(body))).StatusCode);
+            var (body, _) = BulkRequest.RawPayload(TestOrders.Many(50, firstId: 1 + (50 * i)), "q-order-ingress");
+            Assert.Equal(HttpStatusCode.OK, (await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body))).StatusCode);
         }
 
         Assert.Equal(linesAtStart, app.Logs.AtLeast(LogLevel.Information).Count());
-        Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Debug && l.Message.StartsWith("Delivery of 50 from q-order-ingress", StringComparison.Ordinal));
+        Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Debug && l.Message.StartsWith("Request of 50 from q-order-ingress", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -221,10 +221,10 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         using var hangUp = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.PostAsync(
-            "/q-order-ingress-bulk", BulkDelivery.Json(BulkDelivery.RawPayload(TestOrders.Many(5), "q-order-ingress").Body), hangUp.Token));
+            "/q-order-ingress-bulk", BulkRequest.Json(BulkRequest.RawPayload(TestOrders.Many(5), "q-order-ingress").Body), hangUp.Token));
 
         await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => l.Level == LogLevel.Warning
-            && l.Message.StartsWith("Deliveries from q-order-ingress (BulkSubscription) are answered RETRY: 5 entries in the first", StringComparison.Ordinal)
+            && l.Message.StartsWith("Requests from q-order-ingress (pubsub-bulk) are answered RETRY: 5 entries in the first", StringComparison.Ordinal)
             && l.Message.Contains("first failure: (all): the sidecar hung up after", StringComparison.Ordinal)));
     }
 
@@ -233,9 +233,9 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
     {
         await using var app = await ForwardingAsync(("APP_API_TOKEN", "app-secret"), ("DAPR_API_TOKEN", "sidecar-secret"));
         var client = await ReadyClientAsync(app);
-        var delivery = BulkDelivery.RawPayload(TestOrders.Many(2), "q-order-ingress").Body;
+        var delivery = BulkRequest.RawPayload(TestOrders.Many(2), "q-order-ingress").Body;
 
-        var without = await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json(delivery));
+        var without = await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(delivery));
         var wrong = await SendAsync(client, "/q-order-ingress-bulk", delivery, "app-secreT");
         var with = await SendAsync(client, "/q-order-ingress-bulk", delivery, "app-secret");
         var subscribe = await client.GetAsync("/dapr/subscribe");
@@ -259,7 +259,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
         var client = app.Client;
         options.FailFromNow();
 
-        var response = await client.PostAsync("/q-order-ingress-bulk", BulkDelivery.Json("""{"entries":[]}"""));
+        var response = await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json("""{"entries":[]}"""));
 
         Assert.Equal(HttpStatusCode.InternalServerError, response.StatusCode);
         Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
@@ -291,7 +291,7 @@ public sealed class DeliveryRulesTests : IAsyncLifetime
 
     private static async Task<HttpResponseMessage> SendAsync(HttpClient client, string path, string body, string token)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, path) { Content = BulkDelivery.Json(body) };
+        using var request = new HttpRequestMessage(HttpMethod.Post, path) { Content = BulkRequest.Json(body) };
         request.Headers.Add("dapr-api-token", token);
         return await client.SendAsync(request);
     }

@@ -10,7 +10,7 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
 /// <summary>What the core's settings make of a delivery before any app's handler (here a stub) sees it.</summary>
-public sealed class DeliveryLimitsTests
+public sealed class RequestLimitsTests
 {
     [Fact]
     public async Task The_request_body_limit_fits_the_largest_valid_bulk_and_not_much_more()
@@ -39,7 +39,7 @@ public sealed class DeliveryLimitsTests
         await using var app = await EntryPointsHost.StartAsync(("Messaging:InvalidBindingMessage", "Drop"));
         using var request = new HttpRequestMessage(HttpMethod.Post, EntryPointsHost.Routes.Binding)
         {
-            Content = BulkDelivery.Json("""{"OrderId":1,"Delivery":"Overnight"}"""),
+            Content = BulkRequest.Json("""{"OrderId":1,"Delivery":"Overnight"}"""),
         };
         request.Headers.Add("Messageid", "m-1");
 

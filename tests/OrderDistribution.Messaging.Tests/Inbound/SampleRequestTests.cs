@@ -5,15 +5,15 @@ using OrderDistribution.Messaging.Inbound;
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
 /// <summary>The delivery the apps warm up with goes through the entry points' reading and decoding in every form.</summary>
-public sealed class SampleDeliveryTests
+public sealed class SampleRequestTests
 {
     [Fact]
-    public async Task The_sample_delivery_decodes_back_into_its_orders_from_every_form_the_sidecar_sends()
+    public async Task The_sample_request_decodes_back_into_its_orders_from_every_form_the_sidecar_sends()
     {
-        var decoded = await SampleDelivery.DecodeAsync(JsonSerializerOptions.Web, TestContext.Current.CancellationToken);
+        var decoded = await SampleRequest.DecodeAsync(JsonSerializerOptions.Web, TestContext.Current.CancellationToken);
 
         Assert.Equal(
-            SampleDelivery.Orders.Select(o => Convert.ToBase64String(OrderJson.Serialize(o))),
+            SampleRequest.Orders.Select(o => Convert.ToBase64String(OrderJson.Serialize(o))),
             decoded.Select(o => Convert.ToBase64String(OrderJson.Serialize(o))));
         Assert.Equal([Delivery.Express, Delivery.Standard], decoded.Select(o => o.Delivery).Distinct());
     }

@@ -11,7 +11,7 @@ namespace OrderDistribution.Messaging.Inbound;
 /// a JSON object (input bindings, bulk entries of JSON content), as a CloudEvent with <c>data</c> or
 /// <c>data_base64</c>, or as a base64 string (raw payload on a broker that keeps no content type).
 /// </summary>
-public static class DaprEventDecoder
+public static class CloudEventDecoder
 {
     /// <exception cref="InvalidOrderException">The event holds no valid order, whatever is wrong with it.</exception>
     public static Order Decode(JsonElement @event)

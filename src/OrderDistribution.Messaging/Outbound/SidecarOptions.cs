@@ -11,9 +11,9 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <c>MaxRequestBodySizeMb</c>) and where the
 /// sidecar is: the SDK's own reading of the variables <c>dapr run</c> and Container Apps set (<c>DAPR_GRPC_ENDPOINT</c> or
 /// <c>DAPR_GRPC_PORT</c>, <c>DAPR_HTTP_ENDPOINT</c> or <c>DAPR_HTTP_PORT</c>, <c>DAPR_API_TOKEN</c>), checked at start
-/// (<see cref="DaprPublishingExtensions.AddDaprPublishing"/>).
+/// (<see cref="SidecarExtensions.AddSidecarOutbound"/>).
 /// </summary>
-public sealed class DaprSidecarOptions
+public sealed class SidecarOptions
 {
     public const string Section = "Dapr";
 
@@ -21,7 +21,7 @@ public sealed class DaprSidecarOptions
     [Range(typeof(TimeSpan), "00:00:00.0000001", "10675199.02:48:05.4775807", ErrorMessage = "Dapr:RequestTimeout must be positive.")]
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
-    /// <summary>Calls to the sidecar in flight at once, per process, over all deliveries.</summary>
+    /// <summary>Calls to the sidecar in flight at once, per process, over all requests.</summary>
     [Range(1, 10_000, ErrorMessage = "Dapr:MaxConcurrentRequests must be between {1} and {2}.")]
     public int MaxConcurrentRequests { get; set; } = 64;
 
@@ -45,8 +45,8 @@ public sealed class DaprSidecarOptions
     public DependencyLimits Limits => new(RequestTimeout, MaxConcurrentRequests);
 
     /// <summary>
-    /// A cancelled call (an attempt's timeout, the delivery's deadline) ends as cancellation, not as the SDK's
-    /// DaprException around gRPC's "Cancelled", so that the resilience pipeline and the delivery tell it from a failure.
+    /// A cancelled call (an attempt's timeout, the request's deadline) ends as cancellation, not as the SDK's
+    /// DaprException around gRPC's "Cancelled", so that the resilience pipeline and the request tell it from a failure.
     /// </summary>
     public static GrpcChannelOptions ChannelOptions() => new() { ThrowOperationCanceledOnCancellation = true };
 

@@ -5,7 +5,7 @@ using Grpc.Core;
 namespace OrderDistribution.Messaging.Outbound;
 
 /// <summary>How the apps read a failed call to the sidecar (<c>docs/runtimes.md</c>, "Failures").</summary>
-public static class DaprPublishFailure
+public static class SidecarFailure
 {
     /// <summary>Words of a refusal that is about an order's size, in the sidecar's gRPC limit and in brokers' own answers.</summary>
     private static readonly string[] SizeRefusals =
@@ -16,7 +16,7 @@ public static class DaprPublishFailure
         ["malformed", "cloudevent", "unmarshal", "deserializ", "invalid json", "invalid character"];
 
     /// <summary>
-    /// A failure the apps answer for by the order's status rather than by failing the delivery: the sidecar's or the
+    /// A failure the apps answer for by the order's status rather than by failing the request: the sidecar's or the
     /// broker's answer, a broken connection, an attempt's timeout, an open circuit. The caller's own cancellation is not one.
     /// </summary>
     public static bool IsExpected(Exception exception, CancellationToken cancellationToken) =>
@@ -52,7 +52,7 @@ public static class DaprPublishFailure
 
     /// <summary>What the sidecar's own health is judged by: its answers and its reachability.</summary>
     public static bool IsSidecarFailure(Exception exception) =>
-        exception is DaprException or RpcException or DaprPublishException or HttpRequestException or Polly.Timeout.TimeoutRejectedException;
+        exception is DaprException or RpcException or SidecarCallException or HttpRequestException or Polly.Timeout.TimeoutRejectedException;
 
     private static SidecarFailureKind Classify(StatusCode status, string detail) => status switch
     {

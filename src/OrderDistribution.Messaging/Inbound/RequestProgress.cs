@@ -3,12 +3,12 @@ using System.Collections.Concurrent;
 namespace OrderDistribution.Messaging.Inbound;
 
 /// <summary>
-/// Which entries of one delivery are done for certain (published, or stored) and which can never be (dropped). The
-/// delivery is answered from it when the handler finishes or its deadline passes, whichever comes first; an entry not
+/// Which entries of one request are done for certain (published, or stored) and which can never be (dropped). The
+/// request is answered from it when the handler finishes or its deadline passes, whichever comes first; an entry not
 /// marked by then is answered RETRY.
 /// </summary>
-/// <param name="entries">How many entries the delivery has: room for all is made at once, instead of growing as they are done.</param>
-public sealed class DeliveryProgress(int entries) : IOrderProgress
+/// <param name="entries">How many entries the request has: room for all is made at once, instead of growing as they are done.</param>
+public sealed class RequestProgress(int entries) : IOrderProgress
 {
     private readonly ConcurrentDictionary<string, byte> _done = new(Environment.ProcessorCount, entries, StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, string> _dropped = new(StringComparer.Ordinal);
@@ -20,7 +20,7 @@ public sealed class DeliveryProgress(int entries) : IOrderProgress
 
     /// <summary>
     /// The entry is wrong for good (the sidecar or the broker refuses this order, and would every time): it is answered
-    /// DROP, and the delivery logs one warning line for it with <paramref name="reason"/>, which names the order.
+    /// DROP, and the request logs one warning line for it with <paramref name="reason"/>, which names the order.
     /// </summary>
     public void MarkDropped(string entryId, string reason) => _dropped.TryAdd(entryId, reason);
 
@@ -28,7 +28,7 @@ public sealed class DeliveryProgress(int entries) : IOrderProgress
     public string? DroppedBecause(string entryId) => _dropped.GetValueOrDefault(entryId);
 
     /// <summary>
-    /// An entry could not be done now (it stays undone and is answered RETRY). The delivery logs one line for all of
+    /// An entry could not be done now (it stays undone and is answered RETRY). The request logs one line for all of
     /// its failures, naming the first.
     /// </summary>
     public void MarkFailed(string entryId, string reason) =>

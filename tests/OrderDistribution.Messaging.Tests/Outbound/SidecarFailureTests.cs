@@ -6,7 +6,7 @@ using OrderDistribution.Messaging.Outbound;
 namespace OrderDistribution.Messaging.Tests.Outbound;
 
 /// <summary>What each answer of the sidecar, as the SDK or the HTTP API reports it, says about the order it carried.</summary>
-public sealed class DaprPublishFailureTests
+public sealed class SidecarFailureTests
 {
     [Theory]
     [InlineData(StatusCode.Unavailable, "connection refused", SidecarFailureKind.Transient)]
@@ -28,8 +28,8 @@ public sealed class DaprPublishFailureTests
     {
         var fromSdk = new DaprException("Publish operation failed", new RpcException(new Status(status, detail)));
 
-        Assert.Equal(expected, DaprPublishFailure.Classify(fromSdk));
-        Assert.Equal(expected, DaprPublishFailure.Classify(new DaprPublishException("alpha bulk publish failed", new RpcException(new Status(status, detail)))));
+        Assert.Equal(expected, SidecarFailure.Classify(fromSdk));
+        Assert.Equal(expected, SidecarFailure.Classify(new SidecarCallException("alpha bulk publish failed", new RpcException(new Status(status, detail)))));
     }
 
     [Theory]
@@ -44,28 +44,28 @@ public sealed class DaprPublishFailureTests
     [InlineData(HttpStatusCode.InternalServerError, "{\"errorCode\":\"ERR_INVOKE_OUTPUT_BINDING\",\"message\":\"error invoking output binding q: couldn't find output binding q\"}", SidecarFailureKind.RejectsEveryOrder)]
     public void An_HTTP_answer_is_judged_by_its_status_and_what_it_says(HttpStatusCode status, string body, SidecarFailureKind expected)
     {
-        var failure = new DaprPublishException("not confirmed", new HttpRequestException($"{(int)status} {body}", null, status));
+        var failure = new SidecarCallException("not confirmed", new HttpRequestException($"{(int)status} {body}", null, status));
 
-        Assert.Equal(expected, DaprPublishFailure.Classify(failure));
+        Assert.Equal(expected, SidecarFailure.Classify(failure));
     }
 
     [Fact]
     public void A_broken_connection_a_timeout_and_an_open_circuit_are_transient_and_only_transient_failures_count_against_the_sidecar()
     {
-        Assert.Equal(SidecarFailureKind.Transient, DaprPublishFailure.Classify(new HttpRequestException("connection refused")));
-        Assert.Equal(SidecarFailureKind.Transient, DaprPublishFailure.Classify(new Polly.Timeout.TimeoutRejectedException()));
-        Assert.Equal(SidecarFailureKind.Transient, DaprPublishFailure.Classify(new Polly.CircuitBreaker.BrokenCircuitException()));
+        Assert.Equal(SidecarFailureKind.Transient, SidecarFailure.Classify(new HttpRequestException("connection refused")));
+        Assert.Equal(SidecarFailureKind.Transient, SidecarFailure.Classify(new Polly.Timeout.TimeoutRejectedException()));
+        Assert.Equal(SidecarFailureKind.Transient, SidecarFailure.Classify(new Polly.CircuitBreaker.BrokenCircuitException()));
 
-        Assert.True(DaprPublishFailure.CountsAgainstSidecar(new DaprException("x", new RpcException(new Status(StatusCode.Unavailable, "down")))));
-        Assert.True(DaprPublishFailure.CountsAgainstSidecar(new BulkPublishPartlyFailedException([new FailedEntry("1", "busy")])));
-        Assert.False(DaprPublishFailure.CountsAgainstSidecar(
+        Assert.True(SidecarFailure.CountsAgainstSidecar(new DaprException("x", new RpcException(new Status(StatusCode.Unavailable, "down")))));
+        Assert.True(SidecarFailure.CountsAgainstSidecar(new BulkPublishPartlyFailedException([new FailedEntry("1", "busy")])));
+        Assert.False(SidecarFailure.CountsAgainstSidecar(
             new DaprException("x", new RpcException(new Status(StatusCode.ResourceExhausted, "grpc: received message larger than max (5000435 vs. 4194304)")))));
-        Assert.False(DaprPublishFailure.CountsAgainstSidecar(new DaprException("x", new RpcException(new Status(StatusCode.Unauthenticated, "missing api token")))));
+        Assert.False(SidecarFailure.CountsAgainstSidecar(new DaprException("x", new RpcException(new Status(StatusCode.Unauthenticated, "missing api token")))));
     }
 
     [Theory]
     [InlineData("the message is too large", SidecarFailureKind.RejectsOrder)]
     [InlineData("redis streams: error from publish: OOM command not allowed", SidecarFailureKind.Transient)]
     public void A_failed_bulk_entry_is_dropped_only_when_the_broker_refuses_its_size(string error, SidecarFailureKind expected) =>
-        Assert.Equal(expected, DaprPublishFailure.ClassifyEntryError(error));
+        Assert.Equal(expected, SidecarFailure.ClassifyEntryError(error));
 }

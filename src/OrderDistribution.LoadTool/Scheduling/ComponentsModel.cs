@@ -1,7 +1,0 @@
-namespace OrderDistribution.LoadTool.Scheduling;
-
-public enum ComponentsModel
-{
-    Pubsub,
-    Bindings,
-}
