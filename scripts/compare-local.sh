@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compares the delivery models locally in one command. It measures storage alone first (order-load
+# Compares the messaging models locally in one command. It measures storage alone first (order-load
 # ceiling: that also warms the store, so no model's cold burst pays for Azurite's own warm-up); then,
 # for each model in turn, it starts the trio (scripts/run-local.sh), waits until the apps and their
 # sidecars are ready, runs the bursts (the first one after the start recorded as cold, the others as

@@ -12,7 +12,7 @@ namespace OrderDistribution.RealParts.Tests;
 /// Storage stopped cleanly (every call refused at once) mid-burst for longer than the inbound retry window, then back,
 /// on real sidecars and Redis, on whichever runtime the fixture is given: from Dapr 1.17 pubsub.redis acknowledges a
 /// message whose retries are spent while its context runs (docs/dapr-sidecar.md, "pubsub.redis after its retries are spent"), and the shipped policy must
-/// leave no such message (docs/runtimes.md, "Retries of a delivery"). Storage is reached through a proxy that can
+/// leave no such message (docs/runtimes.md, "Retries of a request"). Storage is reached through a proxy that can
 /// refuse every connection; the apps and the load tool both go through it.
 /// </summary>
 [Trait("Category", "RealParts")]

@@ -13,7 +13,7 @@ namespace OrderDistribution.Trio.Tests;
 /// <summary>
 /// Storage stopped cleanly (every call refused at once) as a burst starts, for longer than the inbound retry window, then back:
 /// the trio in-process behind the sidecar emulator, which runs the shipped components-pubsub/ policy and timers at
-/// <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a delivery"). On Dapr
+/// <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a request"). On Dapr
 /// 1.17 and newer the component acknowledges a message whose retries are spent while its context still runs.
 /// </summary>
 [Collection(TrioRuns.Name)]

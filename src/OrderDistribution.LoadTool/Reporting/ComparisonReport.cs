@@ -65,7 +65,7 @@ public sealed class ComparisonReport
         var leftOut = LeftOut > 0
             ? string.Create(CultureInfo.InvariantCulture, $" ({LeftOut} more left out: their bursts overlapped another's on the store, so none of them measured it alone)")
             : "";
-        text.Append(CultureInfo.InvariantCulture, $"# Delivery models compared\n\nFrom `{log}`: {Rows} runs{leftOut}. Cycle time: from scheduling until the last order was stored, in seconds.\n\n");
+        text.Append(CultureInfo.InvariantCulture, $"# Messaging models compared\n\nFrom `{log}`: {Rows} runs{leftOut}. Cycle time: from scheduling until the last order was stored, in seconds.\n\n");
         text.Append("| model | runs | incomplete | cold s | warm runs | warm mean s | warm median s | warm min s | warm max s | warm orders/s | warm ÷ storage alone | cold ÷ storage alone |\n");
         text.Append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         foreach (var model in Models)

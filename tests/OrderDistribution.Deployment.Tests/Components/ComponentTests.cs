@@ -319,7 +319,7 @@ public class ComponentTests
     /// <summary>
     /// From Dapr 1.17 pubsub.redis acknowledges a message whose retries are spent while its delivery's context still
     /// runs; the context ends at processingTimeout. Retries that always outlast it leave every message answered RETRY
-    /// pending on every runtime (docs/runtimes.md, "Retries of a delivery").
+    /// pending on every runtime (docs/runtimes.md, "Retries of a request").
     /// </summary>
     [Fact]
     public void The_pubsub_retries_outlast_processingTimeout_so_no_runtime_acknowledges_a_message_answered_RETRY()
