@@ -209,7 +209,7 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(s
     var payloads = orders.Select(OrderJson.Serialize).ToList();
     var before = await trio.StatsAsync();
     var emulatorCpu = Process.GetCurrentProcess().TotalProcessorTime;
-    var retriedBefore = trio.Sidecar.Topics.Values.Sum(t => t.Retried);
+    var retriedBefore = trio.Sidecar.Queues.Values.Sum(t => t.Retried);
     var started = DateTimeOffset.UtcNow;
     var clock = Stopwatch.StartNew();
     trio.Schedule(payloads);
@@ -228,7 +228,7 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(s
         $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s; " +
         $"the apps {burst.Sum(c => c.Cpu.TotalSeconds):0.0} CPU-s, {burst.Sum(c => c.Allocated) / 1024.0 / orders.Count:0.0} KiB allocated per order, " +
         $"{burst.Sum(c => c.MethodsCompiled):N0} methods compiled in {burst.Sum(c => c.JitTime.TotalSeconds):0.00} s ({perApp}); " +
-        $"the emulator {emulatorCpu.TotalSeconds:0.0} CPU-s; {trio.Sidecar.Topics.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
+        $"the emulator {emulatorCpu.TotalSeconds:0.0} CPU-s; {trio.Sidecar.Queues.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
         $"{burst.Sum(c => c.LogLines)} log lines"));
     return (clock.Elapsed, started);
 }
