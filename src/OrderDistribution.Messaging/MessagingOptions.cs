@@ -22,6 +22,11 @@ public sealed class MessagingOptions
     [Range(1, 10_000)]
     public int MaxMessagesCount { get; set; } = 250;
 
+    /// <summary>
+    /// The bulk subscription's <c>maxAwaitDurationMs</c>, the longest wait to fill a bulk. It has no effect on Azure
+    /// Service Bus, whose component hands the app what one receive returned without waiting (docs/azure.md, "Bulk
+    /// settings on Service Bus"); it matters where the component gathers a bulk over time, as Redis does.
+    /// </summary>
     [Range(1, 60_000)]
     public int MaxAwaitDurationMs { get; set; } = 40;
 

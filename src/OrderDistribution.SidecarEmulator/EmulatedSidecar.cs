@@ -22,12 +22,12 @@ namespace OrderDistribution.SidecarEmulator;
 /// of them as the sidecar answers a failed publish), keeps one queue per topic or output binding, and delivers each
 /// queue to its app in bulk (base64 raw-payload entries under fresh entry ids), one CloudEvent at a time, or as an
 /// input binding (the raw body). An entry answered SUCCESS (a binding: 2xx) is done; DROP (a binding: 400, which
-/// the broker dead-letters) is done and never delivered again; a 404 drops a whole delivery. RETRY, a missing status or
+/// the broker dead-letters) is done and never delivered again; a 404 drops a whole request. RETRY, a missing status or
 /// a failed request brings a binding's message back after <see cref="EmulatedSidecarOptions.RetryInterval"/> (RabbitMQ's
 /// nack with requeue). A pub/sub message is what <c>pubsub.redis</c> makes of it: its delivery context runs
 /// <see cref="EmulatedSidecarOptions.ProcessingTimeout"/> from when it was read, the inbound retries run inside it, and
 /// once they are spent the <see cref="EmulatedSidecarOptions.Runtime"/> keeps it pending or acknowledges it (counted as
-/// <see cref="TopicReport.AcknowledgedUnstored"/>); a pending message is handed out again once it has been pending
+/// <see cref="QueueReport.AcknowledgedUnstored"/>); a pending message is handed out again once it has been pending
 /// <c>ProcessingTimeout</c>, looked for every <see cref="EmulatedSidecarOptions.RedeliverInterval"/>
 /// (docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own" and "pubsub.redis after its retries are spent"). An attempt still running when its context ends is not cut off: the apps
 /// answer within their deadline, which the shipped processingTimeout outlasts.
@@ -102,7 +102,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
     /// <summary>What <c>GET /v1.0/metadata</c> answers (the sidecar's components and subscriptions); 404 when null.</summary>
     public string? Metadata { get; set; }
 
-    public ConcurrentDictionary<string, TopicReport> Topics { get; } = new();
+    public ConcurrentDictionary<string, QueueReport> Queues { get; } = new();
 
     public int PublishesRefused => _publishesRefused;
 
@@ -132,44 +132,44 @@ public sealed class EmulatedSidecar : IAsyncDisposable
     /// <summary>The recording mode (<see cref="EmulatedSidecarOptions.Recording"/>), for tests of what the apps and the load tool send.</summary>
     public static Task<EmulatedSidecar> StartRecordingAsync() => StartAsync(EmulatedSidecarOptions.Recording);
 
-    /// <summary>The bulk publishes to <paramref name="topic"/> the recording mode kept.</summary>
-    public IEnumerable<SidecarRequest> BulkPublishes(string topic) =>
+    /// <summary>The bulk publishes to <paramref name="queue"/> the recording mode kept.</summary>
+    public IEnumerable<SidecarRequest> BulkPublishes(string queue) =>
         Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)
-                            && r.Path.EndsWith($"/{topic}", StringComparison.Ordinal));
+                            && r.Path.EndsWith($"/{queue}", StringComparison.Ordinal));
 
-    /// <summary>Delivers the topic's queue to an app, from now until the emulator is disposed.</summary>
-    /// <param name="topic">The topic; with <see cref="MessagingModel.Bindings"/>, the output binding that fills the queue.</param>
+    /// <summary>Delivers a queue to an app, from now until the emulator is disposed.</summary>
+    /// <param name="queue">The queue; with <see cref="MessagingModel.Bindings"/>, the output binding that fills the queue.</param>
     /// <param name="inputBinding">With <see cref="MessagingModel.Bindings"/>: the app's input binding on that queue.</param>
-    public void Subscribe(string topic, HttpClient app, MessagingModel model, string? inputBinding = null)
+    public void Subscribe(string queue, HttpClient app, MessagingModel model, string? inputBinding = null)
     {
-        var report = Topics.GetOrAdd(topic, _ => new TopicReport());
-        var queue = Queue(topic);
+        var report = Queues.GetOrAdd(queue, _ => new QueueReport());
+        var messages = Queue(queue);
         var workers = model switch
         {
-            MessagingModel.PubSubBulk => _options.ConcurrentBulkDeliveries,
-            MessagingModel.PubSubSingle => _options.ConcurrentSingleDeliveries,
-            _ => _options.ConcurrentBindingDeliveries,
+            MessagingModel.PubSubBulk => _options.ConcurrentBulkRequests,
+            MessagingModel.PubSubSingle => _options.ConcurrentSingleRequests,
+            _ => _options.ConcurrentBindingRequests,
         };
         var route = model == MessagingModel.Bindings
-            ? "/" + (inputBinding ?? throw new ArgumentNullException(nameof(inputBinding), "a binding delivery needs the app's input binding"))
+            ? "/" + (inputBinding ?? throw new ArgumentNullException(nameof(inputBinding), "the bindings model needs the app's input binding"))
             : null;
         for (var i = 0; i < workers; i++)
         {
             _workers.Add(model switch
             {
-                MessagingModel.PubSubBulk => Task.Run(() => DeliverBulksAsync(topic, app, queue, report)),
-                MessagingModel.PubSubSingle => Task.Run(() => DeliverSinglesAsync(topic, app, queue, report)),
-                _ => Task.Run(() => DeliverBindingsAsync(topic, route!, app, queue, report)),
+                MessagingModel.PubSubBulk => Task.Run(() => DeliverBulksAsync(queue, app, messages, report)),
+                MessagingModel.PubSubSingle => Task.Run(() => DeliverSinglesAsync(queue, app, messages, report)),
+                _ => Task.Run(() => DeliverBindingsAsync(queue, route!, app, messages, report)),
             });
         }
     }
 
-    /// <summary>Puts messages on a topic's queue, as a publisher outside the apps would (the load tool scheduling a burst).</summary>
-    public void Enqueue(string topic, IEnumerable<byte[]> payloads)
+    /// <summary>Puts messages on a queue, as a publisher outside the apps would (the load tool scheduling a burst).</summary>
+    public void Enqueue(string queue, IEnumerable<byte[]> payloads)
     {
         foreach (var payload in payloads)
         {
-            Put(topic, payload);
+            Put(queue, payload);
         }
     }
 
@@ -212,9 +212,9 @@ public sealed class EmulatedSidecar : IAsyncDisposable
         _stop.Dispose();
     }
 
-    private Channel<Message> Queue(string topic) => _queues.GetOrAdd(topic, _ => Channel.CreateUnbounded<Message>());
+    private Channel<Message> Queue(string queue) => _queues.GetOrAdd(queue, _ => Channel.CreateUnbounded<Message>());
 
-    private void Put(string topic, byte[] payload)
+    private void Put(string queue, byte[] payload)
     {
         var origin = Interlocked.Increment(ref _nextId).ToString(System.Globalization.CultureInfo.InvariantCulture);
         var copies = _options.DeliverEveryMessageTwice ? 2 : 1;
@@ -230,7 +230,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
 
         for (var i = 0; i < copies; i++)
         {
-            Queue(topic).Writer.TryWrite(new Message(origin, payload));
+            Queue(queue).Writer.TryWrite(new Message(origin, payload));
         }
     }
 
@@ -245,9 +245,9 @@ public sealed class EmulatedSidecar : IAsyncDisposable
         }
     }
 
-    private void Redeliver(string topic, Message message) =>
+    private void Redeliver(string queue, Message message) =>
         _ = Task.Delay(_options.RetryInterval, _stop.Token)
-            .ContinueWith(_ => Queue(topic).Writer.TryWrite(message), TaskScheduler.Default);
+            .ContinueWith(_ => Queue(queue).Writer.TryWrite(message), TaskScheduler.Default);
 
     private long ContextEnd(Message message) => message.ReadAt + (long)(_options.ProcessingTimeout.TotalSeconds * Stopwatch.Frequency);
 
@@ -256,7 +256,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
     /// context ended while it waited is left pending instead.
     /// </summary>
     /// <returns>Whether to deliver it now.</returns>
-    private bool Take(string topic, Message message, TopicReport report)
+    private bool Take(string queue, Message message, QueueReport report)
     {
         if (message.ReadAt == 0)
         {
@@ -270,18 +270,18 @@ public sealed class EmulatedSidecar : IAsyncDisposable
             return true;
         }
 
-        Park(topic, message, report);
+        Park(queue, message, report);
         return false;
     }
 
     /// <summary>A pub/sub message answered RETRY: retried within its context, then kept pending or acknowledged.</summary>
-    private void RetryOrPark(string topic, Message message, TopicReport report)
+    private void RetryOrPark(string queue, Message message, QueueReport report)
     {
         var now = Stopwatch.GetTimestamp();
         var contextEnd = ContextEnd(message);
         if (now >= contextEnd)
         {
-            Park(topic, message, report);
+            Park(queue, message, report);
         }
         else if (_options.MaxRetries >= 0 && message.Retries >= _options.MaxRetries)
         {
@@ -293,25 +293,25 @@ public sealed class EmulatedSidecar : IAsyncDisposable
             }
             else
             {
-                Park(topic, message, report);
+                Park(queue, message, report);
             }
         }
         else if (now + (long)(_options.RetryInterval.TotalSeconds * Stopwatch.Frequency) >= contextEnd)
         {
             // The context ends during the wait: the retry is cancelled, the message stays pending.
-            Park(topic, message, report);
+            Park(queue, message, report);
         }
         else
         {
             message.Retries++;
-            Redeliver(topic, message);
+            Redeliver(queue, message);
         }
     }
 
-    private void Park(string topic, Message message, TopicReport report)
+    private void Park(string queue, Message message, QueueReport report)
     {
         report.Park();
-        var pending = _pending.GetOrAdd(topic, _ => []);
+        var pending = _pending.GetOrAdd(queue, _ => []);
         lock (pending)
         {
             pending.Add(message);
@@ -327,7 +327,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
             while (await timer.WaitForNextTickAsync(_stop.Token))
             {
                 var now = Stopwatch.GetTimestamp();
-                foreach (var (topic, pending) in _pending)
+                foreach (var (queue, pending) in _pending)
                 {
                     var due = new List<Message>();
                     lock (pending)
@@ -346,9 +346,9 @@ public sealed class EmulatedSidecar : IAsyncDisposable
 
                     foreach (var message in due)
                     {
-                        Topics[topic].HandOutAgain();
+                        Queues[queue].HandOutAgain();
                         message.ReadAt = 0;
-                        Queue(topic).Writer.TryWrite(message);
+                        Queue(queue).Writer.TryWrite(message);
                     }
                 }
             }
@@ -366,7 +366,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
         }
     }
 
-    private async Task<IResult> BulkPublishAsync(string topic, HttpRequest request)
+    private async Task<IResult> BulkPublishAsync(string queue, HttpRequest request)
     {
         var (body, recorded) = await TakeAsync(request, BulkAnswer is not null);
         if (BulkAnswer is { } answerOf)
@@ -388,7 +388,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
                 continue;
             }
 
-            Put(topic, PayloadOf(@event));
+            Put(queue, PayloadOf(@event));
         }
 
         if (failed.Count == 0)
@@ -404,7 +404,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
     private static int MaxBulkPubBytesOf(HttpRequest request) =>
         int.TryParse(request.Query["metadata.maxBulkPubBytes"].ToString(), System.Globalization.CultureInfo.InvariantCulture, out var maxBytes) ? maxBytes : int.MaxValue;
 
-    private async Task<IResult> PublishAsync(string topic, HttpRequest request)
+    private async Task<IResult> PublishAsync(string queue, HttpRequest request)
     {
         var (body, recorded) = await TakeAsync(request, PublishAnswer is not null);
         if (PublishAnswer?.Invoke(recorded!) is { } answer)
@@ -418,7 +418,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
             return Results.Json(new { errorCode = "ERR_PUBSUB_PUBLISH_MESSAGE", message = "chosen to fail" }, statusCode: 500);
         }
 
-        Put(topic, body);
+        Put(queue, body);
         return Results.NoContent();
     }
 
@@ -524,9 +524,9 @@ public sealed class EmulatedSidecar : IAsyncDisposable
     private static byte[] PayloadOf(JsonElement @event) =>
         @event.ValueKind == JsonValueKind.String ? Encoding.UTF8.GetBytes(@event.GetString()!) : Encoding.UTF8.GetBytes(@event.GetRawText());
 
-    private async Task DeliverBulksAsync(string topic, HttpClient app, Channel<Message> queue, TopicReport report)
+    private async Task DeliverBulksAsync(string queue, HttpClient app, Channel<Message> messages, QueueReport report)
     {
-        var reader = queue.Reader;
+        var reader = messages.Reader;
         while (await WaitToReadAsync(reader))
         {
             var batch = new List<Message>(_options.MaxMessagesCount);
@@ -535,7 +535,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
             {
                 if (reader.TryRead(out var message))
                 {
-                    if (Take(topic, message, report))
+                    if (Take(queue, message, report))
                     {
                         batch.Add(message);
                     }
@@ -552,12 +552,12 @@ public sealed class EmulatedSidecar : IAsyncDisposable
 
             if (batch.Count > 0)
             {
-                await DeliverBulkAsync(topic, app, batch, report);
+                await DeliverBulkAsync(queue, app, batch, report);
             }
         }
     }
 
-    private async Task DeliverBulkAsync(string topic, HttpClient app, List<Message> batch, TopicReport report)
+    private async Task DeliverBulkAsync(string queue, HttpClient app, List<Message> batch, QueueReport report)
     {
         var entries = batch.Select(m => (EntryId: Guid.NewGuid().ToString(), Message: m)).ToList();
         // Written straight to bytes, as the sidecar's own encoder does: the emulator's cost stays small beside the apps'.
@@ -581,33 +581,33 @@ public sealed class EmulatedSidecar : IAsyncDisposable
             json.WriteString("pubsubName", "order-pubsub");
             json.WriteEndObject();
             json.WriteString("pubsubname", "order-pubsub");
-            json.WriteString("topic", topic);
+            json.WriteString("topic", queue);
             json.WriteString("type", "com.dapr.event.sent.bulk");
             json.WriteEndObject();
         });
-        var (status, answer) = await PostAsync(app, $"/{topic}-bulk", body, "application/json", report);
+        var (status, answer) = await PostAsync(app, $"/{queue}-bulk", body, "application/json", report);
         if (status == 404)
         {
-            entries.ForEach(e => Settle(topic, e.Message, "DROP", report, MessagingModel.PubSubBulk));
+            entries.ForEach(e => Settle(queue, e.Message, "DROP", report, MessagingModel.PubSubBulk));
             return;
         }
 
         if (status is not (>= 200 and < 300))
         {
             report.RedeliverWhole();
-            entries.ForEach(e => Settle(topic, e.Message, "RETRY", report, MessagingModel.PubSubBulk));
+            entries.ForEach(e => Settle(queue, e.Message, "RETRY", report, MessagingModel.PubSubBulk));
             return;
         }
 
         var statuses = ReadStatuses(answer);
-        entries.ForEach(e => Settle(topic, e.Message, statuses.GetValueOrDefault(e.EntryId, "RETRY"), report, MessagingModel.PubSubBulk));
+        entries.ForEach(e => Settle(queue, e.Message, statuses.GetValueOrDefault(e.EntryId, "RETRY"), report, MessagingModel.PubSubBulk));
     }
 
-    private async Task DeliverSinglesAsync(string topic, HttpClient app, Channel<Message> queue, TopicReport report)
+    private async Task DeliverSinglesAsync(string queue, HttpClient app, Channel<Message> messages, QueueReport report)
     {
-        while (await WaitToReadAsync(queue.Reader))
+        while (await WaitToReadAsync(messages.Reader))
         {
-            if (!queue.Reader.TryRead(out var message) || !Take(topic, message, report))
+            if (!messages.Reader.TryRead(out var message) || !Take(queue, message, report))
             {
                 continue;
             }
@@ -621,11 +621,11 @@ public sealed class EmulatedSidecar : IAsyncDisposable
                 json.WriteString("pubsubname", "order-pubsub");
                 json.WriteString("source", "Dapr");
                 json.WriteString("specversion", "1.0");
-                json.WriteString("topic", topic);
+                json.WriteString("topic", queue);
                 json.WriteString("type", "com.dapr.event.sent");
                 json.WriteEndObject();
             });
-            var (status, answer) = await PostAsync(app, $"/{topic}-single", body, "application/cloudevents+json", report);
+            var (status, answer) = await PostAsync(app, $"/{queue}-single", body, "application/cloudevents+json", report);
             var outcome = status switch
             {
                 404 => "DROP",
@@ -633,22 +633,22 @@ public sealed class EmulatedSidecar : IAsyncDisposable
                 >= 200 and < 300 => ReadStatus(answer),
                 _ => "RETRY",
             };
-            Settle(topic, message, outcome, report, MessagingModel.PubSubSingle);
+            Settle(queue, message, outcome, report, MessagingModel.PubSubSingle);
         }
     }
 
     /// <summary>As the RabbitMQ input binding delivers: the raw body under a message id; a 400 dead-letters it.</summary>
-    private async Task DeliverBindingsAsync(string queueName, string route, HttpClient app, Channel<Message> queue, TopicReport report)
+    private async Task DeliverBindingsAsync(string queue, string route, HttpClient app, Channel<Message> messages, QueueReport report)
     {
-        while (await WaitToReadAsync(queue.Reader))
+        while (await WaitToReadAsync(messages.Reader))
         {
-            if (!queue.Reader.TryRead(out var message))
+            if (!messages.Reader.TryRead(out var message))
             {
                 continue;
             }
 
             var (status, _) = await PostAsync(app, route, message.Payload, "application/json", report, ("Messageid", message.Origin));
-            Settle(queueName, message, status switch
+            Settle(queue, message, status switch
             {
                 >= 200 and < 300 => "SUCCESS",
                 400 => "DROP",
@@ -670,7 +670,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
     }
 
     private async Task<(int Status, string Body)> PostAsync(
-        HttpClient app, string route, ReadOnlyMemory<byte> body, string contentType, TopicReport report, (string Name, string Value)? header = null)
+        HttpClient app, string route, ReadOnlyMemory<byte> body, string contentType, QueueReport report, (string Name, string Value)? header = null)
     {
         var clock = Stopwatch.StartNew();
         try
@@ -692,7 +692,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
         }
         finally
         {
-            report.Delivered(clock.Elapsed);
+            report.Answered(clock.Elapsed);
         }
     }
 
@@ -707,7 +707,7 @@ public sealed class EmulatedSidecar : IAsyncDisposable
         return buffer.WrittenMemory;
     }
 
-    private void Settle(string topic, Message message, string status, TopicReport report, MessagingModel model)
+    private void Settle(string queue, Message message, string status, QueueReport report, MessagingModel model)
     {
         switch (status)
         {
@@ -722,11 +722,11 @@ public sealed class EmulatedSidecar : IAsyncDisposable
                 report.Retry();
                 if (model == MessagingModel.Bindings)
                 {
-                    Redeliver(topic, message);
+                    Redeliver(queue, message);
                 }
                 else
                 {
-                    RetryOrPark(topic, message, report);
+                    RetryOrPark(queue, message, report);
                 }
 
                 break;

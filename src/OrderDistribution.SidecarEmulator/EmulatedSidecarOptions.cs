@@ -6,14 +6,14 @@ public sealed record EmulatedSidecarOptions
 
     public TimeSpan MaxAwait { get; init; } = TimeSpan.FromMilliseconds(40);
 
-    /// <summary>Bulk deliveries a subscriber gets at once (the sidecar's concurrency over its batch size).</summary>
-    public int ConcurrentBulkDeliveries { get; init; } = 2;
+    /// <summary>Bulk requests a subscriber gets at once (the sidecar's concurrency over its batch size).</summary>
+    public int ConcurrentBulkRequests { get; init; } = 2;
 
-    /// <summary>Single deliveries a subscriber gets at once: the component's <c>concurrency</c>, 500 in this project.</summary>
-    public int ConcurrentSingleDeliveries { get; init; } = 500;
+    /// <summary>Single requests a subscriber gets at once: the component's <c>concurrency</c>, 500 in this project.</summary>
+    public int ConcurrentSingleRequests { get; init; } = 500;
 
-    /// <summary>Input binding deliveries an app gets at once per queue: the RabbitMQ binding's consumers on that queue (run-local.sh's default; a test holds them equal).</summary>
-    public int ConcurrentBindingDeliveries { get; init; } = 4;
+    /// <summary>Input binding requests an app gets at once per queue: the RabbitMQ binding's consumers on that queue (run-local.sh's default; a test holds them equal).</summary>
+    public int ConcurrentBindingRequests { get; init; } = 4;
 
     /// <summary>
     /// The inbound retry policy's interval (resiliency.yaml's <c>duration</c>): how long a message answered RETRY (or a

@@ -28,7 +28,7 @@ public sealed class EmulatedTrio : IAsyncDisposable
     /// <summary>The distributor, then the express and the standard receiver.</summary>
     public IReadOnlyList<WebApplication> Apps => _apps;
 
-    /// <summary>The queue the load tool would schedule on: the ingress topic, or in the bindings model its output binding.</summary>
+    /// <summary>The queue the load tool would schedule on: the ingress queue, or in the bindings model its output binding.</summary>
     public string Ingress { get; }
 
     public static async Task<EmulatedTrio> StartAsync(EmulatedTrioOptions options, CancellationToken cancellationToken = default)

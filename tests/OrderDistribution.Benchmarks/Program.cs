@@ -209,7 +209,7 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(s
     var payloads = orders.Select(OrderJson.Serialize).ToList();
     var before = await trio.StatsAsync();
     var emulatorCpu = Process.GetCurrentProcess().TotalProcessorTime;
-    var retriedBefore = trio.Sidecar.Topics.Values.Sum(t => t.Retried);
+    var retriedBefore = trio.Sidecar.Queues.Values.Sum(t => t.Retried);
     var started = DateTimeOffset.UtcNow;
     var clock = Stopwatch.StartNew();
     trio.Schedule(payloads);
@@ -228,22 +228,22 @@ static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(s
         $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s; " +
         $"the apps {burst.Sum(c => c.Cpu.TotalSeconds):0.0} CPU-s, {burst.Sum(c => c.Allocated) / 1024.0 / orders.Count:0.0} KiB allocated per order, " +
         $"{burst.Sum(c => c.MethodsCompiled):N0} methods compiled in {burst.Sum(c => c.JitTime.TotalSeconds):0.00} s ({perApp}); " +
-        $"the emulator {emulatorCpu.TotalSeconds:0.0} CPU-s; {trio.Sidecar.Topics.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
+        $"the emulator {emulatorCpu.TotalSeconds:0.0} CPU-s; {trio.Sidecar.Queues.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
         $"{burst.Sum(c => c.LogLines)} log lines"));
     return (clock.Elapsed, started);
 }
 
-// One app alone behind ASP.NET's in-memory test server, the burst's deliveries built before the clock starts.
-static async Task Measure(string name, HttpClient app, List<Order> orders, string topic)
+// One app alone behind ASP.NET's in-memory test server, the burst's requests built before the clock starts.
+static async Task Measure(string name, HttpClient app, List<Order> orders, string queue)
 {
-    // The sidecar builds the deliveries, not the apps: the first try of each is made, down to the bytes sent, before measuring.
-    var bulks = orders.Chunk(BulkSize).Select(chunk => (Orders: chunk, Delivery: DeliveryOf(chunk, topic))).ToList();
+    // The sidecar builds the requests, not the apps: the first try of each is made, down to the bytes sent, before measuring.
+    var bulks = orders.Chunk(BulkSize).Select(chunk => (Orders: chunk, Request: RequestOf(chunk, queue))).ToList();
     var retried = 0;
     var allocated = GC.GetTotalAllocatedBytes(precise: true);
     var cpu = Process.GetCurrentProcess().TotalProcessorTime;
     var clock = Stopwatch.StartNew();
     await Parallel.ForEachAsync(bulks, new ParallelOptions { MaxDegreeOfParallelism = ConcurrentBulks },
-        async (bulk, _) => Interlocked.Add(ref retried, await DeliverAsync(app, bulk.Orders, topic, bulk.Delivery)));
+        async (bulk, _) => Interlocked.Add(ref retried, await DeliverAsync(app, bulk.Orders, queue, bulk.Request)));
     clock.Stop();
     allocated = GC.GetTotalAllocatedBytes(precise: true) - allocated;
     cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
@@ -256,23 +256,23 @@ static async Task Measure(string name, HttpClient app, List<Order> orders, strin
 }
 
 // As the sidecar does (resiliency.yaml): what the app answers RETRY is delivered again a second later, on its own.
-static async Task<int> DeliverAsync(HttpClient app, IReadOnlyList<Order> orders, string topic, (HttpContent Body, List<string> EntryIds)? first = null)
+static async Task<int> DeliverAsync(HttpClient app, IReadOnlyList<Order> orders, string queue, (HttpContent Body, List<string> EntryIds)? first = null)
 {
-    const int Deliveries = 15;
+    const int Requests = 15;
     var retried = 0;
-    for (var delivery = 1; ; delivery++)
+    for (var attempt = 1; ; attempt++)
     {
-        var (body, entryIds) = delivery == 1 && first is { } built ? built : DeliveryOf(orders, topic);
-        var statuses = await BulkRequest.StatusesAsync(await app.PostAsync($"/{topic}-bulk", body));
+        var (body, entryIds) = attempt == 1 && first is { } built ? built : RequestOf(orders, queue);
+        var statuses = await BulkRequest.StatusesAsync(await app.PostAsync($"/{queue}-bulk", body));
         orders = orders.Where((_, i) => statuses[entryIds[i]] != "SUCCESS").ToList();
         if (orders.Count == 0)
         {
             return retried;
         }
 
-        if (delivery == Deliveries)
+        if (attempt == Requests)
         {
-            throw new InvalidOperationException($"{orders.Count} entries were not SUCCESS after {Deliveries} deliveries");
+            throw new InvalidOperationException($"{orders.Count} entries were not SUCCESS after {Requests} requests");
         }
 
         retried += orders.Count;
@@ -280,10 +280,10 @@ static async Task<int> DeliverAsync(HttpClient app, IReadOnlyList<Order> orders,
     }
 }
 
-// A bulk delivery in the form the sidecar sends it, its body already encoded.
-static (HttpContent Body, List<string> EntryIds) DeliveryOf(IEnumerable<Order> orders, string topic)
+// A bulk request in the form the sidecar sends it, its body already encoded.
+static (HttpContent Body, List<string> EntryIds) RequestOf(IEnumerable<Order> orders, string queue)
 {
-    var (body, entryIds) = BulkRequest.RawPayload(orders, topic);
+    var (body, entryIds) = BulkRequest.RawPayload(orders, queue);
     return (BulkRequest.Json(body), entryIds);
 }
 

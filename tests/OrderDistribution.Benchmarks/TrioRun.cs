@@ -34,7 +34,7 @@ public static class TrioRun
             {
                 PublishFailureRate = options.PublishFailureRate,
                 DeliverEveryMessageTwice = options.DeliverEveryMessageTwice,
-                ConcurrentSingleDeliveries = options.ConcurrentSingleDeliveries,
+                ConcurrentSingleRequests = options.ConcurrentSingleRequests,
                 RetryInterval = options.RetryInterval,
                 Seed = options.Seed,
             },
@@ -60,7 +60,7 @@ public static class TrioRun
         clock.Stop();
 
         var blobs = await ReadOutboxesAsync(azurite.ConnectionString);
-        var ingress = sidecar.Topics[trio.Ingress];
+        var ingress = sidecar.Queues[trio.Ingress];
         var droppedPayloads = ingress.DroppedMessages.Values.Select(Encoding.UTF8.GetString).ToHashSet();
         var poisonTexts = poison.Select(Encoding.UTF8.GetString).ToHashSet();
         var validById = valid.ToDictionary(o => o.OrderId);
@@ -76,19 +76,19 @@ public static class TrioRun
             Duplicated: blobs.Count(b => b.Value.Count > 1),
             Misplaced: blobs.Count(b => !validById.TryGetValue(b.Key, out var order)
                                         || b.Value.Any(copy => copy != (ContainerOf(order), TestOrders.Json(order)))),
-            ValidDropped: sidecar.Topics.Values.Sum(t => t.DroppedMessages.Values.Count(p => !poisonTexts.Contains(Encoding.UTF8.GetString(p)))),
+            ValidDropped: sidecar.Queues.Values.Sum(t => t.DroppedMessages.Values.Count(p => !poisonTexts.Contains(Encoding.UTF8.GetString(p)))),
             DropStatuses: ingress.Dropped,
             DropLogLines: distributorLogs.Lines.Count(l => l.Level == Microsoft.Extensions.Logging.LogLevel.Warning && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal)),
             Quiet: quiet,
             Elapsed: clock.Elapsed,
-            LongestAnswer: sidecar.Topics.Values.Max(t => t.LongestAnswer),
+            LongestAnswer: sidecar.Queues.Values.Max(t => t.LongestAnswer),
             Deadline: deadline,
-            Deliveries: sidecar.Topics.Values.Sum(t => t.Deliveries),
-            Retries: sidecar.Topics.Values.Sum(t => t.Retried),
+            Requests: sidecar.Queues.Values.Sum(t => t.Requests),
+            Retries: sidecar.Queues.Values.Sum(t => t.Retried),
             PublishesRefused: sidecar.PublishesRefused,
             LogLines: distributorLogs.PrintedLines() + receiverLogs.PrintedLines(),
-            PerTopic: string.Join("; ", sidecar.Topics.Select(t => string.Create(CultureInfo.InvariantCulture,
-                $"{t.Key}: {t.Value.Deliveries} deliveries, longest {t.Value.LongestAnswer.TotalSeconds:0.00} s, {t.Value.WholeDeliveriesRedelivered} redelivered whole"))));
+            PerQueue: string.Join("; ", sidecar.Queues.Select(t => string.Create(CultureInfo.InvariantCulture,
+                $"{t.Key}: {t.Value.Requests} requests, longest {t.Value.LongestAnswer.TotalSeconds:0.00} s, {t.Value.WholeRequestsRedelivered} redelivered whole"))));
     }
 
     /// <summary>Replaces a share of the orders with poison of three kinds: unknown delivery, missing fields, not JSON.</summary>

@@ -15,8 +15,8 @@ public sealed record TrioRunOptions
 
     public bool DeliverEveryMessageTwice { get; init; }
 
-    /// <summary>Single deliveries the sidecar runs into each app at once: run-local.sh's appMaxConcurrency in single mode.</summary>
-    public int ConcurrentSingleDeliveries { get; init; } = 64;
+    /// <summary>Single requests the sidecar runs into each app at once: run-local.sh's appMaxConcurrency in single mode.</summary>
+    public int ConcurrentSingleRequests { get; init; } = 64;
 
     public TimeSpan RetryInterval { get; init; } = TimeSpan.FromMilliseconds(200);
 

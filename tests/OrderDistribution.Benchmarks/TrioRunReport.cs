@@ -18,11 +18,11 @@ public sealed record TrioRunReport(
     TimeSpan Elapsed,
     TimeSpan LongestAnswer,
     TimeSpan Deadline,
-    int Deliveries,
+    int Requests,
     int Retries,
     int PublishesRefused,
     int LogLines,
-    string PerTopic)
+    string PerQueue)
 {
     public bool Proven =>
         Quiet && Stored == Valid && Lost == 0 && Duplicated == 0 && Misplaced == 0 && ValidDropped == 0
@@ -36,7 +36,7 @@ public sealed record TrioRunReport(
         $"{Elapsed.TotalSeconds:0.0} s, {LogLines} log lines");
 
     public string Details => string.Create(CultureInfo.InvariantCulture,
-        $"  {Deliveries} deliveries, {Retries} entries answered RETRY, {PublishesRefused} publishes refused by the broker, " +
+        $"  {Requests} requests, {Retries} entries answered RETRY, {PublishesRefused} publishes refused by the broker, " +
         $"{DropStatuses} DROP answers with {DropLogLines} drop log lines, {Misplaced} misplaced or wrong blobs, " +
-        $"longest answer {LongestAnswer.TotalSeconds:0.00} s (deadline {Deadline.TotalSeconds:0} s, plus 1 s for the answer's way back){(Quiet ? "" : ", NOT QUIET at the timeout")}\n  {PerTopic}");
+        $"longest answer {LongestAnswer.TotalSeconds:0.00} s (deadline {Deadline.TotalSeconds:0} s, plus 1 s for the answer's way back){(Quiet ? "" : ", NOT QUIET at the timeout")}\n  {PerQueue}");
 }

@@ -5,7 +5,10 @@ using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Distributor.Tests;
 
-/// <summary>Requests a real sidecar sent, posted to the distributor's own routes: where its orders go and what a failed forward answers.</summary>
+/// <summary>
+/// Requests a real sidecar sent, posted to the distributor's own routes: where its orders go. What a failed forward
+/// answers is the messaging core's (Messaging.Tests, Inbound/WireContractTests).
+/// </summary>
 public sealed class WireContractTests : IDisposable
 {
     private readonly DistributorFactory _app = new();
@@ -34,55 +37,6 @@ public sealed class WireContractTests : IDisposable
         Assert.Equal([1000002L], _app.Sidecar.BulkPublishedOrders("q-order-standard").Select(o => o.OrderId));
     }
 
-    [Fact]
-    public async Task Published_orders_are_PascalCase_JSON_with_the_delivery_as_a_string()
-    {
-        await _app.CreateClient().SendAsync(
-            WireRecording.Load("bulk-rawpayload.request.json").ToRequest("/q-order-ingress-bulk"));
-
-        var payload = _app.Sidecar.BulkPublishes.Single(p => p.Topic == "q-order-express").Payloads.Single();
-        using var json = JsonDocument.Parse(payload);
-        Assert.Equal(
-            ["OrderId", "OrderGuid", "Description", "FirstName", "LastName", "Delivery", "Items"],
-            json.RootElement.EnumerateObject().Select(p => p.Name));
-        Assert.Equal("Express", json.RootElement.GetProperty("Delivery").GetString());
-        Assert.Equal("1234-5678-9012", json.RootElement.GetProperty("Items")[0].GetProperty("SKU").GetString());
-    }
-
-    [Fact]
-    public async Task Only_the_entries_the_publish_reports_failed_are_answered_RETRY()
-    {
-        _app.Sidecar.FailOrder = order => order.OrderId == 1000001;
-
-        var statuses = await BulkRequest.StatusesAsync(await _app.CreateClient().SendAsync(
-            WireRecording.Load("bulk-rawpayload.request.json").ToRequest("/q-order-ingress-bulk")));
-
-        Assert.Equal("RETRY", statuses["9c183a10-70a3-4bcc-a183-7ce81d68fc62"]);
-        Assert.Equal("SUCCESS", statuses["d9196f5d-b57a-42da-aff4-7a22c4c43f11"]);
-    }
-
-    [Fact]
-    public async Task When_the_sidecar_refuses_one_topic_only_that_topics_entries_are_answered_RETRY()
-    {
-        _app.Sidecar.Unreachable.Add("q-order-standard");
-
-        var statuses = await BulkRequest.StatusesAsync(await _app.CreateClient().SendAsync(
-            WireRecording.Load("bulk-cloudevent.request.json").ToRequest("/q-order-ingress-bulk")));
-
-        Assert.Equal("RETRY", statuses["cbfd2131-61e0-4c30-8962-3972807bff80"]);
-        Assert.Equal("SUCCESS", statuses["3213e6e0-d2bc-4489-b01c-f7d081061aa2"]);
-    }
-
-    [Fact]
-    public async Task An_order_redelivered_after_RETRY_is_published_again()
-    {
-        var statuses = await BulkRequest.StatusesAsync(await _app.CreateClient().SendAsync(
-            WireRecording.Load("bulk-rawpayload-redelivered-after-retry.request.json").ToRequest("/q-order-ingress-bulk")));
-
-        Assert.Equal("SUCCESS", statuses["e2bd6748-f779-4ea1-b90d-cb5ad8e1ccd2"]);
-        Assert.Equal([1000002L], _app.Sidecar.BulkPublishedOrders("q-order-standard").Select(o => o.OrderId));
-    }
-
     [Theory]
     [InlineData("single-cloudevent.request.json")]
     [InlineData("single-rawpayload.request.json")]
@@ -97,17 +51,6 @@ public sealed class WireContractTests : IDisposable
     }
 
     [Fact]
-    public async Task A_single_request_whose_publish_fails_is_answered_RETRY()
-    {
-        _app.Sidecar.FailOrder = _ => true;
-
-        var response = await _app.CreateClient().SendAsync(
-            WireRecording.Load("single-cloudevent.request.json").ToRequest("/q-order-ingress-single"));
-
-        Assert.Equal("RETRY", await StatusAsync(response));
-    }
-
-    [Fact]
     public async Task A_binding_request_is_forwarded_to_the_output_binding_of_its_delivery()
     {
         var response = await _app.CreateClient().SendAsync(
@@ -118,17 +61,6 @@ public sealed class WireContractTests : IDisposable
         Assert.Equal("q-order-express-output", binding);
         Assert.Equal(1000001, OrderJson.Deserialize(payload).OrderId);
         Assert.Empty(_app.Sidecar.Publishes);
-    }
-
-    [Fact]
-    public async Task A_binding_request_whose_forward_fails_gets_a_503_so_the_broker_delivers_it_again()
-    {
-        _app.Sidecar.Unreachable.Add("q-order-express-output");
-
-        var response = await _app.CreateClient().SendAsync(
-            WireRecording.Load("input-binding-storagequeue.request.json").ToRequest("/q-order-ingress-input"));
-
-        Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
     }
 
     public void Dispose() => _app.Dispose();

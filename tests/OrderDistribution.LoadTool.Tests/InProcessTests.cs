@@ -40,7 +40,7 @@ public sealed class InProcessTests : IDisposable
         var setting = Regex.Match(script, """\$\{BINDING_CONSUMERS_PER_QUEUE:-(\d+)\}""");
         Assert.True(setting.Success, "scripts/run-local.sh no longer gives BINDING_CONSUMERS_PER_QUEUE a default");
 
-        Assert.Equal(int.Parse(setting.Groups[1].Value, CultureInfo.InvariantCulture), new EmulatedSidecarOptions().ConcurrentBindingDeliveries);
+        Assert.Equal(int.Parse(setting.Groups[1].Value, CultureInfo.InvariantCulture), new EmulatedSidecarOptions().ConcurrentBindingRequests);
     }
 
     [Fact]

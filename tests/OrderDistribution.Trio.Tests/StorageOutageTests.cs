@@ -101,7 +101,7 @@ public sealed class StorageOutageTests
         {
             StorageConnectionString = Azurite.ConnectionStringFor(storage.Port),
             Model = model,
-            Sidecar = delivery.SidecarOptions(Scale, runtime) with { ConcurrentSingleDeliveries = 64 },
+            Sidecar = delivery.SidecarOptions(Scale, runtime) with { ConcurrentSingleRequests = 64 },
             ConfigureLogging = (app, logging) => logging.ClearProviders().AddProvider(logs[app]),
         });
         await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(60), CancellationToken.None);
@@ -112,9 +112,9 @@ public sealed class StorageOutageTests
         storage.Refusing = true;
         var clock = Stopwatch.StartNew();
         trio.Schedule(orders.Select(OrderJson.Serialize));
-        var receiverTopics = OrderTopology.Instances.Select(OrderTopology.QueueOf).ToList();
+        var receiverQueues = OrderTopology.Instances.Select(OrderTopology.QueueOf).ToList();
         await Eventually.TrueAsync(
-            () => receiverTopics.All(t => trio.Sidecar.Topics.TryGetValue(t, out var report) && report.Retried > 0),
+            () => receiverQueues.All(t => trio.Sidecar.Queues.TryGetValue(t, out var report) && report.Retried > 0),
             TimeSpan.FromSeconds(30));
         await Task.Delay(Outage);
         var storedAtRestore = await CountStoredAsync(azurite.ConnectionString, orders);
@@ -125,15 +125,15 @@ public sealed class StorageOutageTests
         var afterRestore = clock.Elapsed - restoredAt;
         // The outage's closing line comes once no delivery has been answered RETRY for a while.
         await Task.Delay(RetryOutageQuietPeriod + TimeSpan.FromSeconds(1.5));
-        var topics = trio.Sidecar.Topics.Values.ToList();
+        var queues = trio.Sidecar.Queues.Values.ToList();
         return new OutageRun(
             quiet,
             await CountStoredAsync(azurite.ConnectionString, orders),
             storedAtRestore,
-            topics.Sum(t => t.AcknowledgedUnstored),
-            topics.Sum(t => t.Retried),
-            topics.Sum(t => t.LeftPending),
-            topics.Sum(t => t.HandedOutAgain),
+            queues.Sum(t => t.AcknowledgedUnstored),
+            queues.Sum(t => t.Retried),
+            queues.Sum(t => t.LeftPending),
+            queues.Sum(t => t.HandedOutAgain),
             afterRestore,
             clock.Elapsed,
             OrderTopology.Instances.ToDictionary(i => i, i => logs[i]));

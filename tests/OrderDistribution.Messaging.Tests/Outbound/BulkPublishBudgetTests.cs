@@ -1,6 +1,8 @@
+using System.Text;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Outbound;
+using OrderDistribution.Messaging.Tests.Inbound;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Messaging.Tests.Outbound;
@@ -60,6 +62,36 @@ public sealed class BulkPublishBudgetTests
         Assert.Single(sidecar.Requests, r => r.Path == "/v1.0/publish/order-pubsub/q-order-express");
         Assert.Single(sidecar.BulkPublishes("q-order-express"));
     }
+
+    [Fact]
+    public async Task A_bulk_of_500_large_orders_goes_out_in_several_publishes_each_under_the_budget_every_order_once()
+    {
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
+        await using var app = await EntryPointsHost.ForwardingAsync(sidecar.Address, ("Messaging:MaxMessagesCount", "500"));
+        var orders = TestOrders.Many(500, descriptionLength: 1_500);
+        var (body, entryIds) = BulkRequest.RawPayload(orders, "q-order-ingress");
+
+        var statuses = await BulkRequest.StatusesAsync(await app.Client.PostAsync(EntryPointsHost.Routes.Bulk, BulkRequest.Json(body)));
+
+        Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
+        Assert.True(sidecar.BulkPublishes("q-order-express").Count() > 1, "express went out in one publish");
+        Assert.True(sidecar.BulkPublishes("q-order-standard").Count() > 1, "standard went out in one publish");
+        var publishes = sidecar.Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
+        Assert.All(publishes, p => Assert.True(
+            PayloadsOf(p).Sum(payload => BulkPublishBudget.CostOf(new OutboundMessage("", payload), MetadataOf(p))) <= Budget,
+            $"a publish of {PayloadsOf(p).Count} entries is over budget"));
+        var published = publishes.SelectMany(PayloadsOf).Select(payload => OrderJson.Deserialize(payload).OrderId).ToList();
+        Assert.Equal(orders.Select(o => o.OrderId).Order(), published.Order());
+    }
+
+    /// <summary>Each entry's order as the app sent it: the event's own JSON.</summary>
+    private static List<byte[]> PayloadsOf(SidecarRequest publish) =>
+        publish.Json.EnumerateArray().Select(e => Encoding.UTF8.GetBytes(e.GetProperty("event").GetRawText())).ToList();
+
+    /// <summary>The request's metadata, as the app gave it (<c>metadata.</c> query parameters).</summary>
+    private static Dictionary<string, string> MetadataOf(SidecarRequest publish) =>
+        publish.Query.Where(q => q.Key.StartsWith("metadata.", StringComparison.Ordinal))
+            .ToDictionary(q => q.Key["metadata.".Length..], q => q.Value);
 
     private static ServiceProvider PublishingOver(EmulatedSidecar sidecar, int maxBytes = Budget) =>
         EmulatorDaprClient.Publishing(sidecar.Address, ("Messaging:MaxBulkPublishBytes", maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));

@@ -3,13 +3,13 @@ using System.Text;
 using System.Text.Json;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Tests.Inbound;
 using OrderDistribution.TestSupport;
-using OrderDistribution.Messaging;
 
-namespace OrderDistribution.Distributor.Tests;
+namespace OrderDistribution.Messaging.Tests.Outbound;
 
 /// <summary>
-/// The distributor in every model (bindings, pubsub-single, pubsub-bulk) against the sidecar emulator, for orders the sidecar can never
+/// The core's ways out in every model (bindings, pubsub-single, pubsub-bulk) against the sidecar emulator, for orders the sidecar can never
 /// take and for a sidecar that refuses every order: one drop and one line for the first, never a drop for the second.
 /// </summary>
 public sealed class PermanentFailureTests : IAsyncLifetime
@@ -32,7 +32,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     public async Task An_order_that_can_never_fit_is_dropped_once_with_one_line_naming_it_and_never_sent(
         MessagingModel model, int maxMessageBytes, int descriptionLength, string reason)
     {
-        using var app = Distributor(("Messaging:MaxMessageBytes", maxMessageBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+        await using var app = await ForwardingAsync(("Messaging:MaxMessageBytes", maxMessageBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
         var client = await ReadyClientAsync(app);
         var large = TestOrders.Make(99, Delivery.Express, descriptionLength);
 
@@ -56,7 +56,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         _sidecar.BulkAnswer = _ => (401, "");
         _sidecar.PublishAnswer = _ => (401, "");
         _sidecar.BindingAnswer = _ => (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: couldn't find output binding q-order-express-output"}""");
-        using var app = Distributor();
+        await using var app = await ForwardingAsync();
         var client = await ReadyClientAsync(app);
 
         Assert.False(await DeliverAsync(client, model, TestOrders.Make(1, Delivery.Express)));
@@ -79,7 +79,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     public async Task The_bindings_model_puts_no_transport_header_or_token_on_a_message_on_any_runtime(string version)
     {
         _sidecar.Runtime = DaprRuntimeProfile.All.Single(r => r.Version == version);
-        using var app = Distributor(("DAPR_API_TOKEN", "secret-token"));
+        await using var app = await ForwardingAsync(("DAPR_API_TOKEN", "secret-token"));
         var client = await ReadyClientAsync(app);
 
         await DeliverAsync(client, MessagingModel.Bindings, TestOrders.Make(2, Delivery.Standard));
@@ -92,14 +92,13 @@ public sealed class PermanentFailureTests : IAsyncLifetime
 
     public static TheoryData<string> Runtimes() => new(DaprRuntimeProfile.All.Select(r => r.Version));
 
-    private DistributorFactory Distributor(params (string Key, string? Value)[] settings) =>
-        new([("DAPR_HTTP_ENDPOINT", _sidecar.Address.ToString()), ("Messaging:InvalidBindingMessage", "Drop"), .. settings]) { OverEmulator = true };
+    private Task<EntryPointsHost> ForwardingAsync(params (string Key, string? Value)[] settings) =>
+        EntryPointsHost.ForwardingAsync(_sidecar.Address, [("Messaging:InvalidBindingMessage", "Drop"), .. settings]);
 
-    private static async Task<HttpClient> ReadyClientAsync(DistributorFactory app)
+    private static async Task<HttpClient> ReadyClientAsync(EntryPointsHost app)
     {
-        var client = app.CreateClient();
-        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
-        return client;
+        await Eventually.StatusAsync(app.Client, "/health", HttpStatusCode.OK);
+        return app.Client;
     }
 
     /// <summary>Sends one order in the model, with a valid neighbour in pubsub-bulk.</summary>

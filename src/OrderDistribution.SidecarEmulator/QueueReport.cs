@@ -2,25 +2,27 @@ using System.Collections.Concurrent;
 
 namespace OrderDistribution.SidecarEmulator;
 
-/// <summary>What happened to the messages of one topic.</summary>
-public sealed class TopicReport
+/// <summary>What happened to the messages of one queue.</summary>
+public sealed class QueueReport
 {
-    private int _deliveries;
+    private int _requests;
     private int _retried;
     private int _dropped;
-    private int _wholeDeliveriesRedelivered;
+    private int _wholeRequestsRedelivered;
     private long _longestAnswerTicks;
     private int _acknowledgedUnstored;
     private int _parked;
     private int _handedOutAgain;
 
-    public int Deliveries => Volatile.Read(ref _deliveries);
+    /// <summary>The requests the sidecar made to the app for this queue.</summary>
+    public int Requests => Volatile.Read(ref _requests);
 
     public int Retried => Volatile.Read(ref _retried);
 
     public int Dropped => Volatile.Read(ref _dropped);
 
-    public int WholeDeliveriesRedelivered => Volatile.Read(ref _wholeDeliveriesRedelivered);
+    /// <summary>Bulk requests that failed as a whole (an error status or no answer), so that every entry is delivered again.</summary>
+    public int WholeRequestsRedelivered => Volatile.Read(ref _wholeRequestsRedelivered);
 
     /// <summary>
     /// Messages answered RETRY that the pub/sub component acknowledged once the retries were spent (Dapr 1.17 and newer):
@@ -42,10 +44,10 @@ public sealed class TopicReport
     /// <summary>The messages answered DROP, by the id they were first published under (duplicates share it).</summary>
     public ConcurrentDictionary<string, byte[]> DroppedMessages { get; } = new();
 
-    internal void Delivered(TimeSpan answeredAfter)
+    internal void Answered(TimeSpan after)
     {
-        Interlocked.Increment(ref _deliveries);
-        var ticks = answeredAfter.Ticks;
+        Interlocked.Increment(ref _requests);
+        var ticks = after.Ticks;
         long longest;
         while (ticks > (longest = Interlocked.Read(ref _longestAnswerTicks))
                && Interlocked.CompareExchange(ref _longestAnswerTicks, ticks, longest) != longest)
@@ -71,5 +73,5 @@ public sealed class TopicReport
 
     internal void HandOutAgain() => Interlocked.Increment(ref _handedOutAgain);
 
-    internal void RedeliverWhole() => Interlocked.Increment(ref _wholeDeliveriesRedelivered);
+    internal void RedeliverWhole() => Interlocked.Increment(ref _wholeRequestsRedelivered);
 }
