@@ -14,7 +14,10 @@ public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, in
     public static async Task WriteAsync(string path, ScheduleRecord record, CancellationToken cancellationToken)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
-        await File.WriteAllTextAsync(path, JsonSerializer.Serialize(record), cancellationToken);
+        // Whole or not at all: scripts/azure-burst.sh reads the record while the burst runs.
+        var written = path + ".writing";
+        await File.WriteAllTextAsync(written, JsonSerializer.Serialize(record), cancellationToken);
+        File.Move(written, path, overwrite: true);
     }
 
     public static async Task<ScheduleRecord> ReadAsync(string path, CancellationToken cancellationToken) =>

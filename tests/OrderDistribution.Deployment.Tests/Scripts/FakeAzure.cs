@@ -101,7 +101,8 @@ internal sealed class FakeAzure : IDisposable
             : $"  *'{a.Match}'*) printf 'ERROR: %s\\n' '{a.Answer}' >&2; exit {a.ExitCode} ;;\n"));
         Write("az", $$"""
             #!/bin/sh
-            printf '%s' "$*" | tr '\n' ' ' >> '{{Log}}'; echo >> '{{Log}}'
+            # One write per call: the burst script's replica sampler calls az beside the main line.
+            printf '%s\n' "$(printf '%s' "$*" | tr '\n' ' ')" >> '{{Log}}'
             case "$*" in
               'extension show'*) exit {{(ExtensionsInstalled ? 0 : 1)}} ;;
             {{cases}}  *'app-insights query'*) echo '{"tables":[{"columns":[],"rows":[]}]}' ;;
