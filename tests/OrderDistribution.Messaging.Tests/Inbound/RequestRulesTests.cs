@@ -12,9 +12,9 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
 /// <summary>
-/// The entry points over HTTP, with a stub handler that sends every order on through the core's ways out, against a
-/// the sidecar emulator in its recording mode: every entry is decided on its own, the sidecar's answers are not trusted beyond what they say, and
-/// every request is answered within its deadline.
+/// The entry points over HTTP, with a stub handler that sends every order on through the core's ways out, against the
+/// sidecar emulator in its recording mode: every entry is decided on its own, the sidecar's answers are not trusted
+/// beyond what they say, and every request is answered within its deadline.
 /// </summary>
 public sealed class RequestRulesTests : IAsyncLifetime
 {

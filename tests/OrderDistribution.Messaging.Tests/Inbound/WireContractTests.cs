@@ -76,7 +76,7 @@ public sealed class WireContractTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task When_the_sidecar_refuses_one_topic_only_that_topics_entries_are_answered_RETRY()
+    public async Task When_the_sidecar_refuses_one_queue_only_that_queues_entries_are_answered_RETRY()
     {
         _sidecar.BulkAnswer = request => request.Path.EndsWith("/q-order-standard", StringComparison.Ordinal)
             ? (503, "<html>Service Unavailable</html>")
