@@ -54,6 +54,28 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     }
 
     [Fact]
+    public async Task A_measurement_cancelled_half_way_still_removes_what_it_wrote()
+    {
+        var service = new BlobServiceClient(storage.Azurite.ConnectionString);
+        var deployed = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
+        await deployed.CreateIfNotExistsAsync();
+        using var cancel = new CancellationTokenSource();
+        var uploads = new Progress<int>(uploaded =>
+        {
+            if (uploaded >= 50)
+            {
+                cancel.Cancel();
+            }
+        });
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() =>
+            new StorageCeiling(service).MeasureAsync(TestOrders.Many(2_000), 4, uploads, cancel.Token));
+
+        Assert.Empty(await NamesAsync(deployed));
+        await deployed.DeleteAsync();
+    }
+
+    [Fact]
     public async Task Ceiling_names_storage_that_does_not_answer_in_two_lines_without_a_stack_trace()
     {
         var cli = new Cli();

@@ -56,6 +56,7 @@ public sealed class StorageCeiling(BlobServiceClient service)
         string? firstFailure = null;
         var startedAt = DateTimeOffset.UtcNow;
         var clock = Stopwatch.StartNew();
+        string? leftBehind;
         try
         {
             await Parallel.ForEachAsync(blobs, new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = cancellationToken }, async (blob, ct) =>
@@ -82,9 +83,10 @@ public sealed class StorageCeiling(BlobServiceClient service)
         finally
         {
             clock.Stop();
+            // Cancelled or not: the scratch container keeps nothing of this measurement.
+            leftBehind = await RemoveAsync(container, created, blobs.Select(b => b.Name).ToList(), inFlight);
         }
 
-        var leftBehind = await RemoveAsync(container, created, blobs.Select(b => b.Name).ToList(), inFlight);
         return new CeilingResult(orders.Count, inFlight, startedAt, clock.Elapsed, [.. uploadedAt.Order()], failed, firstFailure, leftBehind);
     }
 
