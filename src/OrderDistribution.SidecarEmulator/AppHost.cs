@@ -1,13 +1,10 @@
-using Dapr.Client;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
 using OrderDistribution.Distributor;
-using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Receiver;
 using OrderDistribution.ServiceDefaults;
 
@@ -130,8 +127,7 @@ public static class AppHost
 
         if (options.SidecarIsEmulator)
         {
-            builder.Services.Replace(ServiceDescriptor.Singleton<DaprClient>(provider =>
-                EmulatorDaprClient.Over(options.Sidecar, provider.GetRequiredService<SidecarOptions>().ApiToken)));
+            builder.Services.UseSidecarEmulator();
         }
 
         options.ConfigureServices?.Invoke(member, builder.Services);
