@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Globalization;
 using System.Text;
 
@@ -10,6 +11,10 @@ namespace OrderDistribution.ServiceDefaults;
 /// </summary>
 public static class LogText
 {
+    /// <summary>C0, DEL and C1 (what <see cref="char.IsControl(char)"/> says), and the line and paragraph separators.</summary>
+    private static readonly SearchValues<char> Unsafe = SearchValues.Create(
+        [.. Enumerable.Range(0, 0x20).Select(i => (char)i), .. Enumerable.Range(0x7f, 0x21).Select(i => (char)i), '\u2028', '\u2029']);
+
     public static string Escape(string text)
     {
         var first = text.AsSpan().IndexOfAny(Unsafe);
@@ -35,7 +40,4 @@ public static class LogText
     }
 
     private static bool IsUnsafe(char c) => char.IsControl(c) || c is '\u2028' or '\u2029';
-
-    private static readonly System.Buffers.SearchValues<char> Unsafe = System.Buffers.SearchValues.Create(
-        [.. Enumerable.Range(0, 0x20).Select(i => (char)i), .. Enumerable.Range(0x7f, 0x21).Select(i => (char)i), '\u2028', '\u2029']);
 }
