@@ -19,7 +19,7 @@ env_file="${1:-$ROOT/.env}"
 keys=" MESSAGING_MODEL SERVICE_BUS_SKU SERVICE_BUS_MESSAGING_UNITS MAX_MESSAGES_COUNT MAX_ACTIVE_MESSAGES MAX_CONCURRENT_HANDLERS SINGLE_MAX_ACTIVE_MESSAGES SINGLE_MAX_CONCURRENT_HANDLERS BINDING_CONSUMERS_PER_QUEUE REQUEST_DEADLINE_SECONDS "
 tab="$(printf '\t')"
 
-renamed="DAPR_COMPONENTS_MODEL:MESSAGING_MODEL DAPR_PUBSUB_MODEL:MESSAGING_MODEL DELIVERY_DEADLINE_SECONDS:REQUEST_DEADLINE_SECONDS"
+renamed="$(awk -F'\t' '$1 == "variable" { printf "%s:%s ", $2, $3 }' "$ROOT/src/OrderDistribution.ServiceDefaults/renamed-settings.tsv")"
 
 # KEY<tab>VALUE for each setting of a dotenv file (.env, or azd env get-values' KEY="VALUE" lines).
 settings() {

@@ -78,11 +78,11 @@ if [[ -z "${SERVICEBUS_NAMESPACE_FQDN:-}" ]]; then
 fi
 : "${SERVICEBUS_NAMESPACE_FQDN:?not in the azd environment: run azd provision first}"
 : "${STORAGE_BLOB_ENDPOINT:?not in the azd environment}"
-for old in DAPR_COMPONENTS_MODEL DAPR_PUBSUB_MODEL; do # renamed: MESSAGING_MODEL
+while read -r old; do
   if [[ -n "${!old:-}" ]]; then
     echo "$old is no longer read: set MESSAGING_MODEL (bindings, pubsub-single or pubsub-bulk) and unset $old (azd env unset $old)" >&2; exit 2
   fi
-done
+done < <(awk -F'\t' '$1 == "variable" && $3 == "MESSAGING_MODEL" { print $2 }' "$ROOT/src/OrderDistribution.ServiceDefaults/renamed-settings.tsv")
 model="${MESSAGING_MODEL:-pubsub-bulk}"
 
 az_error="$(mktemp)"

@@ -82,12 +82,13 @@ if [[ "${1:-}" == "--render-only" ]]; then render_only=true; shift; fi
 if [[ "${1:-}" == "--missing-consumers" ]]; then check_consumers=true; shift; fi
 if [[ "${1:-}" == "--storage-only" ]]; then storage_only=true; shift; fi
 model="${1:-pubsub-bulk}"
-# The spellings this script took before, refused with the one to use.
-case "$model ${2:-}" in
-  "pubsub bulk"|"pubsub single") echo "'$model ${2}' is now one word: scripts/run-local.sh pubsub-${2}" >&2; exit 2 ;;
-  "pubsub "*) echo "'pubsub' is now pubsub-bulk or pubsub-single: scripts/run-local.sh pubsub-bulk" >&2; exit 2 ;;
-  "bindings "?*) echo "the bindings model takes no mode: scripts/run-local.sh bindings" >&2; exit 2 ;;
-esac
+# The spellings this script took before, refused with the one to use (the table of renamed settings).
+while IFS=$'\t' read -r kind old new _; do
+  # shellcheck disable=SC2053 # $old is a pattern
+  if [[ "$kind" == argument && "$model ${2:-}" == $old ]]; then
+    echo "'$model${2:+ $2}' is gone: use scripts/run-local.sh $new" >&2; exit 2
+  fi
+done < "$ROOT/src/OrderDistribution.ServiceDefaults/renamed-settings.tsv"
 case "$model" in
   pubsub-single|pubsub-bulk) template="$ROOT/dapr.yaml"; family=pubsub ;;
   bindings) template="$ROOT/dapr.bindings.yaml"; family=bindings ;;

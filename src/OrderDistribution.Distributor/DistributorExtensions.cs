@@ -2,6 +2,7 @@ using Microsoft.Extensions.Options;
 using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
+using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.Distributor;
 
@@ -9,13 +10,7 @@ public static class DistributorExtensions
 {
     public static IHostApplicationBuilder AddDistributor(this IHostApplicationBuilder builder)
     {
-        builder.Services.AddOptions<DistributorOptions>()
-            .BindConfiguration(DistributorOptions.Section)
-            .ValidateDataAnnotations()
-            .RefuseRenamed("Distributor:IngressTopic", "Distributor:IngressQueue")
-            .RefuseRenamed("Distributor:ExpressTopic", "Distributor:ExpressQueue")
-            .RefuseRenamed("Distributor:StandardTopic", "Distributor:StandardQueue")
-            .ValidateOnStart();
+        builder.Services.AddSettings<DistributorOptions>(DistributorOptions.Section);
         builder.Services.AddOrderEntryPoints();
         builder.Services.AddSidecarOutbound();
         builder.Services.AddSingleton<OrderRouter>();

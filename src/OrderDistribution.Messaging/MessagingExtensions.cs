@@ -12,12 +12,7 @@ public static class MessagingExtensions
     /// </summary>
     public static IServiceCollection AddMessagingOptions(this IServiceCollection services)
     {
-        services.AddOptions<MessagingOptions>()
-            .BindConfiguration(MessagingOptions.Section)
-            .ValidateDataAnnotations()
-            .RefuseRenamed("Messaging:PubSubMode", "Messaging:Model", MessagingModels.ValidSpellings)
-            .RefuseRenamed("Messaging:DeliveryDeadline", "Messaging:RequestDeadline")
-            .ValidateOnStart();
+        services.AddSettings<MessagingOptions>(MessagingOptions.Section);
         services.TryAddSingleton(TimeProvider.System);
         services.TryAddSingleton<WarningPace>();
         return services;

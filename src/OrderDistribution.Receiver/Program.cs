@@ -5,9 +5,14 @@ var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
 builder.AddReceiver();
 
-var app = builder.Build();
+if (builder.BuildIfSettingsAreValid() is not { } app)
+{
+    return SettingsCheck.RefusedExitCode;
+}
+
 app.UseServiceDefaults();
 app.MapReceiverEndpoints();
 app.Run();
+return 0;
 
 public partial class Program;

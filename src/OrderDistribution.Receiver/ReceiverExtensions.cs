@@ -10,12 +10,8 @@ public static class ReceiverExtensions
 {
     public static IHostApplicationBuilder AddReceiver(this IHostApplicationBuilder builder)
     {
-        builder.Services.AddOptions<ReceiverOptions>()
-            .BindConfiguration(ReceiverOptions.Section)
-            .Configure<IConfiguration>((options, configuration) => options.Instance = configuration["INSTANCE"] ?? options.Instance)
-            .ValidateDataAnnotations()
-            .RefuseRenamed("Receiver:Topic", "Receiver:Queue")
-            .ValidateOnStart();
+        builder.Services.AddSettings<ReceiverOptions>(ReceiverOptions.Section)
+            .Configure<IConfiguration>((options, configuration) => options.Instance = configuration["INSTANCE"] ?? options.Instance);
         builder.Services.AddOrderStorage(provider => provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites);
         builder.Services.AddOrderEntryPoints();
         builder.Services.AddSingleton<BlobOrderStore>();

@@ -42,7 +42,10 @@ public sealed partial class ReceiverOptions : IValidatableObject
         }
         else if (!ContainerNamePattern().IsMatch(ContainerName))
         {
-            yield return new ValidationResult($"'{ContainerName}' is not a valid blob container name.", [nameof(Container)]);
+            yield return new ValidationResult(
+                $"Receiver:Container: '{ContainerName}' is not a blob container name "
+                + "(3 to 63 lower-case letters, digits and single hyphens).",
+                [nameof(Container)]);
         }
     }
 

@@ -45,14 +45,13 @@ public static class ServiceDefaults
         // Polly logs every attempt, and every timeout with its stack trace: hundreds of thousands of lines in a
         // burst with faults, on the CPU the burst needs. The apps log what they handle once (DependencyResilience).
         builder.Logging.AddFilter("Polly", LogLevel.None);
+        // Text from the wire goes into log messages: the console escapes what could start a line of its own.
+        builder.Logging.AddEscapedConsole();
         // It logs an error for every /health request while the app is not ready; ReadinessMonitor logs each change once.
         builder.Logging.AddFilter("Microsoft.Extensions.Diagnostics.HealthChecks", LogLevel.None);
         builder.Services.AddSingleton<ITelemetryInitializer>(new CloudRoleNameInitializer(roleName));
 
-        builder.Services.AddOptions<ReadinessOptions>()
-            .BindConfiguration(ReadinessOptions.Section)
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
+        builder.Services.AddSettings<ReadinessOptions>(ReadinessOptions.Section);
         builder.Services.AddSingleton<ReadinessState>();
         builder.Services.AddHostedService<ReadinessMonitor>();
         builder.Services.AddHealthChecks()

@@ -16,10 +16,7 @@ public static class StorageExtensions
     /// <param name="maxConcurrentCalls">Storage calls the process runs at once, over all requests: the app's own bound.</param>
     public static IServiceCollection AddOrderStorage(this IServiceCollection services, Func<IServiceProvider, int> maxConcurrentCalls)
     {
-        services.AddOptions<StorageOptions>()
-            .BindConfiguration(StorageOptions.Section)
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
+        services.AddSettings<StorageOptions>(StorageOptions.Section);
         // One pace per process, shared with every other dependency's warnings.
         services.TryAddSingleton(TimeProvider.System);
         services.TryAddSingleton<WarningPace>();

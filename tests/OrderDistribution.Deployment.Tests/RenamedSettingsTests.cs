@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.Deployment.Tests;
 
@@ -39,6 +40,19 @@ public sealed partial class RenamedSettingsTests
             .ToList();
 
         Assert.True(found.Count == 0, $"still set or shown (now {replacement}):\n{string.Join('\n', found)}");
+    }
+
+    [Theory]
+    [InlineData("scripts/run-local.sh", RenamedSettings.Argument)]
+    [InlineData("scripts/azure-burst.sh", RenamedSettings.Variable)]
+    [InlineData("scripts/azd-env-sync.sh", RenamedSettings.Variable)]
+    public void Each_script_refuses_renamed_names_from_the_one_table_not_a_list_of_its_own(string script, string kind)
+    {
+        var code = string.Join('\n', File.ReadLines(Repo.PathOf(script)).Where(line => !line.TrimStart().StartsWith('#')));
+
+        Assert.Contains("renamed-settings.tsv", code, StringComparison.Ordinal);
+        Assert.Matches($@"==\s*""?{kind}\b", code);
+        Assert.All(RenamedSettings.All.Where(row => row.Kind == kind), row => Assert.DoesNotContain(row.Old, code, StringComparison.Ordinal));
     }
 
     /// <summary>Dapr's run files and components, azd's files, Bicep, the scripts, the README and the docs.</summary>

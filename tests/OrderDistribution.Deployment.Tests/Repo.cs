@@ -18,6 +18,16 @@ internal static class Repo
 
     public static bool Exists(string relative) => File.Exists(PathOf(relative));
 
+    /// <summary>Copies scripts/run-local.sh into <paramref name="copy"/> with the table of renamed settings it reads.</summary>
+    public static void CopyRunLocal(string copy)
+    {
+        foreach (var file in new[] { "scripts/run-local.sh", "src/OrderDistribution.ServiceDefaults/renamed-settings.tsv" })
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(copy, file))!);
+            File.Copy(PathOf(file), Path.Combine(copy, file));
+        }
+    }
+
     /// <summary>Looks a program up on PATH, as a shell would.</summary>
     public static string? FindOnPath(string program)
     {

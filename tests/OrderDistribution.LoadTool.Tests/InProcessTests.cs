@@ -34,6 +34,20 @@ public sealed class InProcessTests : IDisposable
     }
 
     [Fact]
+    public async Task A_warning_an_app_logs_during_the_burst_is_printed_whole_on_a_line_of_its_own()
+    {
+        var cli = new Cli();
+        var exit = await cli.RunAsync("in-process", "--count", "40", "--invalid-rate", "0.1", "--seed", "5",
+            "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()), "--timeout", "120", "--results", Path.Combine(_folder, "LOG.md"));
+
+        Assert.True(exit == 0, cli.Output);
+        // The poison orders are dropped by the distributor, each with its warning.
+        var warnings = cli.Output.Split('\n').Where(line => line.StartsWith("warn: distributor RequestRun: Dropped entry ", StringComparison.Ordinal)).ToList();
+        Assert.True(warnings.Count == 4, cli.Output);
+        Assert.All(warnings, line => Assert.Matches(@"^warn: distributor RequestRun: Dropped entry \S+ from q-order-ingress: not an order", line));
+    }
+
+    [Fact]
     public void The_emulator_runs_as_many_binding_consumers_per_queue_as_the_local_run_renders_by_default()
     {
         var script = File.ReadAllText(Path.Combine(RepositoryRoot.Path, "scripts", "run-local.sh"));

@@ -33,7 +33,7 @@ internal static class InProcessCommand
         var label = $"in-process-{model.Text()}";
 
         await using var burst = await CommandSupport.WithProgressAsync(console, $"Starting the trio in this process ({model.Text()})", null, (_, _) =>
-            InProcessBurst.StartAsync(model, storageOptions.ConnectionString ?? "UseDevelopmentStorage=true", ct));
+            InProcessBurst.StartAsync(model, storageOptions.ConnectionString ?? "UseDevelopmentStorage=true", console, ct));
         console.MarkupLineInterpolated($"Storing into {burst.StorageEndpoint}{(burst.StartedAzurite ? " (Azurite started for this run)" : "")}.");
         // An Azurite that answered may be a trio's: one burst at a time there too.
         await using var lease = await CommandSupport.HoldStoreAsync(burst.Storage, result, "in-process", set.Burst, ct);

@@ -1,11 +1,12 @@
 using System.CommandLine.Parsing;
 using OrderDistribution.Messaging;
+using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// <c>--model</c> in its one spelling (<see cref="MessagingModels"/>); the spellings the tool took before are refused
-/// with the one to use instead, in one line.
+/// with the one to use instead, in one line, from the table of renamed settings (<see cref="RenamedSettings"/>).
 /// </summary>
 internal static class ModelSpellings
 {
@@ -17,40 +18,28 @@ internal static class ModelSpellings
             return model.Value;
         }
 
-        result.AddError(OldSpelling(text) ?? $"--model must be {MessagingModels.ValidSpellings}, not '{text}'.");
+        result.AddError(RenamedSettings.Find(RenamedSettings.Option, $"--model {text}")?.Refusal
+            ?? $"--model must be {MessagingModels.ValidSpellings}, not '{text}'.");
         return null;
     }
 
     /// <summary>
-    /// The one line that refuses a spelling of the model order-load took before (<c>--pubsub-mode</c>, <c>--model
-    /// pubsub|bulk|single|binding</c>), naming the new one; null when <paramref name="args"/> holds none.
+    /// The one line that refuses an option or option value order-load took before (<c>--pubsub-mode</c>, <c>--model
+    /// pubsub</c>), naming the new one; null when <paramref name="args"/> holds none.
     /// </summary>
     public static string? Refusal(IReadOnlyList<string> args)
     {
         for (var i = 0; i < args.Count; i++)
         {
             var (name, value) = args[i].Split('=', 2) is [var n, var v] ? (n, v) : (args[i], i + 1 < args.Count ? args[i + 1] : null);
-            if (name == "--pubsub-mode")
+            var renamed = RenamedSettings.Find(RenamedSettings.Option, $"{name} {value}")
+                ?? RenamedSettings.Find(RenamedSettings.Option, name);
+            if (renamed is not null)
             {
-                return value is "bulk" or "single"
-                    ? $"--pubsub-mode is gone: use --model pubsub-{value}."
-                    : "--pubsub-mode is gone: use --model pubsub-bulk or --model pubsub-single.";
-            }
-
-            if (name == "--model" && OldSpelling(value) is { } refusal)
-            {
-                return refusal;
+                return renamed.Refusal;
             }
         }
 
         return null;
     }
-
-    private static string? OldSpelling(string? value) => value switch
-    {
-        "pubsub" => "--model pubsub is gone: use --model pubsub-bulk or --model pubsub-single.",
-        "bulk" or "single" => $"--model {value} is gone: use --model pubsub-{value}.",
-        "binding" => "--model binding is gone: use --model bindings.",
-        _ => null,
-    };
 }

@@ -6,6 +6,7 @@ using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.SidecarEmulator;
 using OrderDistribution.Storage;
 using OrderDistribution.Messaging;
+using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.InProcess;
 
@@ -37,8 +38,10 @@ public sealed class InProcessBurst : IAsyncDisposable
     public bool StartedAzurite => _azurite is not null;
 
     /// <param name="connectionString">Azurite's (or any store's) connection string; when it names a local Azurite that does not answer, one is started.</param>
+    /// <param name="console">Where the apps' log lines go, above any live display on it.</param>
     /// <exception cref="LoadToolException">Azurite must be started, but Node.js or Azurite is not installed.</exception>
-    public static async Task<InProcessBurst> StartAsync(MessagingModel model, string connectionString, CancellationToken cancellationToken)
+    public static async Task<InProcessBurst> StartAsync(
+        MessagingModel model, string connectionString, IAnsiConsole console, CancellationToken cancellationToken)
     {
         Azurite? azurite = null;
         DirectoryInfo? data = null;
@@ -62,6 +65,7 @@ public sealed class InProcessBurst : IAsyncDisposable
                 Model = model,
                 // As under dapr run, the apps print what they log at Warning and above; a faultless burst prints nothing.
                 Settings = new Dictionary<string, string?> { ["Logging:LogLevel:Default"] = "Warning" },
+                ConfigureLogging = (member, logging) => AppLogLines.Use(console, member, logging),
             }, cancellationToken);
             var storage = OutboxStorage.Open(new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes);
             var burst = new InProcessBurst(azurite, data, trio, storage);

@@ -18,11 +18,8 @@ public static class SidecarExtensions
     /// </summary>
     public static IServiceCollection AddSidecarOutbound(this IServiceCollection services)
     {
-        services.AddOptions<SidecarOptions>()
-            .BindConfiguration(SidecarOptions.Section)
-            .Configure<IConfiguration>((sidecar, configuration) => sidecar.ReadAddress(configuration))
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
+        services.AddSettings<SidecarOptions>(SidecarOptions.Section)
+            .Configure<IConfiguration>((sidecar, configuration) => sidecar.ReadAddress(configuration));
         services.AddSingleton(provider => provider.GetRequiredService<IOptions<SidecarOptions>>().Value);
         services.AddMessagingOptions();
         // Each call's timeout is the resilience pipeline's, and the request's deadline cancels the rest.

@@ -73,9 +73,8 @@ internal sealed class RenderedBindings : IDisposable
     private static DirectoryInfo CopyOfRepository()
     {
         var copy = Directory.CreateTempSubdirectory("rendered-bindings-");
-        Directory.CreateDirectory(Path.Combine(copy.FullName, "scripts"));
+        Repo.CopyRunLocal(copy.FullName);
         Directory.CreateDirectory(Path.Combine(copy.FullName, "components-bindings"));
-        File.Copy(Repo.PathOf("scripts/run-local.sh"), Path.Combine(copy.FullName, "scripts/run-local.sh"));
         File.Copy(Repo.PathOf(DaprRunFile.Bindings), Path.Combine(copy.FullName, DaprRunFile.Bindings));
         foreach (var file in Directory.EnumerateFiles(Repo.PathOf("components-bindings")))
         {

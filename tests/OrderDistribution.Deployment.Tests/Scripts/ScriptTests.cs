@@ -158,8 +158,7 @@ public class ScriptTests
         var copy = Directory.CreateTempSubdirectory("run-local-");
         try
         {
-            Directory.CreateDirectory(Path.Combine(copy.FullName, "scripts"));
-            File.Copy(Repo.PathOf("scripts/run-local.sh"), Path.Combine(copy.FullName, "scripts/run-local.sh"));
+            Repo.CopyRunLocal(copy.FullName);
             var withToken = Regex.Replace(Repo.Read(runFile), @"^(\s*)Messaging__Model:.*$", "$0\n$1APP_API_TOKEN: secret", RegexOptions.Multiline);
             File.WriteAllText(Path.Combine(copy.FullName, runFile), withToken);
 
