@@ -22,13 +22,12 @@ internal static class CeilingCommand
         DefaultValueFactory = _ => new ReceiverOptions().MaxConcurrentWrites,
     }.Between(1, 1_024);
 
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("ceiling", "Measure storage alone: upload order blobs into a scratch container (deleted afterwards), " +
-                                    "never the outboxes; append the result to the results log.")
-            {
-                Uploads, InFlight, Results, LeaseSeconds,
-            },
-            (result, ct) => RunAsync(console, result, ct));
+    public static Command Create(IAnsiConsole console) =>
+        new Command("ceiling", "Measure storage alone: upload order blobs into a scratch container (deleted afterwards), " +
+                               "never the outboxes; append the result to the results log.")
+        {
+            Uploads, InFlight, Results, LeaseSeconds,
+        }.Writes(Results).Runs((result, ct) => RunAsync(console, result, ct));
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {

@@ -6,9 +6,11 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>clear</c>: empties both outboxes (in Azure blob by blob, keeping the containers).</summary>
 internal static class ClearCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("clear", "Empty the outboxes (in Azure: delete their blobs; with a key: delete and recreate the containers).") { CommonOptions.LeaseSeconds },
-            async (result, ct) =>
+    public static Command Create(IAnsiConsole console) =>
+        new Command("clear", "Empty the outboxes (in Azure: delete their blobs; with a key: delete and recreate the containers).")
+        {
+            CommonOptions.LeaseSeconds,
+        }.Runs(async (result, ct) =>
             {
                 var storage = await CommandSupport.OpenStorageAsync(result, ct);
                 // Never under a burst in flight: that is how a second run spoiled the first.
@@ -18,5 +20,5 @@ internal static class ClearCommand
                     await CommandSupport.ClearAsync(console, storage, held);
                     return ExitCodes.Done;
                 }, ct);
-            });
+        });
 }

@@ -17,12 +17,12 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal static class InProcessCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("in-process", "Run a burst through the trio hosted in this process (no Dapr, Redis or RabbitMQ) into Azurite; append the result to the results log.")
-            {
-                Model, Count, Seed, InvalidRate, TimeoutSeconds, Results, LeaseSeconds,
-            },
-            (result, ct) => RunAsync(console, result, ct));
+    public static Command Create(IAnsiConsole console) =>
+        new Command("in-process", "Run a burst through the trio hosted in this process (no Dapr, Redis or RabbitMQ) into " +
+                                  "Azurite; append the result to the results log.")
+        {
+            Model, Count, Seed, InvalidRate, TimeoutSeconds, Results, LeaseSeconds,
+        }.Writes(Results).Runs((result, ct) => RunAsync(console, result, ct));
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {

@@ -19,9 +19,11 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>schedule</c>: the orders file, poison included, onto the ingress queue through a sidecar.</summary>
 internal static class ScheduleCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap, Action<IServiceCollection>? configurePublishing) =>
-        wrap(new Command("schedule", "Put the orders on the ingress queue.") { Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes, LeaseSeconds },
-            async (result, ct) =>
+    public static Command Create(IAnsiConsole console, Action<IServiceCollection>? configurePublishing) =>
+        new Command("schedule", "Put the orders on the ingress queue.")
+        {
+            Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes, LeaseSeconds,
+        }.Writes(State).Runs(async (result, ct) =>
             {
                 // The inputs first (a bad file is bad input, exit 2), then the store, held while the burst goes in.
                 var index = await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct);
@@ -29,7 +31,7 @@ internal static class ScheduleCommand
                 return await lease.HoldingAsync(async held => await ScheduleAsync(console, result, index, configurePublishing, held), ct)
                     ? ExitCodes.Done
                     : ExitCodes.Incomplete;
-            });
+        });
 
     /// <summary>
     /// Schedules the orders file, checked whole as <paramref name="index"/>, as the options say, records when for

@@ -11,12 +11,11 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>watch</c>: waits until every valid order is a blob, then reports the cycle time and the per-second chart.</summary>
 internal static class WatchCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("watch", "Wait until every valid order is a blob and report the cycle time.")
-            {
-                TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, ScheduledAt,
-            },
-            async (result, ct) =>
+    public static Command Create(IAnsiConsole console) =>
+        new Command("watch", "Wait until every valid order is a blob and report the cycle time.")
+        {
+            TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, ScheduledAt,
+        }.Runs(async (result, ct) =>
             {
                 var record = await ScheduleRecordOrNullAsync(result, ct);
                 // The inputs first (a missing file is bad input, exit 2), then storage.
@@ -32,7 +31,7 @@ internal static class WatchCommand
                 var report = await WatchAsync(console, result, await CommandSupport.OpenStorageAsync(result, ct), expected, scheduledAt, ct);
                 BurstResults.Print(console, report, record?.Model ?? "watch");
                 return ExitCode(console, report);
-            });
+        });
 
     /// <summary>Watches the outboxes for <paramref name="expected"/>, with a progress bar that moves from the first page listed.</summary>
     public static async Task<WatchReport> WatchAsync(
