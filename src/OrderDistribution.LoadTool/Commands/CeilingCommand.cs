@@ -46,7 +46,7 @@ internal static class CeilingCommand
         var series = StoredSeries.From(measured.StartedAt, measured.UploadedAt);
         if (series.PerSecond.Count > 0)
         {
-            console.Write(SeriesChart.Of(series));
+            console.Write(SeriesChart.Of(series, "uploads"));
         }
 
         ResultLine.Write(console, ResultLine.Of(measured));
@@ -57,12 +57,12 @@ internal static class CeilingCommand
 
         var results = result.GetValue(Results)!;
         lease.ThrowIfLost();
-        await ResultsLog.AppendAsync(results,
-            ResultsRow.Of(measured.StartedAt, StorageCeiling.Label, count, measured.Failed == 0 ? measured.Elapsed : null, measured.Failed, null) with
-            {
-                Burst = burst, Began = lease.Holder.StartedAt, Ended = DateTimeOffset.UtcNow,
-            }, ct);
-        console.MarkupLineInterpolated($"Uploads per second: {await SeriesCsv.WriteBesideAsync(series, results, measured.StartedAt, StorageCeiling.Label, ct)}");
+        var row = ResultsRow.Of(measured.StartedAt, StorageCeiling.Label, count, measured.Failed == 0 ? measured.Elapsed : null, measured.Failed, null) with
+        {
+            Burst = burst, Began = lease.Holder.StartedAt, Ended = DateTimeOffset.UtcNow,
+        };
+        await ResultsLog.AppendAsync(results, row, ct);
+        console.MarkupLineInterpolated($"Uploads per second: {await SeriesCsv.WriteBesideAsync(series, results, row, ct)}");
         return measured.Failed == 0 ? ExitCodes.Done : ExitCodes.Incomplete;
     }
 }
