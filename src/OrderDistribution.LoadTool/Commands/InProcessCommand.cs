@@ -12,7 +12,8 @@ namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// <c>in-process</c>: the main job without Dapr, Redis or RabbitMQ. The trio runs in this process behind the sidecar
-/// emulator and stores into Azurite (started here when none answers); the burst is scheduled, watched and logged as
+/// emulator and stores into the store given with --storage, which must answer, or with none given into the local
+/// Azurite (started here when none answers); the burst is scheduled, watched and logged as
 /// <c>run</c> does it, under the label <c>in-process-</c> and the model (<c>in-process-pubsub-bulk</c>, <c>-pubsub-single</c>, <c>-bindings</c>).
 /// </summary>
 internal static class InProcessCommand
@@ -22,23 +23,30 @@ internal static class InProcessCommand
                                   "Azurite; append the result to the results log.")
         {
             Model, Count, Seed, InvalidRate, TimeoutSeconds, Results, LeaseSeconds,
-        }.Writes(Results).Runs((result, ct) => RunAsync(console, result, ct));
+        }.Writes(Results).Refuses(StorageAccountUrl, "in-process stores with a connection string (its trio signs in with no " +
+                                                        "Azure identity): pass the account's with --storage")
+        .Runs((result, ct) => RunAsync(console, result, ct));
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
         var model = ModelOf(result);
         // The inputs first, before anything starts.
         var set = OrderGenerator.Generate(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed), BurstId.New());
-        var storageOptions = CommandSupport.StorageOptionsOf(result);
         var label = $"in-process-{model.Text()}";
-
-        await using var burst = await CommandSupport.WithProgressAsync(console, $"Starting the trio in this process ({model.Text()})", null, (_, _) =>
-            InProcessBurst.StartAsync(model, storageOptions.ConnectionString ?? "UseDevelopmentStorage=true", ct));
+        // The store next, the one given or none: one that does not answer or refuses the tool is named before the trio starts.
+        var given = CommandSupport.StorageGiven(result) ? CommandSupport.StorageOptionsOf(result).ConnectionString : null;
+        await using var burst = await InProcessBurst.OpenAsync(given, ct);
+        await burst.Storage.EnsureReachableAsync(ct);
         console.MarkupLineInterpolated($"Storing into {burst.StorageEndpoint}{(burst.StartedAzurite ? " (Azurite started for this run)" : "")}.");
         // An Azurite that answered may be a trio's: one burst at a time there too.
         await using var lease = await CommandSupport.HoldStoreAsync(burst.Storage, result, "in-process", set.Burst, ct);
         return await lease.HoldingAsync(async held =>
         {
+            await CommandSupport.WithProgressAsync(console, $"Starting the trio in this process ({model.Text()})", null, async (_, _) =>
+            {
+                await burst.StartTrioAsync(model, held);
+                return true;
+            });
             await CommandSupport.ClearAsync(console, burst.Storage, held);
 
             var scheduledAt = burst.Schedule(set);

@@ -124,6 +124,19 @@ internal static class OptionRules
         return command;
     }
 
+    /// <summary>The command does not take <paramref name="option"/>, though other commands do: given, it is refused with <paramref name="why"/>.</summary>
+    public static Command Refuses(this Command command, Option option, string why)
+    {
+        command.Validators.Add(result =>
+        {
+            if (result.GetResult(option) is { Implicit: false })
+            {
+                result.AddError($"{option.Name}: {why}.");
+            }
+        });
+        return command;
+    }
+
     public static bool IsHttpUrl(string? value) =>
         Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https";
 
