@@ -36,7 +36,7 @@ internal static class CommonOptions
     public static readonly Option<bool> Verbose = new Option<bool>("--verbose")
     {
         Description = "On a failure, also print the exception with its stack trace.",
-    }.Flag();
+    };
 
     public static readonly Option<int> Count = new Option<int>("--count")
     {
@@ -58,7 +58,7 @@ internal static class CommonOptions
     public static readonly Option<bool> ToBlob = new Option<bool>("--to-blob")
     {
         Description = "Also upload the orders to blob test-data/orders.json.",
-    }.Flag();
+    };
 
     public static readonly Option<ScheduleTarget> Target = new Option<ScheduleTarget>("--target")
     {

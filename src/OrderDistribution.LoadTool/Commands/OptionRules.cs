@@ -83,27 +83,6 @@ internal static class OptionRules
     public static Option<string> Text(this Option<string> option, string what) =>
         option.Takes(what, text => text.Length > 0 ? text : null);
 
-    /// <summary>A flag, that takes true or false when given a value.</summary>
-    public static Option<bool> Flag(this Option<bool> option)
-    {
-        option.CustomParser = result =>
-        {
-            if (result.Tokens is [] || bool.TryParse(result.Tokens[0].Value, out var on) && on)
-            {
-                return true;
-            }
-
-            if (bool.TryParse(result.Tokens[0].Value, out _))
-            {
-                return false;
-            }
-
-            result.AddError($"{Typed(result, option)} is a flag: give it alone (or =true, =false), not '{result.Tokens[0].Value}'.");
-            return false;
-        };
-        return option;
-    }
-
     /// <summary>
     /// The command writes to the files these options name (and beside them): each is checked when the command line is
     /// parsed, so that a path it cannot write is refused before anything happens, not after a burst.
@@ -114,7 +93,7 @@ internal static class OptionRules
         {
             foreach (var option in files)
             {
-                if (result.GetValue(option) is { } path && WritablePath.WhyNot(path) is { } why)
+                if (ValueOrNull(result, option) is { } path && WritablePath.WhyNot(path) is { } why)
                 {
                     result.AddError($"{option.Name} {path}: {why}.");
                     return;
@@ -139,6 +118,19 @@ internal static class OptionRules
 
     public static bool IsHttpUrl(string? value) =>
         Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https";
+
+    /// <summary>The option's value, or null when its own rule refused it (that error is the one the user sees).</summary>
+    private static string? ValueOrNull(CommandResult result, Option<string> option)
+    {
+        try
+        {
+            return result.GetValue(option);
+        }
+        catch (InvalidOperationException)
+        {
+            return null;
+        }
+    }
 
     /// <summary>The option as the user typed it.</summary>
     private static string Typed(ArgumentResult result, Option option) =>
