@@ -33,7 +33,8 @@ internal static class InProcessCommand
         // The inputs first, before anything starts.
         var set = OrderGenerator.Generate(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed), BurstId.New());
         var label = $"in-process-{model.Text()}";
-        // The store next, the one given or none: one that does not answer or refuses the tool is named before the trio starts.
+        // The store next, the one given or none: one that does not answer or refuses the tool is named before the
+        // trio starts.
         var given = CommandSupport.StorageGiven(result) ? CommandSupport.StorageOptionsOf(result).ConnectionString : null;
         await using var burst = await InProcessBurst.OpenAsync(given, ct);
         await burst.Storage.EnsureReachableAsync(ct);
@@ -42,7 +43,8 @@ internal static class InProcessCommand
         await using var lease = await CommandSupport.HoldStoreAsync(burst.Storage, result, "in-process", set.Burst, ct);
         return await lease.HoldingAsync(async held =>
         {
-            await CommandSupport.WithProgressAsync(console, $"Starting the trio in this process ({model.Text()})", null, async (_, _) =>
+            var starting = $"Starting the trio in this process ({model.Text()})";
+            await CommandSupport.WithProgressAsync(console, starting, null, async (_, _) =>
             {
                 await burst.StartTrioAsync(model, held);
                 return true;

@@ -87,17 +87,16 @@ public static class LoadToolCommands
     /// <summary>The one line a bad command line gets: an unknown command first, else the first error, with where help is.</summary>
     private static string ParseFailure(RootCommand root, ParseResult parsed)
     {
-        var help = parsed.CommandResult.Command is RootCommand ? "order-load --help" : $"order-load {parsed.CommandResult.Command.Name} --help";
         if (parsed.CommandResult.Command is RootCommand)
         {
+            const string help = "order-load --help";
             var commands = string.Join(", ", root.Subcommands.Select(c => c.Name));
             return parsed.UnmatchedTokens is [var unknown, ..]
                 ? $"'{unknown}' is not an order-load command: use one of {commands} ('{help}' says more)."
                 : $"Give a command: one of {commands} ('{help}' says more).";
         }
 
-        var first = parsed.Errors[0].Message;
-        return $"{first.TrimEnd('.')}. See '{help}'.";
+        return $"{parsed.Errors[0].Message.TrimEnd('.')}. See 'order-load {parsed.CommandResult.Command.Name} --help'.";
     }
 
     /// <summary>One or two lines: what failed, and what to do.</summary>

@@ -103,7 +103,10 @@ internal static class OptionRules
         return command;
     }
 
-    /// <summary>The command does not take <paramref name="option"/>, though other commands do: given, it is refused with <paramref name="why"/>.</summary>
+    /// <summary>
+    /// The command does not take <paramref name="option"/>, though other commands do: given, it is refused with
+    /// <paramref name="why"/>.
+    /// </summary>
     public static Command Refuses(this Command command, Option option, string why)
     {
         command.Validators.Add(result =>

@@ -41,7 +41,10 @@ public sealed class InProcessBurst : IAsyncDisposable
 
     public bool StartedAzurite => _azurite is not null;
 
-    /// <summary>The store to measure: the one given, as it is (the caller checks that it answers); none given, the local Azurite, started here when none answers.</summary>
+    /// <summary>
+    /// The store to measure: the one given, as it is (the caller checks that it answers); none given, the local
+    /// Azurite, started here when none answers.
+    /// </summary>
     /// <param name="connectionString">The store the user gave (--storage or Storage__ConnectionString), or null.</param>
     /// <exception cref="LoadToolException">Azurite must be started, but Node.js or Azurite is not installed.</exception>
     public static async Task<InProcessBurst> OpenAsync(string? connectionString, CancellationToken cancellationToken)
@@ -87,7 +90,8 @@ public sealed class InProcessBurst : IAsyncDisposable
     public DateTimeOffset Schedule(OrderSet set)
     {
         var scheduledAt = DateTimeOffset.UtcNow;
-        (_trio ?? throw new InvalidOperationException("The trio has not started.")).Schedule(set.Orders.Select(OrderJson.Serialize).Concat(set.Poison.Select(p => System.Text.Encoding.UTF8.GetBytes(p.Payload))));
+        var trio = _trio ?? throw new InvalidOperationException("The trio has not started.");
+        trio.Schedule(set.Orders.Select(OrderJson.Serialize).Concat(set.Poison.Select(p => System.Text.Encoding.UTF8.GetBytes(p.Payload))));
         return scheduledAt;
     }
 

@@ -26,9 +26,15 @@ public static class ResultLine
     public static string Of(WatchReport report, string model) => string.Create(CultureInfo.InvariantCulture,
         $"{model}: {report.Stored}/{report.Expected} orders stored, " +
         $"{(report.CycleTime is { } cycle ? $"cycle time {cycle.TotalSeconds:0.000} s" : "no cycle time")}, " +
-        $"{(report.OrdersPerSecond is { } rate ? $"{rate:0} orders/s" : "no rate")}, {string.Join(", ", report.CountPerContainer.Select(c => $"{c.Key} {c.Value}"))}, " +
-        $"{report.Missing.Count} missing, {report.Duplicated.Count} duplicated{PoisonSummary(report)}" +
-        $"{(report.Complete ? "" : $"; INCOMPLETE: timed out with {report.Missing.Count} of {report.Expected} not stored, the rate is of the {report.Stored} stored")}");
+        $"{(report.OrdersPerSecond is { } rate ? $"{rate:0} orders/s" : "no rate")}, " +
+        $"{string.Join(", ", report.CountPerContainer.Select(c => $"{c.Key} {c.Value}"))}, " +
+        $"{report.Missing.Count} missing, {report.Duplicated.Count} duplicated{PoisonSummary(report)}{Incomplete(report)}");
+
+    private static string Incomplete(WatchReport report) =>
+        report.Complete
+            ? ""
+            : string.Create(CultureInfo.InvariantCulture,
+                $"; INCOMPLETE: timed out with {report.Missing.Count} of {report.Expected} not stored, the rate is of the {report.Stored} stored");
 
     private static string PoisonSummary(WatchReport report) =>
         report.PoisonExpected == 0

@@ -39,7 +39,8 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
     public bool Complete => Missing == 0 && CycleSeconds is > 0;
 
     /// <summary>The orders stored over the cycle time: an incomplete burst is credited with what it stored, not its count.</summary>
-    public double? OrdersPerSecond => CycleSeconds is > 0 and var seconds && Count > Missing ? (Count - Missing) / seconds : null;
+    public double? OrdersPerSecond =>
+        CycleSeconds is > 0 and var seconds && Count > Missing ? (Count - Missing) / seconds : null;
 
     public static ResultsRow Of(DateTimeOffset scheduledAt, string label, int count, TimeSpan? cycleTime, int missing, BurstStart? start) =>
         new(scheduledAt.UtcDateTime.ToString(TimestampFormat, CultureInfo.InvariantCulture), label, count, cycleTime?.TotalSeconds, missing, start);
@@ -54,7 +55,8 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
     public string? CsvFileName() =>
         DateTime.TryParseExact(Timestamp, TimestampFormat, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var at)
             ? string.Create(CultureInfo.InvariantCulture,
-                $"{at:yyyyMMdd-HHmmss}{(Burst is { } burst ? $"-{burst}" : "")}-{Label}{(Complete || Burst is null ? "" : "-incomplete")}.csv")
+                $"{at:yyyyMMdd-HHmmss}{(Burst is { } burst ? $"-{burst}" : "")}-{Label}" +
+                $"{(Complete || Burst is null ? "" : "-incomplete")}.csv")
             : null;
 
     public string Format() => string.Create(CultureInfo.InvariantCulture,

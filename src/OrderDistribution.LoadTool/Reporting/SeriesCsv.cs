@@ -19,9 +19,10 @@ public static class SeriesCsv
         return csv.ToString();
     }
 
-    /// <summary>Writes the series of <paramref name="row"/>'s run beside the results log, named as <see cref="ResultsRow.CsvFileName()"/> says.</summary>
+    /// <summary>Writes the series of <paramref name="row"/>'s run beside the results log, as <see cref="ResultsRow.CsvFileName()"/> names it.</summary>
     /// <returns>The file written.</returns>
-    public static async Task<string> WriteBesideAsync(StoredSeries series, string resultsLog, ResultsRow row, CancellationToken cancellationToken)
+    public static async Task<string> WriteBesideAsync(
+        StoredSeries series, string resultsLog, ResultsRow row, CancellationToken cancellationToken)
     {
         var folder = Path.GetDirectoryName(Path.GetFullPath(resultsLog))!;
         Directory.CreateDirectory(folder);

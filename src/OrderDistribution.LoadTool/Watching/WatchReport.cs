@@ -39,5 +39,6 @@ public sealed record WatchReport(
     public TimeSpan? CycleTime => LastStoredAt - ScheduledAt;
 
     /// <summary>The orders stored over the cycle time: a burst that timed out is not credited with the orders it lacks.</summary>
-    public double? OrdersPerSecond => CycleTime is { TotalSeconds: > 0 } cycle && Stored > 0 ? Stored / cycle.TotalSeconds : null;
+    public double? OrdersPerSecond =>
+        CycleTime is { TotalSeconds: > 0 } cycle && Stored > 0 ? Stored / cycle.TotalSeconds : null;
 }
