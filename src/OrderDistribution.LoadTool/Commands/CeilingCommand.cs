@@ -13,7 +13,8 @@ internal static class CeilingCommand
 {
     private static readonly Option<int> Uploads = new Option<int>("--count")
     {
-        Description = "How many order blobs to upload.", DefaultValueFactory = _ => 10_000,
+        Description = "How many order blobs to upload.",
+        DefaultValueFactory = _ => 10_000,
     }.Between(1, MaxOrders);
 
     private static readonly Option<int> InFlight = new Option<int>("--in-flight")
@@ -59,7 +60,9 @@ internal static class CeilingCommand
         lease.ThrowIfLost();
         var row = ResultsRow.Of(measured.StartedAt, StorageCeiling.Label, count, measured.Failed == 0 ? measured.Elapsed : null, measured.Failed, null) with
         {
-            Burst = burst, Began = lease.Holder.StartedAt, Ended = DateTimeOffset.UtcNow,
+            Burst = burst,
+            Began = lease.Holder.StartedAt,
+            Ended = DateTimeOffset.UtcNow,
         };
         await ResultsLog.AppendAsync(results, row, ct);
         console.MarkupLineInterpolated($"Uploads per second: {await SeriesCsv.WriteBesideAsync(series, results, row, ct)}");

@@ -14,7 +14,8 @@ internal static class CommonOptions
 
     public static readonly Option<string> OrdersFile = new Option<string>("--orders")
     {
-        Description = "The orders file.", DefaultValueFactory = _ => Path.Combine("results", "orders.json"),
+        Description = "The orders file.",
+        DefaultValueFactory = _ => Path.Combine("results", "orders.json"),
     }.Text("a file's path");
 
     public static readonly Option<string> State = new Option<string>("--state")
@@ -40,7 +41,8 @@ internal static class CommonOptions
 
     public static readonly Option<int> Count = new Option<int>("--count")
     {
-        Description = "How many orders, poison included.", DefaultValueFactory = _ => 10_000,
+        Description = "How many orders, poison included.",
+        DefaultValueFactory = _ => 10_000,
     }.Between(1, MaxOrders);
 
     public static readonly Option<int?> Seed = new Option<int?>("--seed")
