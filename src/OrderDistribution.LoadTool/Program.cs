@@ -1,4 +1,4 @@
 using OrderDistribution.LoadTool.Commands;
-using Spectre.Console;
+using OrderDistribution.LoadTool.Reporting;
 
-return await LoadToolCommands.InvokeAsync(AnsiConsole.Console, Console.Error, args);
+return await LoadToolCommands.InvokeAsync(ToolConsole.ForStandardOutput(), Console.Error, args);

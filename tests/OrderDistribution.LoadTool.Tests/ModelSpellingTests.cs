@@ -25,7 +25,7 @@ public sealed class ModelSpellingTests
     [MemberData(nameof(CommandsAndSpellings))]
     public void Every_command_with_a_model_takes_each_of_the_three_spellings(string command, string spelling)
     {
-        var parsed = LoadToolCommands.Build(AnsiConsole.Console, TextWriter.Null).Parse([command, "--model", spelling]);
+        var parsed = LoadToolCommands.Build(AnsiConsole.Console).Parse([command, "--model", spelling]);
 
         Assert.Empty(parsed.Errors);
         Assert.Contains(CommonOptions.Model, parsed.CommandResult.Command.Options);
@@ -38,7 +38,7 @@ public sealed class ModelSpellingTests
     [InlineData("in-process")]
     public void Without_model_a_command_takes_the_apps_default_model(string command)
     {
-        var parsed = LoadToolCommands.Build(AnsiConsole.Console, TextWriter.Null).Parse([command]);
+        var parsed = LoadToolCommands.Build(AnsiConsole.Console).Parse([command]);
 
         Assert.Empty(parsed.Errors);
         Assert.Equal(new MessagingOptions().Model, CommonOptions.ModelOf(parsed));

@@ -22,8 +22,8 @@ public sealed class ResultsRowTests
         var lines = await File.ReadAllLinesAsync(log);
         var rows = await ResultsLog.ReadAsync(log, default);
 
-        Assert.Equal("| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended |", lines[0]);
-        Assert.Equal("| 2026-11-23T09:41:07 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |  |  |  |", lines[2]);
+        Assert.Equal("| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended | complete |", lines[0]);
+        Assert.Equal("| 2026-11-23T09:41:07 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |  |  |  | yes |", lines[2]);
         Assert.Equal(
             [
                 new ResultsRow("2026-11-23T09:41:07", "pubsub-bulk", 10_000, 37.3, 0, BurstStart.Cold),
@@ -54,7 +54,7 @@ public sealed class ResultsRowTests
 
         await ResultsLog.AppendAsync(log, row, default);
 
-        Assert.EndsWith("| warm | 483920 | 2026-11-23T09:41:05.262Z | 2026-11-23T09:41:46.637Z |", (await File.ReadAllLinesAsync(log))[2], StringComparison.Ordinal);
+        Assert.EndsWith("| warm | 483920 | 2026-11-23T09:41:05.262Z | 2026-11-23T09:41:46.637Z | yes |", (await File.ReadAllLinesAsync(log))[2], StringComparison.Ordinal);
         Assert.Equal(row with { CycleSeconds = 37.3 }, Assert.Single(await ResultsLog.ReadAsync(log, default)));
     }
 
@@ -75,8 +75,8 @@ public sealed class ResultsRowTests
             StoredTimes = [ScheduledAt.AddSeconds(0.5), ScheduledAt.AddSeconds(1.5)],
         };
 
-        var written = await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), log, report.ScheduledAt, "pubsub-single", default);
         var row = ResultsRow.Of("pubsub-single", report, BurstStart.Warm);
+        var written = await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), log, row, default);
 
         Assert.Equal(Path.GetFileName(written), row.CsvFileName());
         Assert.Equal([1, 1], (await SeriesCsv.ReadAsync(written, default)).PerSecond);
@@ -90,7 +90,7 @@ public sealed class ResultsRowTests
     [InlineData(new[] { "run", "--target", "azure", "--start", "warm" }, BurstStart.Warm)]
     public void A_run_records_the_start_it_is_told_and_in_azure_cold_unless_told_otherwise(string[] args, BurstStart? start)
     {
-        var parsed = LoadToolCommands.Build(AnsiConsole.Create(new AnsiConsoleSettings()), TextWriter.Null).Parse(args);
+        var parsed = LoadToolCommands.Build(AnsiConsole.Create(new AnsiConsoleSettings())).Parse(args);
 
         Assert.Empty(parsed.Errors);
         Assert.Equal(start, RunCommand.StartOf(parsed));

@@ -64,7 +64,7 @@ public sealed class OrderLoad : IDisposable
 
     /// <summary>Whether the command <paramref name="args"/> names takes <c>--results</c> (run does; generate, watch and clear refuse it).</summary>
     private static bool WritesResults(string[] args) =>
-        LoadToolCommands.Build(AnsiConsole.Console, TextWriter.Null).Subcommands.FirstOrDefault(c => args.Length > 0 && c.Name == args[0]) is { } command
+        LoadToolCommands.Build(AnsiConsole.Console).Subcommands.FirstOrDefault(c => args.Length > 0 && c.Name == args[0]) is { } command
         && command.Options.Any(o => o.Name == "--results");
 
     private static string Text(int value) => value.ToString(CultureInfo.InvariantCulture);

@@ -15,7 +15,7 @@ public sealed class OrderLoadTests
     {
         using var load = new OrderLoad("UseDevelopmentStorage=true");
 
-        var parsed = LoadToolCommands.Build(AnsiConsole.Console, TextWriter.Null).Parse(load.ArgumentsOf(command));
+        var parsed = LoadToolCommands.Build(AnsiConsole.Console).Parse(load.ArgumentsOf(command));
 
         Assert.Empty(parsed.Errors.Select(e => e.Message));
     }

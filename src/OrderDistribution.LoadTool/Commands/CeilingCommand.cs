@@ -13,7 +13,8 @@ internal static class CeilingCommand
 {
     private static readonly Option<int> Uploads = new Option<int>("--count")
     {
-        Description = "How many order blobs to upload.", DefaultValueFactory = _ => 10_000,
+        Description = "How many order blobs to upload.",
+        DefaultValueFactory = _ => 10_000,
     }.Between(1, MaxOrders);
 
     private static readonly Option<int> InFlight = new Option<int>("--in-flight")
@@ -22,13 +23,12 @@ internal static class CeilingCommand
         DefaultValueFactory = _ => new ReceiverOptions().MaxConcurrentWrites,
     }.Between(1, 1_024);
 
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("ceiling", "Measure storage alone: upload order blobs into a scratch container (deleted afterwards), " +
-                                    "never the outboxes; append the result to the results log.")
-            {
-                Uploads, InFlight, Results, LeaseSeconds,
-            },
-            (result, ct) => RunAsync(console, result, ct));
+    public static Command Create(IAnsiConsole console) =>
+        new Command("ceiling", "Measure storage alone: upload order blobs into a scratch container (deleted afterwards), " +
+                               "never the outboxes; append the result to the results log.")
+        {
+            Uploads, InFlight, Results, LeaseSeconds,
+        }.Writes(Results).Runs((result, ct) => RunAsync(console, result, ct));
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
@@ -47,7 +47,7 @@ internal static class CeilingCommand
         var series = StoredSeries.From(measured.StartedAt, measured.UploadedAt);
         if (series.PerSecond.Count > 0)
         {
-            console.Write(SeriesChart.Of(series));
+            console.Write(SeriesChart.Of(series, "uploads"));
         }
 
         ResultLine.Write(console, ResultLine.Of(measured));
@@ -58,12 +58,14 @@ internal static class CeilingCommand
 
         var results = result.GetValue(Results)!;
         lease.ThrowIfLost();
-        await ResultsLog.AppendAsync(results,
-            ResultsRow.Of(measured.StartedAt, StorageCeiling.Label, count, measured.Failed == 0 ? measured.Elapsed : null, measured.Failed, null) with
-            {
-                Burst = burst, Began = lease.Holder.StartedAt, Ended = DateTimeOffset.UtcNow,
-            }, ct);
-        console.MarkupLineInterpolated($"Uploads per second: {await SeriesCsv.WriteBesideAsync(series, results, measured.StartedAt, StorageCeiling.Label, ct)}");
+        var row = ResultsRow.Of(measured.StartedAt, StorageCeiling.Label, count, measured.Failed == 0 ? measured.Elapsed : null, measured.Failed, null) with
+        {
+            Burst = burst,
+            Began = lease.Holder.StartedAt,
+            Ended = DateTimeOffset.UtcNow,
+        };
+        await ResultsLog.AppendAsync(results, row, ct);
+        console.MarkupLineInterpolated($"Uploads per second: {await SeriesCsv.WriteBesideAsync(series, results, row, ct)}");
         return measured.Failed == 0 ? ExitCodes.Done : ExitCodes.Incomplete;
     }
 }

@@ -38,8 +38,14 @@ internal static class CommandSupport
     public static Task<StoreLease> HoldStoreAsync(OutboxStorage storage, ParseResult result, string command, BurstId? burst, CancellationToken ct) =>
         storage.HoldAsync(LeaseHolder.Now(command, burst), TimeSpan.FromSeconds(result.GetValue(CommonOptions.LeaseSeconds)), ct);
 
+    /// <summary>Whether the user named a store: --storage-account-url, --storage or Storage__ConnectionString.</summary>
+    public static bool StorageGiven(ParseResult result) =>
+        result.GetValue(CommonOptions.StorageAccountUrl) is not null
+        || result.GetValue(CommonOptions.StorageConnectionString) is not null
+        || Environment.GetEnvironmentVariable(StorageVariable) is { Length: > 0 };
+
     /// <summary>Where storage is: --storage-account-url, else --storage, else Storage__ConnectionString, else Azurite.</summary>
-    /// <exception cref="ArgumentException">The options name no valid store.</exception>
+    /// <exception cref="ArgumentException">The options name no valid store; the message names the option or variable as given.</exception>
     public static StorageOptions StorageOptionsOf(ParseResult result)
     {
         var accountUrl = result.GetValue(CommonOptions.StorageAccountUrl);
@@ -48,15 +54,27 @@ internal static class CommandSupport
             AccountUrl = accountUrl is null ? null : AbsoluteUri(CommonOptions.StorageAccountUrl, accountUrl),
             ConnectionString = accountUrl is null
                 ? result.GetValue(CommonOptions.StorageConnectionString)
-                  ?? Environment.GetEnvironmentVariable("Storage__ConnectionString")
+                  ?? Environment.GetEnvironmentVariable(StorageVariable)
                   ?? "UseDevelopmentStorage=true"
                 : null,
         };
         var invalid = new List<System.ComponentModel.DataAnnotations.ValidationResult>();
-        return Validator.TryValidateObject(options, new ValidationContext(options), invalid, validateAllProperties: true)
-            ? options
-            : throw new ArgumentException(string.Join(" ", invalid.Select(result => result.ErrorMessage)));
+        if (Validator.TryValidateObject(options, new ValidationContext(options), invalid, validateAllProperties: true))
+        {
+            return options;
+        }
+
+        // The options class speaks of its configuration keys; the user gave an option or a variable.
+        var given = accountUrl is not null ? CommonOptions.StorageAccountUrl.Name
+            : result.GetValue(CommonOptions.StorageConnectionString) is not null ? CommonOptions.StorageConnectionString.Name
+            : StorageVariable;
+        var why = string.Join(" ", invalid.Select(r => r.ErrorMessage))
+            .Replace($"{StorageOptions.Section}:{nameof(StorageOptions.ConnectionString)}", given, StringComparison.Ordinal)
+            .Replace($"{StorageOptions.Section}:{nameof(StorageOptions.AccountUrl)}", given, StringComparison.Ordinal);
+        throw new ArgumentException(why);
     }
+
+    private const string StorageVariable = "Storage__ConnectionString";
 
     /// <summary>An HTTP client for the sidecar, carrying DAPR_API_TOKEN when it is set.</summary>
     public static HttpClient SidecarClient(ParseResult result)

@@ -12,38 +12,43 @@ internal static class CommonOptions
     /// <summary>The largest burst the tool generates, schedules and watches.</summary>
     public const int MaxOrders = 1_000_000;
 
-    public static readonly Option<string> OrdersFile = new("--orders")
+    public static readonly Option<string> OrdersFile = new Option<string>("--orders")
     {
-        Description = "The orders file.", DefaultValueFactory = _ => Path.Combine("results", "orders.json"),
-    };
+        Description = "The orders file.",
+        DefaultValueFactory = _ => Path.Combine("results", "orders.json"),
+    }.Text("a file's path");
 
-    public static readonly Option<string> State = new("--state")
+    public static readonly Option<string> State = new Option<string>("--state")
     {
         Description = "Where 'schedule' records the scheduled time for 'watch'.",
         DefaultValueFactory = _ => Path.Combine("results", "last-schedule.json"),
-    };
+    }.Text("a file's path");
 
-    public static readonly Option<string?> StorageConnectionString = new("--storage")
+    public static readonly Option<string> StorageConnectionString = new Option<string>("--storage")
     {
         Description = "Storage connection string (default: Storage__ConnectionString, else Azurite).",
-    };
+    }.Text("a storage connection string");
 
-    public static readonly Option<string?> StorageAccountUrl = new Option<string?>("--storage-account-url")
+    public static readonly Option<string> StorageAccountUrl = new Option<string>("--storage-account-url")
     {
         Description = "Blob endpoint in Azure, reached with DefaultAzureCredential instead of a connection string.",
     }.HttpUrl();
 
-    public static readonly Option<bool> Verbose = new("--verbose")
+    public static readonly Option<bool> Verbose = new Option<bool>("--verbose")
     {
         Description = "On a failure, also print the exception with its stack trace.",
     };
 
     public static readonly Option<int> Count = new Option<int>("--count")
     {
-        Description = "How many orders, poison included.", DefaultValueFactory = _ => 10_000,
+        Description = "How many orders, poison included.",
+        DefaultValueFactory = _ => 10_000,
     }.Between(1, MaxOrders);
 
-    public static readonly Option<int?> Seed = new Option<int?>("--seed") { Description = "Makes generated orders the same every time." };
+    public static readonly Option<int?> Seed = new Option<int?>("--seed")
+    {
+        Description = "Makes generated orders the same every time.",
+    }.AnyWhole();
 
     public static readonly Option<double> InvalidRate = new Option<double>("--invalid-rate")
     {
@@ -52,14 +57,17 @@ internal static class CommonOptions
         DefaultValueFactory = _ => 0,
     }.AtLeastZeroBelowOne();
 
-    public static readonly Option<bool> ToBlob = new("--to-blob") { Description = "Also upload the orders to blob test-data/orders.json." };
+    public static readonly Option<bool> ToBlob = new Option<bool>("--to-blob")
+    {
+        Description = "Also upload the orders to blob test-data/orders.json.",
+    };
 
-    public static readonly Option<ScheduleTarget> Target = new("--target")
+    public static readonly Option<ScheduleTarget> Target = new Option<ScheduleTarget>("--target")
     {
         Description = "local: through the distributor's sidecar, at once; azure: through a sidecar with the Azure Service Bus " +
                       "component, all orders enqueued at one scheduled instant.",
         DefaultValueFactory = _ => ScheduleTarget.Local,
-    };
+    }.OneOf();
 
     public static readonly Option<int> ScheduleDelay = new Option<int>("--schedule-delay")
     {
@@ -109,22 +117,22 @@ internal static class CommonOptions
         DefaultValueFactory = _ => 15_000,
     }.Between(10, 600_000, " ms");
 
-    public static readonly Option<DateTimeOffset?> ScheduledAt = new("--scheduled-at")
+    public static readonly Option<DateTimeOffset?> ScheduledAt = new Option<DateTimeOffset?>("--scheduled-at")
     {
         Description = "When the orders were scheduled (default: from the schedule record).",
-    };
+    }.Instant();
 
-    public static readonly Option<string> Results = new("--results")
+    public static readonly Option<string> Results = new Option<string>("--results")
     {
         Description = "The results log a run appends its line to; the per-second series goes beside it as CSV.",
         DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
-    };
+    }.Text("a file's path");
 
-    public static readonly Option<BurstStart?> Start = new("--start")
+    public static readonly Option<BurstStart?> Start = new Option<BurstStart?>("--start")
     {
         Description = "cold: the first burst since the trio started; warm: a later one. Recorded in the results log " +
                       "(default: cold with --target azure, where the receivers scale from zero; else not recorded).",
-    };
+    }.OneOf();
 
     public static readonly Option<int> LeaseSeconds = new Option<int>("--lease")
     {

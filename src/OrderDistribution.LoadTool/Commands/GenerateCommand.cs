@@ -9,9 +9,10 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>generate</c>: fake orders (and poison, with <c>--invalid-rate</c>) into the orders file.</summary>
 internal static class GenerateCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("generate", "Generate orders into the orders file.") { Count, Seed, InvalidRate, ToBlob },
-            (result, ct) => RunAsync(console, result, ct));
+    public static Command Create(IAnsiConsole console) =>
+        new Command("generate", "Generate orders into the orders file.") { Count, Seed, InvalidRate, ToBlob }
+            .Writes(OrdersFile)
+            .Runs((result, ct) => RunAsync(console, result, ct));
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {

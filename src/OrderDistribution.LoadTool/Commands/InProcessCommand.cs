@@ -12,33 +12,43 @@ namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// <c>in-process</c>: the main job without Dapr, Redis or RabbitMQ. The trio runs in this process behind the sidecar
-/// emulator and stores into Azurite (started here when none answers); the burst is scheduled, watched and logged as
+/// emulator and stores into the store given with --storage, which must answer, or with none given into the local
+/// Azurite (started here when none answers); the burst is scheduled, watched and logged as
 /// <c>run</c> does it, under the label <c>in-process-</c> and the model (<c>in-process-pubsub-bulk</c>, <c>-pubsub-single</c>, <c>-bindings</c>).
 /// </summary>
 internal static class InProcessCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("in-process", "Run a burst through the trio hosted in this process (no Dapr, Redis or RabbitMQ) into Azurite; append the result to the results log.")
-            {
-                Model, Count, Seed, InvalidRate, TimeoutSeconds, Results, LeaseSeconds,
-            },
-            (result, ct) => RunAsync(console, result, ct));
+    public static Command Create(IAnsiConsole console) =>
+        new Command("in-process", "Run a burst through the trio hosted in this process (no Dapr, Redis or RabbitMQ) into " +
+                                  "Azurite; append the result to the results log.")
+        {
+            Model, Count, Seed, InvalidRate, TimeoutSeconds, Results, LeaseSeconds,
+        }.Writes(Results).Refuses(StorageAccountUrl, "in-process stores with a connection string (its trio signs in with no " +
+                                                        "Azure identity): pass the account's with --storage")
+        .Runs((result, ct) => RunAsync(console, result, ct));
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {
         var model = ModelOf(result);
         // The inputs first, before anything starts.
         var set = OrderGenerator.Generate(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed), BurstId.New());
-        var storageOptions = CommandSupport.StorageOptionsOf(result);
         var label = $"in-process-{model.Text()}";
-
-        await using var burst = await CommandSupport.WithProgressAsync(console, $"Starting the trio in this process ({model.Text()})", null, (_, _) =>
-            InProcessBurst.StartAsync(model, storageOptions.ConnectionString ?? "UseDevelopmentStorage=true", console, ct));
+        // The store next, the one given or none: one that does not answer or refuses the tool is named before the
+        // trio starts.
+        var given = CommandSupport.StorageGiven(result) ? CommandSupport.StorageOptionsOf(result).ConnectionString : null;
+        await using var burst = await InProcessBurst.OpenAsync(given, ct);
+        await burst.Storage.EnsureReachableAsync(ct);
         console.MarkupLineInterpolated($"Storing into {burst.StorageEndpoint}{(burst.StartedAzurite ? " (Azurite started for this run)" : "")}.");
         // An Azurite that answered may be a trio's: one burst at a time there too.
         await using var lease = await CommandSupport.HoldStoreAsync(burst.Storage, result, "in-process", set.Burst, ct);
         return await lease.HoldingAsync(async held =>
         {
+            var starting = $"Starting the trio in this process ({model.Text()})";
+            await CommandSupport.WithProgressAsync(console, starting, null, async (_, _) =>
+            {
+                await burst.StartTrioAsync(model, console, held);
+                return true;
+            });
             await CommandSupport.ClearAsync(console, burst.Storage, held);
 
             var scheduledAt = burst.Schedule(set);

@@ -8,16 +8,13 @@ namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// order-load: generate, schedule, watch, clear, and run (all four), for the 10,000-order burst; ceiling (storage
-/// alone) and report (the models compared, from the results log). One file per
-/// command in Commands/. Every failure ends in one or two lines (what failed, what to do) and an exit code of
-/// <see cref="ExitCodes"/>; the stack trace only with <c>--verbose</c>.
+/// alone) and report (the models compared, from the results log). One file per command in Commands/. Every failure
+/// ends in one or two lines (what failed, what to do) and an exit code of <see cref="ExitCodes"/>; the stack trace
+/// only with <c>--verbose</c>.
 /// </summary>
 public static class LoadToolCommands
 {
-    /// <summary>Gives a command its action, run under the one failure handler.</summary>
-    internal delegate Command Wrap(Command command, Func<ParseResult, CancellationToken, Task<int>> action);
-
-    /// <summary>Parses and runs, as the program does. Parse errors exit 2.</summary>
+    /// <summary>Parses and runs, as the program does. A bad command line is refused in one line, exit 2.</summary>
     /// <param name="errors">Where failures go (standard error for the program).</param>
     /// <param name="configurePublishing">Changes the publishing services before use (tests put a sidecar emulator behind DaprClient).</param>
     public static async Task<int> InvokeAsync(
@@ -30,65 +27,83 @@ public static class LoadToolCommands
             return ExitCodes.BadInput;
         }
 
-        var parsed = Build(console, errors, configurePublishing).Parse(args);
+        var root = Build(console, configurePublishing);
+        var parsed = root.Parse(args);
         if (parsed.Errors.Count > 0)
         {
-            // Every error, so that an unknown command is named ("Unrecognized command or argument 'x'"), not only
-            // "Required command was not provided".
-            foreach (var error in parsed.Errors.Select(e => e.Message).Distinct())
-            {
-                await errors.WriteLineAsync(error);
-            }
-
-            await errors.WriteLineAsync("See 'order-load --help' (or '<command> --help') for the options.");
+            await errors.WriteLineAsync(ParseFailure(root, parsed));
             return ExitCodes.BadInput;
         }
 
-        return await parsed.InvokeAsync();
+        try
+        {
+            return await parsed.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false });
+        }
+        catch (Exception e)
+        {
+            return await ReportAsync(errors, e, parsed.GetValue(CommonOptions.Verbose));
+        }
     }
 
-    public static RootCommand Build(IAnsiConsole console, TextWriter errors, Action<IServiceCollection>? configurePublishing = null)
+    public static RootCommand Build(IAnsiConsole console, Action<IServiceCollection>? configurePublishing = null)
     {
-        var root = new RootCommand("Schedules a burst of orders and measures the cycle time until the last valid one is a blob.");
+        var root = new RootCommand("Schedules a burst of orders and measures the cycle time until the last valid one is a blob.")
+        {
+            GenerateCommand.Create(console),
+            ScheduleCommand.Create(console, configurePublishing),
+            WatchCommand.Create(console),
+            ClearCommand.Create(console),
+            RunCommand.Create(console, configurePublishing),
+            CeilingCommand.Create(console),
+            ReportCommand.Create(console),
+            InProcessCommand.Create(console),
+        };
         foreach (var option in CommonOptions.Global)
         {
             option.Recursive = true;
             root.Options.Add(option);
         }
 
-        Command Wrap(Command command, Func<ParseResult, CancellationToken, Task<int>> action)
-        {
-            command.SetAction(async (result, ct) =>
-            {
-                try
-                {
-                    return await action(result, ct);
-                }
-                catch (Exception e)
-                {
-                    return await ReportAsync(errors, e, result.GetValue(CommonOptions.Verbose), ct);
-                }
-            });
-            return command;
-        }
-
-        root.Subcommands.Add(GenerateCommand.Create(console, Wrap));
-        root.Subcommands.Add(ScheduleCommand.Create(console, Wrap, configurePublishing));
-        root.Subcommands.Add(WatchCommand.Create(console, Wrap));
-        root.Subcommands.Add(ClearCommand.Create(console, Wrap));
-        root.Subcommands.Add(RunCommand.Create(console, Wrap, configurePublishing));
-        root.Subcommands.Add(CeilingCommand.Create(console, Wrap));
-        root.Subcommands.Add(ReportCommand.Create(console, Wrap));
-        root.Subcommands.Add(InProcessCommand.Create(console, Wrap));
         return root;
     }
 
+    /// <summary>Gives <paramref name="command"/> its handler; Ctrl+C while it runs ends in <see cref="ExitCodes.Cancelled"/>.</summary>
+    internal static Command Runs(this Command command, Func<ParseResult, CancellationToken, Task<int>> handler)
+    {
+        command.SetAction(async (result, ct) =>
+        {
+            try
+            {
+                return await handler(result, ct);
+            }
+            catch (OperationCanceledException e) when (ct.IsCancellationRequested)
+            {
+                throw new LoadToolException("Cancelled.", null, ExitCodes.Cancelled, e);
+            }
+        });
+        return command;
+    }
+
+    /// <summary>The one line a bad command line gets: an unknown command first, else the first error, with where help is.</summary>
+    private static string ParseFailure(RootCommand root, ParseResult parsed)
+    {
+        if (parsed.CommandResult.Command is RootCommand)
+        {
+            const string help = "order-load --help";
+            var commands = string.Join(", ", root.Subcommands.Select(c => c.Name));
+            return parsed.UnmatchedTokens is [var unknown, ..]
+                ? $"'{unknown}' is not an order-load command: use one of {commands} ('{help}' says more)."
+                : $"Give a command: one of {commands} ('{help}' says more).";
+        }
+
+        return $"{parsed.Errors[0].Message.TrimEnd('.')}. See 'order-load {parsed.CommandResult.Command.Name} --help'.";
+    }
+
     /// <summary>One or two lines: what failed, and what to do.</summary>
-    private static async Task<int> ReportAsync(TextWriter errors, Exception exception, bool verbose, CancellationToken ct)
+    private static async Task<int> ReportAsync(TextWriter errors, Exception exception, bool verbose)
     {
         var (what, whatToDo, exitCode) = exception switch
         {
-            OperationCanceledException when ct.IsCancellationRequested => ("Cancelled.", null, ExitCodes.Cancelled),
             LoadToolException e => (e.Message, e.WhatToDo, e.ExitCode),
             InvalidDataException or FileNotFoundException or OptionsValidationException or ArgumentException or FormatException =>
                 (FailureText.FirstLine(exception.Message) + ".", null, ExitCodes.BadInput),

@@ -13,17 +13,17 @@ internal static class ReportCommand
         DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
     };
 
-    private static readonly Option<string?> Output = new("--output")
+    private static readonly Option<string> Output = new Option<string>("--output")
     {
-        Description = "The report to write (Markdown); the chart goes beside it with the same name and .png. Default: report.md beside the log.",
-    };
+        Description = "The report to write (Markdown); the chart goes beside it with the same name and .png. Default: " +
+                      "report.md beside the log.",
+    }.Text("a file's path");
 
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("report", "Compare the models in a results log: a table per model and a chart (report.md and report.png).")
-            {
-                Log, Output,
-            },
-            (result, ct) => RunAsync(console, result, ct));
+    public static Command Create(IAnsiConsole console) =>
+        new Command("report", "Compare the models in a results log: a table per model and a chart (report.md and report.png).")
+        {
+            Log, Output,
+        }.Writes(Output).Runs((result, ct) => RunAsync(console, result, ct));
 
     private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
     {

@@ -13,13 +13,12 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>run</c>: clear, generate, schedule and watch; one row in the results log and the per-second series beside it.</summary>
 internal static class RunCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap, Action<IServiceCollection>? configurePublishing) =>
-        wrap(new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
-            {
-                Count, Seed, InvalidRate, Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes,
-                TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start, LeaseSeconds,
-            },
-            (result, ct) => RunAsync(console, result, configurePublishing, ct));
+    public static Command Create(IAnsiConsole console, Action<IServiceCollection>? configurePublishing) =>
+        new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
+        {
+            Count, Seed, InvalidRate, Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes,
+            TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start, LeaseSeconds,
+        }.Writes(OrdersFile, State, Results).Runs((result, ct) => RunAsync(console, result, configurePublishing, ct));
 
     private static async Task<int> RunAsync(
         IAnsiConsole console, ParseResult result, Action<IServiceCollection>? configurePublishing, CancellationToken ct)

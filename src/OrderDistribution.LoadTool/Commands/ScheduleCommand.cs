@@ -19,17 +19,22 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>schedule</c>: the orders file, poison included, onto the ingress queue through a sidecar.</summary>
 internal static class ScheduleCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap, Action<IServiceCollection>? configurePublishing) =>
-        wrap(new Command("schedule", "Put the orders on the ingress queue.") { Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes, LeaseSeconds },
-            async (result, ct) =>
-            {
-                // The inputs first (a bad file is bad input, exit 2), then the store, held while the burst goes in.
-                var index = await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct);
-                await using var lease = await CommandSupport.HoldStoreAsync(await CommandSupport.OpenStorageAsync(result, ct), result, "schedule", index.Burst, ct);
-                return await lease.HoldingAsync(async held => await ScheduleAsync(console, result, index, configurePublishing, held), ct)
-                    ? ExitCodes.Done
-                    : ExitCodes.Incomplete;
-            });
+    public static Command Create(IAnsiConsole console, Action<IServiceCollection>? configurePublishing) =>
+        new Command("schedule", "Put the orders on the ingress queue.")
+        {
+            Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes, LeaseSeconds,
+        }.Writes(State).Runs((result, ct) => RunAsync(console, result, configurePublishing, ct));
+
+    private static async Task<int> RunAsync(
+        IAnsiConsole console, ParseResult result, Action<IServiceCollection>? configurePublishing, CancellationToken ct)
+    {
+        // The inputs first (a bad file is bad input, exit 2), then the store, held while the burst goes in.
+        var index = await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct);
+        await using var lease = await CommandSupport.HoldStoreAsync(await CommandSupport.OpenStorageAsync(result, ct), result, "schedule", index.Burst, ct);
+        return await lease.HoldingAsync(async held => await ScheduleAsync(console, result, index, configurePublishing, held), ct)
+            ? ExitCodes.Done
+            : ExitCodes.Incomplete;
+    }
 
     /// <summary>
     /// Schedules the orders file, checked whole as <paramref name="index"/>, as the options say, records when for

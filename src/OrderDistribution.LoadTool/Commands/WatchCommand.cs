@@ -11,28 +11,29 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary><c>watch</c>: waits until every valid order is a blob, then reports the cycle time and the per-second chart.</summary>
 internal static class WatchCommand
 {
-    public static Command Create(IAnsiConsole console, LoadToolCommands.Wrap wrap) =>
-        wrap(new Command("watch", "Wait until every valid order is a blob and report the cycle time.")
-            {
-                TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, ScheduledAt,
-            },
-            async (result, ct) =>
-            {
-                var record = await ScheduleRecordOrNullAsync(result, ct);
-                // The inputs first (a missing file is bad input, exit 2), then storage.
-                var expected = WatchExpectation.For(await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct));
-                if (record?.Burst is { } scheduled && scheduled != expected.Burst.Value && result.GetValue(ScheduledAt) is null)
-                {
-                    throw new InvalidDataException(
-                        $"The schedule record {result.GetValue(State)} is of burst {scheduled}, but the orders file {result.GetValue(OrdersFile)} holds burst " +
-                        $"{expected.Burst}: the file was generated again after the schedule, and watch needs the one scheduled");
-                }
+    public static Command Create(IAnsiConsole console) =>
+        new Command("watch", "Wait until every valid order is a blob and report the cycle time.")
+        {
+            TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, ScheduledAt,
+        }.Runs((result, ct) => RunAsync(console, result, ct));
 
-                var scheduledAt = ScheduledAtOf(result, record);
-                var report = await WatchAsync(console, result, await CommandSupport.OpenStorageAsync(result, ct), expected, scheduledAt, ct);
-                BurstResults.Print(console, report, record?.Model ?? "watch");
-                return ExitCode(console, report);
-            });
+    private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
+    {
+        var record = await ScheduleRecordOrNullAsync(result, ct);
+        // The inputs first (a missing file is bad input, exit 2), then storage.
+        var expected = WatchExpectation.For(await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, ct));
+        if (record?.Burst is { } scheduled && scheduled != expected.Burst.Value && result.GetValue(ScheduledAt) is null)
+        {
+            throw new InvalidDataException(
+                $"The schedule record {result.GetValue(State)} is of burst {scheduled}, but the orders file {result.GetValue(OrdersFile)} holds burst " +
+                $"{expected.Burst}: the file was generated again after the schedule, and watch needs the one scheduled");
+        }
+
+        var scheduledAt = ScheduledAtOf(result, record);
+        var report = await WatchAsync(console, result, await CommandSupport.OpenStorageAsync(result, ct), expected, scheduledAt, ct);
+        BurstResults.Print(console, report, record?.Model ?? "watch");
+        return ExitCode(console, report);
+    }
 
     /// <summary>Watches the outboxes for <paramref name="expected"/>, with a progress bar that moves from the first page listed.</summary>
     public static async Task<WatchReport> WatchAsync(

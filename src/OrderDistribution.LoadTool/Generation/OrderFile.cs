@@ -74,8 +74,9 @@ public static class OrderFile
     /// <exception cref="InvalidDataException">The file is not a set of valid orders.</exception>
     public static async Task<OrderSet> ReadSetAsync(string path, CancellationToken cancellationToken)
     {
-        await using var file = OpenExisting(path);
-        return await ReadSetAsync(file, cancellationToken);
+        var orders = new List<Order>();
+        var (poison, burst) = await ReadCheckedAsync(path, orders.Add, cancellationToken);
+        return new OrderSet(orders, poison, burst);
     }
 
     /// <param name="stream">A stream that can seek: its first character tells the format.</param>
@@ -92,9 +93,8 @@ public static class OrderFile
     /// <exception cref="InvalidDataException">The file is not a set of valid orders.</exception>
     public static async Task<OrderIndex> ReadIndexAsync(string path, CancellationToken cancellationToken)
     {
-        await using var file = OpenExisting(path);
         var deliveryOf = new Dictionary<long, Delivery>();
-        var (poison, burst) = await ReadCheckedAsync(file, order => deliveryOf[order.OrderId] = order.Delivery, cancellationToken);
+        var (poison, burst) = await ReadCheckedAsync(path, order => deliveryOf[order.OrderId] = order.Delivery, cancellationToken);
         return new OrderIndex(deliveryOf, poison, burst);
     }
 
@@ -140,6 +140,21 @@ public static class OrderFile
         }
     }
 
+    /// <summary>Reads the file at <paramref name="path"/> checked whole; a fault in it is named with the file.</summary>
+    private static async Task<(IReadOnlyList<PoisonOrder> Poison, BurstId Burst)> ReadCheckedAsync(
+        string path, Action<Order> each, CancellationToken cancellationToken)
+    {
+        await using var file = OpenExisting(path);
+        try
+        {
+            return await ReadCheckedAsync(file, each, cancellationToken);
+        }
+        catch (InvalidDataException e)
+        {
+            throw new InvalidDataException($"{path}: {e.Message}", e);
+        }
+    }
+
     private static FileStream OpenExisting(string path) =>
         File.Exists(path) ? File.OpenRead(path) : throw new FileNotFoundException($"No orders file at {path}: run 'generate' first.", path);
 
@@ -158,9 +173,15 @@ public static class OrderFile
                 Unique(seen, order.OrderId);
                 each(order);
             }, cancellationToken), cancellationToken);
+            var valid = seen.Count;
             foreach (var p in poison)
             {
                 Unique(seen, p.Id);
+            }
+
+            if (valid == 0)
+            {
+                throw new InvalidDataException("The orders file holds no valid order: generate it again");
             }
 
             return (poison, BurstOf(seen, named));

@@ -12,22 +12,27 @@ namespace OrderDistribution.LoadTool.InProcess;
 
 /// <summary>
 /// The main job without Dapr, Redis or RabbitMQ: the trio in this process behind the sidecar emulator
-/// (<see cref="EmulatedTrio"/>), storing into Azurite, which it starts on a free port (data in a temporary folder,
-/// both gone at the end) unless one answers at the address given. The burst goes on the ingress queue at once, as
-/// <c>run</c> schedules it, and is watched in the outboxes as <c>run</c> watches it.
+/// (<see cref="EmulatedTrio"/>), storing into the store given, or with none given into the local Azurite, which it
+/// starts on a free port (data in a temporary folder, both gone at the end) when none answers. The store is opened
+/// first (<see cref="OpenAsync"/>), so that a store that refuses is named before the trio starts
+/// (<see cref="StartTrioAsync"/>). The burst goes on the ingress queue at once, as <c>run</c> schedules it, and is
+/// watched in the outboxes as <c>run</c> watches it.
 /// </summary>
 public sealed class InProcessBurst : IAsyncDisposable
 {
+    private const string LocalAzurite = "UseDevelopmentStorage=true";
+
     private readonly Azurite? _azurite;
     private readonly DirectoryInfo? _azuriteData;
-    private readonly EmulatedTrio _trio;
+    private readonly string _connectionString;
+    private EmulatedTrio? _trio;
 
-    private InProcessBurst(Azurite? azurite, DirectoryInfo? azuriteData, EmulatedTrio trio, OutboxStorage storage)
+    private InProcessBurst(Azurite? azurite, DirectoryInfo? azuriteData, string connectionString)
     {
         _azurite = azurite;
         _azuriteData = azuriteData;
-        _trio = trio;
-        Storage = storage;
+        _connectionString = connectionString;
+        Storage = OutboxStorage.Open(new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes);
     }
 
     public OutboxStorage Storage { get; }
@@ -37,46 +42,50 @@ public sealed class InProcessBurst : IAsyncDisposable
 
     public bool StartedAzurite => _azurite is not null;
 
-    /// <param name="connectionString">Azurite's (or any store's) connection string; when it names a local Azurite that does not answer, one is started.</param>
-    /// <param name="console">Where the apps' log lines go, above any live display on it.</param>
+    /// <summary>
+    /// The store to measure: the one given, as it is (the caller checks that it answers); none given, the local
+    /// Azurite, started here when none answers.
+    /// </summary>
+    /// <param name="connectionString">The store the user gave (--storage or Storage__ConnectionString), or null.</param>
     /// <exception cref="LoadToolException">Azurite must be started, but Node.js or Azurite is not installed.</exception>
-    public static async Task<InProcessBurst> StartAsync(
-        MessagingModel model, string connectionString, IAnsiConsole console, CancellationToken cancellationToken)
+    public static async Task<InProcessBurst> OpenAsync(string? connectionString, CancellationToken cancellationToken)
     {
-        Azurite? azurite = null;
-        DirectoryInfo? data = null;
-        if (!await AnswersAsync(connectionString, cancellationToken))
+        if (connectionString is not null || await AnswersAsync(LocalAzurite, cancellationToken))
         {
-            if (Azurite.MissingPrerequisite() is { } missing)
-            {
-                throw new LoadToolException(missing, "Or pass --storage with the connection string of a store that runs.", ExitCodes.Unreachable);
-            }
-
-            data = Directory.CreateTempSubdirectory("order-load-azurite");
-            azurite = await Azurite.StartAsync(data.FullName);
-            connectionString = azurite.ConnectionString;
+            return new InProcessBurst(null, null, connectionString ?? LocalAzurite);
         }
 
+        if (Azurite.MissingPrerequisite() is { } missing)
+        {
+            throw new LoadToolException(missing, "Or pass --storage with the connection string of a store that runs.", ExitCodes.Unreachable);
+        }
+
+        var data = Directory.CreateTempSubdirectory("order-load-azurite");
         try
         {
-            var trio = await EmulatedTrio.StartAsync(new EmulatedTrioOptions
-            {
-                StorageConnectionString = connectionString,
-                Model = model,
-                // As under dapr run, the apps print what they log at Warning and above; a faultless burst prints nothing.
-                Settings = new Dictionary<string, string?> { ["Logging:LogLevel:Default"] = "Warning" },
-                ConfigureLogging = (member, logging) => AppLogLines.Use(console, member, logging),
-            }, cancellationToken);
-            var storage = OutboxStorage.Open(new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes);
-            var burst = new InProcessBurst(azurite, data, trio, storage);
-            await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), cancellationToken);
-            return burst;
+            var azurite = await Azurite.StartAsync(data.FullName);
+            return new InProcessBurst(azurite, data, azurite.ConnectionString);
         }
         catch
         {
-            await StopAzuriteAsync(azurite, data);
+            data.Delete(recursive: true);
             throw;
         }
+    }
+
+    /// <summary>Starts the trio over the store and waits until it can take a burst.</summary>
+    /// <param name="console">Where the apps' log lines go, above any live display on it.</param>
+    public async Task StartTrioAsync(MessagingModel model, IAnsiConsole console, CancellationToken cancellationToken)
+    {
+        _trio = await EmulatedTrio.StartAsync(new EmulatedTrioOptions
+        {
+            StorageConnectionString = _connectionString,
+            Model = model,
+            // As under dapr run, the apps print what they log at Warning and above; a faultless burst prints nothing.
+            Settings = new Dictionary<string, string?> { ["Logging:LogLevel:Default"] = "Warning" },
+            ConfigureLogging = (member, logging) => AppLogLines.Use(console, member, logging),
+        }, cancellationToken);
+        await _trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), cancellationToken);
     }
 
     /// <summary>Puts every order (and the poison) on the ingress queue at once.</summary>
@@ -84,13 +93,18 @@ public sealed class InProcessBurst : IAsyncDisposable
     public DateTimeOffset Schedule(OrderSet set)
     {
         var scheduledAt = DateTimeOffset.UtcNow;
-        _trio.Schedule(set.Orders.Select(OrderJson.Serialize).Concat(set.Poison.Select(p => System.Text.Encoding.UTF8.GetBytes(p.Payload))));
+        var trio = _trio ?? throw new InvalidOperationException("The trio has not started.");
+        trio.Schedule(set.Orders.Select(OrderJson.Serialize).Concat(set.Poison.Select(p => System.Text.Encoding.UTF8.GetBytes(p.Payload))));
         return scheduledAt;
     }
 
     public async ValueTask DisposeAsync()
     {
-        await _trio.DisposeAsync();
+        if (_trio is not null)
+        {
+            await _trio.DisposeAsync();
+        }
+
         await StopAzuriteAsync(_azurite, _azuriteData);
     }
 

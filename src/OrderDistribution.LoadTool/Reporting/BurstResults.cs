@@ -12,7 +12,7 @@ public static class BurstResults
     {
         if (StoredSeries.From(report) is { PerSecond.Count: > 0 } series)
         {
-            console.Write(SeriesChart.Of(series));
+            console.Write(SeriesChart.Of(series, "orders stored"));
         }
 
         if (!report.StoredAtFromMetadata)
@@ -29,8 +29,8 @@ public static class BurstResults
     public static async Task<string> RecordAsync(
         WatchReport report, string label, string resultsLog, BurstStart? start, BurstId burst, DateTimeOffset began, CancellationToken cancellationToken)
     {
-        await ResultsLog.AppendAsync(resultsLog, ResultsRow.Of(label, report, start) with { Burst = burst, Began = began, Ended = DateTimeOffset.UtcNow }, cancellationToken);
-        return await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), resultsLog, report.ScheduledAt, label, cancellationToken);
+        var row = ResultsRow.Of(label, report, start) with { Burst = burst, Began = began, Ended = DateTimeOffset.UtcNow };
+        await ResultsLog.AppendAsync(resultsLog, row, cancellationToken);
+        return await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), resultsLog, row, cancellationToken);
     }
-
 }

@@ -46,7 +46,8 @@ public static class ComparisonChart
         {
             var model = report.Models[i];
             positions.Add(i);
-            labels.Add(model.Label);
+            // Incomplete bursts have no cycle time to plot: the label says how many there were.
+            labels.Add(model.Incomplete > 0 ? $"{model.Label}\n({model.Incomplete} incomplete, not plotted)" : model.Label);
             if (model.Cold.Count > 0)
             {
                 var cold = plot.Add.Markers(model.Cold.Select(_ => i - 0.12).ToArray(), model.Cold.ToArray(), MarkerShape.FilledTriangleUp, 12, Colors.OrangeRed);

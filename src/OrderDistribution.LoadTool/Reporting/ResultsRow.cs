@@ -24,8 +24,8 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
     /// burst or its times; new rows appended to such a log carry cells that Markdown viewers leave out under the old header.
     /// </summary>
     public const string Header =
-        "| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended |\n" +
-        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | --- |\n";
+        "| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended | complete |\n" +
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | --- |\n";
 
     /// <summary>The burst measured (storage alone too has one: its blobs are named as a burst's); none in older rows.</summary>
     public BurstId? Burst { get; init; }
@@ -38,7 +38,9 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
 
     public bool Complete => Missing == 0 && CycleSeconds is > 0;
 
-    public double? OrdersPerSecond => CycleSeconds is > 0 and var seconds ? Count / seconds : null;
+    /// <summary>The orders stored over the cycle time: an incomplete burst is credited with what it stored, not its count.</summary>
+    public double? OrdersPerSecond =>
+        CycleSeconds is > 0 and var seconds && Count > Missing ? (Count - Missing) / seconds : null;
 
     public static ResultsRow Of(DateTimeOffset scheduledAt, string label, int count, TimeSpan? cycleTime, int missing, BurstStart? start) =>
         new(scheduledAt.UtcDateTime.ToString(TimestampFormat, CultureInfo.InvariantCulture), label, count, cycleTime?.TotalSeconds, missing, start);
@@ -46,18 +48,19 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
     public static ResultsRow Of(string label, WatchReport report, BurstStart? start) =>
         Of(report.ScheduledAt, label, report.Expected, report.CycleTime, report.Missing.Count, start);
 
-    /// <summary>The name of the per-second series written beside the log for a run scheduled at <paramref name="scheduledAt"/>.</summary>
-    public static string CsvFileName(DateTimeOffset scheduledAt, string label) =>
-        string.Create(CultureInfo.InvariantCulture, $"{scheduledAt.UtcDateTime:yyyyMMdd-HHmmss}-{label}.csv");
-
-    /// <summary>This row's per-second series file name, when its timestamp is one the tool wrote.</summary>
+    /// <summary>
+    /// This row's per-second series file name, when its timestamp is one the tool wrote: the scheduled second, the burst
+    /// (so that two runs in one second write two files) and the label, marked when the burst was incomplete.
+    /// </summary>
     public string? CsvFileName() =>
         DateTime.TryParseExact(Timestamp, TimestampFormat, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var at)
-            ? CsvFileName(new DateTimeOffset(at, TimeSpan.Zero), Label)
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"{at:yyyyMMdd-HHmmss}{(Burst is { } burst ? $"-{burst}" : "")}-{Label}" +
+                $"{(Complete || Burst is null ? "" : "-incomplete")}.csv")
             : null;
 
     public string Format() => string.Create(CultureInfo.InvariantCulture,
-        $"| {Timestamp} | {Label} | {Count} | {CycleSeconds:0.0} | {OrdersPerSecond:0} | {Missing} | {Start?.ToString().ToLowerInvariant()} | {Burst} | {Began?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} | {Ended?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} |\n");
+        $"| {Timestamp} | {Label} | {Count} | {CycleSeconds:0.0} | {OrdersPerSecond:0} | {Missing} | {Start?.ToString().ToLowerInvariant()} | {Burst} | {Began?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} | {Ended?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} | {(Complete ? "yes" : "no")} |\n");
 
     /// <summary>Whether this row's burst and <paramref name="other"/>'s held the store at the same time (both must say when).</summary>
     public bool Overlaps(ResultsRow other) =>

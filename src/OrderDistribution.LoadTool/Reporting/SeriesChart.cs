@@ -9,12 +9,13 @@ public static class SeriesChart
     private const int MaxBars = 40;
 
     /// <summary>One bar per second, or per few seconds when the run was long (at most 40 bars); the CSV keeps every second.</summary>
-    public static BarChart Of(StoredSeries series)
+    /// <param name="what">What a bar counts: "orders stored" for a burst, "uploads" for storage alone.</param>
+    public static BarChart Of(StoredSeries series, string what)
     {
         var width = Math.Max(1, (int)Math.Ceiling(series.PerSecond.Count / (double)MaxBars));
         var chart = new BarChart()
             .Width(72)
-            .Label(width == 1 ? "orders stored per second" : string.Create(CultureInfo.InvariantCulture, $"orders stored per {width} s"));
+            .Label(width == 1 ? $"{what} per second" : string.Create(CultureInfo.InvariantCulture, $"{what} per {width} s"));
         for (var start = 0; start < series.PerSecond.Count; start += width)
         {
             var label = width == 1

@@ -19,13 +19,14 @@ public static class SeriesCsv
         return csv.ToString();
     }
 
-    /// <summary>Writes the series beside the results log, as <c>&lt;scheduled time&gt;-&lt;model&gt;.csv</c>.</summary>
+    /// <summary>Writes the series of <paramref name="row"/>'s run beside the results log, as <see cref="ResultsRow.CsvFileName()"/> names it.</summary>
     /// <returns>The file written.</returns>
-    public static async Task<string> WriteBesideAsync(StoredSeries series, string resultsLog, DateTimeOffset scheduledAt, string model, CancellationToken cancellationToken)
+    public static async Task<string> WriteBesideAsync(
+        StoredSeries series, string resultsLog, ResultsRow row, CancellationToken cancellationToken)
     {
         var folder = Path.GetDirectoryName(Path.GetFullPath(resultsLog))!;
         Directory.CreateDirectory(folder);
-        var path = Path.Combine(folder, ResultsRow.CsvFileName(scheduledAt, model));
+        var path = Path.Combine(folder, row.CsvFileName()!);
         await File.WriteAllTextAsync(path, Of(series), cancellationToken);
         return path;
     }

@@ -20,9 +20,27 @@ public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, in
         File.Move(written, path, overwrite: true);
     }
 
-    public static async Task<ScheduleRecord> ReadAsync(string path, CancellationToken cancellationToken) =>
-        File.Exists(path)
-            ? JsonSerializer.Deserialize<ScheduleRecord>(await File.ReadAllTextAsync(path, cancellationToken))
-              ?? throw new InvalidDataException($"{path} is empty.")
-            : throw new FileNotFoundException($"No schedule record at {path}: run 'schedule' first, or pass --scheduled-at.", path);
+    /// <exception cref="FileNotFoundException">There is no record at <paramref name="path"/>.</exception>
+    /// <exception cref="InvalidDataException">The file is no schedule record; the message names it.</exception>
+    public static async Task<ScheduleRecord> ReadAsync(string path, CancellationToken cancellationToken)
+    {
+        if (!File.Exists(path))
+        {
+            throw new FileNotFoundException($"No schedule record at {path}: run 'schedule' first, or pass --scheduled-at.", path);
+        }
+
+        ScheduleRecord? record;
+        try
+        {
+            record = JsonSerializer.Deserialize<ScheduleRecord>(await File.ReadAllTextAsync(path, cancellationToken));
+        }
+        catch (JsonException e)
+        {
+            throw new InvalidDataException($"{path} is not a schedule record ({FailureText.FirstLine(e.Message)}): run 'schedule' again", e);
+        }
+
+        return record is { Model: not null, OrdersFile: not null } && record.ScheduledAt != default
+            ? record
+            : throw new InvalidDataException($"{path} is not a schedule record (no scheduled time, model or orders file): run 'schedule' again");
+    }
 }

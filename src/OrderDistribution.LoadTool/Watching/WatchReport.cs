@@ -38,5 +38,7 @@ public sealed record WatchReport(
     /// <summary>From scheduling until the last valid order was stored, to the millisecond when the receivers wrote <c>storedat</c>.</summary>
     public TimeSpan? CycleTime => LastStoredAt - ScheduledAt;
 
-    public double? OrdersPerSecond => CycleTime is { TotalSeconds: > 0 } cycle ? Expected / cycle.TotalSeconds : null;
+    /// <summary>The orders stored over the cycle time: a burst that timed out is not credited with the orders it lacks.</summary>
+    public double? OrdersPerSecond =>
+        CycleTime is { TotalSeconds: > 0 } cycle && Stored > 0 ? Stored / cycle.TotalSeconds : null;
 }

@@ -1,0 +1,127 @@
+using System.CommandLine;
+using System.CommandLine.Help;
+using OrderDistribution.LoadTool.Commands;
+using OrderDistribution.Messaging;
+using OrderDistribution.TestSupport;
+using Spectre.Console;
+
+namespace OrderDistribution.LoadTool.Tests;
+
+/// <summary>Every option of every command refuses a wrong value in one line that names it, before anything happens.</summary>
+public sealed class OptionTests
+{
+    /// <summary>
+    /// Every command with every option it takes (its own and the global ones), each with values it must refuse; a flag
+    /// takes no value (a word after it is the next argument).
+    /// </summary>
+    public static TheoryData<string, string, string> EveryOptionWithABadValue()
+    {
+        var data = new TheoryData<string, string, string>();
+        var root = LoadToolCommands.Build(AnsiConsole.Console);
+        foreach (var command in root.Subcommands)
+        {
+            foreach (var option in command.Options.Concat(root.Options.Where(o => o.Recursive)))
+            {
+                if (option is HelpOption or VersionOption || option.ValueType == typeof(bool))
+                {
+                    continue;
+                }
+
+                foreach (var value in BadValuesFor(option))
+                {
+                    data.Add(command.Name, option.Name, value);
+                }
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(EveryOptionWithABadValue))]
+    public async Task Every_option_refuses_a_bad_value_in_one_line_naming_the_option_with_exit_2(string command, string option, string value)
+    {
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync(command, option, value);
+
+        var lines = Lines(cli.Output);
+        Assert.True(exit == ExitCodes.BadInput, cli.Output);
+        Assert.True(lines.Count == 1, cli.Output);
+        Assert.StartsWith(option, lines[0], StringComparison.Ordinal);
+        Assert.DoesNotContain("System.", lines[0], StringComparison.Ordinal);
+        Assert.DoesNotContain("OrderDistribution.", lines[0], StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("in-process", "--count", "abc", "--count takes a whole number from 1 to 1000000, not 'abc'")]
+    [InlineData("in-process", "--count", "1.5", "--count takes a whole number from 1 to 1000000, not '1.5'")]
+    [InlineData("run", "--timeout", "99999999999", "--timeout takes a whole number from 1 to 86400 seconds")]
+    [InlineData("run", "--max-bulk-bytes", "99999999999", "--max-bulk-bytes takes a whole number from")]
+    [InlineData("run", "--seed", "abc", "--seed takes a whole number, not 'abc'")]
+    [InlineData("run", "--target", "mars", "--target takes local or azure, not 'mars'")]
+    [InlineData("run", "--invalid-rate", "abc", "--invalid-rate takes a share at least 0 and below 1")]
+    [InlineData("ceiling", "--in-flight", "abc", "--in-flight takes a whole number from 1 to 1024")]
+    public async Task The_program_refuses_a_value_it_cannot_read_in_one_line_not_a_stack_trace(
+        string command, string option, string value, string line)
+    {
+        var (exit, lines) = await Cli.RunProgramAsync(command, option, value);
+
+        Assert.Equal(ExitCodes.BadInput, exit);
+        var only = Assert.Single(lines);
+        Assert.StartsWith(line, only, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task An_unknown_command_is_named_first_and_alone()
+    {
+        var cli = new Cli();
+
+        Assert.Equal(ExitCodes.BadInput, await cli.RunAsync("frobnicate"));
+
+        var line = Assert.Single(Lines(cli.Output));
+        Assert.StartsWith("'frobnicate' is not an order-load command", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("Required command", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_storage_connection_string_that_is_none_is_named_as_the_option_the_user_typed()
+    {
+        var cli = new Cli();
+
+        Assert.Equal(ExitCodes.BadInput, await cli.RunAsync("clear", "--storage", "garbage"));
+
+        Assert.StartsWith("--storage is not a storage connection string", Assert.Single(Lines(cli.Output)), StringComparison.Ordinal);
+        Assert.DoesNotContain("Storage:ConnectionString", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Output_to_a_pipe_is_neither_wrapped_nor_coloured()
+    {
+        var orders = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}", new string('o', 60), "orders.json");
+
+        var (exit, lines) = await Cli.RunProgramAsync("generate", "--count", "10", "--orders", orders);
+
+        Assert.Equal(0, exit);
+        var line = Assert.Single(lines);
+        Assert.EndsWith($"into {orders}.", line, StringComparison.Ordinal);
+        Assert.DoesNotContain('\u001b', line);
+        Directory.Delete(Path.GetDirectoryName(Path.GetDirectoryName(orders))!, recursive: true);
+    }
+
+    private static IEnumerable<string> BadValuesFor(Option option) => option.ValueType switch
+    {
+        var t when t == typeof(int) || t == typeof(int?) => ["abc", "1.5", "99999999999"],
+        var t when t == typeof(double) => ["abc", "1.5"],
+        var t when t == typeof(MessagingModel?) => ["kafka"],
+        var t when t.IsEnum || Nullable.GetUnderlyingType(t)?.IsEnum == true => ["mars"],
+        var t when t == typeof(DateTimeOffset?) => ["abc"],
+        // A URL that is none, or an empty path or connection string.
+        var t when t == typeof(string) => option.Name is "--sidecar" or "--sidecar-grpc" or "--storage-account-url" ? ["localhost:3501"] : [""],
+        var t => throw new InvalidOperationException($"{option.Name} takes a {t.Name}: give this test a value it must refuse."),
+    };
+
+    private static List<string> Lines(string output) =>
+        [.. output.Split('\n').Select(l => l.TrimEnd('\r')).Where(l => l.Trim().Length > 0)];
+}
