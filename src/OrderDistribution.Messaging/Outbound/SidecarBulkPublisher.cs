@@ -6,21 +6,18 @@ using Microsoft.Extensions.Logging;
 namespace OrderDistribution.Messaging.Outbound;
 
 /// <summary>
-/// One bulk publish of raw payloads through the sidecar. It uses the SDK's <see cref="DaprClient.BulkPublishEventAsync{TValue}"/>
-/// (the stable method of runtime 1.17 and later) until a sidecar answers that it does not know that method; from then
-/// on, for the rest of the process, the alpha method that older sidecars (daprd 1.14 to 1.16, and Container Apps'
-/// managed runtime) offer. Dapr.Client 1.19 falls back to the alpha method itself only when the stable one answers
-/// <c>Unimplemented</c>; sidecars before 1.17 answer an unknown method with <c>Unknown</c>, "failed to proxy request"
-/// (their service-invocation proxy takes it), and the SDK throws that (checked against Dapr.Client 1.19.0 with a stub
-/// gRPC server: on Unimplemented it calls BulkPublishEventAlpha1, on Unknown it does not; <c>docs/runtimes.md</c>).
+/// The sidecar's calls that send orders on: a bulk publish through the SDK's stable method until a sidecar answers
+/// that it does not know it, then, for the rest of the process, through the alpha method older sidecars offer
+/// (<c>docs/runtimes.md</c>, "Bulk publish on runtimes before 1.17"); one publish through the SDK; an output binding
+/// through the sidecar's HTTP API (<see cref="SidecarOutputBindings"/>).
 /// </summary>
-public sealed partial class SidecarBulkPublisher(DaprClient dapr, AlphaBulkPublishClient alpha, ILogger<SidecarBulkPublisher> logger)
+public sealed partial class SidecarBulkPublisher(
+    DaprClient dapr, AlphaBulkPublishClient alpha, IOutputBindings bindings, ILogger<SidecarBulkPublisher> logger)
+    : ISidecarOutbound
 {
     private volatile bool _alphaOnly;
 
-    /// <returns>The entries the sidecar names as failed; empty only when it confirmed every entry.</returns>
-    /// <exception cref="Exception">The sidecar's answer does not say which entries were published: all may have failed.</exception>
-    public async Task<IReadOnlyList<FailedEntry>> PublishAsync(
+    public async Task<IReadOnlyList<FailedEntry>> BulkPublishAsync(
         string pubSubName, string topic, IReadOnlyList<OutboundMessage> messages, IReadOnlyDictionary<string, string> metadata,
         CancellationToken cancellationToken)
     {
@@ -49,6 +46,14 @@ public sealed partial class SidecarBulkPublisher(DaprClient dapr, AlphaBulkPubli
 
         return await alpha.PublishAsync(pubSubName, topic, messages, metadata, cancellationToken);
     }
+
+    public Task PublishAsync(
+        string pubSubName, string topic, ReadOnlyMemory<byte> payload, string contentType,
+        Dictionary<string, string> metadata, CancellationToken cancellationToken) =>
+        dapr.PublishByteEventAsync(pubSubName, topic, payload, contentType, metadata, cancellationToken);
+
+    public Task CreateBindingAsync(string bindingName, ReadOnlyMemory<byte> payload, CancellationToken cancellationToken) =>
+        bindings.CreateAsync(bindingName, payload, cancellationToken);
 
     private static bool IsStableMethodUnknown(DaprException exception) =>
         exception.InnerException is RpcException { StatusCode: StatusCode.Unknown } rpc

@@ -46,7 +46,7 @@ public static class SidecarExtensions
                 context.ServiceProvider.GetRequiredService<SidecarOptions>().Limits,
                 context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SidecarResilience)),
                 context.ServiceProvider.GetRequiredService<WarningPace>()));
-        services.AddSingleton<ISidecarOutbound, SidecarOutbound>();
+        services.AddSingleton<ISidecarOutbound>(provider => provider.GetRequiredService<SidecarBulkPublisher>());
         services.AddTransient<BulkOrderPublisher>();
         services.AddSingleton<SidecarOrderCall>();
         services.AddSingleton<SidecarProbe>();
