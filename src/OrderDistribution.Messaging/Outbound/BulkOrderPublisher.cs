@@ -13,8 +13,8 @@ namespace OrderDistribution.Messaging.Outbound;
 /// </summary>
 /// <remarks>
 /// Runtimes before 1.17 answer a partly failed bulk publish with one error for the whole request, though the entries
-/// the broker took before the refusal are in it (<c>docs/dapr-sidecar.md</c> fact 25): trying the request again
-/// publishes those twice, at least once each, as the order's blob name absorbs (<c>docs/runtimes.md</c>).
+/// the broker took before the refusal are in it: trying the request again publishes those twice, at least once each,
+/// as the order's blob name absorbs (<c>docs/runtimes.md</c>, "Retries of a partly failed bulk publish: at least once").
 /// </remarks>
 public sealed class BulkOrderPublisher(
     ISidecarOutbound sidecar,

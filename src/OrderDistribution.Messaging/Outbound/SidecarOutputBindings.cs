@@ -10,7 +10,7 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <c>InvokeBinding</c>: daprd copies every incoming gRPC header of <c>InvokeBinding</c> into the binding's metadata,
 /// which brokers write onto the message (<c>content-type: application/grpc</c>, <c>user-agent</c>,
 /// <c>dapr-authority</c>, <c>dapr-grpc-accept-encoding</c>, on 1.14 even a blanked <c>dapr-api-token</c>;
-/// <c>docs/dapr-sidecar.md</c> fact 24), on every runtime from 1.14 to the newest. The HTTP API copies no header: the
+/// <c>docs/dapr-sidecar.md</c>, "Measured on the current code"), on every runtime from 1.14 to the newest. The HTTP API copies no header: the
 /// binding gets the request's metadata (here the order's content type) and the trace context of daprd's span, which
 /// continues the <c>traceparent</c> sent here, a valid one or none (<c>docs/runtimes.md</c>).
 /// </summary>
