@@ -21,6 +21,7 @@ public sealed class BulkOrderPublisher(
     IOptions<MessagingOptions> options,
     OrderSizeLimit sizeLimit,
     SidecarFailures failures,
+    SidecarOrderCall call,
     [FromKeyedServices(SidecarResilience.Key)] ResiliencePipeline resilience)
 {
     /// <summary>
@@ -99,32 +100,25 @@ public sealed class BulkOrderPublisher(
     private async Task<IEnumerable<string>> PublishChunkAsync(
         List<OutboundMessage> chunk, int maxBytes, ChunkOutcome outcome, CancellationToken cancellationToken)
     {
+        if (chunk.Count == 1 && BulkPublishBudget.CostOf(chunk[0], outcome.Metadata) > maxBytes)
+        {
+            return await PublishAloneAsync(chunk[0], outcome, cancellationToken);
+        }
+
         var remaining = chunk;
         try
         {
-            if (chunk.Count == 1 && BulkPublishBudget.CostOf(chunk[0], outcome.Metadata) > maxBytes)
+            await resilience.ExecuteAsync(async ct =>
             {
-                // Too large for any batch, yet within the broker's single-message limit (OrderSizeLimit).
-                await resilience.ExecuteAsync(
-                    async ct => await sidecar.PublishAsync(
-                        outcome.PubSubName, outcome.Topic, chunk[0].Payload, "application/octet-stream", outcome.Metadata, ct),
-                    cancellationToken);
-                remaining = [];
-            }
-            else
-            {
-                await resilience.ExecuteAsync(async ct =>
+                var failedEntries = await sidecar.BulkPublishAsync(
+                    outcome.PubSubName, outcome.Topic, remaining, outcome.Metadata, ct);
+                var stillFailing = outcome.DropRefused(failedEntries);
+                remaining = remaining.Where(m => stillFailing.ContainsKey(m.EntryId)).ToList();
+                if (remaining.Count > 0)
                 {
-                    var failedEntries = await sidecar.BulkPublishAsync(outcome.PubSubName, outcome.Topic, remaining, outcome.Metadata, ct);
-                    var stillFailing = outcome.DropRefused(failedEntries);
-                    remaining = remaining.Where(m => stillFailing.ContainsKey(m.EntryId)).ToList();
-                    if (remaining.Count > 0)
-                    {
-                        throw new BulkPublishPartlyFailedException(stillFailing.Values.ToList());
-                    }
-                }, cancellationToken);
-            }
-
+                    throw new BulkPublishPartlyFailedException(stillFailing.Values.ToList());
+                }
+            }, cancellationToken);
             failures.Succeeded();
         }
         catch (BulkPublishPartlyFailedException e)
@@ -174,6 +168,39 @@ public sealed class BulkOrderPublisher(
 
         var unconfirmed = remaining.Select(m => m.EntryId).ToHashSet(StringComparer.Ordinal);
         return chunk.Select(m => m.EntryId).Where(id => !unconfirmed.Contains(id) && !outcome.WasDropped(id));
+    }
+
+    /// <summary>
+    /// An entry too large for any batch, yet within the broker's single-message limit (<see cref="OrderSizeLimit"/>):
+    /// one publish of its own, made and judged as every payload sent alone is (<see cref="SidecarOrderCall"/>).
+    /// </summary>
+    /// <returns>Its id when the sidecar confirmed it.</returns>
+    private async Task<IEnumerable<string>> PublishAloneAsync(
+        OutboundMessage message, ChunkOutcome outcome, CancellationToken cancellationToken)
+    {
+        try
+        {
+            var (failure, reason) = await call.CallAsync(
+                ct => sidecar.PublishAsync(
+                    outcome.PubSubName, outcome.Topic, message.Payload, "application/octet-stream", outcome.Metadata, ct),
+                cancellationToken);
+            switch (failure)
+            {
+                case null:
+                    return [message.EntryId];
+                case SidecarFailureKind.RejectsOrder:
+                    outcome.Drop(message.EntryId, $"the sidecar refuses it for good: {reason}");
+                    return [];
+                default:
+                    outcome.Failed?.Invoke(message.EntryId, $"bulk publish of 1 entries to {outcome.Topic} failed: {reason}");
+                    return [];
+            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The deadline passed before the sidecar confirmed it.
+            return [];
+        }
     }
 
     /// <summary>Where one publish goes and whom it tells of entries that fail or are dropped.</summary>
