@@ -107,7 +107,7 @@ public static class OrderEntryPoints
         }
 
         var entryId = CloudEventIdOf(body.RootElement);
-        if (DecodeOrDrop(body.RootElement, entryId, run, out var notAnOrder) is not { } order)
+        if (DecodeOrDrop(body.RootElement, entryId, run, out var _) is not { } order)
         {
             return Answer(BulkSubscribeAppResponseStatus.DROP);
         }
