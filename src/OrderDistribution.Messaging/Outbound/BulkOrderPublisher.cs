@@ -20,7 +20,7 @@ public sealed class BulkOrderPublisher(
     ISidecarOutbound sidecar,
     IOptions<MessagingOptions> options,
     OrderSizeLimit sizeLimit,
-    SidecarFailures failures,
+    SidecarFailureJudge failures,
     SidecarOrderCall call,
     [FromKeyedServices(SidecarResilience.Key)] ResiliencePipeline resilience)
 {

@@ -1,7 +1,7 @@
 namespace OrderDistribution.Messaging.Outbound;
 
 /// <summary>
-/// The sidecar's calls that send orders on, as the forwarders make them: <see cref="SidecarBulkPublisher"/> in the
+/// The sidecar's calls that send orders on, as the forwarders make them: <see cref="SidecarOutboundClient"/> in the
 /// apps, <see cref="DrySidecarOutbound"/> in the warm-up.
 /// </summary>
 public interface ISidecarOutbound

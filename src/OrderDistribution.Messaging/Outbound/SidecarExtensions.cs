@@ -36,17 +36,17 @@ public static class SidecarExtensions
                 .UseGrpcChannelOptions(SidecarOptions.ChannelOptions());
         });
         services.AddSingleton(provider => AlphaBulkPublishClient.Create(provider.GetRequiredService<SidecarOptions>()));
-        services.AddSingleton<SidecarBulkPublisher>();
+        services.AddSingleton<SidecarOutboundClient>();
         services.AddHttpClient<IOutputBindings, SidecarOutputBindings>(http => http.Timeout = Timeout.InfiniteTimeSpan);
         services.AddSingleton<OrderSizeLimit>();
-        services.AddSingleton<SidecarFailures>();
-        services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarFailures>());
+        services.AddSingleton<SidecarFailureJudge>();
+        services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarFailureJudge>());
         services.AddResiliencePipeline(SidecarResilience.Key, (builder, context) =>
             builder.AddSidecarStrategies(
                 context.ServiceProvider.GetRequiredService<SidecarOptions>().Limits,
                 context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SidecarResilience)),
                 context.ServiceProvider.GetRequiredService<WarningPace>()));
-        services.AddSingleton<ISidecarOutbound>(provider => provider.GetRequiredService<SidecarBulkPublisher>());
+        services.AddSingleton<ISidecarOutbound>(provider => provider.GetRequiredService<SidecarOutboundClient>());
         services.AddTransient<BulkOrderPublisher>();
         services.AddSingleton<SidecarOrderCall>();
         services.AddSingleton<SidecarProbe>();

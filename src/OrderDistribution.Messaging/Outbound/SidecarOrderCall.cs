@@ -7,12 +7,12 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <summary>
 /// One order's call to the sidecar, the same on every way out that sends orders one at a time: an order too large for
 /// good is dropped before any call (<see cref="OrderSizeLimit"/>); the call goes through the sidecar's resilience
-/// pipeline; a failure is judged by <see cref="SidecarFailures"/>: wrong for this order for good drops it, anything else
+/// pipeline; a failure is judged by <see cref="SidecarFailureJudge"/>: wrong for this order for good drops it, anything else
 /// (a refusal of every order too) leaves it to be delivered again.
 /// </summary>
 public sealed class SidecarOrderCall(
     OrderSizeLimit sizeLimit,
-    SidecarFailures failures,
+    SidecarFailureJudge failures,
     [FromKeyedServices(SidecarResilience.Key)] ResiliencePipeline resilience)
 {
     /// <param name="to">The destination's name (topic or output binding), passed to <paramref name="send"/>.</param>
@@ -46,7 +46,7 @@ public sealed class SidecarOrderCall(
 
     /// <summary>
     /// One call for one payload through the sidecar's resilience pipeline, its failure judged by
-    /// <see cref="SidecarFailures"/>: every way out that sends a payload alone ends here.
+    /// <see cref="SidecarFailureJudge"/>: every way out that sends a payload alone ends here.
     /// </summary>
     /// <returns>No failure when the sidecar confirmed the call; else what the failure says about the payload, and why.</returns>
     /// <exception cref="OperationCanceledException">The caller's own cancellation: not the sidecar's failure.</exception>

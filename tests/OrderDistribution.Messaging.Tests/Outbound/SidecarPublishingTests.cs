@@ -167,8 +167,8 @@ public sealed class SidecarPublishingTests
         return provider.GetRequiredService<SidecarOptions>();
     }
 
-    private SidecarBulkPublisher Publisher() =>
-        new(_dapr, _alpha, Substitute.For<IOutputBindings>(), NullLogger<SidecarBulkPublisher>.Instance);
+    private SidecarOutboundClient Publisher() =>
+        new(_dapr, _alpha, Substitute.For<IOutputBindings>(), NullLogger<SidecarOutboundClient>.Instance);
 
     private static AsyncUnaryCall<T> Unary<T>(T response) =>
         new(Task.FromResult(response), Task.FromResult(new global::Grpc.Core.Metadata()), () => Status.DefaultSuccess, () => [], () => { });

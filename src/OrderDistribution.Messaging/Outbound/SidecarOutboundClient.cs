@@ -11,8 +11,8 @@ namespace OrderDistribution.Messaging.Outbound;
 /// (<c>docs/runtimes.md</c>, "Bulk publish on runtimes before 1.17"); one publish through the SDK; an output binding
 /// through the sidecar's HTTP API (<see cref="SidecarOutputBindings"/>).
 /// </summary>
-public sealed partial class SidecarBulkPublisher(
-    DaprClient dapr, AlphaBulkPublishClient alpha, IOutputBindings bindings, ILogger<SidecarBulkPublisher> logger)
+public sealed partial class SidecarOutboundClient(
+    DaprClient dapr, AlphaBulkPublishClient alpha, IOutputBindings bindings, ILogger<SidecarOutboundClient> logger)
     : ISidecarOutbound
 {
     private volatile bool _alphaOnly;

@@ -9,7 +9,7 @@ namespace OrderDistribution.Messaging.Outbound;
 /// itself not ready, with one error line naming the cause, until a call goes through again. Nothing is dropped for it:
 /// the orders are answered RETRY and wait for the fix.
 /// </summary>
-public sealed partial class SidecarFailures(ILogger<SidecarFailures> logger) : IReadinessProbe
+public sealed partial class SidecarFailureJudge(ILogger<SidecarFailureJudge> logger) : IReadinessProbe
 {
     private volatile string? _misconfiguration;
 
