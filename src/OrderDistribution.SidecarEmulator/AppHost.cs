@@ -149,7 +149,7 @@ public static class AppHost
     {
         try
         {
-            using var response = await app.GetAsync(ServiceDefaults.ServiceDefaults.ReadinessPath, cancellationToken);
+            using var response = await app.GetAsync(ServiceDefaults.ServiceDefaultsExtensions.ReadinessPath, cancellationToken);
             return response.IsSuccessStatusCode;
         }
         catch (HttpRequestException)
