@@ -4,7 +4,7 @@ using Azure.Storage.Blobs.Specialized;
 using OrderDistribution.Storage;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.Receiver.Tests;
+namespace OrderDistribution.Storage.Tests;
 
 /// <summary>
 /// Which failures of the blob SDK the storage pipeline retries, on the exceptions the SDK really throws: the
