@@ -10,24 +10,16 @@ internal sealed class BindingDelivery(
     EmulatedBroker broker, string queue, HttpClient app, QueueReport report, string inputBinding)
     : Delivery(broker, queue, app, report)
 {
-    public override async Task RunAsync()
+    protected override async Task DeliverAsync(EmulatedMessage message)
     {
-        while (await WaitToReadAsync())
+        var (status, _) = await PostAsync(
+            "/" + inputBinding, message.Payload, "application/json", ("Messageid", message.Origin));
+        Settle(message, status switch
         {
-            if (!Messages.TryRead(out var message))
-            {
-                continue;
-            }
-
-            var (status, _) = await PostAsync(
-                "/" + inputBinding, message.Payload, "application/json", ("Messageid", message.Origin));
-            Settle(message, status switch
-            {
-                >= 200 and < 300 => "SUCCESS",
-                400 => "DROP",
-                _ => "RETRY",
-            });
-        }
+            >= 200 and < 300 => "SUCCESS",
+            400 => "DROP",
+            _ => "RETRY",
+        });
     }
 
     protected override void Retry(EmulatedMessage message) => Broker.Requeue(Queue, message);

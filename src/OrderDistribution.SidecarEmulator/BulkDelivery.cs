@@ -14,41 +14,42 @@ internal sealed class BulkDelivery(
     EmulatedBroker broker, string queue, HttpClient app, QueueReport report, EmulatedSidecarOptions options)
     : Delivery(broker, queue, app, report)
 {
-    public override async Task RunAsync()
+    /// <summary>Gathers a batch from <paramref name="first"/> on, then delivers it as one request.</summary>
+    protected override async Task DeliverAsync(EmulatedMessage first)
     {
-        while (await WaitToReadAsync())
+        var batch = new List<EmulatedMessage>(options.MaxMessagesCount);
+        var gatherUntil = Stopwatch.GetTimestamp() + (long)(options.MaxAwait.TotalSeconds * Stopwatch.Frequency);
+        EmulatedMessage? message = first;
+        while (batch.Count < options.MaxMessagesCount)
         {
-            var batch = new List<EmulatedMessage>(options.MaxMessagesCount);
-            var gatherUntil = Stopwatch.GetTimestamp() + (long)(options.MaxAwait.TotalSeconds * Stopwatch.Frequency);
-            while (batch.Count < options.MaxMessagesCount)
+            if (message is not null || Messages.TryRead(out message))
             {
-                if (Messages.TryRead(out var message))
+                if (Broker.Take(Queue, message, Report))
                 {
-                    if (Broker.Take(Queue, message, Report))
-                    {
-                        batch.Add(message);
-                    }
+                    batch.Add(message);
                 }
-                else if (Stopwatch.GetTimestamp() < gatherUntil)
-                {
-                    await Task.Delay(5);
-                }
-                else
-                {
-                    break;
-                }
-            }
 
-            if (batch.Count > 0)
-            {
-                await DeliverAsync(batch);
+                message = null;
             }
+            else if (Stopwatch.GetTimestamp() < gatherUntil)
+            {
+                await Task.Delay(5);
+            }
+            else
+            {
+                break;
+            }
+        }
+
+        if (batch.Count > 0)
+        {
+            await DeliverBatchAsync(batch);
         }
     }
 
     protected override void Retry(EmulatedMessage message) => Broker.RetryOrPark(Queue, message, Report);
 
-    private async Task DeliverAsync(List<EmulatedMessage> batch)
+    private async Task DeliverBatchAsync(List<EmulatedMessage> batch)
     {
         var entries = batch.Select(m => (EntryId: Guid.NewGuid().ToString(), Message: m)).ToList();
         var body = Json(json =>

@@ -22,7 +22,21 @@ internal abstract class Delivery(EmulatedBroker broker, string queue, HttpClient
     protected ChannelReader<EmulatedMessage> Messages { get; } = broker.Reader(queue);
 
     /// <summary>Delivers until the emulator stops.</summary>
-    public abstract Task RunAsync();
+    public async Task RunAsync()
+    {
+        while (await WaitToReadAsync())
+        {
+            if (Messages.TryRead(out var message))
+            {
+                await DeliverAsync(message);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Delivers the message read (with any the model gathers beside it) and settles it by the app's answer.
+    /// </summary>
+    protected abstract Task DeliverAsync(EmulatedMessage message);
 
     /// <summary>What the model does with a message answered RETRY (or not answered).</summary>
     protected abstract void Retry(EmulatedMessage message);
@@ -75,7 +89,9 @@ internal abstract class Delivery(EmulatedBroker broker, string queue, HttpClient
         }
     }
 
-    /// <summary>Written straight to bytes, as the sidecar's own encoder does: the emulator's cost stays small beside the apps'.</summary>
+    /// <summary>
+    /// Written straight to bytes, as the sidecar's own encoder does: the emulator's cost stays small beside the apps'.
+    /// </summary>
     protected static ReadOnlyMemory<byte> Json(Action<Utf8JsonWriter> write)
     {
         var buffer = new ArrayBufferWriter<byte>(1024);

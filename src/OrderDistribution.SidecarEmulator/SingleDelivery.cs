@@ -10,38 +10,35 @@ namespace OrderDistribution.SidecarEmulator;
 internal sealed class SingleDelivery(EmulatedBroker broker, string queue, HttpClient app, QueueReport report)
     : Delivery(broker, queue, app, report)
 {
-    public override async Task RunAsync()
+    protected override async Task DeliverAsync(EmulatedMessage message)
     {
-        while (await WaitToReadAsync())
+        if (!Broker.Take(Queue, message, Report))
         {
-            if (!Messages.TryRead(out var message) || !Broker.Take(Queue, message, Report))
-            {
-                continue;
-            }
-
-            var body = Json(json =>
-            {
-                json.WriteStartObject();
-                json.WriteBase64String("data_base64", message.Payload);
-                json.WriteString("datacontenttype", "application/octet-stream");
-                json.WriteString("id", Guid.NewGuid().ToString());
-                json.WriteString("pubsubname", "order-pubsub");
-                json.WriteString("source", "Dapr");
-                json.WriteString("specversion", "1.0");
-                json.WriteString("topic", Queue);
-                json.WriteString("type", "com.dapr.event.sent");
-                json.WriteEndObject();
-            });
-            var (status, answer) = await PostAsync($"/{Queue}-single", body, "application/cloudevents+json");
-            var outcome = status switch
-            {
-                404 => "DROP",
-                >= 200 and < 300 when string.IsNullOrWhiteSpace(answer) => "SUCCESS",
-                >= 200 and < 300 => ReadStatus(answer),
-                _ => "RETRY",
-            };
-            Settle(message, outcome);
+            return;
         }
+
+        var body = Json(json =>
+        {
+            json.WriteStartObject();
+            json.WriteBase64String("data_base64", message.Payload);
+            json.WriteString("datacontenttype", "application/octet-stream");
+            json.WriteString("id", Guid.NewGuid().ToString());
+            json.WriteString("pubsubname", "order-pubsub");
+            json.WriteString("source", "Dapr");
+            json.WriteString("specversion", "1.0");
+            json.WriteString("topic", Queue);
+            json.WriteString("type", "com.dapr.event.sent");
+            json.WriteEndObject();
+        });
+        var (status, answer) = await PostAsync($"/{Queue}-single", body, "application/cloudevents+json");
+        var outcome = status switch
+        {
+            404 => "DROP",
+            >= 200 and < 300 when string.IsNullOrWhiteSpace(answer) => "SUCCESS",
+            >= 200 and < 300 => ReadStatus(answer),
+            _ => "RETRY",
+        };
+        Settle(message, outcome);
     }
 
     protected override void Retry(EmulatedMessage message) => Broker.RetryOrPark(Queue, message, Report);
