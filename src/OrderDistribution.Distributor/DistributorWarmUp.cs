@@ -37,7 +37,8 @@ public sealed class DistributorWarmUp(
             await dry.HandleAsync(orders, model, new RequestProgress(orders.Count), cancellationToken);
         }
 
-        // The handler's whole graph (the Dapr client, the forwarders, the resilience pipeline), built as a request builds it.
+        // The handler's whole graph (the Dapr client, the forwarders, the resilience pipeline), built as a request
+        // builds it.
         using var scope = services.CreateScope();
         _ = scope.ServiceProvider.GetRequiredService<IOrderHandler>();
     }

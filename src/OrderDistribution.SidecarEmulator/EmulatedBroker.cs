@@ -37,7 +37,9 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
 
     public ChannelReader<EmulatedMessage> Reader(string queue) => Queue(queue).Reader;
 
-    /// <summary>Puts a message on a queue (twice when every message is delivered twice); it is outstanding until done.</summary>
+    /// <summary>
+    /// Puts a message on a queue (twice when every message is delivered twice); it is outstanding until done.
+    /// </summary>
     public void Put(string queue, byte[] payload)
     {
         var origin = Interlocked.Increment(ref _nextId).ToString(CultureInfo.InvariantCulture);
@@ -138,7 +140,9 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
         return false;
     }
 
-    /// <summary>A pub/sub message answered RETRY: retried within its context, then kept pending or acknowledged.</summary>
+    /// <summary>
+    /// A pub/sub message answered RETRY: retried within its context, then kept pending or acknowledged.
+    /// </summary>
     public void RetryOrPark(string queue, EmulatedMessage message, QueueReport report)
     {
         var now = Stopwatch.GetTimestamp();
@@ -172,7 +176,9 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
         }
     }
 
-    /// <summary>pubsub.redis's redelivery: every redeliverInterval, what has been pending processingTimeout is read again.</summary>
+    /// <summary>
+    /// pubsub.redis's redelivery: every redeliverInterval, what has been pending processingTimeout is read again.
+    /// </summary>
     public async Task HandOutPendingAsync()
     {
         using var timer = new PeriodicTimer(options.RedeliverInterval);

@@ -8,7 +8,9 @@ internal sealed class EmulatedMessage(string origin, byte[] payload)
 
     public byte[] Payload { get; } = payload;
 
-    /// <summary>When the component read it (or handed it out again), its context's start; 0 while it waits unread.</summary>
+    /// <summary>
+    /// When the component read it (or handed it out again), its context's start; 0 while it waits unread.
+    /// </summary>
     public long ReadAt { get; set; }
 
     /// <summary>The inbound retries spent in its current context.</summary>

@@ -57,7 +57,9 @@ public sealed class EmulatedSidecar : IAsyncDisposable
     /// <summary>Every request on the sidecar's HTTP API, in the recording mode.</summary>
     public ConcurrentQueue<SidecarRequest> Requests { get; } = new();
 
-    /// <summary>Each output binding call, as the binding (and so the broker's message) got it, in the recording mode.</summary>
+    /// <summary>
+    /// Each output binding call, as the binding (and so the broker's message) got it, in the recording mode.
+    /// </summary>
     public ConcurrentQueue<BindingMessage> BindingMessages { get; } = new();
 
     /// <summary>When set, an output binding call is answered with this status and body instead.</summary>
@@ -78,13 +80,17 @@ public sealed class EmulatedSidecar : IAsyncDisposable
     /// </summary>
     public int? MaxBulkRequestBytes { get; set; }
 
-    /// <summary>When set, every publish and binding call waits on it (or until the caller gives up) before it is answered.</summary>
+    /// <summary>
+    /// When set, every publish and binding call waits on it (or until the caller gives up) before it is answered.
+    /// </summary>
     public Task? Hang { get; set; }
 
     /// <summary>What <c>GET /v1.0/healthz/outbound</c> answers.</summary>
     public int OutboundHealthStatus { get; set; } = StatusCodes.Status204NoContent;
 
-    /// <summary>What <c>GET /v1.0/metadata</c> answers (the sidecar's components and subscriptions); 404 when null.</summary>
+    /// <summary>
+    /// What <c>GET /v1.0/metadata</c> answers (the sidecar's components and subscriptions); 404 when null.
+    /// </summary>
     public string? Metadata { get; set; }
 
     /// <summary>What happened to the messages of each subscribed queue.</summary>
@@ -121,8 +127,10 @@ public sealed class EmulatedSidecar : IAsyncDisposable
                             && r.Path.EndsWith($"/{queue}", StringComparison.Ordinal));
 
     /// <summary>Delivers a queue to an app, from now until the emulator is disposed.</summary>
-    /// <param name="queue">The queue; with <see cref="MessagingModel.Bindings"/>, the output binding that fills the queue.</param>
-    /// <param name="inputBinding">With <see cref="MessagingModel.Bindings"/>: the app's input binding on that queue.</param>
+    /// <param name="queue">The queue; with <see cref="MessagingModel.Bindings"/>, the output binding that fills the
+    /// queue.</param>
+    /// <param name="inputBinding">With <see cref="MessagingModel.Bindings"/>: the app's input binding on that
+    /// queue.</param>
     public void Subscribe(string queue, HttpClient app, MessagingModel model, string? inputBinding = null)
     {
         var report = Queues.GetOrAdd(queue, _ => new QueueReport());
@@ -146,7 +154,9 @@ public sealed class EmulatedSidecar : IAsyncDisposable
         }
     }
 
-    /// <summary>Puts messages on a queue, as a publisher outside the apps would (the load tool scheduling a burst).</summary>
+    /// <summary>
+    /// Puts messages on a queue, as a publisher outside the apps would (the load tool scheduling a burst).
+    /// </summary>
     public void Enqueue(string queue, IEnumerable<byte[]> payloads)
     {
         foreach (var payload in payloads)

@@ -22,7 +22,9 @@ internal sealed class SidecarApi(EmulatedSidecar sidecar, EmulatedBroker broker,
     private readonly Random _random = new(options.Seed);
     private int _publishesRefused;
 
-    /// <summary>Publishes and binding calls failed by <see cref="EmulatedSidecarOptions.PublishFailureRate"/> or a hook.</summary>
+    /// <summary>
+    /// Publishes and binding calls failed by <see cref="EmulatedSidecarOptions.PublishFailureRate"/> or a hook.
+    /// </summary>
     public int PublishesRefused => _publishesRefused;
 
     public void MapHttp(WebApplication app)
@@ -86,7 +88,9 @@ internal sealed class SidecarApi(EmulatedSidecar sidecar, EmulatedBroker broker,
             new { failedEntries = failed, errorCode = "ERR_PUBSUB_PUBLISH_MESSAGE" }, statusCode: 500);
     }
 
-    /// <summary>The app's own cap on a bulk publish's bytes (<c>metadata.maxBulkPubBytes</c>); none when not given.</summary>
+    /// <summary>
+    /// The app's own cap on a bulk publish's bytes (<c>metadata.maxBulkPubBytes</c>); none when not given.
+    /// </summary>
     private static int MaxBulkPubBytesOf(HttpRequest request) =>
         int.TryParse(request.Query["metadata.maxBulkPubBytes"].ToString(), CultureInfo.InvariantCulture, out var max)
             ? max
@@ -126,7 +130,8 @@ internal sealed class SidecarApi(EmulatedSidecar sidecar, EmulatedBroker broker,
         {
             var metadata = document.RootElement.TryGetProperty("metadata", out var given)
                            && given.ValueKind == JsonValueKind.Object
-                ? given.EnumerateObject().ToDictionary(p => p.Name, p => p.Value.GetString() ?? "", StringComparer.Ordinal)
+                ? given.EnumerateObject().ToDictionary(p => p.Name, p =>
+                    p.Value.GetString() ?? "", StringComparer.Ordinal)
                 : [];
             var sent = hasData ? Encoding.UTF8.GetBytes(data.GetRawText()) : [];
             sidecar.BindingMessages.Enqueue(

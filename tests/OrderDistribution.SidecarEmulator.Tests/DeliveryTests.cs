@@ -55,7 +55,8 @@ public sealed class DeliveryTests
         await using var app = await FakeApp.StartAsync();
         // The first request names only its first entry SUCCESS; every later one is answered SUCCESS in full.
         app.Answer = (n, body) => (200, Statuses(body, n == 1 ? 1 : int.MaxValue));
-        await using var sidecar = await EmulatedSidecar.StartAsync(Quick with { MaxAwait = TimeSpan.FromMilliseconds(200) });
+        await using var sidecar =
+            await EmulatedSidecar.StartAsync(Quick with { MaxAwait = TimeSpan.FromMilliseconds(200) });
 
         sidecar.Subscribe("q", app.Client, MessagingModel.PubSubBulk);
         sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}"""), Encoding.UTF8.GetBytes("""{"id":2}""")]);

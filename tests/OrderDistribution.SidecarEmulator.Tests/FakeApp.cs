@@ -30,7 +30,8 @@ internal sealed class FakeApp : IAsyncDisposable
             var body = await reader.ReadToEndAsync();
             fake.Bodies.Enqueue(body);
             var (status, answer) = fake.Answer(Interlocked.Increment(ref count), body);
-            return answer is null ? Results.StatusCode(status) : Results.Text(answer, "application/json", statusCode: status);
+            return answer is null ? Results.StatusCode(status)
+                : Results.Text(answer, "application/json", statusCode: status);
         });
         await app.StartAsync();
         fake.Client = new HttpClient { BaseAddress = LoopbackServer.AddressOf(app) };

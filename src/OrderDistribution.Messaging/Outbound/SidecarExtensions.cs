@@ -12,9 +12,10 @@ public static class SidecarExtensions
 {
     /// <summary>
     /// Publishing through the sidecar with Dapr's <see cref="DaprClient"/> (output bindings through its HTTP API,
-    /// <see cref="SidecarOutputBindings"/>), at the address <c>dapr run</c> or Container Apps gives, behind one resilience
-    /// pipeline per process; bulk publishes within the byte budget; orders too large for good dropped before any call;
-    /// and readiness that follows the sidecar and what its refusals say about the configuration. The distributor and the load tool both publish through this.
+    /// <see cref="SidecarOutputBindings"/>), at the address <c>dapr run</c> or Container Apps gives, behind one
+    /// resilience pipeline per process; bulk publishes within the byte budget; orders too large for good dropped before
+    /// any call; and readiness that follows the sidecar and what its refusals say about the configuration. The
+    /// distributor and the load tool both publish through this.
     /// </summary>
     public static IServiceCollection AddSidecarOutbound(this IServiceCollection services)
     {

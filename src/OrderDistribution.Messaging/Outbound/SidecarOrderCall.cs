@@ -7,8 +7,8 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <summary>
 /// One order's call to the sidecar, the same on every way out that sends orders one at a time: an order too large for
 /// good is dropped before any call (<see cref="OrderSizeLimit"/>); the call goes through the sidecar's resilience
-/// pipeline; a failure is judged by <see cref="SidecarFailureJudge"/>: wrong for this order for good drops it, anything else
-/// (a refusal of every order too) leaves it to be delivered again.
+/// pipeline; a failure is judged by <see cref="SidecarFailureJudge"/>: wrong for this order for good drops it, anything
+/// else (a refusal of every order too) leaves it to be delivered again.
 /// </summary>
 public sealed class SidecarOrderCall(
     OrderSizeLimit sizeLimit,
@@ -48,8 +48,10 @@ public sealed class SidecarOrderCall(
     /// One call for one payload through the sidecar's resilience pipeline, its failure judged by
     /// <see cref="SidecarFailureJudge"/>: every way out that sends a payload alone ends here.
     /// </summary>
-    /// <returns>No failure when the sidecar confirmed the call; else what the failure says about the payload, and why.</returns>
-    /// <exception cref="OperationCanceledException">The caller's own cancellation: not the sidecar's failure.</exception>
+    /// <returns>No failure when the sidecar confirmed the call; else what the failure says about the payload, and
+    /// why.</returns>
+    /// <exception cref="OperationCanceledException">The caller's own cancellation: not the sidecar's
+    /// failure.</exception>
     public async Task<(SidecarFailureKind? Failure, string? Reason)> CallAsync(
         Func<CancellationToken, Task> call, CancellationToken cancellationToken)
     {

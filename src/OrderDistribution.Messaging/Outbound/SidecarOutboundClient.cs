@@ -18,7 +18,8 @@ public sealed partial class SidecarOutboundClient(
     private volatile bool _alphaOnly;
 
     public async Task<IReadOnlyList<FailedEntry>> BulkPublishAsync(
-        string pubSubName, string topic, IReadOnlyList<OutboundMessage> messages, IReadOnlyDictionary<string, string> metadata,
+        string pubSubName, string topic, IReadOnlyList<OutboundMessage> messages,
+            IReadOnlyDictionary<string, string> metadata,
         CancellationToken cancellationToken)
     {
         if (!_alphaOnly)
@@ -27,9 +28,12 @@ public sealed partial class SidecarOutboundClient(
             {
                 // The SDK sends a byte[] as it is, under entry ids that are the indexes into this list.
                 var response = await dapr.BulkPublishEventAsync(
-                    pubSubName, topic, messages.Select(m => m.Payload).ToList(), new Dictionary<string, string>(metadata), cancellationToken);
+                    pubSubName, topic, messages.Select(m => m.Payload).ToList(),
+                        new Dictionary<string, string>(metadata), cancellationToken);
                 return response.FailedEntries
-                    .Select(f => new FailedEntry(messages[int.Parse(f.Entry.EntryId, System.Globalization.CultureInfo.InvariantCulture)].EntryId, f.ErrorMessage))
+                    .Select(f =>
+                        new FailedEntry(messages[int.Parse(f.Entry.EntryId,
+                            System.Globalization.CultureInfo.InvariantCulture)].EntryId, f.ErrorMessage))
                     .DistinctBy(f => f.EntryId)
                     .ToList();
             }
@@ -40,7 +44,8 @@ public sealed partial class SidecarOutboundClient(
             }
             catch (KeyNotFoundException e)
             {
-                throw new SidecarCallException($"The sidecar named an entry of the bulk publish to {topic} it was not sent.", e);
+                throw new SidecarCallException(
+                    $"The sidecar named an entry of the bulk publish to {topic} it was not sent.", e);
             }
         }
 
@@ -52,7 +57,8 @@ public sealed partial class SidecarOutboundClient(
         Dictionary<string, string> metadata, CancellationToken cancellationToken) =>
         dapr.PublishByteEventAsync(pubSubName, topic, payload, contentType, metadata, cancellationToken);
 
-    public Task CreateBindingAsync(string bindingName, ReadOnlyMemory<byte> payload, CancellationToken cancellationToken) =>
+    public Task CreateBindingAsync(string bindingName, ReadOnlyMemory<byte> payload,
+        CancellationToken cancellationToken) =>
         bindings.CreateAsync(bindingName, payload, cancellationToken);
 
     private static bool IsStableMethodUnknown(DaprException exception) =>
@@ -60,6 +66,7 @@ public sealed partial class SidecarOutboundClient(
         && rpc.Status.Detail.Contains("failed to proxy request", StringComparison.Ordinal);
 
     [LoggerMessage(LogLevel.Information,
-        "The sidecar does not know the stable bulk publish (runtime older than 1.17: {Detail}); bulk publishes use its alpha method from now on")]
+        "The sidecar does not know the stable bulk publish (runtime older than 1.17: {Detail}); bulk publishes use " +
+            "its alpha method from now on")]
     private partial void LogAlphaFromNowOn(string detail);
 }
