@@ -1,11 +1,11 @@
 using Dapr.Client;
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.Extensions.Options;
+using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.ServiceDefaults;
 using Polly;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Distributor;
 

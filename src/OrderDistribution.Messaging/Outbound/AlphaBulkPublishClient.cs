@@ -1,9 +1,9 @@
 using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Net.Client;
-using GrpcDapr = Dapr.Client.Autogen.Grpc.v1.Dapr;
 using BulkPublishRequest = Dapr.Client.Autogen.Grpc.v1.BulkPublishRequest;
 using BulkPublishRequestEntry = Dapr.Client.Autogen.Grpc.v1.BulkPublishRequestEntry;
+using GrpcDapr = Dapr.Client.Autogen.Grpc.v1.Dapr;
 
 namespace OrderDistribution.Messaging.Outbound;
 

@@ -71,7 +71,8 @@ public sealed class BulkOrderPublisher(
                 BulkPublishBudget.Chunk(sendable, maxBytes, requestMetadata),
                 new ParallelOptions
                 {
-                    MaxDegreeOfParallelism = ConcurrentRequests, CancellationToken = cancellationToken,
+                    MaxDegreeOfParallelism = ConcurrentRequests,
+                    CancellationToken = cancellationToken,
                 },
                 async (chunk, ct) =>
                 {

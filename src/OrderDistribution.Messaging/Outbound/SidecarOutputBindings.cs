@@ -20,14 +20,10 @@ public sealed class SidecarOutputBindings(HttpClient http, SidecarOptions sideca
 
     public async Task CreateAsync(string bindingName, ReadOnlyMemory<byte> payload, CancellationToken cancellationToken)
     {
-        using var request =
-            new HttpRequestMessage(HttpMethod.Post,
-                new Uri(sidecar.HttpEndpoint, $"v1.0/bindings/{Uri.EscapeDataString(bindingName)}"))
-        {
-            Content =
-                new ByteArrayContent(Body(payload)) { Headers =
-                    { ContentType = new MediaTypeHeaderValue("application/json") } },
-        };
+        var uri = new Uri(sidecar.HttpEndpoint, $"v1.0/bindings/{Uri.EscapeDataString(bindingName)}");
+        var content = new ByteArrayContent(Body(payload));
+        content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
+        using var request = new HttpRequestMessage(HttpMethod.Post, uri) { Content = content };
         if (sidecar.ApiToken is { } token)
         {
             request.Headers.Add(ApiTokenHeader, token);
