@@ -14,7 +14,8 @@ public static class DistributorExtensions
         builder.Services.AddOrderEntryPoints();
         builder.Services.AddSidecarOutbound();
         builder.Services.AddSingleton<OrderRouter>();
-        builder.Services.AddSingleton(provider => OrderForwarders.Over(provider.GetRequiredService<ISidecarOutbound>(), provider));
+        builder.Services.AddSingleton(provider =>
+            OrderForwarders.Over(provider.GetRequiredService<ISidecarOutbound>(), provider));
         builder.Services.AddTransient<IOrderHandler, OrderDistributor>();
         builder.Services.AddHostedService<DistributorWarmUp>();
         return builder;

@@ -10,13 +10,21 @@ public sealed class DistributorOptions
 
     [Required] public string IngressQueue { get; set; } = OrderTopology.IngressQueue;
 
-    [Required] public string ExpressQueue { get; set; } = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Express));
+    [Required]
+    public string ExpressQueue { get; set; } =
+        OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Express));
 
-    [Required] public string StandardQueue { get; set; } = OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Standard));
+    [Required]
+    public string StandardQueue { get; set; } =
+        OrderTopology.QueueOf(OrderTopology.InstanceOf(Delivery.Standard));
 
     [Required] public string IngressInputBinding { get; set; } = OrderTopology.IngressInputBinding;
 
-    [Required] public string ExpressOutputBinding { get; set; } = OrderTopology.OutputBindingOf(OrderTopology.InstanceOf(Delivery.Express));
+    [Required]
+    public string ExpressOutputBinding { get; set; } =
+        OrderTopology.OutputBindingOf(OrderTopology.InstanceOf(Delivery.Express));
 
-    [Required] public string StandardOutputBinding { get; set; } = OrderTopology.OutputBindingOf(OrderTopology.InstanceOf(Delivery.Standard));
+    [Required]
+    public string StandardOutputBinding { get; set; } =
+        OrderTopology.OutputBindingOf(OrderTopology.InstanceOf(Delivery.Standard));
 }

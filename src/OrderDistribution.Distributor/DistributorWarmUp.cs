@@ -1,11 +1,11 @@
 using Dapr.Client;
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.Extensions.Options;
+using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.ServiceDefaults;
 using Polly;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Distributor;
 
@@ -37,7 +37,8 @@ public sealed class DistributorWarmUp(
             await dry.HandleAsync(orders, model, new RequestProgress(orders.Count), cancellationToken);
         }
 
-        // The handler's whole graph (the Dapr client, the forwarders, the resilience pipeline), built as a request builds it.
+        // The handler's whole graph (the Dapr client, the forwarders, the resilience pipeline), built as a request
+        // builds it.
         using var scope = services.CreateScope();
         _ = scope.ServiceProvider.GetRequiredService<IOrderHandler>();
     }

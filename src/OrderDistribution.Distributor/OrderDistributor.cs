@@ -8,7 +8,10 @@ namespace OrderDistribution.Distributor;
 public sealed class OrderDistributor(OrderRouter router, OrderForwarders forwarders) : IOrderHandler
 {
     public Task HandleAsync(
-        IReadOnlyList<InboundOrder> orders, MessagingModel model, RequestProgress progress, CancellationToken cancellationToken)
+        IReadOnlyList<InboundOrder> orders,
+        MessagingModel model,
+        IOrderProgress progress,
+        CancellationToken cancellationToken)
     {
         var routed = new RoutedOrder[orders.Count];
         for (var i = 0; i < routed.Length; i++)

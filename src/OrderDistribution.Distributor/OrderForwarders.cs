@@ -1,6 +1,5 @@
-using OrderDistribution.Messaging.Inbound;
-using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Messaging;
+using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.Distributor;
 
@@ -14,7 +13,8 @@ public sealed class OrderForwarders(IOrderForwarder bulk, IOrderForwarder single
     {
         MessagingModel.PubSubBulk => bulk,
         MessagingModel.PubSubSingle => single,
-        _ => binding,
+        MessagingModel.Bindings => binding,
+        _ => throw new ArgumentOutOfRangeException(nameof(model), model, "No way out for this messaging model."),
     };
 
     /// <summary>The three ways out over <paramref name="sidecar"/>: the app's own, or the warm-up's dry one.</summary>

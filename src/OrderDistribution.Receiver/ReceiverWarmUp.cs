@@ -11,7 +11,7 @@ namespace OrderDistribution.Receiver;
 /// <summary>
 /// The receiver's warm-up: a sample request decoded as the entry points decode it; then the instance's container
 /// confirmed through the storage resilience pipeline, over the connection this opens, and the sample request taken
-/// through the app's own <see cref="OutboxWriter"/> into a store whose every write storage refuses
+/// through the app's own <see cref="OrderWriter"/> into a store whose every write storage refuses
 /// (<see cref="BlobOrderStore.RefusingEveryWrite"/>). Nothing is stored.
 /// </summary>
 public sealed class ReceiverWarmUp(
@@ -39,7 +39,7 @@ public sealed class ReceiverWarmUp(
     protected override async Task OpenConnectionsAsync(CancellationToken cancellationToken)
     {
         await resilience.ExecuteAsync(async ct => await store.CheckAsync(ct), cancellationToken);
-        await new OutboxWriter(store.RefusingEveryWrite(), telemetry)
+        await new OrderWriter(store.RefusingEveryWrite(), telemetry)
             .HandleAsync(_sample, MessagingModel.PubSubBulk, new RequestProgress(_sample.Count), cancellationToken);
     }
 }

@@ -1,6 +1,4 @@
-using System.Globalization;
 using Microsoft.ApplicationInsights;
-using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver;

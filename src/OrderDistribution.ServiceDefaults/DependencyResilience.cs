@@ -17,7 +17,7 @@ namespace OrderDistribution.ServiceDefaults;
 /// instead of each waiting out its own timeout;</item>
 /// <item>timeout of each attempt.</item>
 /// </list>
-/// Polly's own log lines are off (<see cref="ServiceDefaults"/>): it logs every attempt, with a stack trace for each
+/// Polly's own log lines are off (<see cref="ServiceDefaultsExtensions"/>): it logs every attempt, with a stack trace for each
 /// timeout. What the apps handle is logged as an outage by the requests it belongs to; the breaker warns when it opens
 /// after having been closed, paced with the requests' warnings (<see cref="WarningPace"/>), and logs at Debug when it
 /// opens again after a failed trial or closes: an outage of a minute would otherwise cost a line every 2 s.

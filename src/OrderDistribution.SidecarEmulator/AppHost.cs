@@ -24,7 +24,8 @@ public static class AppHost
     public static IReadOnlyList<string> Members { get; } = [Distributor, .. OrderTopology.Instances];
 
     /// <summary>Starts <paramref name="member"/> (one of <see cref="Members"/>) and returns once it listens.</summary>
-    public static async Task<WebApplication> StartAsync(string member, AppHostOptions options, CancellationToken cancellationToken = default)
+    public static async Task<WebApplication> StartAsync(string member, AppHostOptions options,
+        CancellationToken cancellationToken = default)
     {
         var web = Build(member, options);
         try
@@ -41,8 +42,8 @@ public static class AppHost
 
     /// <summary>
     /// What <paramref name="member"/> would stop with at start because of its settings, without starting it: the app
-    /// built as <see cref="StartAsync"/> builds it, and the validation its host runs first (<see cref="IStartupValidator"/>).
-    /// No host runs, so the answer does not race the host's own disposal.
+    /// built as <see cref="StartAsync"/> builds it, and the validation its host runs first (<see
+    /// cref="IStartupValidator"/>). No host runs, so the answer does not race the host's own disposal.
     /// </summary>
     /// <returns>The exception the app stops with; null when it would start.</returns>
     public static Exception? StartFailureOf(string member, AppHostOptions options)
@@ -62,11 +63,15 @@ public static class AppHost
     /// <summary>Where a started app listens (its first address).</summary>
     public static Uri AddressOf(WebApplication app) => LoopbackServer.AddressOf(app);
 
-    /// <summary>A client of an app at <paramref name="address"/>, as a sidecar delivers to it: no timeout of its own.</summary>
-    public static HttpClient ClientOf(Uri address) => new() { BaseAddress = address, Timeout = Timeout.InfiniteTimeSpan };
+    /// <summary>
+    /// A client of an app at <paramref name="address"/>, as a sidecar delivers to it: no timeout of its own.
+    /// </summary>
+    public static HttpClient ClientOf(Uri address) =>
+        new() { BaseAddress = address, Timeout = Timeout.InfiniteTimeSpan };
 
     /// <summary>Until each app behind <paramref name="apps"/> answers its readiness probe, or the time is up.</summary>
-    public static async Task WaitUntilReadyAsync(IReadOnlyList<HttpClient> apps, TimeSpan timeout, CancellationToken cancellationToken)
+    public static async Task WaitUntilReadyAsync(IReadOnlyList<HttpClient> apps, TimeSpan timeout,
+        CancellationToken cancellationToken)
     {
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         deadline.CancelAfter(timeout);
@@ -81,7 +86,8 @@ public static class AppHost
             }
             catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
             {
-                throw new TimeoutException($"{client.BaseAddress} did not report ready within {timeout.TotalSeconds:0} s.");
+                throw new TimeoutException($"{client.BaseAddress} did not report ready within " +
+                    $"{timeout.TotalSeconds:0} s.");
             }
         }
     }
@@ -91,13 +97,15 @@ public static class AppHost
         var instance = member == Distributor ? null : member;
         if (instance is not null && !OrderTopology.Instances.Contains(instance))
         {
-            throw new ArgumentException($"'{member}' is not one of the trio's apps ({string.Join(", ", Members)})", nameof(member));
+            throw new ArgumentException($"'{member}' is not one of the trio's apps ({string.Join(", ", Members)})",
+                nameof(member));
         }
 
         var app = instance is null ? "distributor" : "receiver";
         var builder = WebApplication.CreateBuilder(new WebApplicationOptions
         {
-            // By default each app's own appsettings.json, copied beside this library under apps/<app>/ (see the project file).
+            // By default each app's own appsettings.json, copied beside this library under apps/<app>/ (see the project
+            // file).
             ContentRootPath = options.ContentRoot ?? Path.Combine(AppContext.BaseDirectory, "apps", app),
             ApplicationName = $"OrderDistribution.{char.ToUpperInvariant(app[0])}{app[1..]}",
             EnvironmentName = options.EnvironmentName,
@@ -149,7 +157,8 @@ public static class AppHost
     {
         try
         {
-            using var response = await app.GetAsync(ServiceDefaults.ServiceDefaults.ReadinessPath, cancellationToken);
+            using var response =
+                await app.GetAsync(ServiceDefaults.ServiceDefaultsExtensions.ReadinessPath, cancellationToken);
             return response.IsSuccessStatusCode;
         }
         catch (HttpRequestException)

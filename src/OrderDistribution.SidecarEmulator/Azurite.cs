@@ -6,7 +6,8 @@ namespace OrderDistribution.SidecarEmulator;
 
 /// <summary>
 /// A real Azurite blob service on 127.0.0.1, started for the tests and for in-process runs, and stopped with this
-/// object. Azurite is installed by .ci/run (or scripts/install-tools.sh) into the repository's .tools/, or found on PATH.
+/// object. Azurite is installed by .ci/run (or scripts/install-tools.sh) into the repository's .tools/, or found on
+/// PATH.
 /// </summary>
 public sealed class Azurite : IAsyncDisposable
 {
@@ -37,13 +38,15 @@ public sealed class Azurite : IAsyncDisposable
     /// <param name="port">A port of its own, to start Azurite again where it was; a free one by default.</param>
     public static async Task<Azurite> StartAsync(string? dataFolder = null, int? port = null)
     {
-        var executable = MissingPrerequisite() is { } missing ? throw new InvalidOperationException(missing) : FindExecutable()!;
+        var executable = MissingPrerequisite() is { } missing ? throw new InvalidOperationException(missing)
+            : FindExecutable()!;
         var blobPort = port ?? FreePort();
         var start = new ProcessStartInfo(executable)
         {
             ArgumentList =
             {
-                "--blobHost", "127.0.0.1", "--blobPort", blobPort.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                "--blobHost", "127.0.0.1", "--blobPort",
+                    blobPort.ToString(System.Globalization.CultureInfo.InvariantCulture),
                 "--skipApiVersionCheck", "--loose", "--silent",
             },
             RedirectStandardOutput = true,
@@ -119,9 +122,11 @@ public sealed class Azurite : IAsyncDisposable
     /// <summary>What is missing to start Azurite, in one line with how to get it; null when nothing is.</summary>
     public static string? MissingPrerequisite() =>
         FindOnPath("node") is null
-            ? "Node.js is missing (Azurite runs on it): install Node.js 20 or later (apt-get install nodejs npm, or brew install node), then run scripts/install-tools.sh."
+            ? "Node.js is missing (Azurite runs on it): install Node.js 20 or later (apt-get install nodejs npm, or " +
+                "brew install node), then run scripts/install-tools.sh."
             : FindExecutable() is null
-                ? "Azurite is not installed: run scripts/install-tools.sh (npm installs it into .tools/), or put azurite-blob on PATH."
+                ? "Azurite is not installed: run scripts/install-tools.sh (npm installs it into .tools/), or put " +
+                    "azurite-blob on PATH."
                 : null;
 
     /// <summary>The repository's .tools/ above this program (or the current folder), else PATH.</summary>

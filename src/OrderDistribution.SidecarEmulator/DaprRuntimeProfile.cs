@@ -21,26 +21,33 @@ namespace OrderDistribution.SidecarEmulator;
 /// pending and is handed out again after <c>processingTimeout</c>; from 1.17 it is acknowledged, gone, unless the
 /// delivery's context had already ended (<see cref="AcknowledgesSpentRetries"/>).
 /// </summary>
-public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToken, bool CopiesBaggage, bool AcknowledgesSpentRetries)
+public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToken, bool CopiesBaggage,
+    bool AcknowledgesSpentRetries)
 {
-    public static readonly DaprRuntimeProfile Dapr114 = new("1.14", KeepsBlankedApiToken: true, CopiesBaggage: false, AcknowledgesSpentRetries: false);
-    public static readonly DaprRuntimeProfile Dapr115 = new("1.15", KeepsBlankedApiToken: false, CopiesBaggage: false, AcknowledgesSpentRetries: false);
-    public static readonly DaprRuntimeProfile Dapr116 = new("1.16", KeepsBlankedApiToken: false, CopiesBaggage: false, AcknowledgesSpentRetries: false);
-    public static readonly DaprRuntimeProfile Dapr117 = new("1.17", KeepsBlankedApiToken: false, CopiesBaggage: true, AcknowledgesSpentRetries: true);
+    public static readonly DaprRuntimeProfile Dapr114 =
+        new("1.14", KeepsBlankedApiToken: true, CopiesBaggage: false, AcknowledgesSpentRetries: false);
+    public static readonly DaprRuntimeProfile Dapr115 =
+        new("1.15", KeepsBlankedApiToken: false, CopiesBaggage: false, AcknowledgesSpentRetries: false);
+    public static readonly DaprRuntimeProfile Dapr116 =
+        new("1.16", KeepsBlankedApiToken: false, CopiesBaggage: false, AcknowledgesSpentRetries: false);
+    public static readonly DaprRuntimeProfile Dapr117 =
+        new("1.17", KeepsBlankedApiToken: false, CopiesBaggage: true, AcknowledgesSpentRetries: true);
 
     public static readonly IReadOnlyList<DaprRuntimeProfile> All = [Dapr114, Dapr115, Dapr116, Dapr117];
 
     /// <summary>The profile of a runtime by its version (<c>1.14</c> to <c>1.17</c>).</summary>
     public static DaprRuntimeProfile Of(string version) =>
         All.SingleOrDefault(r => r.Version == version)
-        ?? throw new ArgumentException($"No runtime profile for Dapr {version} (there are {string.Join(", ", All)}).", nameof(version));
+        ?? throw new ArgumentException($"No runtime profile for Dapr {version} (there are {string.Join(", ", All)}).",
+            nameof(version));
 
     private const string AllZeroTraceParent = "00-00000000000000000000000000000000-0000000000000000-00";
 
     /// <summary>Headers gRPC's server keeps out of the call's metadata (grpc-go's reserved headers).</summary>
     private static readonly HashSet<string> ReservedGrpcHeaders = new(StringComparer.OrdinalIgnoreCase)
     {
-        "te", "grpc-timeout", "grpc-encoding", "grpc-message", "grpc-status", "grpc-message-type", "grpc-status-details-bin", "host",
+        "te", "grpc-timeout", "grpc-encoding", "grpc-message", "grpc-status", "grpc-message-type",
+            "grpc-status-details-bin", "host",
     };
 
     public override string ToString() => Version;
@@ -84,7 +91,8 @@ public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToke
                 continue;
             }
 
-            var sanitized = key == ":authority" ? "dapr-authority" : key.StartsWith("grpc-", StringComparison.Ordinal) ? "dapr-" + key : key;
+            var sanitized = key == ":authority" ? "dapr-authority" : key.StartsWith("grpc-", StringComparison.Ordinal)
+                ? "dapr-" + key : key;
             if (!metadata.ContainsKey(sanitized) || key is "traceparent" or "tracestate")
             {
                 metadata[sanitized] = value;
@@ -104,7 +112,8 @@ public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToke
             && context.TraceId != default && context.SpanId != default)
         {
             // daprd's span is a child of the caller's: same trace, a span of its own.
-            metadata["traceparent"] = $"00-{context.TraceId.ToHexString()}-{ActivitySpanId.CreateRandom().ToHexString()}-{(byte)context.TraceFlags:x2}";
+            var span = ActivitySpanId.CreateRandom().ToHexString();
+            metadata["traceparent"] = $"00-{context.TraceId.ToHexString()}-{span}-{(byte)context.TraceFlags:x2}";
         }
 
         if (CopiesBaggage && byName.TryGetValue("baggage", out var baggage))

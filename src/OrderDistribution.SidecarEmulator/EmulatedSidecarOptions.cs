@@ -9,10 +9,15 @@ public sealed record EmulatedSidecarOptions
     /// <summary>Bulk requests a subscriber gets at once (the sidecar's concurrency over its batch size).</summary>
     public int ConcurrentBulkRequests { get; init; } = 2;
 
-    /// <summary>Single requests a subscriber gets at once: the component's <c>concurrency</c>, 500 in this project.</summary>
+    /// <summary>
+    /// Single requests a subscriber gets at once: the component's <c>concurrency</c>, 500 in this project.
+    /// </summary>
     public int ConcurrentSingleRequests { get; init; } = 500;
 
-    /// <summary>Input binding requests an app gets at once per queue: the RabbitMQ binding's consumers on that queue (run-local.sh's default; a test holds them equal).</summary>
+    /// <summary>
+    /// Input binding requests an app gets at once per queue: the RabbitMQ binding's consumers on that queue
+    /// (run-local.sh's default; a test holds them equal).
+    /// </summary>
     public int ConcurrentBindingRequests { get; init; } = 4;
 
     /// <summary>
@@ -24,18 +29,20 @@ public sealed record EmulatedSidecarOptions
     public TimeSpan RetryInterval { get; init; } = TimeSpan.FromSeconds(1);
 
     /// <summary>
-    /// The inbound retry policy's <c>maxRetries</c> for pub/sub deliveries: -1 retries until the delivery's context ends
-    /// (<see cref="ProcessingTimeout"/>). What happens once they are spent is the <see cref="Runtime"/>'s.
+    /// The inbound retry policy's <c>maxRetries</c> for pub/sub deliveries: -1 retries until the delivery's context
+    /// ends (<see cref="ProcessingTimeout"/>). What happens once they are spent is the <see cref="Runtime"/>'s.
     /// </summary>
     public int MaxRetries { get; init; } = -1;
 
     /// <summary>
-    /// The Redis component's <c>processingTimeout</c>: a message's delivery context, its retries included, ends this long
-    /// after the component read it, and a message pending this long is handed out again.
+    /// The Redis component's <c>processingTimeout</c>: a message's delivery context, its retries included, ends this
+    /// long after the component read it, and a message pending this long is handed out again.
     /// </summary>
     public TimeSpan ProcessingTimeout { get; init; } = TimeSpan.FromSeconds(20);
 
-    /// <summary>The Redis component's <c>redeliverInterval</c>: how often it looks for pending messages to hand out again.</summary>
+    /// <summary>
+    /// The Redis component's <c>redeliverInterval</c>: how often it looks for pending messages to hand out again.
+    /// </summary>
     public TimeSpan RedeliverInterval { get; init; } = TimeSpan.FromSeconds(2);
 
     /// <summary>
@@ -44,7 +51,9 @@ public sealed record EmulatedSidecarOptions
     /// </summary>
     public DaprRuntimeProfile Runtime { get; init; } = DaprRuntimeProfile.Dapr117;
 
-    /// <summary>The share of published messages the broker refuses, answered as the sidecar answers a failed publish.</summary>
+    /// <summary>
+    /// The share of published messages the broker refuses, answered as the sidecar answers a failed publish.
+    /// </summary>
     public double PublishFailureRate { get; init; }
 
     /// <summary>Every message is put on its queue twice, as an at-least-once broker may deliver it.</summary>
@@ -60,17 +69,20 @@ public sealed record EmulatedSidecarOptions
     public bool RecordRequests { get; init; }
 
     /// <summary>
-    /// The gRPC mode: the sidecar's gRPC <c>InvokeBinding</c> on a port of its own (<see cref="EmulatedSidecar.GrpcAddress"/>,
-    /// HTTP/2), as daprd serves it to Dapr's SDK.
+    /// The gRPC mode: the sidecar's gRPC <c>InvokeBinding</c> on a port of its own (<see
+    /// cref="EmulatedSidecar.GrpcAddress"/>, HTTP/2), as daprd serves it to Dapr's SDK.
     /// </summary>
     public bool ServeGrpc { get; init; }
 
-    /// <summary>What <c>GET /v1.0/metadata</c> answers at first (<see cref="EmulatedSidecar.Metadata"/>); 404 when null.</summary>
+    /// <summary>
+    /// What <c>GET /v1.0/metadata</c> answers at first (<see cref="EmulatedSidecar.Metadata"/>); 404 when null.
+    /// </summary>
     public string? Metadata { get; init; } = """{"id":"sidecar-emulator"}""";
 
     /// <summary>
     /// For tests of what the apps and the load tool send: requests recorded, a sidecar that offers no metadata until
     /// the test says what it runs, and the oldest runtime's binding metadata until the test picks another.
     /// </summary>
-    public static EmulatedSidecarOptions Recording => new() { RecordRequests = true, Metadata = null, Runtime = DaprRuntimeProfile.Dapr114 };
+    public static EmulatedSidecarOptions Recording =>
+        new() { RecordRequests = true, Metadata = null, Runtime = DaprRuntimeProfile.Dapr114 };
 }

@@ -15,7 +15,8 @@ public sealed class EmulatedTrio : IAsyncDisposable
     private readonly List<WebApplication> _apps;
     private readonly List<HttpClient> _clients;
 
-    private EmulatedTrio(EmulatedSidecar sidecar, List<WebApplication> apps, List<HttpClient> clients, MessagingModel model)
+    private EmulatedTrio(EmulatedSidecar sidecar, List<WebApplication> apps, List<HttpClient> clients,
+        MessagingModel model)
     {
         Sidecar = sidecar;
         _apps = apps;
@@ -28,10 +29,13 @@ public sealed class EmulatedTrio : IAsyncDisposable
     /// <summary>The distributor, then the express and the standard receiver.</summary>
     public IReadOnlyList<WebApplication> Apps => _apps;
 
-    /// <summary>The queue the load tool would schedule on: the ingress queue, or in the bindings model its output binding.</summary>
+    /// <summary>
+    /// The queue the load tool would schedule on: the ingress queue, or in the bindings model its output binding.
+    /// </summary>
     public string Ingress { get; }
 
-    public static async Task<EmulatedTrio> StartAsync(EmulatedTrioOptions options, CancellationToken cancellationToken = default)
+    public static async Task<EmulatedTrio> StartAsync(EmulatedTrioOptions options,
+        CancellationToken cancellationToken = default)
     {
         var sidecar = await EmulatedSidecar.StartAsync(options.Sidecar);
         var apps = new List<WebApplication>();
@@ -56,7 +60,8 @@ public sealed class EmulatedTrio : IAsyncDisposable
 
     /// <summary>
     /// Has the emulator deliver the ingress queue to the distributor and each receiver's queue to it, in the model of
-    /// <paramref name="model"/>; <paramref name="apps"/> are clients of the <see cref="AppHost.Members"/>, in their order.
+    /// <paramref name="model"/>; <paramref name="apps"/> are clients of the <see cref="AppHost.Members"/>, in their
+    /// order.
     /// </summary>
     public static void Subscribe(EmulatedSidecar sidecar, MessagingModel model, IReadOnlyList<HttpClient> apps)
     {
@@ -66,7 +71,8 @@ public sealed class EmulatedTrio : IAsyncDisposable
             for (var i = 0; i < OrderTopology.Instances.Count; i++)
             {
                 var instance = OrderTopology.Instances[i];
-                sidecar.Subscribe(OrderTopology.OutputBindingOf(instance), apps[i + 1], model, OrderTopology.InputBindingOf(instance));
+                sidecar.Subscribe(OrderTopology.OutputBindingOf(instance), apps[i + 1], model,
+                    OrderTopology.InputBindingOf(instance));
             }
 
             return;
@@ -79,14 +85,19 @@ public sealed class EmulatedTrio : IAsyncDisposable
         }
     }
 
-    /// <summary>The queue the load tool would schedule on in the model of <paramref name="model"/>: the ingress queue, or its output binding.</summary>
+    /// <summary>
+    /// The queue the load tool would schedule on in the model of <paramref name="model"/>: the ingress queue, or its
+    /// output binding.
+    /// </summary>
     public static string IngressOf(MessagingModel model) =>
         model == MessagingModel.Bindings ? OrderTopology.IngressOutputBinding : OrderTopology.IngressQueue;
 
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
     public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(Ingress, payloads);
 
-    /// <summary>Until each app answers its readiness probe (sidecar reachable, storage reachable) or the time is up.</summary>
+    /// <summary>
+    /// Until each app answers its readiness probe (sidecar reachable, storage reachable) or the time is up.
+    /// </summary>
     public Task WaitUntilReadyAsync(TimeSpan timeout, CancellationToken cancellationToken) =>
         AppHost.WaitUntilReadyAsync(_clients, timeout, cancellationToken);
 

@@ -14,10 +14,14 @@ public sealed record EmulatedTrioOptions
 
     public EmulatedSidecarOptions Sidecar { get; init; } = new();
 
-    /// <summary>Further settings for every app, over its appsettings.json (e.g. <c>Logging:LogLevel:Default</c>).</summary>
+    /// <summary>Further settings for every app, over its appsettings.json (e.g.
+    /// <c>Logging:LogLevel:Default</c>).</summary>
     public IReadOnlyDictionary<string, string?> Settings { get; init; } = new Dictionary<string, string?>();
 
-    /// <summary>Where each app (<c>distributor</c>, <c>express</c>, <c>standard</c>) logs; by default to the console, as under <c>dapr run</c>.</summary>
+    /// <summary>
+    /// Where each app (<c>distributor</c>, <c>express</c>, <c>standard</c>) logs; by default to the console, as under
+    /// <c>dapr run</c>.
+    /// </summary>
     public Action<string, ILoggingBuilder>? ConfigureLogging { get; init; }
 
     /// <summary>Changes an app's services (by member) before it starts: a benchmark's failing store.</summary>

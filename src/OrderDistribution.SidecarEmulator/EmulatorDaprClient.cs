@@ -1,12 +1,12 @@
 using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
+using Castle.DynamicProxy;
 using Dapr;
 using Dapr.Client;
 using Grpc.Core;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using Castle.DynamicProxy;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Messaging.Outbound;
@@ -14,15 +14,17 @@ using OrderDistribution.Messaging.Outbound;
 namespace OrderDistribution.SidecarEmulator;
 
 /// <summary>
-/// A <see cref="DaprClient"/> over the sidecar emulator: it hands the calls the apps make with it (publish, bulk publish,
-/// outbound health, metadata) to an <see cref="EmulatedSidecar"/> over the sidecar's HTTP API, and
+/// A <see cref="DaprClient"/> over the sidecar emulator: it hands the calls the apps make with it (publish, bulk
+/// publish, outbound health, metadata) to an <see cref="EmulatedSidecar"/> over the sidecar's HTTP API, and
 /// reports each outcome the way the SDK reports it from a real sidecar: a bulk publish's named failures as
 /// <c>FailedEntries</c> under the SDK's entry ids (the indexes of the events), any other refusal as a
 /// <see cref="DaprException"/> around an <see cref="RpcException"/>, a cancelled call as cancellation.
 /// </summary>
 public static class EmulatorDaprClient
 {
-    /// <summary>Castle's proxies of the abstract DaprClient (some sixty members): only the calls the apps make are forwarded.</summary>
+    /// <summary>
+    /// Castle's proxies of the abstract DaprClient (some sixty members): only the calls the apps make are forwarded.
+    /// </summary>
     private static readonly ProxyGenerator Proxies = new();
 
     /// <summary>Replaces the app's DaprClient with one over the sidecar emulator its Dapr settings point at.</summary>
@@ -41,7 +43,8 @@ public static class EmulatorDaprClient
         Publishing(sidecar, logs: null, settings);
 
     /// <param name="logs">Gets every line the publishing logs, when given.</param>
-    public static ServiceProvider Publishing(Uri sidecar, ILoggerProvider? logs, params (string Key, string Value)[] settings)
+    public static ServiceProvider Publishing(Uri sidecar, ILoggerProvider? logs,
+        params (string Key, string Value)[] settings)
     {
         var configuration = new ConfigurationBuilder()
             .AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, (string?)s.Value))
@@ -81,17 +84,22 @@ public static class EmulatorDaprClient
 
     private sealed class Acceptor : IInterceptor
     {
-        private static readonly Task<BulkPublishResponse<byte[]>> AllPublished = Task.FromResult(new BulkPublishResponse<byte[]>([]));
+        private static readonly Task<BulkPublishResponse<byte[]>> AllPublished =
+            Task.FromResult(new BulkPublishResponse<byte[]>([]));
 
         public void Intercept(IInvocation invocation) =>
             invocation.ReturnValue = invocation.Method.Name switch
             {
                 nameof(DaprClient.PublishByteEventAsync) => Task.CompletedTask,
-                nameof(DaprClient.BulkPublishEventAsync) when invocation.Method.GetGenericArguments() is [var type] && type == typeof(byte[]) => AllPublished,
+                nameof(DaprClient.BulkPublishEventAsync) when invocation.Method.GetGenericArguments() is [var type]
+                    && type == typeof(byte[]) => AllPublished,
                 nameof(DaprClient.CheckOutboundHealthAsync) => Task.FromResult(true),
-                nameof(DaprClient.GetMetadataAsync) => Task.FromResult(new DaprMetadata("sidecar-emulator", [], new Dictionary<string, string>(), [])),
+                nameof(DaprClient.GetMetadataAsync) =>
+                    Task.FromResult(new DaprMetadata("sidecar-emulator", [], new Dictionary<string, string>(), [])),
                 nameof(DaprClient.Dispose) => null,
-                _ => throw new NotSupportedException($"The sidecar emulator does not serve DaprClient.{invocation.Method.Name}."),
+                _ =>
+                    throw new NotSupportedException($"The sidecar emulator does not serve " +
+                        $"DaprClient.{invocation.Method.Name}."),
             };
     }
 
@@ -103,13 +111,18 @@ public static class EmulatorDaprClient
             invocation.ReturnValue = invocation.Method.Name switch
             {
                 nameof(DaprClient.PublishByteEventAsync) =>
-                    PublishAsync(http, (string)a[0], (string)a[1], (ReadOnlyMemory<byte>)a[2], (string)a[3], (Dictionary<string, string>?)a[4], (CancellationToken)a[5]),
-                nameof(DaprClient.BulkPublishEventAsync) when invocation.Method.GetGenericArguments() is [var type] && type == typeof(byte[]) =>
-                    BulkPublishAsync(http, (string)a[0], (string)a[1], (IReadOnlyList<byte[]>)a[2], (Dictionary<string, string>?)a[3], (CancellationToken)a[4]),
+                    PublishAsync(http, (string)a[0], (string)a[1], (ReadOnlyMemory<byte>)a[2], (string)a[3],
+                        (Dictionary<string, string>?)a[4], (CancellationToken)a[5]),
+                nameof(DaprClient.BulkPublishEventAsync) when invocation.Method.GetGenericArguments() is [var type]
+                    && type == typeof(byte[]) =>
+                    BulkPublishAsync(http, (string)a[0], (string)a[1], (IReadOnlyList<byte[]>)a[2],
+                        (Dictionary<string, string>?)a[3], (CancellationToken)a[4]),
                 nameof(DaprClient.CheckOutboundHealthAsync) => OutboundHealthyAsync(http, (CancellationToken)a[0]),
                 nameof(DaprClient.GetMetadataAsync) => MetadataAsync(http, (CancellationToken)a[0]),
                 nameof(DaprClient.Dispose) => null,
-                _ => throw new NotSupportedException($"The sidecar emulator does not serve DaprClient.{invocation.Method.Name}."),
+                _ =>
+                    throw new NotSupportedException($"The sidecar emulator does not serve " +
+                        $"DaprClient.{invocation.Method.Name}."),
             };
         }
     }
@@ -120,7 +133,8 @@ public static class EmulatorDaprClient
     {
         using var content = new ByteArrayContent(data.ToArray());
         content.Headers.ContentType = MediaTypeHeaderValue.Parse(contentType);
-        var (status, body) = await PostAsync(http, $"v1.0/publish/{pubSubName}/{topic}{Query(metadata)}", content, cancellationToken);
+        var (status, body) =
+            await PostAsync(http, $"v1.0/publish/{pubSubName}/{topic}{Query(metadata)}", content, cancellationToken);
         if (status is < 200 or >= 300)
         {
             throw Refused("Publish", status, body);
@@ -128,11 +142,13 @@ public static class EmulatorDaprClient
     }
 
     private static async Task<BulkPublishResponse<byte[]>> BulkPublishAsync(
-        HttpClient http, string pubSubName, string topic, IReadOnlyList<byte[]> events, Dictionary<string, string>? metadata,
+        HttpClient http, string pubSubName, string topic, IReadOnlyList<byte[]> events,
+            Dictionary<string, string>? metadata,
         CancellationToken cancellationToken)
     {
         var entries = events.Select((payload, i) => new BulkPublishEntry<byte[]>(
-            i.ToString(System.Globalization.CultureInfo.InvariantCulture), payload, "application/octet-stream", metadata)).ToList();
+            i.ToString(System.Globalization.CultureInfo.InvariantCulture), payload, "application/octet-stream",
+                metadata)).ToList();
         using var content = new ByteArrayContent(Json(writer =>
         {
             writer.WriteStartArray();
@@ -150,14 +166,17 @@ public static class EmulatorDaprClient
             writer.WriteEndArray();
         }));
         content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
-        var (status, body) = await PostAsync(http, $"v1.0-alpha1/publish/bulk/{pubSubName}/{topic}{Query(metadata)}", content, cancellationToken);
+        var (status, body) =
+            await PostAsync(http, $"v1.0-alpha1/publish/bulk/{pubSubName}/{topic}{Query(metadata)}", content,
+                cancellationToken);
         var success = status is >= 200 and < 300;
         var named = FailedEntryIds(body);
         if ((success && body.Length == 0) || (named is not null && (success || named.Count > 0)))
         {
             var byId = entries.ToDictionary(e => e.EntryId);
             // As the SDK does: an entry id it did not send is a KeyNotFoundException.
-            return new BulkPublishResponse<byte[]>((named ?? []).Select(f => new BulkPublishResponseFailedEntry<byte[]>(byId[f.EntryId], f.Error)).ToList());
+            return new BulkPublishResponse<byte[]>((named ?? []).Select(f =>
+                new BulkPublishResponseFailedEntry<byte[]>(byId[f.EntryId], f.Error)).ToList());
         }
 
         throw Refused("Bulk Publish", status, body);
@@ -168,11 +187,15 @@ public static class EmulatorDaprClient
         using var response = await http.GetAsync("v1.0/metadata", cancellationToken);
         if (!response.IsSuccessStatusCode)
         {
-            throw Refused("Get Metadata", (int)response.StatusCode, await response.Content.ReadAsByteArrayAsync(cancellationToken));
+            throw Refused("Get Metadata", (int)response.StatusCode,
+                await response.Content.ReadAsByteArrayAsync(cancellationToken));
         }
 
-        using var metadata = await JsonDocument.ParseAsync(await response.Content.ReadAsStreamAsync(cancellationToken), cancellationToken: cancellationToken);
-        return new DaprMetadata(metadata.RootElement.GetProperty("id").GetString() ?? "", [], new Dictionary<string, string>(), []);
+        using var metadata =
+            await JsonDocument.ParseAsync(await response.Content.ReadAsStreamAsync(cancellationToken),
+                cancellationToken: cancellationToken);
+        return new DaprMetadata(metadata.RootElement.GetProperty("id").GetString() ?? "", [],
+            new Dictionary<string, string>(), []);
     }
 
     private static async Task<bool> OutboundHealthyAsync(HttpClient http, CancellationToken cancellationToken)
@@ -188,7 +211,8 @@ public static class EmulatorDaprClient
         }
     }
 
-    private static async Task<(int Status, byte[] Body)> PostAsync(HttpClient http, string path, HttpContent content, CancellationToken cancellationToken)
+    private static async Task<(int Status, byte[] Body)> PostAsync(HttpClient http, string path, HttpContent content,
+        CancellationToken cancellationToken)
     {
         try
         {
@@ -197,13 +221,14 @@ public static class EmulatorDaprClient
         }
         catch (HttpRequestException e)
         {
-            throw new DaprException("the Dapr endpoint is not reachable", new RpcException(new Status(StatusCode.Unavailable, e.Message)));
+            throw new DaprException("the Dapr endpoint is not reachable",
+                new RpcException(new Status(StatusCode.Unavailable, e.Message)));
         }
     }
 
     /// <summary>
-    /// The SDK's exception for an HTTP answer, under the gRPC status daprd gives the same refusal on its gRPC API (413 is
-    /// the gRPC server's own limit, "received message larger than max").
+    /// The SDK's exception for an HTTP answer, under the gRPC status daprd gives the same refusal on its gRPC API (413
+    /// is the gRPC server's own limit, "received message larger than max").
     /// </summary>
     private static DaprException Refused(string operation, int status, byte[] body) =>
         new($"{operation} operation failed: the Dapr endpoint indicated a failure. See InnerException for details.",
@@ -227,13 +252,16 @@ public static class EmulatorDaprClient
         {
             using var document = JsonDocument.Parse(body);
             if (document.RootElement.ValueKind != JsonValueKind.Object
-                || !document.RootElement.TryGetProperty("failedEntries", out var failed) || failed.ValueKind != JsonValueKind.Array)
+                || !document.RootElement.TryGetProperty("failedEntries", out var failed)
+                    || failed.ValueKind != JsonValueKind.Array)
             {
                 return null;
             }
 
             return failed.EnumerateArray()
-                .Select(f => (f.GetProperty("entryId").GetString()!, f.TryGetProperty("error", out var error) ? error.ToString() : "failed"))
+                .Select(f =>
+                    (f.GetProperty("entryId").GetString()!,
+                        f.TryGetProperty("error", out var error) ? error.ToString() : "failed"))
                 .ToList();
         }
         catch (Exception e) when (e is JsonException or InvalidOperationException or KeyNotFoundException)
@@ -243,7 +271,8 @@ public static class EmulatorDaprClient
     }
 
     private static string Query(Dictionary<string, string>? metadata) =>
-        metadata is { Count: > 0 } ? "?" + string.Join('&', metadata.Select(m => $"metadata.{m.Key}={Uri.EscapeDataString(m.Value)}")) : "";
+        metadata is { Count: > 0 } ? "?"
+            + string.Join('&', metadata.Select(m => $"metadata.{m.Key}={Uri.EscapeDataString(m.Value)}")) : "";
 
     /// <summary>JSON goes in as it is; anything else as a string, which the sidecar hands on as its bytes.</summary>
     private static void WritePayload(Utf8JsonWriter writer, byte[] payload)

@@ -7,7 +7,9 @@ using Microsoft.Extensions.Logging;
 
 namespace OrderDistribution.SidecarEmulator;
 
-/// <summary>A quiet HTTP server on 127.0.0.1 at a free port, for the stand-ins the apps and tools talk to over real HTTP.</summary>
+/// <summary>
+/// A quiet HTTP server on 127.0.0.1 at a free port, for the stand-ins the apps and tools talk to over real HTTP.
+/// </summary>
 public static class LoopbackServer
 {
     public static WebApplication Create()

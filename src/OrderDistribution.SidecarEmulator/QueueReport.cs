@@ -21,19 +21,24 @@ public sealed class QueueReport
 
     public int Dropped => Volatile.Read(ref _dropped);
 
-    /// <summary>Bulk requests that failed as a whole (an error status or no answer), so that every entry is delivered again.</summary>
+    /// <summary>
+    /// Bulk requests that failed as a whole (an error status or no answer), so that every entry is delivered again.
+    /// </summary>
     public int WholeRequestsRedelivered => Volatile.Read(ref _wholeRequestsRedelivered);
 
     /// <summary>
-    /// Messages answered RETRY that the pub/sub component acknowledged once the retries were spent (Dapr 1.17 and newer):
-    /// gone from the broker, and not stored. Each is a lost order.
+    /// Messages answered RETRY that the pub/sub component acknowledged once the retries were spent (Dapr 1.17 and
+    /// newer): gone from the broker, and not stored. Each is a lost order.
     /// </summary>
     public int AcknowledgedUnstored => Volatile.Read(ref _acknowledgedUnstored);
 
     /// <summary>The ids (first published under) of the messages <see cref="AcknowledgedUnstored"/> counts.</summary>
     public ConcurrentDictionary<string, byte> AcknowledgedUnstoredMessages { get; } = new();
 
-    /// <summary>Times a pub/sub message was left pending in the broker: its context ended, or its retries were spent before 1.17.</summary>
+    /// <summary>
+    /// Times a pub/sub message was left pending in the broker: its context ended, or its retries were spent before
+    /// 1.17.
+    /// </summary>
     public int LeftPending => Volatile.Read(ref _parked);
 
     /// <summary>Times a pending message was handed out again after processingTimeout.</summary>

@@ -2,7 +2,10 @@ using System.Text.Json;
 
 namespace OrderDistribution.SidecarEmulator;
 
-/// <summary>One request the emulator took on the sidecar's HTTP API, recorded (<see cref="EmulatedSidecarOptions.RecordRequests"/>).</summary>
+/// <summary>
+/// One request the emulator took on the sidecar's HTTP API, recorded (<see
+/// cref="EmulatedSidecarOptions.RecordRequests"/>).
+/// </summary>
 public sealed record SidecarRequest(
     string Path, IReadOnlyDictionary<string, string> Query, IReadOnlyDictionary<string, string> Headers, byte[] Body)
 {

@@ -13,7 +13,7 @@ public sealed class WarmUpTests
     {
         using var app = new DistributorFactory(("Logging:LogLevel:Default", "Debug"));
 
-        using var response = await app.CreateClient().GetAsync(ServiceDefaults.ServiceDefaults.LivenessPath, TestContext.Current.CancellationToken);
+        using var response = await app.CreateClient().GetAsync(ServiceDefaults.ServiceDefaultsExtensions.LivenessPath, TestContext.Current.CancellationToken);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Contains(app.Logs.Lines, l => l.Category == typeof(DistributorWarmUp).FullName && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
@@ -32,7 +32,7 @@ public sealed class WarmUpTests
         sidecar.Metadata = """{"id":"distributor"}""";
         using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString()), ("Logging:LogLevel:Default", "Debug")) { OverEmulator = true };
 
-        using var response = await app.CreateClient().GetAsync(ServiceDefaults.ServiceDefaults.LivenessPath, TestContext.Current.CancellationToken);
+        using var response = await app.CreateClient().GetAsync(ServiceDefaults.ServiceDefaultsExtensions.LivenessPath, TestContext.Current.CancellationToken);
 
         Assert.Contains(app.Logs.Lines, l => l.Category == typeof(DistributorWarmUp).FullName && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
         Assert.DoesNotContain(app.Logs.Lines, l => l.Message.StartsWith("Warm-up: the connections are not open", StringComparison.Ordinal));
@@ -49,8 +49,8 @@ public sealed class WarmUpTests
         });
         var client = app.CreateClient();
 
-        using var alive = await client.GetAsync(ServiceDefaults.ServiceDefaults.LivenessPath, TestContext.Current.CancellationToken);
-        using var ready = await client.GetAsync(ServiceDefaults.ServiceDefaults.ReadinessPath, TestContext.Current.CancellationToken);
+        using var alive = await client.GetAsync(ServiceDefaults.ServiceDefaultsExtensions.LivenessPath, TestContext.Current.CancellationToken);
+        using var ready = await client.GetAsync(ServiceDefaults.ServiceDefaultsExtensions.ReadinessPath, TestContext.Current.CancellationToken);
 
         Assert.Equal(HttpStatusCode.OK, alive.StatusCode);
         Assert.Equal(HttpStatusCode.ServiceUnavailable, ready.StatusCode);

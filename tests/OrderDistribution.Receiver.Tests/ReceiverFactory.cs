@@ -7,7 +7,7 @@ namespace OrderDistribution.Receiver.Tests;
 
 /// <summary>A receiver instance in-process, storing into the given blob endpoint.</summary>
 public sealed class ReceiverFactory(string connectionString, string instance = "express", params (string Key, string? Value)[] settings)
-    : WebApplicationFactory<OutboxWriter>
+    : WebApplicationFactory<OrderWriter>
 {
     public LogRecorder Logs { get; } = new();
 

@@ -38,14 +38,14 @@ public sealed class StoredOrdersTelemetryTests
         Assert.Empty(channel.Items);
     }
 
-    private static OutboxWriter Writer(RecordingChannel channel, long failing)
+    private static OrderWriter Writer(RecordingChannel channel, long failing)
     {
         var configuration = new TelemetryConfiguration
         {
             ConnectionString = "InstrumentationKey=00000000-0000-0000-0000-000000000001",
             TelemetryChannel = channel,
         };
-        return new OutboxWriter(new Store(failing), new StoredOrdersTelemetry(new TelemetryClient(configuration)));
+        return new OrderWriter(new Store(failing), new StoredOrdersTelemetry(new TelemetryClient(configuration)));
     }
 
     private static InboundOrder Inbound(long id) =>

@@ -96,7 +96,7 @@ public static class OrderEntryPoints
     }
 
     /// <summary>Anything that is not one valid order is answered DROP, the status with which Dapr drops a message.</summary>
-    private static async Task<Ok<SingleDeliveryResponse>> HandleSingleAsync(HttpRequest request, RequestRun run)
+    private static async Task<Ok<SingleRequestAnswer>> HandleSingleAsync(HttpRequest request, RequestRun run)
     {
         var (body, unreadable) = await ReadJsonAsync(request);
         using var _ = body;
@@ -107,7 +107,7 @@ public static class OrderEntryPoints
         }
 
         var entryId = CloudEventIdOf(body.RootElement);
-        if (DecodeOrDrop(body.RootElement, entryId, run, out var notAnOrder) is not { } order)
+        if (DecodeOrDrop(body.RootElement, entryId, run, out var _) is not { } order)
         {
             return Answer(BulkSubscribeAppResponseStatus.DROP);
         }
@@ -119,10 +119,10 @@ public static class OrderEntryPoints
             : BulkSubscribeAppResponseStatus.RETRY,
             progress);
 
-        Ok<SingleDeliveryResponse> Answer(BulkSubscribeAppResponseStatus status, RequestProgress? progress = null)
+        Ok<SingleRequestAnswer> Answer(BulkSubscribeAppResponseStatus status, RequestProgress? progress = null)
         {
             run.Answered(MessagingModel.PubSubSingle, [status], progress);
-            return TypedResults.Ok(new SingleDeliveryResponse(status));
+            return TypedResults.Ok(new SingleRequestAnswer(status));
         }
     }
 

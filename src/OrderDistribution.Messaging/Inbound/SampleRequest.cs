@@ -33,7 +33,7 @@ public static class SampleRequest
             .Select(entry => new BulkSubscribeAppResponseEntry(entry.EntryId, BulkSubscribeAppResponseStatus.SUCCESS))
             .ToList()), answerOptions, cancellationToken);
         await JsonSerializer.SerializeAsync(
-            Stream.Null, new SingleDeliveryResponse(BulkSubscribeAppResponseStatus.SUCCESS), answerOptions, cancellationToken);
+            Stream.Null, new SingleRequestAnswer(BulkSubscribeAppResponseStatus.SUCCESS), answerOptions, cancellationToken);
         return orders;
     }
 

@@ -1,26 +1,30 @@
 using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Net.Client;
-using GrpcDapr = Dapr.Client.Autogen.Grpc.v1.Dapr;
 using BulkPublishRequest = Dapr.Client.Autogen.Grpc.v1.BulkPublishRequest;
 using BulkPublishRequestEntry = Dapr.Client.Autogen.Grpc.v1.BulkPublishRequestEntry;
+using GrpcDapr = Dapr.Client.Autogen.Grpc.v1.Dapr;
 
 namespace OrderDistribution.Messaging.Outbound;
 
 /// <summary>
-/// Bulk publish through the sidecar's alpha gRPC method, <c>BulkPublishEventAlpha1</c>, with the SDK's generated client:
-/// the only bulk publish of sidecars older than runtime 1.17. Entries carry their own ids and the request's metadata,
-/// as the SDK's stable call sends them.
+/// Bulk publish through the sidecar's alpha gRPC method, <c>BulkPublishEventAlpha1</c>, with the SDK's generated
+/// client: the only bulk publish of sidecars older than runtime 1.17. Entries carry their own ids and the request's
+/// metadata, as the SDK's stable call sends them.
 /// </summary>
 public class AlphaBulkPublishClient(GrpcDapr.DaprClient grpc, string? apiToken)
 {
     public static AlphaBulkPublishClient Create(SidecarOptions sidecar) =>
-        new(new GrpcDapr.DaprClient(GrpcChannel.ForAddress(sidecar.GrpcEndpoint, SidecarOptions.ChannelOptions())), sidecar.ApiToken);
+        new(new GrpcDapr.DaprClient(GrpcChannel.ForAddress(sidecar.GrpcEndpoint, SidecarOptions.ChannelOptions())),
+            sidecar.ApiToken);
 
-    /// <returns>The entries the sidecar names as failed, among those sent; empty when it confirmed every entry.</returns>
-    /// <exception cref="SidecarCallException">The sidecar did not answer with a result: every entry may have failed.</exception>
+    /// <returns>The entries the sidecar names as failed, among those sent; empty when it confirmed every
+    /// entry.</returns>
+    /// <exception cref="SidecarCallException">The sidecar did not answer with a result: every entry may have
+    /// failed.</exception>
     public virtual async Task<IReadOnlyList<FailedEntry>> PublishAsync(
-        string pubSubName, string topic, IReadOnlyList<OutboundMessage> messages, IReadOnlyDictionary<string, string> metadata,
+        string pubSubName, string topic, IReadOnlyList<OutboundMessage> messages,
+            IReadOnlyDictionary<string, string> metadata,
         CancellationToken cancellationToken)
     {
         var request = new BulkPublishRequest { PubsubName = pubSubName, Topic = topic };
@@ -41,7 +45,8 @@ public class AlphaBulkPublishClient(GrpcDapr.DaprClient grpc, string? apiToken)
         try
         {
 #pragma warning disable CS0612 // Deprecated where the stable method exists; the only bulk publish of older sidecars.
-            var response = await grpc.BulkPublishEventAlpha1Async(request, headers, cancellationToken: cancellationToken);
+            var response =
+                await grpc.BulkPublishEventAlpha1Async(request, headers, cancellationToken: cancellationToken);
 #pragma warning restore CS0612
             var sent = messages.Select(m => m.EntryId).ToHashSet(StringComparer.Ordinal);
             return response.FailedEntries
@@ -52,11 +57,13 @@ public class AlphaBulkPublishClient(GrpcDapr.DaprClient grpc, string? apiToken)
         }
         catch (RpcException e)
         {
-            throw new SidecarCallException($"The sidecar did not confirm the bulk publish to {topic}: {e.Status.StatusCode} {e.Status.Detail}", e);
+            throw new SidecarCallException($"The sidecar did not confirm the bulk publish to {topic}: " +
+                $"{e.Status.StatusCode} {e.Status.Detail}", e);
         }
     }
 
-    private static void AddAll(Google.Protobuf.Collections.MapField<string, string> map, IReadOnlyDictionary<string, string> metadata)
+    private static void AddAll(Google.Protobuf.Collections.MapField<string, string> map,
+        IReadOnlyDictionary<string, string> metadata)
     {
         foreach (var (key, value) in metadata)
         {

@@ -13,14 +13,16 @@ namespace OrderDistribution.Messaging.Outbound;
 /// </summary>
 /// <remarks>
 /// Runtimes before 1.17 answer a partly failed bulk publish with one error for the whole request, though the entries
-/// the broker took before the refusal are in it (<c>docs/dapr-sidecar.md</c> fact 25): trying the request again
-/// publishes those twice, at least once each, as the order's blob name absorbs (<c>docs/runtimes.md</c>).
+/// the broker took before the refusal are in it: trying the request again publishes those twice, at least once each,
+/// as the order's blob name absorbs (<c>docs/runtimes.md</c>, "Retries of a partly failed bulk publish: at least
+/// once").
 /// </remarks>
 public sealed class BulkOrderPublisher(
     ISidecarOutbound sidecar,
     IOptions<MessagingOptions> options,
     OrderSizeLimit sizeLimit,
-    SidecarFailures failures,
+    SidecarFailureJudge failures,
+    SidecarOrderCall call,
     [FromKeyedServices(SidecarResilience.Key)] ResiliencePipeline resilience)
 {
     /// <summary>
@@ -30,12 +32,14 @@ public sealed class BulkOrderPublisher(
     /// </summary>
     private const int ConcurrentRequests = 4;
 
-    /// <param name="metadata">Sent with every request and every entry: <c>rawPayload</c> and <c>maxBulkPubBytes</c> are set here.</param>
+    /// <param name="metadata">Sent with every request and every entry: <c>rawPayload</c> and <c>maxBulkPubBytes</c> are
+    /// set here.</param>
     /// <param name="progress">Told the number of entries each finished request carried.</param>
     /// <param name="published">Told each entry the sidecar confirmed, as soon as it did.</param>
     /// <param name="failed">Told each entry that failed for now (to be tried again later), with the reason.</param>
     /// <param name="dropped">Told each entry that can never be published, with the reason.</param>
-    /// <returns>The ids of the entries that were not confirmed as published, by the sidecar's answer or by the deadline.</returns>
+    /// <returns>The ids of the entries that were not confirmed as published, by the sidecar's answer or by the
+    /// deadline.</returns>
     public async Task<IReadOnlySet<string>> PublishAsync(
         string topic, IReadOnlyList<OutboundMessage> messages, CancellationToken cancellationToken,
         IReadOnlyDictionary<string, string>? metadata = null, IProgress<int>? progress = null,
@@ -59,12 +63,17 @@ public sealed class BulkOrderPublisher(
             }
         }
 
-        var confirmed = new ConcurrentDictionary<string, byte>(Environment.ProcessorCount, sendable.Count, StringComparer.Ordinal);
+        var confirmed =
+            new ConcurrentDictionary<string, byte>(Environment.ProcessorCount, sendable.Count, StringComparer.Ordinal);
         try
         {
             await Parallel.ForEachAsync(
                 BulkPublishBudget.Chunk(sendable, maxBytes, requestMetadata),
-                new ParallelOptions { MaxDegreeOfParallelism = ConcurrentRequests, CancellationToken = cancellationToken },
+                new ParallelOptions
+                {
+                    MaxDegreeOfParallelism = ConcurrentRequests,
+                    CancellationToken = cancellationToken,
+                },
                 async (chunk, ct) =>
                 {
                     foreach (var entryId in await PublishChunkAsync(chunk, maxBytes, outcome, ct))
@@ -81,14 +90,18 @@ public sealed class BulkOrderPublisher(
             // Past the deadline: what was confirmed stays confirmed, the rest is not published.
         }
 
-        return messages.Select(m => m.EntryId).Where(id => !confirmed.ContainsKey(id)).ToHashSet(StringComparer.Ordinal);
+        return messages.Select(m => m.EntryId)
+            .Where(id => !confirmed.ContainsKey(id))
+            .ToHashSet(StringComparer.Ordinal);
     }
 
     /// <summary>
-    /// The metadata of every bulk request and entry: the caller's, with <c>rawPayload</c> and <c>maxBulkPubBytes</c> set.
-    /// Azure Service Bus sizes its all-or-nothing batch by <c>maxBulkPubBytes</c>, so broker batch and chunks agree.
+    /// The metadata of every bulk request and entry: the caller's, with <c>rawPayload</c> and <c>maxBulkPubBytes</c>
+    /// set. Azure Service Bus sizes its all-or-nothing batch by <c>maxBulkPubBytes</c>, so broker batch and chunks
+    /// agree.
     /// </summary>
-    public static Dictionary<string, string> RequestMetadata(int maxBulkPublishBytes, IReadOnlyDictionary<string, string>? metadata = null) =>
+    public static Dictionary<string, string> RequestMetadata(int maxBulkPublishBytes,
+        IReadOnlyDictionary<string, string>? metadata = null) =>
         new(metadata ?? new Dictionary<string, string>())
         {
             ["rawPayload"] = "true",
@@ -99,32 +112,25 @@ public sealed class BulkOrderPublisher(
     private async Task<IEnumerable<string>> PublishChunkAsync(
         List<OutboundMessage> chunk, int maxBytes, ChunkOutcome outcome, CancellationToken cancellationToken)
     {
+        if (chunk.Count == 1 && BulkPublishBudget.CostOf(chunk[0], outcome.Metadata) > maxBytes)
+        {
+            return await PublishAloneAsync(chunk[0], outcome, cancellationToken);
+        }
+
         var remaining = chunk;
         try
         {
-            if (chunk.Count == 1 && BulkPublishBudget.CostOf(chunk[0], outcome.Metadata) > maxBytes)
+            await resilience.ExecuteAsync(async ct =>
             {
-                // Too large for any batch, yet within the broker's single-message limit (OrderSizeLimit).
-                await resilience.ExecuteAsync(
-                    async ct => await sidecar.PublishAsync(
-                        outcome.PubSubName, outcome.Topic, chunk[0].Payload, "application/octet-stream", outcome.Metadata, ct),
-                    cancellationToken);
-                remaining = [];
-            }
-            else
-            {
-                await resilience.ExecuteAsync(async ct =>
+                var failedEntries = await sidecar.BulkPublishAsync(
+                    outcome.PubSubName, outcome.Topic, remaining, outcome.Metadata, ct);
+                var stillFailing = outcome.DropRefused(failedEntries);
+                remaining = remaining.Where(m => stillFailing.ContainsKey(m.EntryId)).ToList();
+                if (remaining.Count > 0)
                 {
-                    var failedEntries = await sidecar.BulkPublishAsync(outcome.PubSubName, outcome.Topic, remaining, outcome.Metadata, ct);
-                    var stillFailing = outcome.DropRefused(failedEntries);
-                    remaining = remaining.Where(m => stillFailing.ContainsKey(m.EntryId)).ToList();
-                    if (remaining.Count > 0)
-                    {
-                        throw new BulkPublishPartlyFailedException(stillFailing.Values.ToList());
-                    }
-                }, cancellationToken);
-            }
-
+                    throw new BulkPublishPartlyFailedException(stillFailing.Values.ToList());
+                }
+            }, cancellationToken);
             failures.Succeeded();
         }
         catch (BulkPublishPartlyFailedException e)
@@ -137,7 +143,8 @@ public sealed class BulkOrderPublisher(
         }
         catch (Exception e) when (SidecarFailure.IsExpected(e, cancellationToken))
         {
-            var reason = $"bulk publish of {remaining.Count} entries to {outcome.Topic} failed: {SidecarFailure.Reason(e)}";
+            var reason =
+                $"bulk publish of {remaining.Count} entries to {outcome.Topic} failed: {SidecarFailure.Reason(e)}";
             switch (failures.Judge(e))
             {
                 case SidecarFailureKind.RejectsOrder when remaining.Count > 1:
@@ -176,9 +183,49 @@ public sealed class BulkOrderPublisher(
         return chunk.Select(m => m.EntryId).Where(id => !unconfirmed.Contains(id) && !outcome.WasDropped(id));
     }
 
+    /// <summary>
+    /// An entry too large for any batch, yet within the broker's single-message limit (<see cref="OrderSizeLimit"/>):
+    /// one publish of its own, made and judged as every payload sent alone is (<see cref="SidecarOrderCall"/>).
+    /// </summary>
+    /// <returns>Its id when the sidecar confirmed it.</returns>
+    private async Task<IEnumerable<string>> PublishAloneAsync(
+        OutboundMessage message, ChunkOutcome outcome, CancellationToken cancellationToken)
+    {
+        try
+        {
+            var (failure, reason) = await call.CallAsync(
+                ct => sidecar.PublishAsync(
+                    outcome.PubSubName,
+                    outcome.Topic,
+                    message.Payload,
+                    "application/octet-stream",
+                    outcome.Metadata,
+                    ct),
+                cancellationToken);
+            switch (failure)
+            {
+                case null:
+                    return [message.EntryId];
+                case SidecarFailureKind.RejectsOrder:
+                    outcome.Drop(message.EntryId, $"the sidecar refuses it for good: {reason}");
+                    return [];
+                default:
+                    outcome.Failed?.Invoke(message.EntryId,
+                        $"bulk publish of 1 entries to {outcome.Topic} failed: {reason}");
+                    return [];
+            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The deadline passed before the sidecar confirmed it.
+            return [];
+        }
+    }
+
     /// <summary>Where one publish goes and whom it tells of entries that fail or are dropped.</summary>
     private sealed class ChunkOutcome(
-        string pubSubName, string topic, Dictionary<string, string> metadata, Action<string, string>? failed, Action<string, string>? dropped)
+        string pubSubName, string topic, Dictionary<string, string> metadata, Action<string, string>? failed,
+            Action<string, string>? dropped)
     {
         private readonly ConcurrentDictionary<string, byte> _dropped = new(StringComparer.Ordinal);
 

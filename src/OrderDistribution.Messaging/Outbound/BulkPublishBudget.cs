@@ -9,7 +9,8 @@ public static class BulkPublishBudget
     /// </summary>
     public const int PerEntryOverheadBytes = 256;
 
-    /// <param name="metadata">Metadata every entry carries (the SDK and the alpha request copy the request's onto each).</param>
+    /// <param name="metadata">Metadata every entry carries (the SDK and the alpha request copy the request's onto
+    /// each).</param>
     public static int CostOf(OutboundMessage message, IReadOnlyDictionary<string, string>? metadata = null) =>
         CostOf(message, MetadataBytesOf(metadata));
 
@@ -47,8 +48,10 @@ public static class BulkPublishBudget
         return chunks;
     }
 
-    private static int CostOf(OutboundMessage message, int metadataBytes) => message.Payload.Length + PerEntryOverheadBytes + metadataBytes;
+    private static int CostOf(OutboundMessage message, int metadataBytes) =>
+        message.Payload.Length + PerEntryOverheadBytes + metadataBytes;
 
     private static int MetadataBytesOf(IReadOnlyDictionary<string, string>? metadata) =>
-        metadata?.Sum(m => System.Text.Encoding.UTF8.GetByteCount(m.Key) + System.Text.Encoding.UTF8.GetByteCount(m.Value)) ?? 0;
+        metadata?.Sum(m =>
+            System.Text.Encoding.UTF8.GetByteCount(m.Key) + System.Text.Encoding.UTF8.GetByteCount(m.Value)) ?? 0;
 }

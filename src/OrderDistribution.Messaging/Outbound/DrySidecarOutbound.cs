@@ -7,15 +7,18 @@ namespace OrderDistribution.Messaging.Outbound;
 public sealed class DrySidecarOutbound : ISidecarOutbound
 {
     public Task<IReadOnlyList<FailedEntry>> BulkPublishAsync(
-        string pubSubName, string topic, IReadOnlyList<OutboundMessage> messages, IReadOnlyDictionary<string, string> metadata,
+        string pubSubName, string topic, IReadOnlyList<OutboundMessage> messages,
+            IReadOnlyDictionary<string, string> metadata,
         CancellationToken cancellationToken) =>
         Task.FromResult<IReadOnlyList<FailedEntry>>([]);
 
     public Task PublishAsync(
-        string pubSubName, string topic, ReadOnlyMemory<byte> payload, string contentType, Dictionary<string, string> metadata,
+        string pubSubName, string topic, ReadOnlyMemory<byte> payload, string contentType,
+            Dictionary<string, string> metadata,
         CancellationToken cancellationToken) =>
         Task.CompletedTask;
 
-    public Task CreateBindingAsync(string bindingName, ReadOnlyMemory<byte> payload, CancellationToken cancellationToken) =>
+    public Task CreateBindingAsync(string bindingName, ReadOnlyMemory<byte> payload,
+        CancellationToken cancellationToken) =>
         Task.CompletedTask;
 }

@@ -7,6 +7,7 @@ namespace OrderDistribution.Messaging.Outbound;
 /// </summary>
 public interface IOrderForwarder
 {
-    /// <param name="cancellationToken">Cancelled at the request's deadline: what is not marked by then is answered RETRY.</param>
+    /// <param name="cancellationToken">Cancelled at the request's deadline: what is not marked by then is answered
+    /// RETRY.</param>
     Task ForwardAsync(IReadOnlyList<RoutedOrder> orders, IOrderProgress progress, CancellationToken cancellationToken);
 }

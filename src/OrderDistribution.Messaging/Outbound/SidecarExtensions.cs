@@ -12,9 +12,10 @@ public static class SidecarExtensions
 {
     /// <summary>
     /// Publishing through the sidecar with Dapr's <see cref="DaprClient"/> (output bindings through its HTTP API,
-    /// <see cref="SidecarOutputBindings"/>), at the address <c>dapr run</c> or Container Apps gives, behind one resilience
-    /// pipeline per process; bulk publishes within the byte budget; orders too large for good dropped before any call;
-    /// and readiness that follows the sidecar and what its refusals say about the configuration. The distributor and the load tool both publish through this.
+    /// <see cref="SidecarOutputBindings"/>), at the address <c>dapr run</c> or Container Apps gives, behind one
+    /// resilience pipeline per process; bulk publishes within the byte budget; orders too large for good dropped before
+    /// any call; and readiness that follows the sidecar and what its refusals say about the configuration. The
+    /// distributor and the load tool both publish through this.
     /// </summary>
     public static IServiceCollection AddSidecarOutbound(this IServiceCollection services)
     {
@@ -33,17 +34,17 @@ public static class SidecarExtensions
                 .UseGrpcChannelOptions(SidecarOptions.ChannelOptions());
         });
         services.AddSingleton(provider => AlphaBulkPublishClient.Create(provider.GetRequiredService<SidecarOptions>()));
-        services.AddSingleton<SidecarBulkPublisher>();
+        services.AddSingleton<SidecarOutboundClient>();
         services.AddHttpClient<IOutputBindings, SidecarOutputBindings>(http => http.Timeout = Timeout.InfiniteTimeSpan);
         services.AddSingleton<OrderSizeLimit>();
-        services.AddSingleton<SidecarFailures>();
-        services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarFailures>());
+        services.AddSingleton<SidecarFailureJudge>();
+        services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarFailureJudge>());
         services.AddResiliencePipeline(SidecarResilience.Key, (builder, context) =>
             builder.AddSidecarStrategies(
                 context.ServiceProvider.GetRequiredService<SidecarOptions>().Limits,
                 context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SidecarResilience)),
                 context.ServiceProvider.GetRequiredService<WarningPace>()));
-        services.AddSingleton<ISidecarOutbound, SidecarOutbound>();
+        services.AddSingleton<ISidecarOutbound>(provider => provider.GetRequiredService<SidecarOutboundClient>());
         services.AddTransient<BulkOrderPublisher>();
         services.AddSingleton<SidecarOrderCall>();
         services.AddSingleton<SidecarProbe>();

@@ -7,17 +7,23 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <summary>How the apps read a failed call to the sidecar (<c>docs/runtimes.md</c>, "Failures").</summary>
 public static class SidecarFailure
 {
-    /// <summary>Words of a refusal that is about an order's size, in the sidecar's gRPC limit and in brokers' own answers.</summary>
+    /// <summary>
+    /// Words of a refusal that is about an order's size, in the sidecar's gRPC limit and in brokers' own answers.
+    /// </summary>
     private static readonly string[] SizeRefusals =
-        ["larger than max", "too large", "too big", "messagesizeexceeded", "message size exceeded", "exceeds the maximum"];
+        ["larger than max", "too large", "too big", "messagesizeexceeded", "message size exceeded",
+            "exceeds the maximum"];
 
-    /// <summary>Words of a refusal that is about the request's content (the order), not about the sidecar's configuration.</summary>
+    /// <summary>
+    /// Words of a refusal that is about the request's content (the order), not about the sidecar's configuration.
+    /// </summary>
     private static readonly string[] ContentRefusals =
         ["malformed", "cloudevent", "unmarshal", "deserializ", "invalid json", "invalid character"];
 
     /// <summary>
     /// A failure the apps answer for by the order's status rather than by failing the request: the sidecar's or the
-    /// broker's answer, a broken connection, an attempt's timeout, an open circuit. The caller's own cancellation is not one.
+    /// broker's answer, a broken connection, an attempt's timeout, an open circuit. The caller's own cancellation is
+    /// not one.
     /// </summary>
     public static bool IsExpected(Exception exception, CancellationToken cancellationToken) =>
         IsSidecarFailure(exception) || exception is Polly.CircuitBreaker.BrokenCircuitException
@@ -29,13 +35,15 @@ public static class SidecarFailure
         : HttpStatusOf(exception) is { } http ? Classify(http.StatusCode, http.Detail)
         : SidecarFailureKind.Transient;
 
-    /// <summary>A failed entry of a bulk publish: its size refused for good, anything else the broker's moment.</summary>
+    /// <summary>
+    /// A failed entry of a bulk publish: its size refused for good, anything else the broker's moment.
+    /// </summary>
     public static SidecarFailureKind ClassifyEntryError(string error) =>
         Mentions(error, SizeRefusals) ? SidecarFailureKind.RejectsOrder : SidecarFailureKind.Transient;
 
     /// <summary>
-    /// Counts toward the sidecar's circuit breaker and is retried by its pipeline: a transient failure of the sidecar or
-    /// its broker, or a bulk publish whose broker refused some entries (one failure per call, however many entries).
+    /// Counts toward the sidecar's circuit breaker and is retried by its pipeline: a transient failure of the sidecar
+    /// or its broker, or a bulk publish whose broker refused some entries (one failure per call, however many entries).
     /// A failure about one order or about the configuration says nothing about the sidecar's health.
     /// </summary>
     public static bool CountsAgainstSidecar(Exception exception) =>
@@ -52,16 +60,18 @@ public static class SidecarFailure
 
     /// <summary>What the sidecar's own health is judged by: its answers and its reachability.</summary>
     public static bool IsSidecarFailure(Exception exception) =>
-        exception is DaprException or RpcException or SidecarCallException or HttpRequestException or Polly.Timeout.TimeoutRejectedException;
+        exception is DaprException or RpcException or SidecarCallException or HttpRequestException
+            or Polly.Timeout.TimeoutRejectedException;
 
     private static SidecarFailureKind Classify(StatusCode status, string detail) => status switch
     {
         StatusCode.Unauthenticated or StatusCode.PermissionDenied or StatusCode.NotFound
             or StatusCode.FailedPrecondition or StatusCode.Unimplemented => SidecarFailureKind.RejectsEveryOrder,
-        // The sidecar answers a pub/sub it does not have, an empty name or a duplicate entry id with InvalidArgument too:
-        // only a refusal that names the content is about the order; any other would refuse every order alike.
+        // The sidecar answers a pub/sub it does not have, an empty name or a duplicate entry id with InvalidArgument
+        // too: only a refusal that names the content is about the order; any other would refuse every order alike.
         StatusCode.InvalidArgument => ByContent(detail),
-        StatusCode.ResourceExhausted => Mentions(detail, SizeRefusals) ? SidecarFailureKind.RejectsOrder : SidecarFailureKind.Transient,
+        StatusCode.ResourceExhausted =>
+            Mentions(detail, SizeRefusals) ? SidecarFailureKind.RejectsOrder : SidecarFailureKind.Transient,
         _ => ClassifyByText(detail),
     };
 
@@ -78,7 +88,8 @@ public static class SidecarFailure
     /// "couldn't find output binding", and a broker's refusal of a message's size comes through as its own words.
     /// </summary>
     private static SidecarFailureKind ClassifyByText(string detail) =>
-        detail.Contains("couldn't find output binding", StringComparison.OrdinalIgnoreCase) ? SidecarFailureKind.RejectsEveryOrder
+        detail.Contains("couldn't find output binding", StringComparison.OrdinalIgnoreCase)
+            ? SidecarFailureKind.RejectsEveryOrder
         : Mentions(detail, SizeRefusals) ? SidecarFailureKind.RejectsOrder
         : SidecarFailureKind.Transient;
 

@@ -1,12 +1,17 @@
 namespace OrderDistribution.Messaging.Outbound;
 
-/// <summary>What a failed call to the sidecar says about the order it carried (<see cref="SidecarFailure.Classify"/>).</summary>
+/// <summary>
+/// What a failed call to the sidecar says about the order it carried (<see
+/// cref="SidecarFailure.Classify(Exception)"/>).
+/// </summary>
 public enum SidecarFailureKind
 {
     /// <summary>The sidecar or the broker behind it could not take it now (down, busy, timed out): try again.</summary>
     Transient,
 
-    /// <summary>Wrong for this order for good (too large, content refused): another try fails the same way, so it is dropped.</summary>
+    /// <summary>
+    /// Wrong for this order for good (too large, content refused): another try fails the same way, so it is dropped.
+    /// </summary>
     RejectsOrder,
 
     /// <summary>

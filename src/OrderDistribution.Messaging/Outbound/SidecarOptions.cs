@@ -9,16 +9,17 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <summary>
 /// How the app calls its sidecar (section <c>Dapr</c>: <c>RequestTimeout</c>, <c>MaxConcurrentRequests</c>,
 /// <c>MaxRequestBodySizeMb</c>) and where the
-/// sidecar is: the SDK's own reading of the variables <c>dapr run</c> and Container Apps set (<c>DAPR_GRPC_ENDPOINT</c> or
-/// <c>DAPR_GRPC_PORT</c>, <c>DAPR_HTTP_ENDPOINT</c> or <c>DAPR_HTTP_PORT</c>, <c>DAPR_API_TOKEN</c>), checked at start
-/// (<see cref="SidecarExtensions.AddSidecarOutbound"/>).
+/// sidecar is: the SDK's own reading of the variables <c>dapr run</c> and Container Apps set (<c>DAPR_GRPC_ENDPOINT</c>
+/// or <c>DAPR_GRPC_PORT</c>, <c>DAPR_HTTP_ENDPOINT</c> or <c>DAPR_HTTP_PORT</c>, <c>DAPR_API_TOKEN</c>), checked at
+/// start (<see cref="SidecarExtensions.AddSidecarOutbound"/>).
 /// </summary>
 public sealed class SidecarOptions
 {
     public const string Section = "Dapr";
 
     /// <summary>The longest one call to the sidecar may take before it is abandoned and tried again.</summary>
-    [Range(typeof(TimeSpan), "00:00:00.0000001", "10675199.02:48:05.4775807", ErrorMessage = "Dapr:RequestTimeout must be positive.")]
+    [Range(typeof(TimeSpan), "00:00:00.0000001", "10675199.02:48:05.4775807",
+        ErrorMessage = "Dapr:RequestTimeout must be positive.")]
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>Calls to the sidecar in flight at once, per process, over all requests.</summary>
@@ -28,10 +29,11 @@ public sealed class SidecarOptions
     /// <summary>
     /// The largest request the sidecar takes, in MiB: daprd's <c>--max-body-size</c> (runtime 1.14 and later; before,
     /// and still accepted, <c>--dapr-http-max-request-size</c>; annotation <c>dapr.io/http-max-request-size</c>), 4 by
-    /// default. It bounds its HTTP API and, as the gRPC server's largest message, its gRPC API alike. An order that cannot
-    /// fit is dropped before any call (<see cref="OrderSizeLimit"/>). Set it to what the sidecar runs with.
+    /// default. It bounds its HTTP API and, as the gRPC server's largest message, its gRPC API alike. An order that
+    /// cannot fit is dropped before any call (<see cref="OrderSizeLimit"/>). Set it to what the sidecar runs with.
     /// </summary>
-    [Range(1, 1_024, ErrorMessage = "Dapr:MaxRequestBodySizeMb (daprd's --max-body-size, in MiB) must be between {1} and {2}.")]
+    [Range(1, 1_024,
+        ErrorMessage = "Dapr:MaxRequestBodySizeMb (daprd's --max-body-size, in MiB) must be between {1} and {2}.")]
     public int MaxRequestBodySizeMb { get; set; } = 4;
 
     public long MaxRequestBodyBytes => MaxRequestBodySizeMb * 1024L * 1024L;
@@ -50,17 +52,27 @@ public sealed class SidecarOptions
     /// </summary>
     public static GrpcChannelOptions ChannelOptions() => new() { ThrowOperationCanceledOnCancellation = true };
 
-    /// <summary>Where the sidecar is, as the SDK reads it from the variables <c>dapr run</c> and Container Apps set.</summary>
+    /// <summary>
+    /// Where the sidecar is, as the SDK reads it from the variables <c>dapr run</c> and Container Apps set.
+    /// </summary>
     /// <exception cref="InvalidOperationException">A variable is no address; the message names it.</exception>
     internal void ReadAddress(IConfiguration configuration)
     {
-        GrpcEndpoint = Endpoint(() => DaprDefaults.GetDefaultGrpcEndpoint(configuration), "DAPR_GRPC_ENDPOINT", "DAPR_GRPC_PORT", configuration);
-        HttpEndpoint = Endpoint(() => DaprDefaults.GetDefaultHttpEndpoint(configuration), "DAPR_HTTP_ENDPOINT", "DAPR_HTTP_PORT", configuration);
+        GrpcEndpoint =
+            Endpoint(() =>
+                DaprDefaults.GetDefaultGrpcEndpoint(configuration), "DAPR_GRPC_ENDPOINT", "DAPR_GRPC_PORT",
+                    configuration);
+        HttpEndpoint =
+            Endpoint(() =>
+                DaprDefaults.GetDefaultHttpEndpoint(configuration), "DAPR_HTTP_ENDPOINT", "DAPR_HTTP_PORT",
+                    configuration);
         ApiToken = DaprDefaults.GetDefaultDaprApiToken(configuration) is { Length: > 0 } token ? token : null;
     }
 
-    /// <param name="read">The SDK's reading of the two variables, which throws on a port or address it cannot parse.</param>
-    private static Uri Endpoint(Func<string> read, string endpointVariable, string portVariable, IConfiguration configuration)
+    /// <param name="read">The SDK's reading of the two variables, which throws on a port or address it cannot
+    /// parse.</param>
+    private static Uri Endpoint(Func<string> read, string endpointVariable, string portVariable,
+        IConfiguration configuration)
     {
         string value;
         try
@@ -77,6 +89,7 @@ public sealed class SidecarOptions
         return Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https" && uri.Port > 0
             ? uri
             : throw new InvalidOperationException(
-                $"{endpointVariable} (or {portVariable}) must give an absolute http(s) URL such as http://127.0.0.1:50001, not '{value}'.");
+                $"{endpointVariable} (or {portVariable}) must give an absolute http(s) URL such as " +
+                    $"http://127.0.0.1:50001, not '{value}'.");
     }
 }

@@ -7,12 +7,12 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <summary>
 /// One order's call to the sidecar, the same on every way out that sends orders one at a time: an order too large for
 /// good is dropped before any call (<see cref="OrderSizeLimit"/>); the call goes through the sidecar's resilience
-/// pipeline; a failure is judged by <see cref="SidecarFailures"/>: wrong for this order for good drops it, anything else
-/// (a refusal of every order too) leaves it to be delivered again.
+/// pipeline; a failure is judged by <see cref="SidecarFailureJudge"/>: wrong for this order for good drops it, anything
+/// else (a refusal of every order too) leaves it to be delivered again.
 /// </summary>
 public sealed class SidecarOrderCall(
     OrderSizeLimit sizeLimit,
-    SidecarFailures failures,
+    SidecarFailureJudge failures,
     [FromKeyedServices(SidecarResilience.Key)] ResiliencePipeline resilience)
 {
     /// <param name="to">The destination's name (topic or output binding), passed to <paramref name="send"/>.</param>
@@ -28,27 +28,47 @@ public sealed class SidecarOrderCall(
             return;
         }
 
+        var (failure, reason) = await CallAsync(ct => send(to, payload, ct), cancellationToken);
+        switch (failure)
+        {
+            case null:
+                progress.MarkDone(order.EntryId);
+                break;
+            case SidecarFailureKind.RejectsOrder:
+                progress.MarkDropped(
+                    order.EntryId, $"order {order.Order.OrderId} to {to}: the sidecar refuses it for good: {reason}");
+                break;
+            default:
+                progress.MarkFailed(order.EntryId, $"forwarding order {order.Order.OrderId} to {to} failed: {reason}");
+                break;
+        }
+    }
+
+    /// <summary>
+    /// One call for one payload through the sidecar's resilience pipeline, its failure judged by
+    /// <see cref="SidecarFailureJudge"/>: every way out that sends a payload alone ends here.
+    /// </summary>
+    /// <returns>No failure when the sidecar confirmed the call; else what the failure says about the payload, and
+    /// why.</returns>
+    /// <exception cref="OperationCanceledException">The caller's own cancellation: not the sidecar's
+    /// failure.</exception>
+    public async Task<(SidecarFailureKind? Failure, string? Reason)> CallAsync(
+        Func<CancellationToken, Task> call, CancellationToken cancellationToken)
+    {
         try
         {
             // A callback of object, as on every per-order path (DependencyResilience).
             await resilience.ExecuteAsync<object?>(async ct =>
             {
-                await send(to, payload, ct);
+                await call(ct);
                 return null;
             }, cancellationToken);
             failures.Succeeded();
-            progress.MarkDone(order.EntryId);
+            return (null, null);
         }
         catch (Exception e) when (SidecarFailure.IsExpected(e, cancellationToken))
         {
-            if (failures.Judge(e) == SidecarFailureKind.RejectsOrder)
-            {
-                progress.MarkDropped(order.EntryId, $"order {order.Order.OrderId} to {to}: the sidecar refuses it for good: {SidecarFailure.Reason(e)}");
-            }
-            else
-            {
-                progress.MarkFailed(order.EntryId, $"forwarding order {order.Order.OrderId} to {to} failed: {SidecarFailure.Reason(e)}");
-            }
+            return (failures.Judge(e), SidecarFailure.Reason(e));
         }
     }
 }

@@ -10,9 +10,9 @@ namespace OrderDistribution.Messaging.Outbound;
 /// <c>InvokeBinding</c>: daprd copies every incoming gRPC header of <c>InvokeBinding</c> into the binding's metadata,
 /// which brokers write onto the message (<c>content-type: application/grpc</c>, <c>user-agent</c>,
 /// <c>dapr-authority</c>, <c>dapr-grpc-accept-encoding</c>, on 1.14 even a blanked <c>dapr-api-token</c>;
-/// <c>docs/dapr-sidecar.md</c> fact 24), on every runtime from 1.14 to the newest. The HTTP API copies no header: the
-/// binding gets the request's metadata (here the order's content type) and the trace context of daprd's span, which
-/// continues the <c>traceparent</c> sent here, a valid one or none (<c>docs/runtimes.md</c>).
+/// <c>docs/dapr-sidecar.md</c>, "Measured on the current code"), on every runtime from 1.14 to the newest. The HTTP API
+/// copies no header: the binding gets the request's metadata (here the order's content type) and the trace context of
+/// daprd's span, which continues the <c>traceparent</c> sent here, a valid one or none (<c>docs/runtimes.md</c>).
 /// </summary>
 public sealed class SidecarOutputBindings(HttpClient http, SidecarOptions sidecar) : IOutputBindings
 {
@@ -20,10 +20,10 @@ public sealed class SidecarOutputBindings(HttpClient http, SidecarOptions sideca
 
     public async Task CreateAsync(string bindingName, ReadOnlyMemory<byte> payload, CancellationToken cancellationToken)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(sidecar.HttpEndpoint, $"v1.0/bindings/{Uri.EscapeDataString(bindingName)}"))
-        {
-            Content = new ByteArrayContent(Body(payload)) { Headers = { ContentType = new MediaTypeHeaderValue("application/json") } },
-        };
+        var uri = new Uri(sidecar.HttpEndpoint, $"v1.0/bindings/{Uri.EscapeDataString(bindingName)}");
+        var content = new ByteArrayContent(Body(payload));
+        content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
+        using var request = new HttpRequestMessage(HttpMethod.Post, uri) { Content = content };
         if (sidecar.ApiToken is { } token)
         {
             request.Headers.Add(ApiTokenHeader, token);
@@ -48,7 +48,8 @@ public sealed class SidecarOutputBindings(HttpClient http, SidecarOptions sideca
     /// The body the HTTP API expects: the operation, the payload as <c>data</c> (JSON as it is; anything else as a JSON
     /// string, which daprd hands on as that string), and the order's content type.
     /// </summary>
-    /// <remarks>daprd re-encodes <c>data</c>: keys come out sorted and numbers pass through a float64, exact for the order's values.</remarks>
+    /// <remarks>daprd re-encodes <c>data</c>: keys come out sorted and numbers pass through a float64, exact for the
+    /// order's values.</remarks>
     public static byte[] Body(ReadOnlyMemory<byte> payload)
     {
         var isJson = IsJson(payload.Span);
@@ -76,9 +77,12 @@ public sealed class SidecarOutputBindings(HttpClient http, SidecarOptions sideca
         return buffer.ToArray();
     }
 
-    /// <summary>The current activity's W3C trace context; none when there is no valid one (never the all-zero id).</summary>
+    /// <summary>
+    /// The current activity's W3C trace context; none when there is no valid one (never the all-zero id).
+    /// </summary>
     public static string? TraceParent() =>
-        Activity.Current is { IdFormat: ActivityIdFormat.W3C } activity && activity.TraceId != default && activity.SpanId != default
+        Activity.Current is { IdFormat: ActivityIdFormat.W3C } activity && activity.TraceId != default
+            && activity.SpanId != default
             ? activity.Id
             : null;
 

@@ -2,7 +2,9 @@ using Microsoft.Extensions.Options;
 
 namespace OrderDistribution.Messaging.Outbound;
 
-/// <summary>Pub/sub, one message at a time: each order is one publish to its destination's queue, as it is (raw payload).</summary>
+/// <summary>
+/// Pub/sub, one message at a time: each order is one publish to its destination's queue, as it is (raw payload).
+/// </summary>
 public sealed class SinglePublishForwarder : IOrderForwarder
 {
     private static readonly Dictionary<string, string> RawPayload = new() { ["rawPayload"] = "true" };
@@ -14,10 +16,12 @@ public sealed class SinglePublishForwarder : IOrderForwarder
     {
         _call = call;
         var pubSubName = messaging.Value.PubSubName;
-        _publish = (topic, payload, ct) => sidecar.PublishAsync(pubSubName, topic, payload, "application/json", RawPayload, ct);
+        _publish = (topic, payload, ct) =>
+            sidecar.PublishAsync(pubSubName, topic, payload, "application/json", RawPayload, ct);
     }
 
-    public async Task ForwardAsync(IReadOnlyList<RoutedOrder> orders, IOrderProgress progress, CancellationToken cancellationToken)
+    public async Task ForwardAsync(IReadOnlyList<RoutedOrder> orders, IOrderProgress progress,
+        CancellationToken cancellationToken)
     {
         foreach (var order in orders)
         {

@@ -49,6 +49,6 @@ internal static class Contract
     public const string PlaceholderScope = "skip";
 
     /// <summary>Liveness (container probes) and readiness (container readiness, Dapr's app health check), as the apps serve them.</summary>
-    public const string LivenessPath = OrderDistribution.ServiceDefaults.ServiceDefaults.LivenessPath;
-    public const string ReadinessPath = OrderDistribution.ServiceDefaults.ServiceDefaults.ReadinessPath;
+    public const string LivenessPath = OrderDistribution.ServiceDefaults.ServiceDefaultsExtensions.LivenessPath;
+    public const string ReadinessPath = OrderDistribution.ServiceDefaults.ServiceDefaultsExtensions.ReadinessPath;
 }

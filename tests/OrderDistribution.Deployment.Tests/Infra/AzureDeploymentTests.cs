@@ -161,7 +161,7 @@ public class AzureDeploymentTests
         Assert.All(publishers, a => Assert.Equal("components", a.ScopeType));
         Assert.Equal(Contract.AppIds.Select(app => $"id-{app}").Order(), publishers.Select(a => a.Who).Order());
         Assert.All(snapshot.ContainerApps, app =>
-            Assert.Equal(app.Env["AZURE_CLIENT_ID"], app.Env[OrderDistribution.ServiceDefaults.ServiceDefaults.ManagedIdentityClientIdKey.Replace(":", "__", StringComparison.Ordinal)]));
+            Assert.Equal(app.Env["AZURE_CLIENT_ID"], app.Env[OrderDistribution.ServiceDefaults.ServiceDefaultsExtensions.ManagedIdentityClientIdKey.Replace(":", "__", StringComparison.Ordinal)]));
 
         // The sidecars' exporter takes only an instrumentation key, which Application Insights now refuses.
         var environment = Assert.Single(snapshot.OfType("Microsoft.App/managedEnvironments"));

@@ -15,7 +15,7 @@ public sealed class ForwardingHandler(IServiceProvider services) : IOrderHandler
     private readonly SinglePublishForwarder _single = ActivatorUtilities.CreateInstance<SinglePublishForwarder>(services);
     private readonly OutputBindingForwarder _binding = ActivatorUtilities.CreateInstance<OutputBindingForwarder>(services);
 
-    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, RequestProgress progress, CancellationToken cancellationToken)
+    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
     {
         var routed = orders.Select(o => new RoutedOrder(o.EntryId, o.Order, DestinationOf(o.Order.Delivery))).ToList();
         IOrderForwarder forwarder = model switch

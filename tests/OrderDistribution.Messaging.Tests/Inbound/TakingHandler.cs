@@ -8,7 +8,7 @@ public sealed class TakingHandler : IOrderHandler
 {
     public ConcurrentQueue<InboundOrder> Orders { get; } = new();
 
-    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, RequestProgress progress, CancellationToken cancellationToken)
+    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
     {
         foreach (var order in orders)
         {

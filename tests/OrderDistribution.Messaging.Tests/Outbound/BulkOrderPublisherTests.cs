@@ -108,7 +108,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
         Assert.Empty(_dropped);
         Assert.Equal(3, _failed.Count);
         Assert.Equal(3, _sidecar.BulkPublishes(Topic).Count());
-        Assert.True(await publishing.GetRequiredService<SidecarFailures>().IsReadyAsync());
+        Assert.True(await publishing.GetRequiredService<SidecarFailureJudge>().IsReadyAsync());
     }
 
     [Theory]
@@ -119,7 +119,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     {
         _sidecar.BulkAnswer = _ => (status, body);
         await using var publishing = Publishing();
-        var failures = publishing.GetRequiredService<SidecarFailures>();
+        var failures = publishing.GetRequiredService<SidecarFailureJudge>();
 
         await PublishAsync(publishing, Messages(TestOrders.Many(2)));
         await PublishAsync(publishing, Messages(TestOrders.Many(2, firstId: 10)));

@@ -40,7 +40,7 @@ public sealed class SidecarPublishingTests
             return Task.FromResult(new BulkPublishResponse<byte[]>([]));
         });
 
-        var failed = await Publisher().PublishAsync("order-pubsub", "q-order-express", [new OutboundMessage("e7", OrderJson.Serialize(order))], Metadata, default);
+        var failed = await Publisher().BulkPublishAsync("order-pubsub", "q-order-express", [new OutboundMessage("e7", OrderJson.Serialize(order))], Metadata, default);
 
         Assert.Empty(failed);
         Assert.Equal(OrderJson.Serialize(order), Assert.Single(published));
@@ -59,7 +59,7 @@ public sealed class SidecarPublishingTests
                 [new BulkPublishResponseFailedEntry<byte[]>(new BulkPublishEntry<byte[]>("1", events[1], "application/octet-stream"), "busy")]));
         });
 
-        var failed = await Publisher().PublishAsync("order-pubsub", "q-order-express", messages, Metadata, default);
+        var failed = await Publisher().BulkPublishAsync("order-pubsub", "q-order-express", messages, Metadata, default);
 
         Assert.Equal(new FailedEntry("entry-2", "busy"), Assert.Single(failed));
     }
@@ -75,8 +75,8 @@ public sealed class SidecarPublishingTests
         var publisher = Publisher();
         var messages = new List<OutboundMessage> { new("e1", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express))) };
 
-        Assert.Empty(await publisher.PublishAsync("order-pubsub", "q-order-express", messages, Metadata, default));
-        Assert.Empty(await publisher.PublishAsync("order-pubsub", "q-order-express", messages, Metadata, default));
+        Assert.Empty(await publisher.BulkPublishAsync("order-pubsub", "q-order-express", messages, Metadata, default));
+        Assert.Empty(await publisher.BulkPublishAsync("order-pubsub", "q-order-express", messages, Metadata, default));
 
         await _dapr.ReceivedWithAnyArgs(1).BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default);
         await _alpha.Received(2).PublishAsync("order-pubsub", "q-order-express", messages, Metadata, Arg.Any<CancellationToken>());
@@ -88,7 +88,7 @@ public sealed class SidecarPublishingTests
         _dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ThrowsAsyncForAnyArgs(
             new DaprException("Bulk Publish operation failed", new RpcException(new Status(StatusCode.Unavailable, "connection refused"))));
 
-        await Assert.ThrowsAsync<DaprException>(() => Publisher().PublishAsync(
+        await Assert.ThrowsAsync<DaprException>(() => Publisher().BulkPublishAsync(
             "order-pubsub", "q-order-express", [new OutboundMessage("e1", [1])], Metadata, default));
 
         await _alpha.DidNotReceiveWithAnyArgs().PublishAsync(default!, default!, default!, default!, default);
@@ -167,7 +167,8 @@ public sealed class SidecarPublishingTests
         return provider.GetRequiredService<SidecarOptions>();
     }
 
-    private SidecarBulkPublisher Publisher() => new(_dapr, _alpha, NullLogger<SidecarBulkPublisher>.Instance);
+    private SidecarOutboundClient Publisher() =>
+        new(_dapr, _alpha, Substitute.For<IOutputBindings>(), NullLogger<SidecarOutboundClient>.Instance);
 
     private static AsyncUnaryCall<T> Unary<T>(T response) =>
         new(Task.FromResult(response), Task.FromResult(new global::Grpc.Core.Metadata()), () => Status.DefaultSuccess, () => [], () => { });

@@ -6,9 +6,9 @@ namespace OrderDistribution.Messaging.Inbound;
 /// The answer to a single (non-bulk) pub/sub request, <c>{"status":"SUCCESS|RETRY|DROP"}</c>; the SDK has a type
 /// for the bulk answer only.
 /// </summary>
-public sealed record SingleDeliveryResponse(string Status)
+public sealed record SingleRequestAnswer(string Status)
 {
-    public SingleDeliveryResponse(BulkSubscribeAppResponseStatus status)
+    public SingleRequestAnswer(BulkSubscribeAppResponseStatus status)
         : this(status.ToString())
     {
     }

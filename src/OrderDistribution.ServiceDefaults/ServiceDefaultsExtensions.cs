@@ -15,7 +15,7 @@ using Microsoft.Extensions.Logging;
 namespace OrderDistribution.ServiceDefaults;
 
 /// <summary>What every app of the trio sets up the same way: telemetry, health, errors, the app API token.</summary>
-public static class ServiceDefaults
+public static class ServiceDefaultsExtensions
 {
     public const string LivenessPath = "/alive";
     public const string ReadinessPath = "/health";

@@ -7,10 +7,10 @@ namespace OrderDistribution.Receiver;
 /// Writes the orders of a request to the store. How many writes run at once is the store's per-process
 /// bound, shared by every request; an order whose write fails stays undone and is answered RETRY.
 /// </summary>
-public sealed class OutboxWriter(IOrderStore store, StoredOrdersTelemetry telemetry) : IOrderHandler
+public sealed class OrderWriter(IOrderStore store, StoredOrdersTelemetry telemetry) : IOrderHandler
 {
     public async Task HandleAsync(
-        IReadOnlyList<InboundOrder> orders, MessagingModel model, RequestProgress progress, CancellationToken cancellationToken)
+        IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
     {
         var stored = 0;
         await Task.WhenAll(orders.Select(async inbound =>

@@ -4,12 +4,12 @@ using OrderDistribution.ServiceDefaults;
 namespace OrderDistribution.Messaging.Outbound;
 
 /// <summary>
-/// Judges each failed call to the sidecar (<see cref="SidecarFailure.Classify"/>) and keeps what the failures say
-/// about the configuration: after a failure wrong for every order (a component not found, 401, 403), the app reports
-/// itself not ready, with one error line naming the cause, until a call goes through again. Nothing is dropped for it:
-/// the orders are answered RETRY and wait for the fix.
+/// Judges each failed call to the sidecar (<see cref="SidecarFailure.Classify(Exception)"/>) and keeps what the
+/// failures say about the configuration: after a failure wrong for every order (a component not found, 401, 403), the
+/// app reports itself not ready, with one error line naming the cause, until a call goes through again. Nothing is
+/// dropped for it: the orders are answered RETRY and wait for the fix.
 /// </summary>
-public sealed partial class SidecarFailures(ILogger<SidecarFailures> logger) : IReadinessProbe
+public sealed partial class SidecarFailureJudge(ILogger<SidecarFailureJudge> logger) : IReadinessProbe
 {
     private volatile string? _misconfiguration;
 

@@ -1,10 +1,9 @@
 using Azure;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Specialized;
-using OrderDistribution.Storage;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.Receiver.Tests;
+namespace OrderDistribution.Storage.Tests;
 
 /// <summary>
 /// Which failures of the blob SDK the storage pipeline retries, on the exceptions the SDK really throws: the
@@ -23,13 +22,17 @@ public sealed class StorageFailureTests(AzuriteFixture storage) : IClassFixture<
     [InlineData(403, "AuthorizationFailure", false)]
     [InlineData(404, "ContainerNotFound", false)]
     [InlineData(404, "BlobNotFound", false)]
-    public void A_status_is_transient_only_when_storage_is_unwell_or_the_container_still_being_deleted(int status, string? errorCode, bool transient) =>
-        Assert.Equal(transient, StorageFailure.IsTransient(new RequestFailedException(status, "failed", errorCode, null)));
+    public void A_status_is_transient_only_when_storage_is_unwell_or_the_container_still_being_deleted(int status,
+        string? errorCode, bool transient) =>
+        Assert.Equal(transient,
+            StorageFailure.IsTransient(new RequestFailedException(status, "failed", errorCode, null)));
 
     [Fact]
     public async Task A_refused_connection_is_status_0_and_transient()
     {
-        var blob = Client(Azurite.ConnectionStringFor(Azurite.FreePort())).GetBlobContainerClient("outbox").GetBlockBlobClient("1.json");
+        var blob = Client(Azurite.ConnectionStringFor(Azurite.FreePort()))
+            .GetBlobContainerClient("outbox")
+            .GetBlockBlobClient("1.json");
 
         var failure = await Assert.ThrowsAsync<RequestFailedException>(() => blob.UploadAsync(new MemoryStream([1])));
 
@@ -47,8 +50,10 @@ public sealed class StorageFailureTests(AzuriteFixture storage) : IClassFixture<
         using var caller = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
 
         // The SDK's own timeout is a cancellation too: only the caller's token tells them apart.
-        var sdkTimeout = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => timedOut.ExistsAsync(CancellationToken.None));
-        var cancelled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => patient.ExistsAsync(caller.Token));
+        var sdkTimeout =
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => timedOut.ExistsAsync(CancellationToken.None));
+        var cancelled =
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => patient.ExistsAsync(caller.Token));
 
         Assert.True(StorageFailure.IsTransient(StorageFailure.NoAnswer(sdkTimeout)));
         Assert.False(StorageFailure.IsTransient(cancelled), cancelled.ToString());
@@ -57,7 +62,9 @@ public sealed class StorageFailureTests(AzuriteFixture storage) : IClassFixture<
     [Fact]
     public async Task A_write_into_a_missing_container_is_container_not_found_and_not_counted_as_storage_failing()
     {
-        var blob = Client(storage.Azurite.ConnectionString).GetBlobContainerClient($"missing-{Guid.NewGuid():N}"[..20]).GetBlockBlobClient("1.json");
+        var blob = Client(storage.Azurite.ConnectionString)
+            .GetBlobContainerClient($"missing-{Guid.NewGuid():N}"[..20])
+            .GetBlockBlobClient("1.json");
 
         var failure = await Assert.ThrowsAsync<RequestFailedException>(() => blob.UploadAsync(new MemoryStream([1])));
 
@@ -68,7 +75,9 @@ public sealed class StorageFailureTests(AzuriteFixture storage) : IClassFixture<
     [Fact]
     public void The_sdks_many_line_message_is_put_on_one_line_keeping_status_and_error_code()
     {
-        var failure = new RequestFailedException(503, "The server is busy.\nRequestId:1\nTime:now\nStatus: 503\n\nHeaders:\nServer: x", "ServerBusy", null);
+        var failure =
+            new RequestFailedException(503,
+                "The server is busy.\nRequestId:1\nTime:now\nStatus: 503\n\nHeaders:\nServer: x", "ServerBusy", null);
 
         var line = StorageFailure.OnOneLine(failure);
 
@@ -78,5 +87,6 @@ public sealed class StorageFailureTests(AzuriteFixture storage) : IClassFixture<
     }
 
     private static BlobServiceClient Client(string connectionString, TimeSpan? networkTimeout = null) =>
-        BlobClientFactory.Create(new StorageOptions { ConnectionString = connectionString }, networkTimeout ?? TimeSpan.FromSeconds(30));
+        BlobClientFactory.Create(new StorageOptions { ConnectionString = connectionString },
+            networkTimeout ?? TimeSpan.FromSeconds(30));
 }

@@ -1,0 +1,105 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Net.Http.Headers;
+using System.Text.Json;
+using System.Threading.Channels;
+
+namespace OrderDistribution.SidecarEmulator;
+
+/// <summary>
+/// One queue delivered to its app in one model, as the sidecar delivers it; <see cref="RunAsync"/> is one worker, and
+/// the emulator runs as many at once as the model's concurrency. Each delivery's answer settles its messages in the
+/// <see cref="EmulatedBroker"/>: SUCCESS is done, DROP is dead-lettered, anything else is the model's retry.
+/// </summary>
+internal abstract class Delivery(EmulatedBroker broker, string queue, HttpClient app, QueueReport report)
+{
+    protected EmulatedBroker Broker => broker;
+
+    protected string Queue => queue;
+
+    protected QueueReport Report => report;
+
+    protected ChannelReader<EmulatedMessage> Messages { get; } = broker.Reader(queue);
+
+    /// <summary>Delivers until the emulator stops.</summary>
+    public async Task RunAsync()
+    {
+        while (await WaitToReadAsync())
+        {
+            if (Messages.TryRead(out var message))
+            {
+                await DeliverAsync(message);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Delivers the message read (with any the model gathers beside it) and settles it by the app's answer.
+    /// </summary>
+    protected abstract Task DeliverAsync(EmulatedMessage message);
+
+    /// <summary>What the model does with a message answered RETRY (or not answered).</summary>
+    protected abstract void Retry(EmulatedMessage message);
+
+    /// <summary>Waits for a message on the queue; false once the emulator stops.</summary>
+    protected Task<bool> WaitToReadAsync() => broker.WaitToReadAsync(Messages);
+
+    protected void Settle(EmulatedMessage message, string status)
+    {
+        switch (status)
+        {
+            case "SUCCESS":
+                broker.Done();
+                break;
+            case "DROP":
+                broker.Drop(message, report);
+                break;
+            default:
+                report.Retry();
+                Retry(message);
+                break;
+        }
+    }
+
+    /// <returns>The app's status and body; status 0 when it did not answer.</returns>
+    protected async Task<(int Status, string Body)> PostAsync(
+        string route, ReadOnlyMemory<byte> body, string contentType, (string Name, string Value)? header = null)
+    {
+        var clock = Stopwatch.StartNew();
+        try
+        {
+            using var content = new ReadOnlyMemoryContent(body);
+            content.Headers.ContentType = new MediaTypeHeaderValue(contentType);
+            if (header is var (name, value))
+            {
+                content.Headers.Add(name, value);
+            }
+
+            using var response = await app.PostAsync(route, content, broker.Stopping);
+            var answer = await response.Content.ReadAsStringAsync(broker.Stopping);
+            return ((int)response.StatusCode, answer);
+        }
+        catch (Exception e) when (e is HttpRequestException or OperationCanceledException)
+        {
+            return (0, "");
+        }
+        finally
+        {
+            report.Answered(clock.Elapsed);
+        }
+    }
+
+    /// <summary>
+    /// Written straight to bytes, as the sidecar's own encoder does: the emulator's cost stays small beside the apps'.
+    /// </summary>
+    protected static ReadOnlyMemory<byte> Json(Action<Utf8JsonWriter> write)
+    {
+        var buffer = new ArrayBufferWriter<byte>(1024);
+        using (var json = new Utf8JsonWriter(buffer))
+        {
+            write(json);
+        }
+
+        return buffer.WrittenMemory;
+    }
+}

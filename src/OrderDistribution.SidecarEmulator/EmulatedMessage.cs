@@ -1,0 +1,18 @@
+namespace OrderDistribution.SidecarEmulator;
+
+/// <summary>A message on one of the broker's queues, with where it stands in its pub/sub delivery context.</summary>
+internal sealed class EmulatedMessage(string origin, byte[] payload)
+{
+    /// <summary>The id it was first published under (copies delivered twice share it).</summary>
+    public string Origin { get; } = origin;
+
+    public byte[] Payload { get; } = payload;
+
+    /// <summary>
+    /// When the component read it (or handed it out again), its context's start; 0 while it waits unread.
+    /// </summary>
+    public long ReadAt { get; set; }
+
+    /// <summary>The inbound retries spent in its current context.</summary>
+    public int Retries { get; set; }
+}

@@ -1,0 +1,121 @@
+using System.Text;
+using System.Text.Json;
+using OrderDistribution.Messaging;
+
+namespace OrderDistribution.SidecarEmulator.Tests;
+
+/// <summary>Each model's delivery, settled in the broker as the real sidecar and broker settle it.</summary>
+public sealed class DeliveryTests
+{
+    private static readonly TimeSpan Wait = TimeSpan.FromSeconds(20);
+
+    private static readonly EmulatedSidecarOptions Quick = new()
+    {
+        RetryInterval = TimeSpan.FromMilliseconds(50),
+        RedeliverInterval = TimeSpan.FromMilliseconds(50),
+        ConcurrentBindingRequests = 1,
+        ConcurrentSingleRequests = 1,
+        ConcurrentBulkRequests = 1,
+    };
+
+    [Fact]
+    public async Task A_binding_answered_400_is_dead_lettered_once_and_never_delivered_again()
+    {
+        await using var app = await FakeApp.StartAsync();
+        app.Answer = (_, _) => (400, null);
+        await using var sidecar = await EmulatedSidecar.StartAsync(Quick);
+
+        sidecar.Subscribe("q", app.Client, MessagingModel.Bindings, "in");
+        sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}""")]);
+
+        Assert.True(await sidecar.WaitUntilQuietAsync(Wait));
+        Assert.Equal(1, sidecar.Queues["q"].Dropped);
+        Assert.Single(app.Bodies);
+    }
+
+    [Fact]
+    public async Task A_binding_answered_500_is_requeued_until_the_app_takes_it()
+    {
+        await using var app = await FakeApp.StartAsync();
+        app.Answer = (n, _) => (n < 3 ? 500 : 204, null);
+        await using var sidecar = await EmulatedSidecar.StartAsync(Quick);
+
+        sidecar.Subscribe("q", app.Client, MessagingModel.Bindings, "in");
+        sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}""")]);
+
+        Assert.True(await sidecar.WaitUntilQuietAsync(Wait));
+        Assert.Equal(2, sidecar.Queues["q"].Retried);
+        Assert.Equal(0, sidecar.Queues["q"].Dropped);
+        Assert.Equal(3, app.Bodies.Count);
+    }
+
+    [Fact]
+    public async Task A_bulk_entry_the_answer_does_not_name_is_delivered_again_and_the_named_ones_are_not()
+    {
+        await using var app = await FakeApp.StartAsync();
+        // The first request names only its first entry SUCCESS; every later one is answered SUCCESS in full.
+        app.Answer = (n, body) => (200, Statuses(body, n == 1 ? 1 : int.MaxValue));
+        await using var sidecar =
+            await EmulatedSidecar.StartAsync(Quick with { MaxAwait = TimeSpan.FromMilliseconds(200) });
+
+        sidecar.Subscribe("q", app.Client, MessagingModel.PubSubBulk);
+        sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}"""), Encoding.UTF8.GetBytes("""{"id":2}""")]);
+
+        Assert.True(await sidecar.WaitUntilQuietAsync(Wait));
+        Assert.Equal(1, sidecar.Queues["q"].Retried);
+        Assert.Equal([2, 1], app.Bodies.Select(EntryCount));
+    }
+
+    [Theory]
+    [InlineData("1.16", 0)]
+    [InlineData("1.17", 1)]
+    public async Task A_pubsub_message_whose_retries_are_spent_is_kept_pending_before_117_and_acknowledged_from_117(
+        string runtime, int acknowledged)
+    {
+        await using var app = await FakeApp.StartAsync();
+        app.Answer = (_, _) => (200, """{"status":"RETRY"}""");
+        await using var sidecar = await EmulatedSidecar.StartAsync(Quick with
+        {
+            MaxRetries = 1,
+            ProcessingTimeout = TimeSpan.FromMilliseconds(500),
+            Runtime = DaprRuntimeProfile.Of(runtime),
+        });
+
+        sidecar.Subscribe("q", app.Client, MessagingModel.PubSubSingle);
+        sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}""")]);
+
+        var quiet = await sidecar.WaitUntilQuietAsync(TimeSpan.FromSeconds(3));
+        Assert.Equal(acknowledged == 1, quiet);
+        Assert.Equal(acknowledged, sidecar.Queues["q"].AcknowledgedUnstored);
+        if (acknowledged == 0)
+        {
+            // Kept in the broker and handed out again after processingTimeout, again and again.
+            Assert.True(sidecar.Queues["q"].LeftPending > 0 && sidecar.Queues["q"].HandedOutAgain > 0);
+        }
+    }
+
+    [Fact]
+    public async Task A_model_the_emulator_has_no_delivery_for_is_refused()
+    {
+        await using var app = await FakeApp.StartAsync();
+        await using var sidecar = await EmulatedSidecar.StartAsync(Quick);
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => sidecar.Subscribe("q", app.Client, (MessagingModel)42, "in"));
+    }
+
+    private static string Statuses(string bulk, int successes)
+    {
+        using var document = JsonDocument.Parse(bulk);
+        var statuses = document.RootElement.GetProperty("entries").EnumerateArray()
+            .Select(e => e.GetProperty("entryId").GetString()!)
+            .Take(successes)
+            .Select(entryId => new { entryId, status = "SUCCESS" });
+        return JsonSerializer.Serialize(new { statuses });
+    }
+
+    private static int EntryCount(string bulk)
+    {
+        using var document = JsonDocument.Parse(bulk);
+        return document.RootElement.GetProperty("entries").GetArrayLength();
+    }
+}
