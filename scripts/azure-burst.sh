@@ -12,9 +12,9 @@
 # you (az login; Dapr's Azure auth falls back to the Azure CLI), and main.bicep gives
 # AZURE_PRINCIPAL_ID send rights on q-order-ingress and access to the outboxes. Bulk publishes use
 # the tier's byte budget (MAX_BULK_PUBLISH_BYTES, a deployment output), as the apps do.
-# Before sending, the script reads what is deployed (az): the model each app runs (Messaging__Model
-# in the environment of its latest revision, which must be its latest ready one:
-# a revision still starting or failed is refused) and the chosen model's live component; it refuses the
+# Before sending, the script refuses a trio not ready for a burst (scripts/wait-ready.sh, checked once: one
+# line naming the app and why), then reads what is deployed (az): the model each app runs (Messaging__Model
+# in the environment of its latest revision) and the chosen model's live component; it refuses the
 # burst when they disagree with the azd environment's inputs (a failed or pending provision). The burst
 # is labelled cold when an app's processes all started after the last burst this machine sent to the
 # environment (a new revision, a scale from zero, a restart: its oldest replica is younger than that
@@ -182,22 +182,14 @@ clock_skew_seconds() { # RECORD
   esac
 }
 
-# The revision an app runs: its latest revision, which must also be its latest ready one. An app's
-# properties.template is its latest template, which a revision still starting (or failed) may not run
-# yet. Status 1, with the reason on stderr, when az fails; status 2 when the latest is not ready.
-ready_revision() { # APP -> revision name
-  local names latest="" ready=""
-  if ! names="$(az containerapp show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$1" \
-    --query "join(' ', [properties.latestRevisionName || '-', properties.latestReadyRevisionName || '-'])" -o tsv 2>"$az_error")"; then
+# The revision an app runs: its latest one (scripts/wait-ready.sh has found it ready). Status 1, with the
+# reason on stderr, when az fails.
+latest_revision() { # APP -> revision name
+  if ! az containerapp show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$1" \
+    --query "properties.latestRevisionName" -o tsv 2>"$az_error"; then
     echo "az could not read $1: $(grep -m1 . "$az_error" || echo 'no error text')" >&2
     return 1
   fi
-  read -r latest ready <<<"$names"
-  if [[ -z "$latest" || "$latest" == "-" || "$latest" != "$ready" ]]; then
-    echo "its latest revision ${latest:--} is not ready (latest ready: ${ready:--})" >&2
-    return 2
-  fi
-  printf '%s\n' "$latest"
 }
 
 # One setting of an app's revision (its container's environment), as deployed.
@@ -285,11 +277,14 @@ compare_ends() { # INSTANT START END
 # Refuses (exit 1) when what runs in Azure is not the model the azd environment names: a burst
 # labelled with the inputs would then measure another model.
 check_deployed_model() {
-  local app revision status deployed_model wrong="" live scopes
+  local app revision deployed_model wrong="" live scopes ready
+  # What azd's postdeploy hook waited for: refused in one line (the app and why) until then.
+  if ! ready="$(AZURE_SUBSCRIPTION_ID="$subscription" AZURE_RESOURCE_GROUP="$AZURE_RESOURCE_GROUP" \
+    sh "$ROOT/scripts/wait-ready.sh" --timeout 0)"; then
+    echo "refusing the burst: $ready" >&2; exit 1
+  fi
   for app in $APPS; do
-    status=0; revision="$(ready_revision "$app" 2>"$az_error.reason")" || status=$?
-    if [[ $status -eq 2 ]]; then wrong="$wrong $app: $(cat "$az_error.reason")"; continue; fi
-    [[ $status -eq 0 ]] || { cat "$az_error.reason" >&2; exit 1; }
+    revision="$(latest_revision "$app")" || exit 1
     deployed_model="$(deployed_setting "$app" "$revision" Messaging__Model)" || exit 1
     if [[ "$deployed_model" != "$model" ]]; then
       wrong="$wrong $app=${deployed_model:-none}"
