@@ -76,11 +76,10 @@ param requestDeadlineSeconds int = 10
 @description('Object id of the user or principal running azd; gets send rights on the ingress queue and blob access for the load tool. Empty: none.')
 param principalId string = ''
 
-// azd sets AZURE_PRINCIPAL_ID from the signed-in account but no AZURE_PRINCIPAL_TYPE (it was proposed
-// in Azure/azure-dev discussion 3488), so a default here would be a guess: 'User' makes ARM refuse the
+// azd 1.17.1 and later set AZURE_PRINCIPAL_TYPE from the signed-in account (User or ServicePrincipal);
+// an older azd leaves it empty, and a default here would be a guess: 'User' makes ARM refuse the
 // assignments when a service principal runs azd (any CI). Empty, the assignments name no type and ARM
-// reads it from the principal itself; the type only spares a lookup for a principal created moments
-// before, and the signed-in account is not one.
+// reads it from the principal itself (docs/azure.md, "What gets deployed").
 @description('User or ServicePrincipal (AZURE_PRINCIPAL_TYPE); empty: ARM reads the type of principalId itself')
 @allowed([
   ''

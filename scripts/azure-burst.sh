@@ -45,6 +45,10 @@ QUEUES="q-order-ingress q-order-express q-order-standard"
 
 usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 APPS="distributor receiver-express receiver-standard"
+# The queue each app's scale rule reads.
+APP_QUEUES="distributor=q-order-ingress receiver-express=q-order-express receiver-standard=q-order-standard"
+# shellcheck source=scripts/azure-burst-cost.sh
+. "$ROOT/scripts/azure-burst-cost.sh"
 WINDOW_MARGIN=60
 
 count=10000
@@ -443,18 +447,22 @@ iso_of_epoch $((ended + skew)) > "$burst_record"
 echo "start: $start; replicas at the scheduled instant: ${replicas_start:-(not recorded)}; at the end: $replicas_end"
 # Bursts compare only with bursts of the same model that started alike.
 history="$results/azure-bursts-${AZURE_ENV_NAME:-default}.tsv"
-[[ -f "$history" ]] || printf 'scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\n' > "$history"
+[[ -f "$history" ]] || printf 'scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\tcpu_seconds\tpeak_mib\tcost_usd\n' > "$history"
 if [[ -z "$replicas_start" || "$replicas_start" == *"=?"* ]]; then
   echo "comparable earlier bursts: unknown (the replicas at the instant were not read); compare this burst with none"
 else
   alike="$(awk -F'\t' -v m="$model" -v s="$start" -v r="$replicas_start" 'NR > 1 && $2 == m && $3 == s && $4 == r' "$history" | wc -l | tr -d ' ')"
   echo "comparable earlier bursts (model $model, start $start, same replicas at the instant): $alike, in $history"
 fi
-printf '%s\t%s\t%s\t%s\t%s\n' "${scheduled_at:--}" "$model" "$start" "${replicas_start:-?}" "$replicas_end" >> "$history"
 echo "burst scheduled for ${scheduled_at:-(not recorded)} (storage's clock, ${skew} s ahead of this machine's)"
 if [[ -n "$scheduled_at" && -n "$load_tool_log" ]]; then
   compare_ends "$scheduled_at" "$window_start" "$window_end"
 fi
+# After the telemetry wait: Azure Monitor's metrics arrive minutes behind too.
+BURST_COST_ROW="-	-	-"
+report_cost_and_scaling "$window_start" "$window_end" "$count" || true
+printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${scheduled_at:--}" "$model" "$start" "${replicas_start:-?}" "$replicas_end" \
+  "$BURST_COST_ROW" >> "$history"
 echo "the queries for this burst:" >&2
 echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2
 exit "$status"
