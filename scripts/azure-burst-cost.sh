@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2154,SC2034 # subscription, az_error and APP_QUEUES are the burst script's; it reads BURST_COST_ROW
 # Sourced by scripts/azure-burst.sh: what a burst cost and whether each app's scaler acted, from Azure Monitor's
 # metrics over the burst's window (one-minute grain, minutes behind real time). Needs the burst script's
 # subscription, AZURE_RESOURCE_GROUP, SERVICEBUS_NAMESPACE, az_error and an app=queue list in APP_QUEUES.
@@ -7,6 +6,8 @@
 # Container Apps bills each replica's allocated vCPU and memory per second while it runs (the Consumption plan's
 # active rate); the prices are settings, in USD, defaulting to the pay-as-you-go list prices this repository
 # was written against (docs/azure.md, "What a burst costs"):
+# Usage: . scripts/azure-burst-cost.sh   (sourced by scripts/azure-burst.sh; --help prints this)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;; esac
 CONTAINER_APPS_VCPU_SECOND_PRICE="${CONTAINER_APPS_VCPU_SECOND_PRICE:-0.000024}"
 CONTAINER_APPS_GIB_SECOND_PRICE="${CONTAINER_APPS_GIB_SECOND_PRICE:-0.000003}"
 # What the revision's system log says when KEDA's scaler fails (a refused identity, a missing right).
@@ -14,6 +15,7 @@ SCALER_ERRORS='keda|scaler|scaledobject|unauthorized|forbidden'
 NO_SCALER_LINE="no scaler line in the revision's system log (az containerapp logs show --type system)"
 
 # One metric of one resource over the window, one value per replica-minute (or per minute), one per line.
+# shellcheck disable=SC2154 # subscription and az_error are the burst script's
 metric_values() { # RESOURCE-ID METRIC AGGREGATION FILTER START END
   az monitor metrics list --subscription "$subscription" --resource "$1" --metric "$2" --aggregation "$3" \
     --interval PT1M --filter "$4" --start-time "$5" --end-time "$6" \
@@ -24,6 +26,7 @@ metric_values() { # RESOURCE-ID METRIC AGGREGATION FILTER START END
 # Per app: CPU-seconds used (UsageNanoCores), peak memory (WorkingSetBytes), replica-minutes and their cost at
 # the allocated size; then the total, and whether each app scaled past one replica while its queue held messages.
 # Prints lines; sets BURST_COST_ROW (cpu-seconds, peak MiB, cost) for the history. Status 1 when az failed.
+# shellcheck disable=SC2154,SC2034 # APP_QUEUES is the burst script's, which reads BURST_COST_ROW
 report_cost_and_scaling() { # START END ORDERS
   local app queue id cpu memory sizes used peak minutes cost total_cpu=0 total_cost=0 worst_mib=0 failed=0
   local namespace_id most_replicas most_messages why

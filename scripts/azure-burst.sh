@@ -31,6 +31,10 @@
 # side for the containers' clocks. After the burst the script prints the load tool's end (its last
 # blob) beside scripts/kql/cycle-time.kql's end (the receivers' last OrdersStored event), waiting up to
 # --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
+# Then, from Azure Monitor's metrics over the same window (scripts/azure-burst-cost.sh), each app's CPU-seconds,
+# peak memory and replica-minutes, the burst's cost at Container Apps prices (CONTAINER_APPS_VCPU_SECOND_PRICE,
+# CONTAINER_APPS_GIB_SECOND_PRICE, USD) and whether each app's scaler added replicas while its queue held
+# messages (or the system log's line why not); the history keeps CPU-seconds, peak MiB and cost.
 # --render-only writes the component and prints its folder, without running anything.
 # --dead-letters-only prints each queue's dead-letter count now, without a burst.
 # --drain-only waits for the queues to drain (active and scheduled messages), then prints the counts.
@@ -45,9 +49,10 @@ QUEUES="q-order-ingress q-order-express q-order-standard"
 
 usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 APPS="distributor receiver-express receiver-standard"
-# The queue each app's scale rule reads.
+# The queue each app's scale rule reads (scripts/azure-burst-cost.sh reads it).
+# shellcheck disable=SC2034
 APP_QUEUES="distributor=q-order-ingress receiver-express=q-order-express receiver-standard=q-order-standard"
-# shellcheck source=scripts/azure-burst-cost.sh
+# shellcheck source=scripts/azure-burst-cost.sh disable=SC1091
 . "$ROOT/scripts/azure-burst-cost.sh"
 WINDOW_MARGIN=60
 
