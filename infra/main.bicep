@@ -1,4 +1,5 @@
 targetScope = 'subscription'
+import { appSettings } from 'modules/types.bicep'
 
 @minLength(1)
 @maxLength(64)
@@ -75,11 +76,10 @@ param requestDeadlineSeconds int = 10
 @description('Object id of the user or principal running azd; gets send rights on the ingress queue and blob access for the load tool. Empty: none.')
 param principalId string = ''
 
-// azd sets AZURE_PRINCIPAL_ID from the signed-in account but no AZURE_PRINCIPAL_TYPE (it was proposed
-// in Azure/azure-dev discussion 3488), so a default here would be a guess: 'User' makes ARM refuse the
+// azd 1.17.1 and later set AZURE_PRINCIPAL_TYPE from the signed-in account (User or ServicePrincipal);
+// an older azd leaves it empty, and a default here would be a guess: 'User' makes ARM refuse the
 // assignments when a service principal runs azd (any CI). Empty, the assignments name no type and ARM
-// reads it from the principal itself; the type only spares a lookup for a principal created moments
-// before, and the signed-in account is not one.
+// reads it from the principal itself (docs/azure.md, "What gets deployed").
 @description('User or ServicePrincipal (AZURE_PRINCIPAL_TYPE); empty: ARM reads the type of principalId itself')
 @allowed([
   ''
@@ -465,6 +465,24 @@ var messagingEnv = [
   { name: 'Messaging__RequestDeadline', value: '00:00:${padLeft(string(requestDeadlineSeconds), 2, '0')}' }
 ]
 
+var distributorApp appSettings = {
+  location: location
+  tags: tags
+  serviceName: 'distributor'
+  daprAppId: 'distributor'
+  environmentId: containerAppsEnvironment.outputs.id
+  registryServer: registry.outputs.loginServer
+  identityId: identities.outputs.distributorId
+  identityClientId: identities.outputs.distributorClientId
+  scalerIdentityId: identities.outputs.distributorScalerId
+  serviceBusNamespaceName: serviceBus.outputs.name
+  scalePollingIntervalSeconds: scalePollingIntervalSeconds
+  scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
+  scaleQueueName: queueNames.ingress
+  daprMaxConcurrency: daprMaxConcurrency
+  env: messagingEnv
+}
+
 module distributor 'modules/container-app.bicep' = {
   name: 'app-distributor'
   scope: rg
@@ -476,25 +494,32 @@ module distributor 'modules/container-app.bicep' = {
     daprComponents
   ]
   params: {
-    location: location
-    tags: tags
     name: 'distributor'
-    serviceName: 'distributor'
-    daprAppId: 'distributor'
-    exists: distributorExists
-    environmentId: containerAppsEnvironment.outputs.id
-    registryServer: registry.outputs.loginServer
-    identityId: identities.outputs.distributorId
-    identityClientId: identities.outputs.distributorClientId
-    scalerIdentityId: identities.outputs.distributorScalerId
     appInsightsName: appInsightsName
-    serviceBusNamespaceName: serviceBus.outputs.name
-    scalePollingIntervalSeconds: scalePollingIntervalSeconds
-    scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
-    scaleQueueName: queueNames.ingress
-    daprMaxConcurrency: daprMaxConcurrency
-    env: messagingEnv
+    app: distributorApp
+    exists: distributorExists
   }
+}
+
+var receiverExpressApp appSettings = {
+  location: location
+  tags: tags
+  serviceName: 'receiver-express'
+  daprAppId: 'receiver-express'
+  environmentId: containerAppsEnvironment.outputs.id
+  registryServer: registry.outputs.loginServer
+  identityId: identities.outputs.receiverExpressId
+  identityClientId: identities.outputs.receiverExpressClientId
+  scalerIdentityId: identities.outputs.receiverExpressScalerId
+  serviceBusNamespaceName: serviceBus.outputs.name
+  scalePollingIntervalSeconds: scalePollingIntervalSeconds
+  scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
+  scaleQueueName: queueNames.express
+  daprMaxConcurrency: daprMaxConcurrency
+  env: concat(messagingEnv, [
+    { name: 'INSTANCE', value: 'express' }
+    { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }
+  ])
 }
 
 module receiverExpress 'modules/container-app.bicep' = {
@@ -507,28 +532,32 @@ module receiverExpress 'modules/container-app.bicep' = {
     daprComponents
   ]
   params: {
-    location: location
-    tags: tags
     name: 'receiver-express'
-    serviceName: 'receiver-express'
-    daprAppId: 'receiver-express'
-    exists: receiverExpressExists
-    environmentId: containerAppsEnvironment.outputs.id
-    registryServer: registry.outputs.loginServer
-    identityId: identities.outputs.receiverExpressId
-    identityClientId: identities.outputs.receiverExpressClientId
-    scalerIdentityId: identities.outputs.receiverExpressScalerId
     appInsightsName: appInsightsName
-    serviceBusNamespaceName: serviceBus.outputs.name
-    scalePollingIntervalSeconds: scalePollingIntervalSeconds
-    scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
-    scaleQueueName: queueNames.express
-    daprMaxConcurrency: daprMaxConcurrency
-    env: concat(messagingEnv, [
-      { name: 'INSTANCE', value: 'express' }
-      { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }
-    ])
+    app: receiverExpressApp
+    exists: receiverExpressExists
   }
+}
+
+var receiverStandardApp appSettings = {
+  location: location
+  tags: tags
+  serviceName: 'receiver-standard'
+  daprAppId: 'receiver-standard'
+  environmentId: containerAppsEnvironment.outputs.id
+  registryServer: registry.outputs.loginServer
+  identityId: identities.outputs.receiverStandardId
+  identityClientId: identities.outputs.receiverStandardClientId
+  scalerIdentityId: identities.outputs.receiverStandardScalerId
+  serviceBusNamespaceName: serviceBus.outputs.name
+  scalePollingIntervalSeconds: scalePollingIntervalSeconds
+  scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
+  scaleQueueName: queueNames.standard
+  daprMaxConcurrency: daprMaxConcurrency
+  env: concat(messagingEnv, [
+    { name: 'INSTANCE', value: 'standard' }
+    { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }
+  ])
 }
 
 module receiverStandard 'modules/container-app.bicep' = {
@@ -541,27 +570,10 @@ module receiverStandard 'modules/container-app.bicep' = {
     daprComponents
   ]
   params: {
-    location: location
-    tags: tags
     name: 'receiver-standard'
-    serviceName: 'receiver-standard'
-    daprAppId: 'receiver-standard'
-    exists: receiverStandardExists
-    environmentId: containerAppsEnvironment.outputs.id
-    registryServer: registry.outputs.loginServer
-    identityId: identities.outputs.receiverStandardId
-    identityClientId: identities.outputs.receiverStandardClientId
-    scalerIdentityId: identities.outputs.receiverStandardScalerId
     appInsightsName: appInsightsName
-    serviceBusNamespaceName: serviceBus.outputs.name
-    scalePollingIntervalSeconds: scalePollingIntervalSeconds
-    scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
-    scaleQueueName: queueNames.standard
-    daprMaxConcurrency: daprMaxConcurrency
-    env: concat(messagingEnv, [
-      { name: 'INSTANCE', value: 'standard' }
-      { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }
-    ])
+    app: receiverStandardApp
+    exists: receiverStandardExists
   }
 }
 
@@ -584,3 +596,7 @@ output SERVICEBUS_SKU string = serviceBusSku
 output MAX_BULK_PUBLISH_BYTES int = maxBulkPubBytes
 output AZURE_SUBSCRIPTION_ID string = subscription().subscriptionId
 output WORKBOOK_NAME string = workbook.outputs.name
+// What azd deploy deploys each app with (infra/<service>.bicepparam): these settings and the image it pushed.
+output SERVICE_DISTRIBUTOR_APP appSettings = distributorApp
+output SERVICE_RECEIVER_EXPRESS_APP appSettings = receiverExpressApp
+output SERVICE_RECEIVER_STANDARD_APP appSettings = receiverStandardApp

@@ -12,9 +12,9 @@
 # you (az login; Dapr's Azure auth falls back to the Azure CLI), and main.bicep gives
 # AZURE_PRINCIPAL_ID send rights on q-order-ingress and access to the outboxes. Bulk publishes use
 # the tier's byte budget (MAX_BULK_PUBLISH_BYTES, a deployment output), as the apps do.
-# Before sending, the script reads what is deployed (az): the model each app runs (Messaging__Model
-# in the environment of its latest revision, which must be its latest ready one:
-# a revision still starting or failed is refused) and the chosen model's live component; it refuses the
+# Before sending, the script refuses a trio not ready for a burst (scripts/wait-ready.sh, checked once: one
+# line naming the app and why), then reads what is deployed (az): the model each app runs (Messaging__Model
+# in the environment of its latest revision) and the chosen model's live component; it refuses the
 # burst when they disagree with the azd environment's inputs (a failed or pending provision). The burst
 # is labelled cold when an app's processes all started after the last burst this machine sent to the
 # environment (a new revision, a scale from zero, a restart: its oldest replica is younger than that
@@ -31,6 +31,10 @@
 # side for the containers' clocks. After the burst the script prints the load tool's end (its last
 # blob) beside scripts/kql/cycle-time.kql's end (the receivers' last OrdersStored event), waiting up to
 # --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
+# Then, from Azure Monitor's metrics over the same window (scripts/azure-burst-cost.sh), each app's CPU-seconds,
+# peak memory and replica-minutes, the burst's cost at Container Apps prices (CONTAINER_APPS_VCPU_SECOND_PRICE,
+# CONTAINER_APPS_GIB_SECOND_PRICE, USD) and whether each app's scaler added replicas while its queue held
+# messages (or the system log's line why not); the history keeps CPU-seconds, peak MiB and cost.
 # --render-only writes the component and prints its folder, without running anything.
 # --dead-letters-only prints each queue's dead-letter count now, without a burst.
 # --drain-only waits for the queues to drain (active and scheduled messages), then prints the counts.
@@ -45,6 +49,11 @@ QUEUES="q-order-ingress q-order-express q-order-standard"
 
 usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 APPS="distributor receiver-express receiver-standard"
+# The queue each app's scale rule reads (scripts/azure-burst-cost.sh reads it).
+# shellcheck disable=SC2034
+APP_QUEUES="distributor=q-order-ingress receiver-express=q-order-express receiver-standard=q-order-standard"
+# shellcheck source=scripts/azure-burst-cost.sh disable=SC1091
+. "$ROOT/scripts/azure-burst-cost.sh"
 WINDOW_MARGIN=60
 
 count=10000
@@ -182,22 +191,14 @@ clock_skew_seconds() { # RECORD
   esac
 }
 
-# The revision an app runs: its latest revision, which must also be its latest ready one. An app's
-# properties.template is its latest template, which a revision still starting (or failed) may not run
-# yet. Status 1, with the reason on stderr, when az fails; status 2 when the latest is not ready.
-ready_revision() { # APP -> revision name
-  local names latest="" ready=""
-  if ! names="$(az containerapp show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$1" \
-    --query "join(' ', [properties.latestRevisionName || '-', properties.latestReadyRevisionName || '-'])" -o tsv 2>"$az_error")"; then
+# The revision an app runs: its latest one (scripts/wait-ready.sh has found it ready). Status 1, with the
+# reason on stderr, when az fails.
+latest_revision() { # APP -> revision name
+  if ! az containerapp show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$1" \
+    --query "properties.latestRevisionName" -o tsv 2>"$az_error"; then
     echo "az could not read $1: $(grep -m1 . "$az_error" || echo 'no error text')" >&2
     return 1
   fi
-  read -r latest ready <<<"$names"
-  if [[ -z "$latest" || "$latest" == "-" || "$latest" != "$ready" ]]; then
-    echo "its latest revision ${latest:--} is not ready (latest ready: ${ready:--})" >&2
-    return 2
-  fi
-  printf '%s\n' "$latest"
 }
 
 # One setting of an app's revision (its container's environment), as deployed.
@@ -285,11 +286,14 @@ compare_ends() { # INSTANT START END
 # Refuses (exit 1) when what runs in Azure is not the model the azd environment names: a burst
 # labelled with the inputs would then measure another model.
 check_deployed_model() {
-  local app revision status deployed_model wrong="" live scopes
+  local app revision deployed_model wrong="" live scopes ready
+  # What azd's postdeploy hook waited for: refused in one line (the app and why) until then.
+  if ! ready="$(AZURE_SUBSCRIPTION_ID="$subscription" AZURE_RESOURCE_GROUP="$AZURE_RESOURCE_GROUP" \
+    sh "$ROOT/scripts/wait-ready.sh" --timeout 0)"; then
+    echo "refusing the burst: $ready" >&2; exit 1
+  fi
   for app in $APPS; do
-    status=0; revision="$(ready_revision "$app" 2>"$az_error.reason")" || status=$?
-    if [[ $status -eq 2 ]]; then wrong="$wrong $app: $(cat "$az_error.reason")"; continue; fi
-    [[ $status -eq 0 ]] || { cat "$az_error.reason" >&2; exit 1; }
+    revision="$(latest_revision "$app")" || exit 1
     deployed_model="$(deployed_setting "$app" "$revision" Messaging__Model)" || exit 1
     if [[ "$deployed_model" != "$model" ]]; then
       wrong="$wrong $app=${deployed_model:-none}"
@@ -448,18 +452,22 @@ iso_of_epoch $((ended + skew)) > "$burst_record"
 echo "start: $start; replicas at the scheduled instant: ${replicas_start:-(not recorded)}; at the end: $replicas_end"
 # Bursts compare only with bursts of the same model that started alike.
 history="$results/azure-bursts-${AZURE_ENV_NAME:-default}.tsv"
-[[ -f "$history" ]] || printf 'scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\n' > "$history"
+[[ -f "$history" ]] || printf 'scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\tcpu_seconds\tpeak_mib\tcost_usd\n' > "$history"
 if [[ -z "$replicas_start" || "$replicas_start" == *"=?"* ]]; then
   echo "comparable earlier bursts: unknown (the replicas at the instant were not read); compare this burst with none"
 else
   alike="$(awk -F'\t' -v m="$model" -v s="$start" -v r="$replicas_start" 'NR > 1 && $2 == m && $3 == s && $4 == r' "$history" | wc -l | tr -d ' ')"
   echo "comparable earlier bursts (model $model, start $start, same replicas at the instant): $alike, in $history"
 fi
-printf '%s\t%s\t%s\t%s\t%s\n' "${scheduled_at:--}" "$model" "$start" "${replicas_start:-?}" "$replicas_end" >> "$history"
 echo "burst scheduled for ${scheduled_at:-(not recorded)} (storage's clock, ${skew} s ahead of this machine's)"
 if [[ -n "$scheduled_at" && -n "$load_tool_log" ]]; then
   compare_ends "$scheduled_at" "$window_start" "$window_end"
 fi
+# After the telemetry wait: Azure Monitor's metrics arrive minutes behind too.
+BURST_COST_ROW="-	-	-"
+report_cost_and_scaling "$window_start" "$window_end" "$count" || true
+printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${scheduled_at:--}" "$model" "$start" "${replicas_start:-?}" "$replicas_end" \
+  "$BURST_COST_ROW" >> "$history"
 echo "the queries for this burst:" >&2
 echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2
 exit "$status"

@@ -58,11 +58,75 @@ public partial class AzdTests
     public void Azure_yaml_hooks_run_existing_scripts()
     {
         var hooks = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("hooks")!;
-        foreach (var hook in new[] { "preprovision", "postprovision" })
+        foreach (var hook in new[] { "preprovision", "postprovision", "postdeploy" })
         {
             var run = hooks.Mapping(hook)?.Mapping("posix")?.Scalar("run");
             Assert.NotNull(run);
             Assert.True(Repo.Exists(run), $"{hook} runs {run}, which does not exist");
+        }
+    }
+
+    [Fact]
+    public void Every_hook_has_a_form_for_each_os_that_runs_the_same_script()
+    {
+        // azd takes the hook's form for the OS it runs on; a hook without one stops azd before anything runs.
+        var hooks = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("hooks")!;
+        Assert.NotEmpty(hooks.Children);
+        foreach (var (name, _) in hooks.Children)
+        {
+            var hook = hooks.Mapping(name.ToString())!;
+            var posix = hook.Mapping("posix") ?? throw new Xunit.Sdk.XunitException($"hook {name} has no form for posix");
+            var windows = hook.Mapping("windows") ?? throw new Xunit.Sdk.XunitException($"hook {name} has no form for windows");
+            Assert.Equal("sh", posix.Scalar("shell"));
+            Assert.Equal("pwsh", windows.Scalar("shell"));
+            // Its exit code too: pwsh ends an inline script with 0 whatever the script it called exited with.
+            Assert.Equal($"./scripts/hook.ps1 {posix.Scalar("run")}; exit $LASTEXITCODE", windows.Scalar("run"));
+            Assert.Equal(posix.Scalar("continueOnError"), windows.Scalar("continueOnError"));
+        }
+    }
+
+    [RequiresProgramFact("git", "apt-get install git")]
+    public void Gitattributes_keeps_every_shell_script_lf_on_every_checkout()
+    {
+        // sh stops at the \r a Windows checkout would add to each line.
+        var scripts = Directory.GetFiles(Repo.Root, "*.sh", SearchOption.AllDirectories)
+            .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}.tools{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
+                && !f.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
+                && !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
+            .Select(f => Path.GetRelativePath(Repo.Root, f).Replace('\\', '/'))
+            .Append(".ci/run").ToList();
+        Assert.Contains("scripts/wait-ready.sh", scripts);
+
+        var (exitCode, output) = Repo.Run("git", ["check-attr", "eol", "--", .. scripts]);
+
+        Assert.True(exitCode == 0, output);
+        foreach (var script in scripts)
+        {
+            Assert.Contains($"{script}: eol: lf", output, StringComparison.Ordinal);
+        }
+    }
+
+    [RequiresProgramFact("pwsh", "dotnet tool install --global PowerShell")]
+    public void The_windows_form_of_a_hook_runs_the_posix_script_with_its_arguments_and_exit_code()
+    {
+        // azd runs a hook's inline pwsh text from a script file of its own: the same here, with azure.yaml's text.
+        var run = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("hooks")!.Mapping("postdeploy")!.Mapping("windows")!.Scalar("run")!;
+        var folder = Directory.CreateTempSubdirectory("hook-").FullName;
+        try
+        {
+            var script = Path.Combine(folder, "hook.sh");
+            File.WriteAllText(script, "echo \"ran with $1 $2\"\nexit 3\n");
+            var inline = Path.Combine(folder, "inline.ps1");
+            File.WriteAllText(inline, run.Replace("./scripts/wait-ready.sh", $"{script} first second", StringComparison.Ordinal) + "\n");
+
+            var (exitCode, output) = Repo.Run("pwsh", ["-NoProfile", "-File", inline]);
+
+            Assert.Equal("ran with first second", output.Trim());
+            Assert.Equal(3, exitCode);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
         }
     }
 

@@ -21,11 +21,17 @@ public partial class AzureBurstTests
             "refusing the burst: the azd environment says pubsub-bulk, but Azure runs: receiver-standard=bindings");
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void A_burst_is_refused_while_an_apps_latest_revision_is_not_the_ready_one_it_would_be_labelled_by() =>
-        // The latest template may not run yet: the settings are read from the ready revision, and only when it is the latest.
+    public void A_burst_is_refused_in_one_line_naming_the_app_while_its_latest_revision_is_not_ready() =>
+        // The latest template may not run yet: the settings would be read from a revision that takes no delivery.
         AssertRefused(
-            a => a.Respond("--name receiver-express --query join", "receiver-express--r2 receiver-express--r1"),
-            "Azure runs: receiver-express: its latest revision receiver-express--r2 is not ready (latest ready: receiver-express--r1)");
+            a => a.Respond("--name receiver-express -o tsv", WaitReadyTests.AppState("receiver-express--r2", "receiver-express--r1")),
+            "refusing the burst: not ready for a burst: receiver-express: its latest revision receiver-express--r2 is not ready yet (latest ready: receiver-express--r1)");
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_is_refused_in_one_line_naming_the_app_while_a_replica_does_not_answer_readiness() =>
+        AssertRefused(
+            a => a.Respond("--revision distributor--r1 --query [].join", "distributor--r1-x7 Running 1"),
+            "refusing the burst: not ready for a burst: distributor: replica distributor--r1-x7 is Running with 1 container(s) not ready (readiness: /health)");
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void A_burst_is_refused_when_the_chosen_models_component_is_not_deployed() =>
@@ -36,7 +42,7 @@ public partial class AzureBurstTests
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void The_first_burst_to_an_environment_is_cold_and_the_next_one_warm_while_the_processes_run()
     {
-        using var azure = Deployed(specific: a => a.Respond("replica list", Before));
+        using var azure = Deployed(specific: a => a.Respond("createdTime", Before));
 
         var (first, firstOutput) = Burst(azure);
         Assert.True(first == 0, firstOutput);
@@ -52,8 +58,8 @@ public partial class AzureBurstTests
     public void A_burst_after_a_new_revision_or_a_scale_from_zero_of_one_app_is_cold()
     {
         using var azure = Deployed(specific: a => a
-            .Respond($"replica list --subscription {FakeAzure.Subscription} --resource-group rg-fake --name receiver-express", After)
-            .Respond("replica list", Before));
+            .Respond("--name receiver-express --query min([].properties.createdTime)", After)
+            .Respond("createdTime", Before));
         File.WriteAllText(Path.Combine(azure.Folder, "azure-last-burst-fake.txt"), LastBurst + "\n");
 
         var (exitCode, output) = Burst(azure);
@@ -164,20 +170,60 @@ public partial class AzureBurstTests
         Assert.DoesNotContain("dead-lettered in this burst", output, StringComparison.Ordinal);
     }
 
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void After_a_burst_each_apps_cpu_seconds_peak_memory_and_cost_are_read_from_its_replica_metrics()
+    {
+        // Two replica-minutes of the distributor: 0.25 and 0.05 cores on average, 150 and 170 MiB at most.
+        using var azure = Deployed(specific: a => a
+            .Respond("--name distributor --query [id", "/subscriptions/s/rg/distributor\t0.5\t1Gi")
+            .Respond("/subscriptions/s/rg/distributor --metric UsageNanoCores", "250000000\n50000000")
+            .Respond("/subscriptions/s/rg/distributor --metric WorkingSetBytes", "157286400\n178257920")
+            .Respond("/subscriptions/s/rg/distributor --metric Replicas", "1\n3")
+            .Respond("--metric ActiveMessages", "0\n9500"));
+
+        var (exitCode, output) = Burst(azure, "--start", "warm");
+
+        Assert.True(exitCode == 0, output);
+        // 0.3 cores x 60 s = 18 CPU-s; 120 replica-seconds x (0.5 vCPU x 0.000024 + 1 GiB x 0.000003) USD.
+        Assert.Contains("cost, distributor: 18.00 CPU-s used, peak 170 MiB; 2 replica-minutes of 0.5 vCPU and 1Gi allocated: 0.001800 USD", output, StringComparison.Ordinal);
+        Assert.Contains("scaler, distributor: scaled to 3 replicas while q-order-ingress held up to 9500 messages", output, StringComparison.Ordinal);
+        Assert.Contains("burst cost at Container Apps consumption prices (CONTAINER_APPS_VCPU_SECOND_PRICE=0.000024, CONTAINER_APPS_GIB_SECOND_PRICE=0.000003 USD): 0.001800 USD for 10 orders", output, StringComparison.Ordinal);
+        var row = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))[^1].Split('\t');
+        Assert.Equal(["18.00", "170", "0.001800"], row[^3..]);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_whose_app_never_scaled_while_its_queue_held_messages_says_why_in_one_line()
+    {
+        using var azure = Deployed(specific: a => a
+            .Respond("--name receiver-express --query [id", "/subscriptions/s/rg/receiver-express\t0.5\t1Gi")
+            .Respond("/subscriptions/s/rg/receiver-express --metric Replicas", "1\n1")
+            .Respond("--metric ActiveMessages", "4800\n9700")
+            .Respond("logs show --subscription " + FakeAzure.Subscription + " --resource-group rg-fake --name receiver-express --type system",
+                "2026-11-20T10:00:41Z KEDAScalerFailed: failed to get queue length: unauthorized, identity lacks Manage"));
+
+        var (exitCode, output) = Burst(azure, "--start", "warm");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("scaler, receiver-express: stayed at 1 replica while q-order-express held up to 9700 messages: 2026-11-20T10:00:41Z KEDAScalerFailed: failed to get queue length: unauthorized, identity lacks Manage", output, StringComparison.Ordinal);
+    }
+
     /// <summary>An azd environment on pubsub-bulk whose apps and component run just that, with empty queues and
-    /// <paramref name="replicas"/> replicas per app; the <paramref name="specific"/> answers come first (the fake
-    /// answers with the first that matches). The load tool's stand-in records 9 of 10 orders stored in 41.2 s, and
+    /// <paramref name="replicas"/> replicas per app, each ready for a burst; the <paramref name="specific"/> answers
+    /// come first (the fake answers with the first that matches). The load tool's stand-in records 9 of 10 orders stored in 41.2 s, and
     /// Application Insights holds the same.</summary>
     private static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null, int replicas = 1)
     {
         var azure = new FakeAzure()
             .SetAzdValue("AZURE_CONTAINER_APPS_ENVIRONMENT_NAME", "cae-fake")
             .SetAzdValue("MESSAGING_MODEL", "pubsub-bulk");
-        azure.Respond("length(@)", replicas.ToString(CultureInfo.InvariantCulture));
+        // Answers about readiness (scripts/wait-ready.sh) first: a specific one given for them wins.
         specific?.Invoke(azure);
+        WaitReadyTests.Ready(azure);
+        azure.Respond("length(@)", replicas.ToString(CultureInfo.InvariantCulture));
         foreach (var app in Contract.AppIds)
         {
-            azure.Respond($"--name {app} --query join", $"{app}--r1 {app}--r1");
+            azure.Respond($"--name {app} --query properties.latestRevisionName", $"{app}--r1");
         }
 
         azure.Respond("app-insights query", "41.5 9 2026-11-20T10:01:11.500Z")
