@@ -16,6 +16,7 @@ public sealed class WatchTally
     private readonly WatchExpectation _expected;
     private readonly IReadOnlyList<string> _outboxes;
     private readonly Dictionary<string, string[]> _namesOf = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, long[]> _idsOf = new(StringComparer.Ordinal);
     private readonly Dictionary<string, bool[]> _seenIn = new(StringComparer.Ordinal);
     private readonly Dictionary<long, DateTimeOffset> _storedAt = [];
     private readonly Dictionary<long, int> _copies = [];
@@ -24,6 +25,7 @@ public sealed class WatchTally
     private readonly HashSet<(string Container, long Id)> _strays = [];
     private readonly HashSet<(string Container, long Id)> _others = [];
     private bool _storedAtFromMetadata = true;
+    private DateTimeOffset? _first;
     private DateTimeOffset? _last;
 
     public WatchTally(WatchExpectation expected, IReadOnlyList<string> outboxes)
@@ -37,11 +39,23 @@ public sealed class WatchTally
                 .Select(e => e.Key.ToString(CultureInfo.InvariantCulture)).ToArray();
             Array.Sort(names, StringComparer.Ordinal);
             _namesOf[outbox] = names;
+            _idsOf[outbox] = [.. names.Select(n => long.Parse(n, CultureInfo.InvariantCulture))];
             _seenIn[outbox] = new bool[names.Length];
         }
     }
 
     public int Stored => _storedAt.Count;
+
+    /// <summary>How many valid orders are expected as blobs.</summary>
+    public int Expected => _expected.OutboxOf.Count;
+
+    public bool Complete => Stored == Expected;
+
+    /// <summary>Orders stored per second so far by their own stored times, independent of when the watch looked; null before two.</summary>
+    public double? RatePerSecond =>
+        Stored >= 2 && _first is { } first && _last is { } last && (last - first).TotalSeconds is > 0.2 and var span
+            ? (Stored - 1) / span
+            : null;
 
     /// <summary>Whether a blob of another burst was listed: that burst shared the store with this one.</summary>
     public bool MetOtherBurst => _others.Count > 0;
@@ -95,6 +109,7 @@ public sealed class WatchTally
         var at = blob.StoredOrModified;
         _storedAt[id] = _storedAt.TryGetValue(id, out var earlier) && earlier < at ? earlier : at;
         _last = _last is { } last && last > at ? last : at;
+        _first = _first is { } first && first < at ? first : at;
     }
 
     /// <summary>Whether every expected order under <paramref name="prefix"/> that belongs in <paramref name="outbox"/> has been seen there (or, routed wrong, in the other outbox).</summary>
@@ -157,7 +172,7 @@ public sealed class WatchTally
 
     /// <summary>Whether the expected order at <paramref name="index"/> of the outbox's names was seen there (or, routed wrong, in the other outbox).</summary>
     private bool IsIn(string outbox, int index) =>
-        _seenIn[outbox][index] || _storedAt.ContainsKey(long.Parse(_namesOf[outbox][index], CultureInfo.InvariantCulture));
+        _seenIn[outbox][index] || _storedAt.ContainsKey(_idsOf[outbox][index]);
 
     /// <param name="listingCalls">Listing requests the watch made.</param>
     /// <param name="namesListed">Blob names they returned, counted every time they were returned.</param>
