@@ -5,9 +5,9 @@ namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>
 /// Waits until every expected valid order is a blob in one of the outboxes, or the time is up, costing the store
-/// as little as it can. Each blob is read a bounded number of times whatever the burst's size or the number of
-/// looks: an outbox is listed by name prefix (an order's blob is named after its id), a prefix that held many
-/// names is split past the digits its awaited orders share, and a prefix whose orders are all in is never listed again. Looks
+/// as little as it can. An outbox is listed by name prefix (an order's blob is named after its id): after each listing
+/// the prefix is replaced by the cut through its digits that costs the store least, calls and names already seen
+/// together (<see cref="ListingPlan"/>), and a prefix whose orders are all in is never listed again. Looks
 /// are paced by <see cref="WatchPacing"/>, and never come closer than the last look took, so that a store slowed down by
 /// the burst is asked less, not more; a storage outage (no answer, refused, reset) is waited out until the watch's own
 /// timeout, told once when it begins and once when it ends. A look costs the tool the names it lists, not the orders
@@ -18,8 +18,14 @@ namespace OrderDistribution.LoadTool.Watching;
 /// </summary>
 public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, WatchClock? clock = null)
 {
-    /// <summary>A prefix whose listing returned more names than this is split, so that no name is listed again and again.</summary>
-    public const int SplitAbove = 100;
+    /// <summary>
+    /// What a listing call costs the store at least, in names listed: the request itself. Azurite also scans every blob
+    /// it holds on each call (docs/load-tool.md, "Watching at scale"), so a call costs more the more is stored.
+    /// </summary>
+    public const int CallCost = 100;
+
+    /// <summary>Stored blobs per name's worth of a call's cost.</summary>
+    public const int StoredPerCallName = 50;
 
     private readonly WatchClock _clock = clock ?? WatchClock.System;
 
@@ -103,12 +109,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                     while (continuation is not null);
 
                     names += listed;
-                    if (tally.IsComplete(outbox, prefix))
-                    {
-                        continue;
-                    }
-
-                    next.AddRange(listed > SplitAbove ? tally.IncompleteChildren(outbox, prefix) : [prefix]);
+                    next.AddRange(tally.NextPrefixes(outbox, prefix, Math.Max(CallCost, tally.Stored / StoredPerCallName)));
                 }
 
                 pending[outbox] = next;

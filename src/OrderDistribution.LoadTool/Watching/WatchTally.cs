@@ -8,8 +8,8 @@ namespace OrderDistribution.LoadTool.Watching;
 /// What a watch has seen so far, kept once per blob: which expected orders are stored (and where, and when), which
 /// twice, which poison, and which blobs are of another burst. Its memory grows with the orders expected, never with how
 /// often or how much was listed.
-/// Expected ids are kept per outbox as sorted decimal names, so that the watcher can ask whether every order under
-/// a name prefix is in, and list only the prefixes that are not.
+/// Expected ids are kept per outbox as sorted decimal names, so that the watcher can ask which prefixes still hold
+/// awaited orders, and list only those (<see cref="ListingPlan"/>).
 /// </summary>
 public sealed class WatchTally
 {
@@ -112,63 +112,10 @@ public sealed class WatchTally
         _first = _first is { } first && first < at ? first : at;
     }
 
-    /// <summary>Whether every expected order under <paramref name="prefix"/> that belongs in <paramref name="outbox"/> has been seen there (or, routed wrong, in the other outbox).</summary>
-    public bool IsComplete(string outbox, string prefix)
-    {
-        var names = _namesOf[outbox];
-        for (var i = LowerBound(names, prefix); i < names.Length && names[i].StartsWith(prefix, StringComparison.Ordinal); i++)
-        {
-            if (!IsIn(outbox, i))
-            {
-                return false;
-            }
-        }
-
-        return true;
-    }
-
-    /// <summary>
-    /// The prefixes to list instead of <paramref name="prefix"/>: one character longer than the longest prefix that all the
-    /// orders still awaited under it share (a burst's orders share its id's digits, so no listing repeats them one level at
-    /// a time); the prefix itself when one of them is named just that.
-    /// </summary>
-    public IEnumerable<string> IncompleteChildren(string outbox, string prefix)
-    {
-        var names = _namesOf[outbox];
-        while (true)
-        {
-            var children = new SortedSet<string>(StringComparer.Ordinal);
-            var awaitedHere = false;
-            for (var i = LowerBound(names, prefix); i < names.Length && names[i].StartsWith(prefix, StringComparison.Ordinal); i++)
-            {
-                if (IsIn(outbox, i))
-                {
-                    continue;
-                }
-
-                if (names[i].Length == prefix.Length)
-                {
-                    awaitedHere = true;
-                }
-                else
-                {
-                    children.Add(names[i][..(prefix.Length + 1)]);
-                }
-            }
-
-            if (awaitedHere)
-            {
-                return [prefix];
-            }
-
-            if (children.Count != 1)
-            {
-                return children;
-            }
-
-            prefix = children.Min!;
-        }
-    }
+    /// <summary>The prefixes to list instead of <paramref name="prefix"/> next time (<see cref="ListingPlan"/>); none once its orders are all in.</summary>
+    /// <param name="callCost">What one listing call costs the store, in names listed.</param>
+    public IReadOnlyList<string> NextPrefixes(string outbox, string prefix, long callCost) =>
+        ListingPlan.Of(_namesOf[outbox], i => IsIn(outbox, i), prefix, callCost);
 
     /// <summary>Whether the expected order at <paramref name="index"/> of the outbox's names was seen there (or, routed wrong, in the other outbox).</summary>
     private bool IsIn(string outbox, int index) =>
@@ -202,11 +149,5 @@ public sealed class WatchTally
         }
 
         return tally.Report(scheduledAt);
-    }
-
-    private static int LowerBound(string[] names, string prefix)
-    {
-        var index = Array.BinarySearch(names, prefix, StringComparer.Ordinal);
-        return index >= 0 ? index : ~index;
     }
 }
