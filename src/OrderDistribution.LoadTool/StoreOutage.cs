@@ -42,7 +42,7 @@ public sealed class StoreOutage(string endpoint)
         return false;
     }
 
-    /// <summary>A call failed with <paramref name="failure"/>, an outage (<see cref="IsOutage"/>) or no answer in time.</summary>
+    /// <summary>A call failed: an outage (<see cref="IsOutage"/>), or no answer in time.</summary>
     /// <returns>When the outage began.</returns>
     public DateTimeOffset Failed(Exception failure)
     {
@@ -56,7 +56,8 @@ public sealed class StoreOutage(string endpoint)
             var now = DateTimeOffset.UtcNow;
             Since = now;
             Listener?.Report(string.Create(CultureInfo.InvariantCulture,
-                $"Storage at {endpoint} not answering since {now:HH:mm:ss} UTC ({FailureText.Reason(failure)}): waiting it out until the timeout."));
+                $"Storage at {endpoint} not answering since {now:HH:mm:ss} UTC ({FailureText.Reason(failure)})")
+                + ": waiting it out until the timeout.");
             return now;
         }
     }

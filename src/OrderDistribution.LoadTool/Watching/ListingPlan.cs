@@ -27,8 +27,12 @@ public static class ListingPlan
         return plan;
     }
 
-    /// <summary>The least cost of finding the awaited orders among <paramref name="names"/>[low..high), all under <paramref name="prefix"/>; the prefixes that cost it are added to <paramref name="plan"/>.</summary>
-    private static long Cost(string[] names, Func<int, bool> isIn, int low, int high, string prefix, long callCost, List<string> plan)
+    /// <summary>
+    /// The least cost of finding the awaited orders among <paramref name="names"/>[low..high), all under
+    /// <paramref name="prefix"/>; the prefixes that cost it are added to <paramref name="plan"/>.
+    /// </summary>
+    private static long Cost(
+        string[] names, Func<int, bool> isIn, int low, int high, string prefix, long callCost, List<string> plan)
     {
         long seen = 0;
         var awaited = 0;
