@@ -69,7 +69,10 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         using var killed = Start(["run", "--count", "1000000", "--lease", "15", .. Run(sidecar)]);
         try
         {
-            await WaitForAsync(async () => (await Marker().ExistsAsync()).Value && (await Marker().GetPropertiesAsync()).Value.LeaseState == LeaseState.Leased,
+            // Leased, and named: the holder writes who it is just after it takes the lease.
+            await WaitForAsync(async () => (await Marker().ExistsAsync()).Value
+                                           && (await Marker().GetPropertiesAsync()).Value is { LeaseState: LeaseState.Leased } marker
+                                           && LeaseHolder.From(marker.Metadata) is not null,
                 "the run's lease", null);
         }
         finally

@@ -121,6 +121,9 @@ internal static class CommandSupport
         console.MarkupLineInterpolated($"Cleared {string.Join(", ", storage.Outboxes)} in {clock.Elapsed.TotalSeconds:0.00} s.");
     }
 
+    /// <summary>Prints each line it is told as a line of its own, at once (a storage outage's beginning and end).</summary>
+    public static IProgress<string> Lines(IAnsiConsole console) => new LinePrinter(console);
+
     public static async Task<T> WithProgressAsync<T>(
         IAnsiConsole console, string description, int? total, Func<IProgress<int>, IProgress<string?>, Task<T>> work) =>
         await console.Progress().AutoClear(false).StartAsync(async context =>
@@ -133,4 +136,9 @@ internal static class CommandSupport
             task.Value = task.MaxValue;
             return result;
         });
+
+    private sealed class LinePrinter(IAnsiConsole console) : IProgress<string>
+    {
+        public void Report(string value) => console.MarkupLineInterpolated($"[yellow]{value}[/]");
+    }
 }

@@ -54,10 +54,10 @@ internal static class InProcessCommand
             var scheduledAt = burst.Schedule(set);
             console.MarkupLineInterpolated($"Scheduled burst {set.Burst}: {set.Count} orders at {scheduledAt:HH:mm:ss.fff}.");
             var watcher = new OutboxWatcher(burst.Storage, WatchPacing.Default);
-            var report = await CommandSupport.WithProgressAsync(console, $"Waiting for {set.Orders.Count} blobs", set.Orders.Count, (progress, status) =>
-                watcher.WatchAsync(WatchExpectation.For(set), scheduledAt, TimeSpan.FromSeconds(result.GetValue(TimeoutSeconds)), progress, status, held));
+            var report = await CommandSupport.WithProgressAsync(console, $"Waiting for {set.Orders.Count} blobs", set.Orders.Count, (progress, _) =>
+                watcher.WatchAsync(WatchExpectation.For(set), scheduledAt, TimeSpan.FromSeconds(result.GetValue(TimeoutSeconds)), progress, CommandSupport.Lines(console), held));
 
-            lease.ThrowIfLost();
+            await lease.ConfirmAsync(held);
             BurstResults.Print(console, report, label);
             // Every in-process burst is a first one: the apps started with this command.
             var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, BurstStart.Cold, set.Burst, lease.Holder.StartedAt, held);

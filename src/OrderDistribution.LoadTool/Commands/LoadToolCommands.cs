@@ -107,7 +107,8 @@ public static class LoadToolCommands
             LoadToolException e => (e.Message, e.WhatToDo, e.ExitCode),
             InvalidDataException or FileNotFoundException or OptionsValidationException or ArgumentException or FormatException =>
                 (FailureText.FirstLine(exception.Message) + ".", null, ExitCodes.BadInput),
-            RequestFailedException or HttpRequestException or TimeoutException or Polly.Timeout.TimeoutRejectedException =>
+            // Raw socket errors too: HttpClient passes some on unwrapped ("Transport endpoint is not connected").
+            _ when exception is RequestFailedException || StoreOutage.IsOutage(exception) =>
                 ($"A call to storage or the sidecar failed: {FailureText.Reason(exception)}.",
                     "Check that the trio and Azurite run (scripts/run-local.sh); --verbose shows the call.", ExitCodes.Unreachable),
             _ => ($"order-load failed unexpectedly: {exception.GetType().Name}: {FailureText.FirstLine(exception.Message)}.",

@@ -49,8 +49,8 @@ internal static class RunCommand
 
             var record = await ScheduleRecord.ReadAsync(result.GetValue(State)!, held);
             var report = await WatchCommand.WatchAsync(console, result, storage, WatchExpectation.For(index), record.ScheduledAt, held);
-            // No result of a burst that may have shared the store.
-            lease.ThrowIfLost();
+            // No result of a burst that may have shared the store (asked again if storage was away since the last renewal).
+            await lease.ConfirmAsync(held);
             var label = ModelOf(result).Text();
             BurstResults.Print(console, report, label);
             var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, StartOf(result), burst, lease.Holder.StartedAt, held);

@@ -40,8 +40,8 @@ internal static class WatchCommand
         IAnsiConsole console, ParseResult result, OutboxStorage storage, WatchExpectation expected, DateTimeOffset scheduledAt, CancellationToken ct)
     {
         var watcher = new OutboxWatcher(storage, Pacing(result));
-        return await CommandSupport.WithProgressAsync(console, $"Waiting for {expected.OutboxOf.Count} blobs", expected.OutboxOf.Count, (progress, status) =>
-            watcher.WatchAsync(expected, scheduledAt, TimeSpan.FromSeconds(result.GetValue(TimeoutSeconds)), progress, status, ct));
+        return await CommandSupport.WithProgressAsync(console, $"Waiting for {expected.OutboxOf.Count} blobs", expected.OutboxOf.Count, (progress, _) =>
+            watcher.WatchAsync(expected, scheduledAt, TimeSpan.FromSeconds(result.GetValue(TimeoutSeconds)), progress, CommandSupport.Lines(console), ct));
     }
 
     public static int ExitCode(IAnsiConsole console, WatchReport report)

@@ -8,6 +8,9 @@ public interface IOutboxReader
 
     IReadOnlyList<string> Outboxes { get; }
 
+    /// <summary>Where the store's outages are told, if anywhere.</summary>
+    StoreOutage? Outage => null;
+
     /// <summary>One page of the blobs of <paramref name="container"/> whose names start with <paramref name="prefix"/>, with their stored times; empty if the container does not exist.</summary>
     /// <param name="continuation">Where the previous page of the same listing ended; null for the first page.</param>
     /// <param name="pageSize">Names a page holds at most.</param>

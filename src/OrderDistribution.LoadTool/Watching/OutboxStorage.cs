@@ -22,6 +22,9 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
 
     public string Endpoint => client.Uri.ToString().TrimEnd('/');
 
+    /// <summary>This store's outages, as the lease and the watch meet them.</summary>
+    public StoreOutage Outage { get; } = new(client.Uri.ToString().TrimEnd('/'));
+
     /// <summary>How long the first call may take before storage is named unreachable.</summary>
     public TimeSpan ProbeTimeout { get; init; } = TimeSpan.FromSeconds(5);
 
@@ -88,7 +91,7 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
         const string doing = " while taking the lease on " + OrderTopology.LoadToolContainer + "/" + StoreLease.MarkerBlob;
         try
         {
-            return await StoreLease.TakeAsync(client, holder, duration, cancellationToken);
+            return await StoreLease.TakeAsync(client, holder, duration, Outage, cancellationToken);
         }
         catch (RequestFailedException e) when (e.Status == 403 && KeepContainers)
         {

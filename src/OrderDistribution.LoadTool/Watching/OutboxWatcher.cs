@@ -1,23 +1,31 @@
 using System.Globalization;
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.Storage;
 
 namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>
 /// Waits until every expected valid order is a blob in one of the outboxes, or the time is up, costing the store
-/// as little as it can. Each blob is read a bounded number of times whatever the burst's size or the number of
-/// looks: an outbox is listed by name prefix (an order's blob is named after its id), a prefix that held many
-/// names is split past the digits its awaited orders share, and a prefix whose orders are all in is never listed again. Looks
-/// are paced by <see cref="WatchPacing"/>; a storage outage is waited out until the watch's own timeout. A listing
+/// as little as it can. An outbox is listed by name prefix (an order's blob is named after its id): after each listing
+/// the prefix is replaced by the cut through its digits that costs the store least, calls and names already seen
+/// together (<see cref="ListingPlan"/>), and a prefix whose orders are all in is never listed again. Looks
+/// are paced by <see cref="WatchPacing"/>, and never come closer than the last look took, so that a store slowed down by
+/// the burst is asked less, not more; a storage outage (no answer, refused, reset) is waited out until the watch's own
+/// timeout, told once when it begins and once when it ends. A look costs the tool the names it lists, not the orders
+/// expected: the full report is made once, at the end. A listing
 /// that is merely slow never ends the watch with an error: at the timeout it reports what is still missing.
 /// A blob of another burst (its name tells its burst, <see cref="BurstId"/>) ends the watch without a result: met in a
 /// listing, or, once every order is in, by asking each outbox for any name beside this burst's prefix.
 /// </summary>
 public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, WatchClock? clock = null)
 {
-    /// <summary>A prefix whose listing returned more names than this is split, so that no name is listed again and again.</summary>
-    public const int SplitAbove = 100;
+    /// <summary>
+    /// What a listing call costs the store at least, in names listed: the request itself. Azurite also scans every blob
+    /// it holds on each call (docs/load-tool.md, "Watching at scale"), so a call costs more the more is stored.
+    /// </summary>
+    public const int CallCost = 100;
+
+    /// <summary>Stored blobs per name's worth of a call's cost.</summary>
+    public const int StoredPerCallName = 50;
 
     private readonly WatchClock _clock = clock ?? WatchClock.System;
 
@@ -33,11 +41,28 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     public const int ChecksInFlight = 8;
 
     /// <param name="stored">Told the number of orders stored after every page listed, from the first one on.</param>
-    /// <param name="status">Told what the watch waits for besides orders (a storage outage), and null when that is over.</param>
+    /// <param name="outages">Told one line when a storage outage begins (the watch's or the lease's), and one when it ends.</param>
     /// <exception cref="LoadToolException">Storage stayed unreachable until the timeout, or another burst's blobs were met.</exception>
     public async Task<WatchReport> WatchAsync(
         WatchExpectation expected, DateTimeOffset scheduledAt, TimeSpan timeout,
-        IProgress<int>? stored, IProgress<string?>? status, CancellationToken cancellationToken)
+        IProgress<int>? stored, IProgress<string>? outages, CancellationToken cancellationToken)
+    {
+        var outage = storage.Outage ?? new StoreOutage(storage.Endpoint);
+        var listening = outage.Listener;
+        outage.Listener = outages;
+        try
+        {
+            return await WatchAsync(expected, scheduledAt, timeout, stored, outage, cancellationToken);
+        }
+        finally
+        {
+            outage.Listener = listening;
+        }
+    }
+
+    private async Task<WatchReport> WatchAsync(
+        WatchExpectation expected, DateTimeOffset scheduledAt, TimeSpan timeout, IProgress<int>? stored, StoreOutage outage,
+        CancellationToken cancellationToken)
     {
         var deadline = _clock.UtcNow + timeout;
         var tally = new WatchTally(expected, storage.Outboxes);
@@ -48,6 +73,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         var names = 0L;
         while (true)
         {
+            var lookBegan = _clock.UtcNow;
             foreach (var outbox in storage.Outboxes)
             {
                 var next = new List<string>();
@@ -63,7 +89,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                     string? continuation = null;
                     do
                     {
-                        var page = await PageThroughOutagesAsync(outbox, prefix, continuation, OutboxStorage.PageSize, deadline, status, cancellationToken);
+                        var page = await PageThroughOutagesAsync(outbox, prefix, continuation, OutboxStorage.PageSize, deadline, outage, cancellationToken);
                         if (page is null)
                         {
                             // The timeout came in the middle of a listing: what is not seen by now is missing.
@@ -83,12 +109,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                     while (continuation is not null);
 
                     names += listed;
-                    if (tally.IsComplete(outbox, prefix))
-                    {
-                        continue;
-                    }
-
-                    next.AddRange(listed > SplitAbove ? tally.IncompleteChildren(outbox, prefix) : [prefix]);
+                    next.AddRange(tally.NextPrefixes(outbox, prefix, Math.Max(CallCost, tally.Stored / StoredPerCallName)));
                 }
 
                 pending[outbox] = next;
@@ -96,22 +117,25 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
 
             // After a whole look, so that the line names what each outbox holds of other bursts.
             ThrowIfOtherBurst(tally, expected.Burst);
-            var report = tally.Report(scheduledAt, calls, names);
-            stored?.Report(report.Stored);
-            if (report.Complete)
+            stored?.Report(tally.Stored);
+            if (tally.Complete)
             {
-                return report with { OtherBurstChecks = await CheckForOtherBurstsAsync(tally, expected.Burst, deadline, status, cancellationToken) };
+                var checks = await CheckForOtherBurstsAsync(tally, expected.Burst, deadline, outage, cancellationToken);
+                return tally.Report(scheduledAt, calls, names) with { OtherBurstChecks = checks };
             }
 
             var now = _clock.UtcNow;
             if (now >= deadline)
             {
-                return report;
+                return tally.Report(scheduledAt, calls, names);
             }
 
-            wait = pacing.Next(wait, storedBefore, report.Stored, report.Expected, RateOf(report.StoredTimes));
-            storedBefore = report.Stored;
-            await _clock.DelayAsync(wait < deadline - now ? wait : deadline - now, cancellationToken);
+            wait = pacing.Next(wait, storedBefore, tally.Stored, tally.Expected, tally.RatePerSecond);
+            storedBefore = tally.Stored;
+            // A store that took long to answer is busy: the next look waits at least as long as this one took.
+            var took = now - lookBegan;
+            var pause = wait > took ? wait : took;
+            await _clock.DelayAsync(pause < deadline - now ? pause : deadline - now, cancellationToken);
         }
     }
 
@@ -123,14 +147,14 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     /// <returns>The calls made.</returns>
     /// <exception cref="LoadToolException">A name of another burst is there.</exception>
     private async Task<int> CheckForOtherBurstsAsync(
-        WatchTally tally, BurstId burst, DateTimeOffset deadline, IProgress<string?>? status, CancellationToken cancellationToken)
+        WatchTally tally, BurstId burst, DateTimeOffset deadline, StoreOutage outage, CancellationToken cancellationToken)
     {
         var prefixes = storage.Outboxes.SelectMany(outbox => burst.PrefixesBeside().Select(prefix => (Outbox: outbox, Prefix: prefix))).ToList();
         // The watch's own timeout may have come with the last order; the check still gets its own short budget.
         var until = deadline > _clock.UtcNow + CheckBudget ? deadline : _clock.UtcNow + CheckBudget;
         var pages = new OutboxPage?[prefixes.Count];
         await Parallel.ForAsync(0, prefixes.Count, new ParallelOptions { MaxDegreeOfParallelism = ChecksInFlight, CancellationToken = cancellationToken },
-            async (i, ct) => pages[i] = await PageThroughOutagesAsync(prefixes[i].Outbox, prefixes[i].Prefix, null, 1, until, status, ct));
+            async (i, ct) => pages[i] = await PageThroughOutagesAsync(prefixes[i].Outbox, prefixes[i].Prefix, null, 1, until, outage, ct));
         if (Array.IndexOf(pages, null) is >= 0 and var unanswered)
         {
             throw new LoadToolException(
@@ -157,16 +181,10 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         }
     }
 
-    /// <summary>Orders per second by their own stored times: independent of when the watch looked.</summary>
-    private static double? RateOf(IReadOnlyList<DateTimeOffset> storedTimes) =>
-        storedTimes.Count >= 2 && (storedTimes[^1] - storedTimes[0]).TotalSeconds is > 0.2 and var span
-            ? (storedTimes.Count - 1) / span
-            : null;
-
     /// <returns>The page, or null when the watch's timeout came while storage was answering slowly.</returns>
     /// <exception cref="LoadToolException">Storage was unreachable (not merely slow) when the timeout came.</exception>
     private async Task<OutboxPage?> PageThroughOutagesAsync(
-        string outbox, string prefix, string? continuation, int pageSize, DateTimeOffset deadline, IProgress<string?>? status,
+        string outbox, string prefix, string? continuation, int pageSize, DateTimeOffset deadline, StoreOutage outage,
         CancellationToken cancellationToken)
     {
         DateTimeOffset? outageSince = null;
@@ -179,20 +197,17 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
             try
             {
                 var page = await storage.ListPageAsync(outbox, prefix, continuation, pageSize, untilDeadline.Token);
-                if (outageSince is not null)
-                {
-                    status?.Report(null);
-                }
-
+                outage.Answered();
                 return page;
             }
             catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested && outageSince is null)
             {
                 return null;
             }
-            catch (Exception e) when (!cancellationToken.IsCancellationRequested && (e is OperationCanceledException || StorageFailure.IsTransient(e)))
+            catch (Exception e) when (!cancellationToken.IsCancellationRequested && (e is OperationCanceledException || StoreOutage.IsOutage(e)))
             {
                 outageSince ??= _clock.UtcNow;
+                outage.Failed(e);
                 if (_clock.UtcNow + delay >= deadline)
                 {
                     throw new LoadToolException(
@@ -202,8 +217,6 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                         ExitCodes.Unreachable, e);
                 }
 
-                status?.Report(string.Create(CultureInfo.InvariantCulture,
-                    $"storage at {storage.Endpoint} not reachable since {outageSince:HH:mm:ss} ({FailureText.Reason(e)}), retrying"));
                 await _clock.DelayAsync(delay, cancellationToken);
                 delay = delay * 2 < OutageMaxRetryDelay ? delay * 2 : OutageMaxRetryDelay;
             }

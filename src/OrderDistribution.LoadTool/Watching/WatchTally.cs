@@ -8,14 +8,15 @@ namespace OrderDistribution.LoadTool.Watching;
 /// What a watch has seen so far, kept once per blob: which expected orders are stored (and where, and when), which
 /// twice, which poison, and which blobs are of another burst. Its memory grows with the orders expected, never with how
 /// often or how much was listed.
-/// Expected ids are kept per outbox as sorted decimal names, so that the watcher can ask whether every order under
-/// a name prefix is in, and list only the prefixes that are not.
+/// Expected ids are kept per outbox as sorted decimal names, so that the watcher can ask which prefixes still hold
+/// awaited orders, and list only those (<see cref="ListingPlan"/>).
 /// </summary>
 public sealed class WatchTally
 {
     private readonly WatchExpectation _expected;
     private readonly IReadOnlyList<string> _outboxes;
     private readonly Dictionary<string, string[]> _namesOf = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, long[]> _idsOf = new(StringComparer.Ordinal);
     private readonly Dictionary<string, bool[]> _seenIn = new(StringComparer.Ordinal);
     private readonly Dictionary<long, DateTimeOffset> _storedAt = [];
     private readonly Dictionary<long, int> _copies = [];
@@ -24,6 +25,7 @@ public sealed class WatchTally
     private readonly HashSet<(string Container, long Id)> _strays = [];
     private readonly HashSet<(string Container, long Id)> _others = [];
     private bool _storedAtFromMetadata = true;
+    private DateTimeOffset? _first;
     private DateTimeOffset? _last;
 
     public WatchTally(WatchExpectation expected, IReadOnlyList<string> outboxes)
@@ -37,11 +39,23 @@ public sealed class WatchTally
                 .Select(e => e.Key.ToString(CultureInfo.InvariantCulture)).ToArray();
             Array.Sort(names, StringComparer.Ordinal);
             _namesOf[outbox] = names;
+            _idsOf[outbox] = [.. names.Select(n => long.Parse(n, CultureInfo.InvariantCulture))];
             _seenIn[outbox] = new bool[names.Length];
         }
     }
 
     public int Stored => _storedAt.Count;
+
+    /// <summary>How many valid orders are expected as blobs.</summary>
+    public int Expected => _expected.OutboxOf.Count;
+
+    public bool Complete => Stored == Expected;
+
+    /// <summary>Orders stored per second so far by their own stored times, independent of when the watch looked; null before two.</summary>
+    public double? RatePerSecond =>
+        Stored >= 2 && _first is { } first && _last is { } last && (last - first).TotalSeconds is > 0.2 and var span
+            ? (Stored - 1) / span
+            : null;
 
     /// <summary>Whether a blob of another burst was listed: that burst shared the store with this one.</summary>
     public bool MetOtherBurst => _others.Count > 0;
@@ -95,69 +109,17 @@ public sealed class WatchTally
         var at = blob.StoredOrModified;
         _storedAt[id] = _storedAt.TryGetValue(id, out var earlier) && earlier < at ? earlier : at;
         _last = _last is { } last && last > at ? last : at;
+        _first = _first is { } first && first < at ? first : at;
     }
 
-    /// <summary>Whether every expected order under <paramref name="prefix"/> that belongs in <paramref name="outbox"/> has been seen there (or, routed wrong, in the other outbox).</summary>
-    public bool IsComplete(string outbox, string prefix)
-    {
-        var names = _namesOf[outbox];
-        for (var i = LowerBound(names, prefix); i < names.Length && names[i].StartsWith(prefix, StringComparison.Ordinal); i++)
-        {
-            if (!IsIn(outbox, i))
-            {
-                return false;
-            }
-        }
-
-        return true;
-    }
-
-    /// <summary>
-    /// The prefixes to list instead of <paramref name="prefix"/>: one character longer than the longest prefix that all the
-    /// orders still awaited under it share (a burst's orders share its id's digits, so no listing repeats them one level at
-    /// a time); the prefix itself when one of them is named just that.
-    /// </summary>
-    public IEnumerable<string> IncompleteChildren(string outbox, string prefix)
-    {
-        var names = _namesOf[outbox];
-        while (true)
-        {
-            var children = new SortedSet<string>(StringComparer.Ordinal);
-            var awaitedHere = false;
-            for (var i = LowerBound(names, prefix); i < names.Length && names[i].StartsWith(prefix, StringComparison.Ordinal); i++)
-            {
-                if (IsIn(outbox, i))
-                {
-                    continue;
-                }
-
-                if (names[i].Length == prefix.Length)
-                {
-                    awaitedHere = true;
-                }
-                else
-                {
-                    children.Add(names[i][..(prefix.Length + 1)]);
-                }
-            }
-
-            if (awaitedHere)
-            {
-                return [prefix];
-            }
-
-            if (children.Count != 1)
-            {
-                return children;
-            }
-
-            prefix = children.Min!;
-        }
-    }
+    /// <summary>The prefixes to list instead of <paramref name="prefix"/> next time (<see cref="ListingPlan"/>); none once its orders are all in.</summary>
+    /// <param name="callCost">What one listing call costs the store, in names listed.</param>
+    public IReadOnlyList<string> NextPrefixes(string outbox, string prefix, long callCost) =>
+        ListingPlan.Of(_namesOf[outbox], i => IsIn(outbox, i), prefix, callCost);
 
     /// <summary>Whether the expected order at <paramref name="index"/> of the outbox's names was seen there (or, routed wrong, in the other outbox).</summary>
     private bool IsIn(string outbox, int index) =>
-        _seenIn[outbox][index] || _storedAt.ContainsKey(long.Parse(_namesOf[outbox][index], CultureInfo.InvariantCulture));
+        _seenIn[outbox][index] || _storedAt.ContainsKey(_idsOf[outbox][index]);
 
     /// <param name="listingCalls">Listing requests the watch made.</param>
     /// <param name="namesListed">Blob names they returned, counted every time they were returned.</param>
@@ -187,11 +149,5 @@ public sealed class WatchTally
         }
 
         return tally.Report(scheduledAt);
-    }
-
-    private static int LowerBound(string[] names, string prefix)
-    {
-        var index = Array.BinarySearch(names, prefix, StringComparer.Ordinal);
-        return index >= 0 ? index : ~index;
     }
 }
