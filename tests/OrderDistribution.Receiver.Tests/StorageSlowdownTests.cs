@@ -86,6 +86,7 @@ public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture
         await Task.WhenAll(Enumerable.Range(0, 64).Select(_ => pipeline.ExecuteAsync(slow.CallAsync).AsTask()));
 
         Assert.Equal(16, slow.MostInFlight(first: 16));
+        // Halved at each round of slow calls, down to an eighth.
         Assert.True(slow.MostInFlight(last: 8) <= 2, $"still {slow.MostInFlight(last: 8)} calls at once on a slow store");
 
         var fast = new ConcurrencyProbe(TimeSpan.FromMilliseconds(20));
