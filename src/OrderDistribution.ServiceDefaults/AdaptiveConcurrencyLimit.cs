@@ -118,8 +118,9 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
 
     private void Adapt(long startedAt, Exception? failure)
     {
+        // A call that failed otherwise says nothing of the store's pace (refused, reset: the circuit breaker's part).
         var now = time.GetTimestamp();
-        var slow = failure is TimeoutRejectedException || time.GetElapsedTime(startedAt, now) > limits.SlowCall;
+        var slow = failure is TimeoutRejectedException || (failure is null && time.GetElapsedTime(startedAt, now) > limits.SlowCall);
         if (slow)
         {
             // Calls that set out before the last cut were in flight at the load that caused it: they count once.
