@@ -9,7 +9,7 @@ namespace OrderDistribution.ServiceDefaults;
 /// limit follows the dependency. A call slower than <see cref="DependencyLimits.SlowCall"/>, or one that timed out,
 /// halves it (once for all the calls that were in flight together, as TCP halves its window once a round trip); each
 /// call answered in time raises it by one over the limit, up to <see cref="DependencyLimits.MaxConcurrentCalls"/>. It
-/// never falls below an eighth of that: a process starved of CPU sees every call slow, and one call at a time would
+/// never falls below a quarter of that: a process starved of CPU sees every call slow, and one call at a time would
 /// then cost it the throughput the store still has; a store that fails outright is the circuit breaker's.
 /// Calls beyond the limit wait here, in order, as long as their caller allows: a store that slows down is given less
 /// work at once instead of a queue of its own, where a call its caller gave up on still costs it the whole write
@@ -19,7 +19,7 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
 {
     private readonly Lock _lock = new();
     private readonly LinkedList<TaskCompletionSource<bool>> _waiting = [];
-    private readonly double _floor = Math.Ceiling(limits.MaxConcurrentCalls / 8.0);
+    private readonly double _floor = Math.Ceiling(limits.MaxConcurrentCalls / 4.0);
     private double _limit = limits.MaxConcurrentCalls;
     private int _inFlight;
     private long _lastCutAt = long.MinValue;
