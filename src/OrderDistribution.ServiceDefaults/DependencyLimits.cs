@@ -4,6 +4,6 @@ namespace OrderDistribution.ServiceDefaults;
 /// <param name="MaxConcurrentCalls">The most calls in flight at once while the dependency keeps up (<see cref="AdaptiveConcurrencyLimit"/>).</param>
 public sealed record DependencyLimits(TimeSpan AttemptTimeout, int MaxConcurrentCalls)
 {
-    /// <summary>A call slower than this says the dependency is falling behind: half the attempt timeout, well before it.</summary>
+    /// <summary>A call slower than this says the dependency falls behind: half the attempt timeout, before it fires.</summary>
     public TimeSpan SlowCall => AttemptTimeout / 2;
 }
