@@ -6,7 +6,9 @@ using Microsoft.Extensions.Options;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Contracts;
 using OrderDistribution.Storage;
+using System.Globalization;
 using Polly;
+using Polly.Timeout;
 
 namespace OrderDistribution.Receiver;
 
@@ -39,6 +41,8 @@ public sealed partial class BlobOrderStore(
         .GetBlobContainerClient(receiver.Value.ContainerName);
 
     private volatile bool _confirmed;
+
+    private readonly string _containerCheck = $"the check of container {receiver.Value.ContainerName}";
 
     public string Name => $"storage container {receiver.Value.ContainerName}";
 
@@ -74,30 +78,38 @@ public sealed partial class BlobOrderStore(
 
     private async Task SaveAsync(Order order, string blobName, BlobRequestConditions? conditions, CancellationToken cancellationToken)
     {
+        var write = new Write(order, blobName, conditions);
         try
         {
-            // A callback of object, as on every per-order path (DependencyResilience).
-            await resilience.ExecuteAsync<object?>(async ct =>
+            // A callback of object, as on every per-order path (DependencyResilience); its state names the call in flight.
+            await resilience.ExecuteAsync<object?, (BlobOrderStore Store, Write Write)>(static async (state, ct) =>
             {
-                await WriteAsync(order, blobName, conditions, ct);
+                await state.Store.WriteAsync(state.Write, ct);
                 return null;
-            }, cancellationToken);
+            }, (this, write), cancellationToken);
         }
         catch (RequestFailedException e)
         {
             throw StorageFailure.OnOneLine(e);
         }
+        catch (TimeoutRejectedException e)
+        {
+            throw new TimeoutException(string.Create(CultureInfo.InvariantCulture,
+                $"storage did not answer {write.Call ?? $"the upload of blob {_container.Name}/{write.BlobName}"} within {e.Timeout.TotalSeconds:0.###} s"), e);
+        }
     }
 
-    private async Task WriteAsync(Order order, string blobName, BlobRequestConditions? conditions, CancellationToken cancellationToken)
+    private async Task WriteAsync(Write write, CancellationToken cancellationToken)
     {
         if (!_confirmed)
         {
+            write.Call = _containerCheck;
             await ConfirmAsync(recheck: false, cancellationToken);
+            write.Call = null;
         }
 
-        var blob = _container.GetBlockBlobClient(blobName);
-        using var json = new MemoryStream(OrderJson.Serialize(order), writable: false);
+        var blob = _container.GetBlockBlobClient(write.BlobName);
+        using var json = new MemoryStream(OrderJson.Serialize(write.Order), writable: false);
         try
         {
             // No conditions for an order: the same order delivered again overwrites its blob.
@@ -105,7 +117,7 @@ public sealed partial class BlobOrderStore(
             {
                 HttpHeaders = JsonContent,
                 Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(time.GetUtcNow()) },
-                Conditions = conditions,
+                Conditions = write.Conditions,
             }, cancellationToken);
         }
         catch (RequestFailedException e) when (StorageFailure.IsContainerNotFound(e))
@@ -155,6 +167,19 @@ public sealed partial class BlobOrderStore(
 
     [LoggerMessage(Microsoft.Extensions.Logging.LogLevel.Warning, "Container {Container} is gone; creating it again")]
     private partial void LogContainerMissing(string container);
+
+    /// <summary>One order's write, and the storage call it is in, named when storage does not answer it.</summary>
+    private sealed class Write(Order order, string blobName, BlobRequestConditions? conditions)
+    {
+        public Order Order => order;
+
+        public string BlobName => blobName;
+
+        public BlobRequestConditions? Conditions => conditions;
+
+        /// <summary>The call in flight when it is not the upload.</summary>
+        public string? Call { get; set; }
+    }
 
     private sealed class RefusedWrites(BlobOrderStore store) : IOrderStore
     {

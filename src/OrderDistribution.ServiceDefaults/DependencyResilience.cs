@@ -2,6 +2,7 @@ using Microsoft.Extensions.Logging;
 using Polly;
 using Polly.CircuitBreaker;
 using Polly.Retry;
+using Polly.Timeout;
 
 namespace OrderDistribution.ServiceDefaults;
 
@@ -9,12 +10,13 @@ namespace OrderDistribution.ServiceDefaults;
 /// The one way the apps call what they depend on. Outermost first:
 /// <list type="number">
 /// <item>retry: a transient failure is tried again twice, after about 0.1 s and 0.2 s with jitter, so that a
-/// blip costs milliseconds instead of a broker redelivery a minute later;</item>
+/// blip costs milliseconds instead of a broker redelivery a minute later; not a call that timed out, nor one the
+/// circuit refused: the dependency is slow or down, and another try at once would only add to its load;</item>
 /// <item>concurrency limit: one pool of slots per process, shared by every request, so that 500 concurrent
-/// single requests cannot put 500 calls on the dependency at once; a call waits for a slot, as long as
-/// its request's deadline allows;</item>
+/// single requests cannot put 500 calls on the dependency at once, and smaller while the dependency is slow
+/// (<see cref="AdaptiveConcurrencyLimit"/>); a call waits for a slot, as long as its request's deadline allows;</item>
 /// <item>circuit breaker: when most recent calls failed, the calls behind them fail at once for a moment
-/// instead of each waiting out its own timeout;</item>
+/// instead of each waiting out its own timeout; then one call, and only one, tries the dependency;</item>
 /// <item>timeout of each attempt.</item>
 /// </list>
 /// Polly's own log lines are off (<see cref="ServiceDefaultsExtensions"/>): it logs every attempt, with a stack trace for each
@@ -33,21 +35,23 @@ public static partial class DependencyResilience
     public static ResiliencePipelineBuilder AddDependencyStrategies(
         this ResiliencePipelineBuilder builder, DependencyLimits limits, Func<Exception, bool> isFailure,
         ILogger logger, string dependency, WarningPace pace, Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null,
-        Func<Exception, string>? describe = null)
+        Func<Exception, string>? describe = null, TimeProvider? time = null)
     {
+        var clock = time ?? TimeProvider.System;
         var reason = describe ?? (e => e.Message);
         var retried = isRetriedWithoutCountingAsFailure ?? (_ => false);
         var inTrial = false;
         return builder
             .AddRetry(new RetryStrategyOptions
             {
-                ShouldHandle = new PredicateBuilder().Handle<Exception>(e => e is not BrokenCircuitException && (isFailure(e) || retried(e))),
+                ShouldHandle = new PredicateBuilder().Handle<Exception>(e =>
+                    e is not (BrokenCircuitException or TimeoutRejectedException) && (isFailure(e) || retried(e))),
                 MaxRetryAttempts = 2,
                 Delay = TimeSpan.FromMilliseconds(100),
                 BackoffType = DelayBackoffType.Exponential,
                 UseJitter = true,
             })
-            .AddConcurrencyLimiter(limits.MaxConcurrentCalls, queueLimit: int.MaxValue)
+            .AddStrategy(_ => new AdaptiveConcurrencyLimit(limits, clock), new AdaptiveConcurrencyOptions())
             .AddCircuitBreaker(new CircuitBreakerStrategyOptions
             {
                 ShouldHandle = new PredicateBuilder().Handle<Exception>(isFailure),
@@ -76,6 +80,9 @@ public static partial class DependencyResilience
             })
             .AddTimeout(limits.AttemptTimeout);
     }
+
+    /// <summary>The adaptive limit has no options of its own: <see cref="DependencyLimits"/> sets it.</summary>
+    private sealed class AdaptiveConcurrencyOptions : ResilienceStrategyOptions;
 
     [LoggerMessage("Most calls to {Dependency} failed: calls fail at once for {Seconds} s, then one is tried ({Error})")]
     private static partial void LogCircuitOpened(ILogger logger, LogLevel level, string dependency, double seconds, string error);

@@ -5,7 +5,8 @@ namespace OrderDistribution.TestSupport;
 
 /// <summary>
 /// Forwards TCP connections on 127.0.0.1 to a target until <see cref="Cut"/>: then every open connection is
-/// dropped and new ones are refused, as when a storage account becomes unreachable; or, for a while, <see cref="Refusing"/>.
+/// dropped and new ones are refused, as when a storage account becomes unreachable; or, for a while, <see cref="Refusing"/>;
+/// or one connection of many silent for good (<see cref="FreezeOneConnectionAsync"/>).
 /// </summary>
 public sealed class TcpCutProxy : IDisposable
 {
@@ -16,6 +17,7 @@ public sealed class TcpCutProxy : IDisposable
 
     private readonly TimeSpan _latency;
     private volatile bool _refusing;
+    private TaskCompletionSource? _freezeOne;
     private int _openNow;
     private int _mostOpen;
 
@@ -51,6 +53,18 @@ public sealed class TcpCutProxy : IDisposable
                 ResetOpen();
             }
         }
+    }
+
+    /// <summary>
+    /// The next request sent on any connection is taken and never passed on, and that connection stays open: the
+    /// store accepted a call and never answers it. Every other connection, open or new, goes on as before.
+    /// </summary>
+    /// <returns>Done when a request was held.</returns>
+    public Task FreezeOneConnectionAsync()
+    {
+        var frozen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Volatile.Write(ref _freezeOne, frozen);
+        return frozen.Task;
     }
 
     public void Cut()
@@ -119,6 +133,12 @@ public sealed class TcpCutProxy : IDisposable
             while (Frozen)
             {
                 await Task.Delay(10, _cut.Token);
+            }
+
+            if (Volatile.Read(ref _freezeOne) is { } freeze && Interlocked.CompareExchange(ref _freezeOne, null, freeze) == freeze)
+            {
+                freeze.TrySetResult();
+                await Task.Delay(Timeout.Infinite, _cut.Token);
             }
 
             await to.WriteAsync(buffer.AsMemory(0, read), _cut.Token);

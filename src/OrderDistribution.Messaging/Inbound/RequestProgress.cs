@@ -29,10 +29,15 @@ public sealed class RequestProgress(int entries) : IOrderProgress
 
     /// <summary>
     /// An entry could not be done now (it stays undone and is answered RETRY). The request logs one line for all of
-    /// its failures, naming the first.
+    /// its failures, naming the first (on one line: the entry id and the reason may be text from the wire).
     /// </summary>
-    public void MarkFailed(string entryId, string reason) =>
-        Interlocked.CompareExchange(ref _firstFailure, $"{entryId}: {reason}", null);
+    public void MarkFailed(string entryId, string reason)
+    {
+        if (Volatile.Read(ref _firstFailure) is null)
+        {
+            Interlocked.CompareExchange(ref _firstFailure, WireText.OnOneLine($"{entryId}: {reason}"), null);
+        }
+    }
 
     public string? FirstFailure => _firstFailure;
 }

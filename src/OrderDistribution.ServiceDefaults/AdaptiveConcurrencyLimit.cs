@@ -1,0 +1,138 @@
+using System.Diagnostics;
+using Polly;
+using Polly.Timeout;
+
+namespace OrderDistribution.ServiceDefaults;
+
+/// <summary>
+/// The calls one process has in flight to a dependency: at most <see cref="Limit"/>, shared by every request, and the
+/// limit follows the dependency. A call slower than <see cref="DependencyLimits.SlowCall"/>, or one that timed out,
+/// halves it (once for all the calls that were in flight together, as TCP halves its window once a round trip); each
+/// call answered in time raises it by one over the limit, up to <see cref="DependencyLimits.MaxConcurrentCalls"/>. It
+/// never falls below a quarter of that: a process starved of CPU sees every call slow, and one call at a time would
+/// then cost it the throughput the store still has; a store that fails outright is the circuit breaker's.
+/// Calls beyond the limit wait here, in order, as long as their caller allows: a store that slows down is given less
+/// work at once instead of a queue of its own, where a call its caller gave up on still costs it the whole write
+/// (docs/architecture.md, "When storage slows down").
+/// </summary>
+internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProvider time) : ResilienceStrategy
+{
+    private readonly Lock _lock = new();
+    private readonly LinkedList<TaskCompletionSource<bool>> _waiting = [];
+    private readonly double _floor = Math.Ceiling(limits.MaxConcurrentCalls / 4.0);
+    private double _limit = limits.MaxConcurrentCalls;
+    private int _inFlight;
+    private long _lastCutAt = long.MinValue;
+
+    /// <summary>How many calls may be in flight now.</summary>
+    public int Limit
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return (int)_limit;
+            }
+        }
+    }
+
+    protected override async ValueTask<Outcome<TResult>> ExecuteCore<TResult, TState>(
+        Func<ResilienceContext, TState, ValueTask<Outcome<TResult>>> callback, ResilienceContext context, TState state)
+    {
+        if (!TryEnter(out var slot))
+        {
+            using var _ = context.CancellationToken.Register(static s => ((TaskCompletionSource<bool>)s!).TrySetCanceled(), slot.Value);
+            try
+            {
+                await slot.Value.Task.ConfigureAwait(context.ContinueOnCapturedContext);
+            }
+            catch (OperationCanceledException e)
+            {
+                Leave(slot);
+                return Outcome.FromException<TResult>(e);
+            }
+        }
+
+        var startedAt = time.GetTimestamp();
+        var outcome = await callback(context, state).ConfigureAwait(context.ContinueOnCapturedContext);
+        Exit(startedAt, outcome.Exception);
+        return outcome;
+    }
+
+    private bool TryEnter(out LinkedListNode<TaskCompletionSource<bool>> slot)
+    {
+        lock (_lock)
+        {
+            if (_inFlight < (int)_limit && _waiting.Count == 0)
+            {
+                _inFlight++;
+                slot = null!;
+                return true;
+            }
+
+            slot = _waiting.AddLast(new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously));
+            return false;
+        }
+    }
+
+    /// <summary>A waiter gave up: out of the line. One handed a slot as it gave up is not: who handed it takes it back.</summary>
+    private void Leave(LinkedListNode<TaskCompletionSource<bool>> slot)
+    {
+        lock (_lock)
+        {
+            if (slot.List is not null)
+            {
+                _waiting.Remove(slot);
+            }
+        }
+    }
+
+    private void Exit(long? startedAt, Exception? failure)
+    {
+        List<TaskCompletionSource<bool>>? admitted = null;
+        lock (_lock)
+        {
+            _inFlight--;
+            if (startedAt is { } started)
+            {
+                Adapt(started, failure);
+            }
+
+            while (_inFlight < (int)_limit && _waiting.First is { } next)
+            {
+                _waiting.RemoveFirst();
+                _inFlight++;
+                (admitted ??= []).Add(next.Value);
+            }
+        }
+
+        // Outside the lock; a waiter that gave up meanwhile hands its slot back.
+        foreach (var waiter in admitted ?? [])
+        {
+            if (!waiter.TrySetResult(true))
+            {
+                Exit(startedAt: null, failure: null);
+            }
+        }
+    }
+
+    private void Adapt(long startedAt, Exception? failure)
+    {
+        // A call that failed otherwise says nothing of the store's pace (refused, reset: the circuit breaker's part).
+        var now = time.GetTimestamp();
+        var slow = failure is TimeoutRejectedException || (failure is null && time.GetElapsedTime(startedAt, now) > limits.SlowCall);
+        if (slow)
+        {
+            // Calls that set out before the last cut were in flight at the load that caused it: they count once.
+            if (startedAt > _lastCutAt)
+            {
+                _limit = Math.Max(_floor, Math.Floor(_limit / 2));
+                _lastCutAt = now;
+            }
+        }
+        else if (failure is null)
+        {
+            _limit = Math.Min(limits.MaxConcurrentCalls, _limit + 1 / _limit);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+using System.Diagnostics;
+using System.Net;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
+using OrderDistribution.ServiceDefaults;
+using OrderDistribution.Storage;
+using OrderDistribution.TestSupport;
+using Polly;
+
+namespace OrderDistribution.Receiver.Tests;
+
+/// <summary>
+/// The receiver when storage slows down or stops answering one call: every delivery is answered in time, no order is
+/// lost, and a slow store is given less work, not more.
+/// </summary>
+public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+{
+    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(4);
+
+    private readonly string _container = $"outbox-{Guid.NewGuid():N}"[..20];
+
+    [Fact]
+    public async Task A_burst_whose_storage_never_answers_one_call_on_an_open_connection_is_answered_in_time_and_stored_once_each()
+    {
+        using var proxy = new TcpCutProxy(storage.Azurite.Port);
+        using var app = new ReceiverFactory(Azurite.ConnectionStringFor(proxy.Port), "express",
+            ("Receiver:Container", _container), ("Storage:RequestTimeout", "00:00:02"),
+            ("Messaging:RequestDeadline", $"00:00:0{Deadline.TotalSeconds}"), ("Readiness:Interval", "00:01:00"));
+        // Readiness is not asked again during the burst: the call held is one of the orders' own.
+        var client = app.CreateClient();
+        var orders = TestOrders.Many(1_000);
+
+        var burst = DeliverUntilStoredAsync(client, orders);
+        await Task.Delay(100);
+        var frozen = proxy.FreezeOneConnectionAsync();
+        var longest = await burst;
+
+        Assert.True(frozen.IsCompleted, "no request was held: the test froze no connection");
+        Assert.True(longest < Deadline + TimeSpan.FromSeconds(2), $"a delivery was answered after {longest.TotalSeconds:0.0} s, deadline {Deadline.TotalSeconds} s");
+        var stored = await Outbox.ReadAsync(storage.Azurite.ConnectionString, _container);
+        Assert.Equal(orders.Select(o => $"{o.OrderId}.json").Order(), stored.Keys.Order());
+        var warnings = app.Logs.AtLeast(LogLevel.Warning).ToList();
+        var hung = warnings.Where(l => l.Message.Contains($"storage did not answer the upload of blob {_container}/", StringComparison.Ordinal)).ToList();
+        Assert.True(hung.Count >= 1, "no warning named the upload that hung:\n" + string.Join('\n', warnings.Select(l => l.Message)));
+        Assert.All(hung, l => Assert.True(l.Exception is null && !l.Message.Contains('\n', StringComparison.Ordinal), l.Message));
+    }
+
+    /// <summary>As the sidecar delivers: two bulks of 100 at a time, what is answered RETRY delivered again.</summary>
+    /// <returns>The longest time a delivery took to be answered.</returns>
+    private static async Task<TimeSpan> DeliverUntilStoredAsync(HttpClient client, List<Contracts.Order> orders)
+    {
+        var pending = new Queue<List<Contracts.Order>>(orders.Chunk(100).Select(c => c.ToList()));
+        var longest = TimeSpan.Zero;
+        var clock = Stopwatch.StartNew();
+        while (pending.Count > 0 && clock.Elapsed < TimeSpan.FromSeconds(90))
+        {
+            var round = Enumerable.Range(0, Math.Min(2, pending.Count)).Select(_ => pending.Dequeue()).ToList();
+            var answers = await Task.WhenAll(round.Select(async bulk =>
+            {
+                var (body, entryIds) = BulkRequest.RawPayload(bulk, "q-order-express");
+                var answered = Stopwatch.StartNew();
+                var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
+                return (Took: answered.Elapsed, Again: bulk.Where((_, i) => statuses[entryIds[i]] == "RETRY").ToList());
+            }));
+            foreach (var (took, again) in answers)
+            {
+                longest = took > longest ? took : longest;
+                if (again.Count > 0)
+                {
+                    pending.Enqueue(again);
+                }
+            }
+        }
+
+        return longest;
+    }
+
+    [Fact]
+    public async Task A_store_that_slows_down_is_given_fewer_calls_at_once_and_more_again_once_it_keeps_up()
+    {
+        // Slow: a call takes longer than half the attempt timeout.
+        var limits = new DependencyLimits(AttemptTimeout: TimeSpan.FromSeconds(2), MaxConcurrentCalls: 16);
+        var pipeline = StoragePipeline(limits);
+        var slow = new ConcurrencyProbe(TimeSpan.FromMilliseconds(1_300));
+
+        await Task.WhenAll(Enumerable.Range(0, 64).Select(_ => pipeline.ExecuteAsync(slow.CallAsync).AsTask()));
+
+        Assert.Equal(16, slow.MostInFlight(first: 16));
+        // Halved at each round of slow calls, down to a quarter.
+        Assert.True(slow.MostInFlight(last: 8) <= 4, $"still {slow.MostInFlight(last: 8)} calls at once on a slow store");
+
+        var fast = new ConcurrencyProbe(TimeSpan.FromMilliseconds(20));
+        await Task.WhenAll(Enumerable.Range(0, 600).Select(_ => pipeline.ExecuteAsync(fast.CallAsync).AsTask()));
+
+        Assert.True(fast.MostInFlight(last: 100) >= 10, $"only {fast.MostInFlight(last: 100)} calls at once on a store that keeps up again");
+    }
+
+    [Fact]
+    public async Task A_call_that_timed_out_is_not_tried_again_at_once()
+    {
+        var pipeline = StoragePipeline(new DependencyLimits(AttemptTimeout: TimeSpan.FromMilliseconds(200), MaxConcurrentCalls: 4));
+        var attempts = 0;
+
+        await Assert.ThrowsAsync<Polly.Timeout.TimeoutRejectedException>(() => pipeline.ExecuteAsync(async ct =>
+        {
+            Interlocked.Increment(ref attempts);
+            await Task.Delay(Timeout.Infinite, ct);
+        }).AsTask());
+
+        Assert.Equal(1, attempts);
+    }
+
+    private static ResiliencePipeline StoragePipeline(DependencyLimits limits) =>
+        new ResiliencePipelineBuilder()
+            .AddStorageStrategies(limits, NullLogger.Instance, new WarningPace(TimeProvider.System))
+            .Build();
+
+    /// <summary>A stand-in for storage that takes a set time per call and notes how many calls it had at once.</summary>
+    private sealed class ConcurrencyProbe(TimeSpan perCall)
+    {
+        private readonly List<int> _inFlightAtStart = [];
+        private int _inFlight;
+
+        public async ValueTask CallAsync(CancellationToken cancellationToken)
+        {
+            var now = Interlocked.Increment(ref _inFlight);
+            lock (_inFlightAtStart)
+            {
+                _inFlightAtStart.Add(now);
+            }
+
+            try
+            {
+                await Task.Delay(perCall, cancellationToken);
+            }
+            finally
+            {
+                Interlocked.Decrement(ref _inFlight);
+            }
+        }
+
+        /// <summary>The most calls in flight as one of the first or the last calls started.</summary>
+        public int MostInFlight(int first = 0, int last = 0)
+        {
+            lock (_inFlightAtStart)
+            {
+                return (first > 0 ? _inFlightAtStart.Take(first) : _inFlightAtStart.TakeLast(last)).Max();
+            }
+        }
+    }
+}
