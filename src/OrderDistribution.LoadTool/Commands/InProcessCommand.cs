@@ -34,6 +34,11 @@ internal static class InProcessCommand
 
         await using var burst = await CommandSupport.WithProgressAsync(console, $"Starting the trio in this process ({model.Text()})", null, (_, _) =>
             InProcessBurst.StartAsync(model, storageOptions.ConnectionString ?? "UseDevelopmentStorage=true", ct));
+        if (burst.Leftovers is { } leftovers)
+        {
+            console.MarkupLineInterpolated($"{leftovers}");
+        }
+
         console.MarkupLineInterpolated($"Storing into {burst.StorageEndpoint}{(burst.StartedAzurite ? " (Azurite started for this run)" : "")}.");
         // An Azurite that answered may be a trio's: one burst at a time there too.
         await using var lease = await CommandSupport.HoldStoreAsync(burst.Storage, result, "in-process", set.Burst, ct);

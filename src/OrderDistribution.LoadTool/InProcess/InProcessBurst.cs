@@ -12,22 +12,28 @@ namespace OrderDistribution.LoadTool.InProcess;
 /// <summary>
 /// The main job without Dapr, Redis or RabbitMQ: the trio in this process behind the sidecar emulator
 /// (<see cref="EmulatedTrio"/>), storing into Azurite, which it starts on a free port (data in a temporary folder,
-/// both gone at the end) unless one answers at the address given. The burst goes on the ingress queue at once, as
+/// both gone at the end; what a killed run left is stopped and removed by the next) unless one answers at the address
+/// given. The burst goes on the ingress queue at once, as
 /// <c>run</c> schedules it, and is watched in the outboxes as <c>run</c> watches it.
 /// </summary>
 public sealed class InProcessBurst : IAsyncDisposable
 {
-    private readonly Azurite? _azurite;
-    private readonly DirectoryInfo? _azuriteData;
+    /// <summary>The temporary folders of the Azurites it starts begin with this.</summary>
+    public const string AzuriteFolderPrefix = "order-load-azurite-";
+
+    private readonly ThrowawayAzurite? _azurite;
     private readonly EmulatedTrio _trio;
 
-    private InProcessBurst(Azurite? azurite, DirectoryInfo? azuriteData, EmulatedTrio trio, OutboxStorage storage)
+    private InProcessBurst(ThrowawayAzurite? azurite, EmulatedTrio trio, OutboxStorage storage, string? leftovers)
     {
         _azurite = azurite;
-        _azuriteData = azuriteData;
         _trio = trio;
         Storage = storage;
+        Leftovers = leftovers;
     }
+
+    /// <summary>One line on what an earlier run killed before its end left and this one stopped and removed; else null.</summary>
+    public string? Leftovers { get; }
 
     public OutboxStorage Storage { get; }
 
@@ -40,8 +46,8 @@ public sealed class InProcessBurst : IAsyncDisposable
     /// <exception cref="LoadToolException">Azurite must be started, but Node.js or Azurite is not installed.</exception>
     public static async Task<InProcessBurst> StartAsync(MessagingModel model, string connectionString, CancellationToken cancellationToken)
     {
-        Azurite? azurite = null;
-        DirectoryInfo? data = null;
+        var leftovers = ThrowawayAzurite.RemoveLeftovers(AzuriteFolderPrefix);
+        ThrowawayAzurite? azurite = null;
         if (!await AnswersAsync(connectionString, cancellationToken))
         {
             if (Azurite.MissingPrerequisite() is { } missing)
@@ -49,9 +55,8 @@ public sealed class InProcessBurst : IAsyncDisposable
                 throw new LoadToolException(missing, "Or pass --storage with the connection string of a store that runs.", ExitCodes.Unreachable);
             }
 
-            data = Directory.CreateTempSubdirectory("order-load-azurite");
-            azurite = await Azurite.StartAsync(data.FullName);
-            connectionString = azurite.ConnectionString;
+            azurite = await ThrowawayAzurite.StartAsync(AzuriteFolderPrefix);
+            connectionString = azurite.Azurite.ConnectionString;
         }
 
         try
@@ -64,13 +69,17 @@ public sealed class InProcessBurst : IAsyncDisposable
                 Settings = new Dictionary<string, string?> { ["Logging:LogLevel:Default"] = "Warning" },
             }, cancellationToken);
             var storage = OutboxStorage.Open(new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes);
-            var burst = new InProcessBurst(azurite, data, trio, storage);
+            var burst = new InProcessBurst(azurite, trio, storage, leftovers);
             await trio.WaitUntilReadyAsync(TimeSpan.FromSeconds(30), cancellationToken);
             return burst;
         }
         catch
         {
-            await StopAzuriteAsync(azurite, data);
+            if (azurite is not null)
+            {
+                await azurite.DisposeAsync();
+            }
+
             throw;
         }
     }
@@ -87,17 +96,10 @@ public sealed class InProcessBurst : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         await _trio.DisposeAsync();
-        await StopAzuriteAsync(_azurite, _azuriteData);
-    }
-
-    private static async Task StopAzuriteAsync(Azurite? azurite, DirectoryInfo? data)
-    {
-        if (azurite is not null)
+        if (_azurite is not null)
         {
-            await azurite.DisposeAsync();
+            await _azurite.DisposeAsync();
         }
-
-        data?.Delete(recursive: true);
     }
 
     /// <summary>Whether the blob endpoint of a local connection string accepts a connection; a remote store is taken as given.</summary>
