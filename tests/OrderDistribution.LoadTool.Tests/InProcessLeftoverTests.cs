@@ -28,11 +28,12 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
             Assert.True(ProcessProbe.Alive(azurite), $"Azurite {azurite} ended with its owner: nothing left to clean up");
             output.WriteLine($"in-process {killed.Id} killed; its Azurite {azurite} and {folder} left");
 
-            var (exit, lines) = await Cli.RunProgramAsync("in-process", "--count", "20",
+            var next = new Cli();
+            var exit = await next.RunAsync("in-process", "--count", "20",
                 "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()), "--results", Path.Combine(results, "LOG.md"));
 
-            Assert.True(exit == 0, string.Join('\n', lines));
-            var said = Assert.Single(lines, l => l.StartsWith("Cleaned up after in-process runs", StringComparison.Ordinal));
+            Assert.True(exit == 0, next.Output);
+            var said = Assert.Single(next.Output.Split('\n'), l => l.StartsWith("Cleaned up after in-process runs", StringComparison.Ordinal));
             output.WriteLine(said);
             Assert.Contains($"run {killed.Id.ToString(CultureInfo.InvariantCulture)}: stopped its Azurite (pid {azurite.ToString(CultureInfo.InvariantCulture)}), removed {folder}", said, StringComparison.Ordinal);
             Assert.False(ProcessProbe.Alive(azurite), $"Azurite {azurite} still runs");
