@@ -1,5 +1,5 @@
-using OrderDistribution.Contracts;
 using System.CommandLine;
+using OrderDistribution.Contracts;
 using OrderDistribution.Receiver;
 using OrderDistribution.LoadTool.Ceiling;
 using OrderDistribution.LoadTool.Generation;
