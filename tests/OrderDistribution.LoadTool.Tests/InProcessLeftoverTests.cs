@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using OrderDistribution.LoadTool.InProcess;
 using OrderDistribution.TestSupport;
@@ -16,9 +15,9 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
     {
         Assert.SkipWhen(Azurite.MissingPrerequisite() is not null, Azurite.MissingPrerequisite() ?? "");
         var results = Directory.CreateTempSubdirectory("in-process-leftovers-").FullName;
-        var killed = Program("in-process", "--count", "20000", "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()),
+        var killed = Cli.StartProgram("in-process", "--count", "20000", "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()),
             "--results", Path.Combine(results, "LOG.md"), "--timeout", "600");
-        int azurite = 0;
+        var azurite = 0;
         try
         {
             var (folder, pid) = await ThrowawayOfAsync(killed.Id, TimeSpan.FromSeconds(90));
@@ -54,29 +53,6 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
             killed.Dispose();
             Directory.Delete(results, recursive: true);
         }
-    }
-
-    /// <summary>The real program in its own process, its output read and dropped.</summary>
-    private static Process Program(params string[] args)
-    {
-        var start = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            WorkingDirectory = Path.GetTempPath(),
-        };
-        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "order-load.dll"));
-        foreach (var arg in args)
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        var process = Process.Start(start)!;
-        process.OutputDataReceived += (_, _) => { };
-        process.ErrorDataReceived += (_, _) => { };
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        return process;
     }
 
     /// <summary>The throwaway Azurite's folder whose owners file names <paramref name="owner"/>, once it names its Azurite too.</summary>
