@@ -12,8 +12,10 @@
 # beside the models and kept in DIR/bindings-broker.txt. The bindings model cannot be faster than it.
 # Everything lands in DIR (default results/compare-<UTC time>): LOG.md, each burst's per-second
 # CSV, each trio's output (<model>.trio.log), report.md and report.png.
-# A model whose trio is not ready in time, or one of whose bursts fails, is reported in one line;
-# its trio is stopped and the other models still run; the script then exits 1. Every trio it
+# A model whose trio is not ready in time, or one of whose bursts fails, is reported in one line
+# (with the last error line of its trio's log when the trio ended at start) and named with that line
+# under "Not compared" in report.md; its trio is stopped and the other models still run; the script
+# then exits 1. Every trio it
 # started is stopped on exit, a failure or Ctrl+C included, and so is the Azurite it started:
 # Azurite runs for the whole comparison (run-local.sh --storage-only), so that every model and
 # storage alone meet the same store.
@@ -75,13 +77,18 @@ trio_pid=""
 storage_pid=""
 
 # Ctrl+C to the job's whole group (dapr run stops the apps and sidecars, run-local.sh what it
-# started), then TERM after 30 s and KILL after 40 s if anything is left.
+# started), then TERM after 30 s and KILL after 40 s while anything of the group is left (not only
+# its leader: an Azurite that outlived run-local.sh too).
 stop_group() {
   local pid="$1" waited=0
-  kill -INT -- "-$pid" 2>/dev/null || return 0
-  while kill -0 "$pid" 2>/dev/null; do
+  kill -INT -- "-$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+  while kill -0 -- "-$pid" 2>/dev/null; do
     if [[ $waited -eq 30 ]]; then kill -TERM -- "-$pid" 2>/dev/null || true; fi
-    if [[ $waited -ge 40 ]]; then kill -KILL -- "-$pid" 2>/dev/null || true; break; fi
+    if [[ $waited -eq 40 ]]; then
+      echo "WARNING: processes of group $pid still ran 40 s after Ctrl+C: killed" >&2
+      kill -KILL -- "-$pid" 2>/dev/null || true
+    fi
+    if [[ $waited -ge 45 ]]; then break; fi
     sleep 1; waited=$((waited + 1))
   done
   wait "$pid" 2>/dev/null || true
@@ -121,6 +128,15 @@ exit_reason() {
     6) echo "another burst shared the storage, so the burst has no result" ;;
     *) echo "unexpected failure" ;;
   esac
+}
+
+# The last line of a log that reads as an error, as ": <line>" (colour codes and control characters
+# taken out, at most 300 characters), or nothing.
+last_error() { # log
+  local line
+  line="$(grep -aiE 'error|fail|fatal|refused|denied|no access|exited|not installed|missing' "$1" 2>/dev/null | tail -n 1 \
+    | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tr -d '\000-\010\013-\037\177' | cut -c1-300)"
+  if [[ -n "$line" ]]; then printf ': %s' "$line"; fi
 }
 
 failures=""
@@ -167,7 +183,8 @@ run_model() { # label
   wait_ready "$ready_timeout" "$label" || ready=$?
   case "$ready" in
     1) fail "$label" "the trio was not ready within $ready_timeout s: $not_ready (see $out/$label.trio.log)"; stop_trio; return 1 ;;
-    2) fail "$label" "run-local.sh ended before the trio was ready (see $out/$label.trio.log)"; stop_trio; return 1 ;;
+    2) fail "$label" "run-local.sh ended before the trio was ready (see $out/$label.trio.log)$(last_error "$out/$label.trio.log")"
+       stop_trio; return 1 ;;
   esac
   for burst in $(seq 1 "$runs"); do
     start=warm
@@ -221,6 +238,12 @@ if [[ -f "$log" ]]; then
   order_load report "$log" || fail report "order-load report failed"
 else
   fail report "no results log at $log: no burst and no ceiling finished"
+fi
+# What could not run is named in the report with why, not left out of the table without a word.
+if [[ -n "$failures" ]]; then
+  [[ -s "$out/report.md" ]] || printf '# Messaging models compared\n\nNo run of this comparison finished.\n' > "$out/report.md"
+  { printf '\n## Not compared\n\nWhat could not run, and why; a model named here has in the table and the chart only the bursts it finished before (or none):\n\n'
+    printf '%s\n' "$failures" | sed '/^$/d; s/^/- /'; } >> "$out/report.md"
 fi
 
 if $broker_alone; then

@@ -9,6 +9,9 @@
 #          prints the persistence settings Redis is started with, one per line
 #        scripts/run-local.sh --rabbitmq-vhost-commands
 #          prints the rabbitmqctl calls that make RabbitMQ's vhost 'orders', one per line
+#        scripts/run-local.sh --rabbitmq-vhost
+#          makes the vhost 'orders' and gives guest its permissions there, on the RabbitMQ that
+#          rabbitmqctl reaches (RABBITMQ_NODENAME), as the bindings model's start does, and exits
 #        scripts/run-local.sh --missing-consumers [bindings|pubsub-single|pubsub-bulk]
 #          exits 0 if every queue has its consumers (bindings) or every stream its consumer group
 #          (pub/sub); else prints the first that has not, with the sidecar log to read, and exits 1
@@ -43,10 +46,18 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # Azurite's command line. Without --debug unless AZURITE_DEBUG=1: its debug log cost 10,000
-# uploads 15.2 s against 12.4-13.1 s without.
+# uploads 15.2 s against 12.4-13.1 s without. Its ports are the ones the components and the load tool
+# use; AZURITE_BLOB_PORT, AZURITE_QUEUE_PORT, AZURITE_TABLE_PORT, AZURITE_LOCATION and AZURITE_LOG move
+# them and its data and log, for a test beside another Azurite.
+AZURITE_BLOB_PORT="${AZURITE_BLOB_PORT:-10000}"
+AZURITE_QUEUE_PORT="${AZURITE_QUEUE_PORT:-10001}"
+AZURITE_TABLE_PORT="${AZURITE_TABLE_PORT:-10002}"
+AZURITE_LOCATION="${AZURITE_LOCATION:-$ROOT/.tools/azurite-data}"
+AZURITE_LOG="${AZURITE_LOG:-$ROOT/.tools/azurite.log}"
 azurite_args() {
-  printf '%s\n' --silent --location "$ROOT/.tools/azurite-data" \
-    --blobHost 127.0.0.1 --queueHost 127.0.0.1 --tableHost 127.0.0.1 --skipApiVersionCheck
+  printf '%s\n' --silent --location "$AZURITE_LOCATION" \
+    --blobHost 127.0.0.1 --queueHost 127.0.0.1 --tableHost 127.0.0.1 --skipApiVersionCheck \
+    --blobPort "$AZURITE_BLOB_PORT" --queuePort "$AZURITE_QUEUE_PORT" --tablePort "$AZURITE_TABLE_PORT"
   if [[ "${AZURITE_DEBUG:-0}" == 1 ]]; then
     printf '%s\n' --debug "$ROOT/.tools/azurite-debug.log"
   fi
@@ -78,6 +89,8 @@ if [[ "${1:-}" == "--rabbitmq-vhost-commands" ]]; then rabbitmq_vhost_commands; 
 render_only=false
 storage_only=false
 check_consumers=false
+vhost_only=false
+if [[ "${1:-}" == "--rabbitmq-vhost" ]]; then vhost_only=true; shift; fi
 if [[ "${1:-}" == "--render-only" ]]; then render_only=true; shift; fi
 if [[ "${1:-}" == "--missing-consumers" ]]; then check_consumers=true; shift; fi
 if [[ "${1:-}" == "--storage-only" ]]; then storage_only=true; shift; fi
@@ -258,11 +271,27 @@ MSG
   fi
 }
 
+# Stops a process this script started, for good: TERM, a second TERM after 3 s (Azurite 3.37 closes its services
+# on the first and stays alive until a second), KILL after 15 s; then waits for it. One line if it took KILL.
+stop_process() { # pid
+  local pid="$1" tenths=0
+  kill -TERM "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+  while kill -0 "$pid" 2>/dev/null; do
+    if [[ $tenths -eq 30 ]]; then kill -TERM "$pid" 2>/dev/null || true; fi
+    if [[ $tenths -eq 150 ]]; then
+      echo "process $pid ($(ps -o comm= -p "$pid" 2>/dev/null || echo gone)) did not end 15 s after TERM: killed" >&2
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    sleep 0.1; tenths=$((tenths + 1))
+  done
+  wait "$pid" 2>/dev/null || true
+}
+
 started_pids=()
 rabbitmq_started_by=""
 cleanup() {
   # ${a[@]+...}: bash 3.2 treats an empty array as unset under set -u.
-  for pid in ${started_pids[@]+"${started_pids[@]}"}; do kill "$pid" 2>/dev/null || true; done
+  for pid in ${started_pids[@]+"${started_pids[@]}"}; do stop_process "$pid"; done
   case "$rabbitmq_started_by" in
     systemctl) as_root systemctl stop rabbitmq-server || true ;;
     service) as_root service rabbitmq-server stop || true ;;
@@ -318,26 +347,32 @@ trim_streams_periodically() {
     echo "WARNING: no redis-cli: streams are not trimmed and grow with every burst" >&2; return 0
   fi
   local every="${STREAM_TRIM_SECONDS:-30}"
-  (while sleep "$every"; do
-    redis-cli -h 127.0.0.1 -p 6379 --eval "$ROOT/scripts/trim-streams.lua" >/dev/null 2>&1 || true
-  done) &
+  # Its sleep is a child of its own, stopped with it (a plain sleep would outlive the loop by up to a period).
+  (sleeper=""; trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+   while :; do
+     sleep "$every" & sleeper=$!; wait "$sleeper"
+     redis-cli -h 127.0.0.1 -p 6379 --eval "$ROOT/scripts/trim-streams.lua" >/dev/null 2>&1 </dev/null || true
+   done) &
   started_pids+=("$!")
 }
 
 start_azurite() {
-  if listening 10000 && listening 10001; then echo "Azurite: already listening on 10000/10001"; return; fi
+  if listening "$AZURITE_BLOB_PORT" && listening "$AZURITE_QUEUE_PORT"; then
+    echo "Azurite: already listening on $AZURITE_BLOB_PORT/$AZURITE_QUEUE_PORT"; return
+  fi
   local azurite="$ROOT/.tools/node_modules/.bin/azurite"
   [[ -x "$azurite" ]] || azurite="$(command -v azurite || true)"
   if [[ -z "$azurite" ]]; then
     echo "Azurite is not installed: run scripts/install-tools.sh (needs Node.js and npm)." >&2; exit 1
   fi
-  mkdir -p "$ROOT/.tools/azurite-data"
+  mkdir -p "$AZURITE_LOCATION"
   local args=() arg
   while IFS= read -r arg; do args+=("$arg"); done < <(azurite_args)
-  "$azurite" "${args[@]}" > "$ROOT/.tools/azurite.log" 2>&1 &
-  started_pids+=("$!")
-  wait_for_port 10000 30 && wait_for_port 10001 30
-  echo "Azurite: started (data .tools/azurite-data, log .tools/azurite.log)"
+  "$azurite" "${args[@]}" > "$AZURITE_LOG" 2>&1 &
+  local pid=$!
+  started_pids+=("$pid")
+  wait_for_port "$AZURITE_BLOB_PORT" 30 && wait_for_port "$AZURITE_QUEUE_PORT" 30
+  echo "Azurite: started (pid $pid, data ${AZURITE_LOCATION#"$ROOT"/}, log ${AZURITE_LOG#"$ROOT"/})"
 }
 
 rabbitmq_help() {
@@ -375,17 +410,22 @@ start_rabbitmq() {
 # The vhost 'orders' (rabbitmq_vhost_commands above): made with rabbitmqctl (as root when it needs
 # it), else with the management API as guest; one warning line when neither answers or the vhost
 # exists with another default.
-rabbitmqctl_run() { rabbitmqctl "$@" 2>/dev/null || as_root rabbitmqctl "$@" 2>/dev/null; }
+# rabbitmqctl reads its standard input: never let it take a caller's (a loop's lines, the terminal).
+rabbitmqctl_run() { rabbitmqctl "$@" 2>/dev/null </dev/null || as_root rabbitmqctl "$@" 2>/dev/null </dev/null; }
 ensure_rabbitmq_vhost() {
   local type=""
   if command -v rabbitmqctl >/dev/null 2>&1 && rabbitmqctl_run list_vhosts name >/dev/null; then
     local command words exists=false
     if rabbitmqctl_run list_vhosts name | grep -qx "$RABBITMQ_VHOST"; then exists=true; fi
-    while IFS= read -r command; do
+    # The calls come in on descriptor 3, so that no command in the loop can take them from its standard input.
+    while IFS= read -r command <&3; do
       read -ra words <<< "$command"
       if [[ "${words[0]}" == add_vhost ]] && $exists; then continue; fi
-      rabbitmqctl_run "${words[@]}" >/dev/null
-    done < <(rabbitmq_vhost_commands)
+      rabbitmqctl_run "${words[@]}" >/dev/null || echo "WARNING: rabbitmqctl $command failed" >&2
+    done 3< <(rabbitmq_vhost_commands)
+    if ! rabbitmqctl_run -q list_permissions -p "$RABBITMQ_VHOST" | awk '$1 == "guest" { found = 1 } END { exit !found }'; then
+      echo "WARNING: RabbitMQ's user guest has no permissions on the vhost '$RABBITMQ_VHOST': every sidecar will be refused (403); run  rabbitmqctl set_permissions -p $RABBITMQ_VHOST guest '.*' '.*' '.*'" >&2
+    fi
     type="$(rabbitmqctl_run list_vhosts name default_queue_type | awk -v v="$RABBITMQ_VHOST" '$1 == v { print $2 }')"
   elif command -v curl >/dev/null 2>&1 && curl -fsS -u guest:guest http://127.0.0.1:15672/api/overview >/dev/null 2>&1; then
     local api=http://127.0.0.1:15672/api
@@ -403,6 +443,8 @@ ensure_rabbitmq_vhost() {
     echo "WARNING: RabbitMQ's vhost '$RABBITMQ_VHOST' has default queue type '${type:-classic}', not quorum: a broker crash loses the queued orders" >&2
   fi
 }
+
+if $vhost_only; then ensure_rabbitmq_vhost; exit 0; fi
 
 # What consumes each queue (bindings) or stream (pub/sub), one "name app-id" line each. Bindings: each
 # input component's queue and the app it is scoped to. Pub/sub: each topic's stream and the app that
@@ -445,28 +487,29 @@ sidecar_log() { # app-id
 # first that has not and its sidecar's log, and 1; 3 with one line when the broker cannot be asked.
 missing_consumers() {
   local name app count listing group expected
-  # Read whole first: the loops below may stop early, which would cut off a writer mid-line.
+  # Read whole first: the loops below may stop early, which would cut off a writer mid-line. They read it on
+# descriptor 3: rabbitmqctl and redis-cli read their standard input, and would take the loop's lines.
   expected="$(expected_consumers)"
   if [ "$model" = bindings ]; then
     if ! command -v rabbitmqctl >/dev/null 2>&1 \
       || ! listing="$(rabbitmqctl_run -s list_queues -p "$RABBITMQ_VHOST" name consumers)"; then
       echo "consumers unchecked: rabbitmqctl cannot list the queues of RabbitMQ's vhost '$RABBITMQ_VHOST'"; return 3
     fi
-    while read -r name app; do
+    while read -r name app <&3; do
       count="$(printf '%s\n' "$listing" | awk -v q="$name" '$1 == q { n = $2 } END { print n + 0 }')"
       if [ "$count" -lt "$consumers" ]; then
         echo "queue $name has $count of $consumers consumers: read $(sidecar_log "$app")"; return 1
       fi
-    done <<< "$expected"
+    done 3<<< "$expected"
   else
     if ! command -v redis-cli >/dev/null 2>&1; then echo "consumer groups unchecked: no redis-cli"; return 3; fi
-    while read -r name app; do
+    while read -r name app <&3; do
       group="$(pubsub_group_of "$app")"
-      if ! redis-cli -h 127.0.0.1 -p 6379 XINFO GROUPS "$name" 2>/dev/null \
+      if ! redis-cli -h 127.0.0.1 -p 6379 XINFO GROUPS "$name" 2>/dev/null </dev/null \
         | awk -v g="$group" 'previous == "name" && $0 == g { found = 1 } { previous = $0 } END { exit !found }'; then
         echo "stream $name has no consumer group $group: read $(sidecar_log "$app")"; return 1
       fi
-    done <<< "$expected"
+    done 3<<< "$expected"
   fi
 }
 if $check_consumers; then
@@ -493,8 +536,11 @@ wait_for_consumers() {
 
 if $storage_only; then
   start_azurite
-  echo "Storage only: Azurite on 127.0.0.1:10000 until Ctrl+C"
-  while :; do sleep 3600; done
+  echo "Storage only: Azurite on 127.0.0.1:$AZURITE_BLOB_PORT until Ctrl+C"
+  # Waited for as a child, so that INT or TERM ends the wait at once (cleanup then stops Azurite) and the sleep too.
+  sleeper=""
+  trap 'kill "$sleeper" 2>/dev/null; exit 0' INT TERM
+  while :; do sleep 3600 & sleeper=$!; wait "$sleeper" || true; done
 fi
 
 check_dapr

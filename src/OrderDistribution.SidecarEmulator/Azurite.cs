@@ -27,6 +27,9 @@ public sealed class Azurite : IAsyncDisposable
 
     public int Port { get; }
 
+    /// <summary>Azurite's process id.</summary>
+    public int ProcessId => _process.Id;
+
     public string ConnectionString => ConnectionStringFor(Port);
 
     public static string ConnectionStringFor(int port) =>

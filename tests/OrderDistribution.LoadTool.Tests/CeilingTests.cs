@@ -54,6 +54,25 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     }
 
     [Fact]
+    public async Task The_order_blobs_a_killed_ceiling_left_are_removed_before_the_next_measures_and_it_says_so_in_one_line()
+    {
+        // What a kill -9 in the middle of a measurement leaves in the container that was there: its order blobs.
+        var service = new BlobServiceClient(storage.Azurite.ConnectionString);
+        var deployed = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
+        await deployed.CreateIfNotExistsAsync();
+        await deployed.GetBlobClient("someone-elses.txt").UploadAsync(BinaryData.FromString("keep"), overwrite: true);
+        await Parallel.ForEachAsync(TestOrders.Many(300), async (order, ct) =>
+            await deployed.GetBlobClient(OrderBlob.NameOf(order)).UploadAsync(BinaryData.FromString("{}"), overwrite: true, ct));
+
+        var cli = await MeasureAllAsync(200);
+
+        var said = cli.Output.Split('\n').Where(l => l.Contains("an earlier ceiling left", StringComparison.Ordinal)).ToList();
+        Assert.Equal(["Removed 300 order blobs an earlier ceiling left in storage-alone (it ended before removing them)."], said.Select(l => l.Trim()));
+        Assert.Equal(["someone-elses.txt"], await NamesAsync(deployed));
+        await deployed.DeleteAsync();
+    }
+
+    [Fact]
     public async Task A_measurement_cancelled_half_way_still_removes_what_it_wrote()
     {
         var service = new BlobServiceClient(storage.Azurite.ConnectionString);

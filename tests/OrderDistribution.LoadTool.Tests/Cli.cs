@@ -26,6 +26,24 @@ public sealed class Cli
         return await LoadToolCommands.InvokeAsync(console, writer, args, services => services.UseSidecarEmulator());
     }
 
+    /// <summary>The real program in a process of its own, as a user starts it (to be killed), its output read and dropped.</summary>
+    public static Process StartProgram(params string[] args)
+    {
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = Path.GetTempPath() };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "order-load.dll"));
+        foreach (var arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        var process = Process.Start(start)!;
+        process.OutputDataReceived += (_, _) => { };
+        process.ErrorDataReceived += (_, _) => { };
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return process;
+    }
+
     /// <summary>The real program (order-load.dll beside the tests) in its own process: its exit code and every line it printed, stdout and stderr.</summary>
     public static async Task<(int ExitCode, IReadOnlyList<string> Lines)> RunProgramAsync(params string[] args)
     {

@@ -58,6 +58,7 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
     {
         string? redisForSidecars = null, redisForTests = null, rabbitMqForSidecars = null;
         Uri? rabbitMqForTests = null;
+        Func<string[], CancellationToken, Task>? rabbitMqControl = null;
         if (model.IsPubSub())
         {
             var redis = await StartAsync(new RedisBuilder(RedisImage).Build(), ct);
@@ -75,6 +76,7 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
             var port = rabbitMq.GetMappedPublicPort(RabbitMqBuilder.RabbitMqPort);
             rabbitMqForTests = new Uri($"amqp://guest:guest@{rabbitMq.Hostname}:{port}/{LocalProcessBackend.BindingsVhost}");
             rabbitMqForSidecars = await ExposedAsync(port, ct);
+            rabbitMqControl = (arguments, token) => ControlAsync(rabbitMq, token, arguments);
         }
 
         var azurite = await StartAsync(new ContainerBuilder(AzuriteImage)
@@ -85,7 +87,8 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
             .Build(), ct);
         return new StartedParts(
             new ComponentAddresses(redisForSidecars, rabbitMqForSidecars), redisForTests, rabbitMqForTests,
-            Azurite.ConnectionStringFor(azurite.GetMappedPublicPort(AzuriteBlobPort)).Replace("127.0.0.1", azurite.Hostname, StringComparison.Ordinal));
+            Azurite.ConnectionStringFor(azurite.GetMappedPublicPort(AzuriteBlobPort)).Replace("127.0.0.1", azurite.Hostname, StringComparison.Ordinal),
+            rabbitMqControl);
     }
 
     public async Task<RunningSidecar> StartSidecarAsync(SidecarLaunch launch, CancellationToken ct)

@@ -112,7 +112,8 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         _started.Push(azurite);
         return new StartedParts(
             new ComponentAddresses(redis?.Endpoint, rabbitMq is null ? null : $"127.0.0.1:{rabbitMq.Port}"),
-            redis?.Endpoint, rabbitMq is null ? null : new Uri(rabbitMq.AmqpUri, BindingsVhost), azurite.ConnectionString);
+            redis?.Endpoint, rabbitMq is null ? null : new Uri(rabbitMq.AmqpUri, BindingsVhost), azurite.ConnectionString,
+            rabbitMq is null ? null : (arguments, _) => rabbitMq.ControlAsync(arguments));
     }
 
     /// <summary>

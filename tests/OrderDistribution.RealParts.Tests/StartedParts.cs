@@ -5,5 +5,10 @@ namespace OrderDistribution.RealParts.Tests;
 /// <param name="RedisForTests">host:port of Redis from the test process; null when the model needs no Redis.</param>
 /// <param name="RabbitMqForTests">AMQP URI of RabbitMQ from the test process; null when the model needs no RabbitMQ.</param>
 /// <param name="StorageConnectionString">Azurite, from the test process (where the apps run).</param>
+/// <param name="RabbitMqControl">Runs rabbitmqctl on that RabbitMQ (e.g. <c>trace_on -p orders</c>); null without one.</param>
 public sealed record StartedParts(
-    ComponentAddresses Components, string? RedisForTests, Uri? RabbitMqForTests, string StorageConnectionString);
+    ComponentAddresses Components,
+    string? RedisForTests,
+    Uri? RabbitMqForTests,
+    string StorageConnectionString,
+    Func<string[], CancellationToken, Task>? RabbitMqControl = null);

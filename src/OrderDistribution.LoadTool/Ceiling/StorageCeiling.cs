@@ -30,6 +30,63 @@ public sealed class StorageCeiling(BlobServiceClient service)
     public static StorageCeiling Open(StorageOptions options) =>
         new(BlobClientFactory.Create(options, options.RequestTimeout, maxRetries: 2));
 
+    /// <summary>
+    /// Removes from the scratch container the order blobs an earlier measurement left there (one killed before it
+    /// removed them), so that this one does not measure into a container full of them; other blobs stay. Only a
+    /// measurement writes order blobs there, and the store's lease keeps any other off while this runs.
+    /// </summary>
+    /// <returns>How many blobs it removed.</returns>
+    /// <exception cref="LoadToolException">Storage cannot be reached, refuses the tool, or a blob could not be removed.</exception>
+    public async Task<int> RemoveLeftoversAsync(int inFlight, CancellationToken cancellationToken)
+    {
+        var container = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
+        var names = new List<string>();
+        try
+        {
+            if (!await container.ExistsAsync(cancellationToken))
+            {
+                return 0;
+            }
+
+            await foreach (var blob in container.GetBlobsAsync(cancellationToken: cancellationToken))
+            {
+                if (OrderBlob.OrderIdOf(blob.Name) is not null)
+                {
+                    names.Add(blob.Name);
+                }
+            }
+        }
+        catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
+        {
+            throw LoadToolException.SignInFailed(Endpoint, e);
+        }
+        catch (Exception e) when (e is RequestFailedException or AggregateException && !cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(e);
+        }
+
+        var kept = 0;
+        string? reason = null;
+        await Parallel.ForEachAsync(names, new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = cancellationToken }, async (name, ct) =>
+        {
+            try
+            {
+                await container.GetBlobClient(name).DeleteIfExistsAsync(cancellationToken: ct);
+            }
+            catch (Exception e) when (e is RequestFailedException or AggregateException && !ct.IsCancellationRequested)
+            {
+                Interlocked.Increment(ref kept);
+                Interlocked.CompareExchange(ref reason, FailureText.Reason(e), null);
+            }
+        });
+        return kept == 0
+            ? names.Count
+            : throw new LoadToolException(
+                $"The scratch container {OrderTopology.StorageAloneContainer} at {Endpoint} holds {names.Count} order blobs an earlier measurement left, and {kept} could not be removed ({reason}): storage alone would not be measured alone.",
+                $"Delete the order blobs of {OrderTopology.StorageAloneContainer} by hand, then run ceiling again.",
+                ExitCodes.Unreachable);
+    }
+
     /// <summary>Uploads each order as blob <c>{OrderId}.json</c>, as a receiver stores it, <paramref name="inFlight"/> at a time.</summary>
     /// <exception cref="LoadToolException">Storage cannot be reached, or refuses the tool.</exception>
     public async Task<CeilingResult> MeasureAsync(IReadOnlyList<Order> orders, int inFlight, IProgress<int>? progress, CancellationToken cancellationToken)

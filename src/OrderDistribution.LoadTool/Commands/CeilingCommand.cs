@@ -1,4 +1,5 @@
 using System.CommandLine;
+using OrderDistribution.Contracts;
 using OrderDistribution.Receiver;
 using OrderDistribution.LoadTool.Ceiling;
 using OrderDistribution.LoadTool.Generation;
@@ -41,8 +42,16 @@ internal static class CeilingCommand
         var orders = OrderGenerator.Generate(count, seed: 1, burst);
         // Storage alone, so no burst at the same time (and none while this measures).
         await using var lease = await CommandSupport.HoldStoreAsync(await CommandSupport.OpenStorageAsync(result, ct), result, "ceiling", burst, ct);
-        var measured = await lease.HoldingAsync(held => CommandSupport.WithProgressAsync(console, $"Uploading {count} blobs, {inFlight} in flight", count,
-            (progress, _) => ceiling.MeasureAsync(orders, inFlight, progress, held)), ct);
+        var measured = await lease.HoldingAsync(async held =>
+        {
+            if (await ceiling.RemoveLeftoversAsync(inFlight, held) is > 0 and var removed)
+            {
+                console.MarkupLineInterpolated($"Removed {removed} order blobs an earlier ceiling left in {OrderTopology.StorageAloneContainer} (it ended before removing them).");
+            }
+
+            return await CommandSupport.WithProgressAsync(console, $"Uploading {count} blobs, {inFlight} in flight", count,
+                (progress, _) => ceiling.MeasureAsync(orders, inFlight, progress, held));
+        }, ct);
 
         var series = StoredSeries.From(measured.StartedAt, measured.UploadedAt);
         if (series.PerSecond.Count > 0)

@@ -38,6 +38,11 @@ internal static class InProcessCommand
         var given = CommandSupport.StorageGiven(result) ? CommandSupport.StorageOptionsOf(result).ConnectionString : null;
         await using var burst = await InProcessBurst.OpenAsync(given, ct);
         await burst.Storage.EnsureReachableAsync(ct);
+        if (burst.Leftovers is { } leftovers)
+        {
+            console.MarkupLineInterpolated($"{leftovers}");
+        }
+
         console.MarkupLineInterpolated($"Storing into {burst.StorageEndpoint}{(burst.StartedAzurite ? " (Azurite started for this run)" : "")}.");
         // An Azurite that answered may be a trio's: one burst at a time there too.
         await using var lease = await CommandSupport.HoldStoreAsync(burst.Storage, result, "in-process", set.Burst, ct);

@@ -13,27 +13,33 @@ namespace OrderDistribution.LoadTool.InProcess;
 /// <summary>
 /// The main job without Dapr, Redis or RabbitMQ: the trio in this process behind the sidecar emulator
 /// (<see cref="EmulatedTrio"/>), storing into the store given, or with none given into the local Azurite, which it
-/// starts on a free port (data in a temporary folder, both gone at the end) when none answers. The store is opened
+/// starts on a free port (data in a temporary folder, both gone at the end; what a killed run left is stopped and
+/// removed by the next) when none answers. The store is opened
 /// first (<see cref="OpenAsync"/>), so that a store that refuses is named before the trio starts
 /// (<see cref="StartTrioAsync"/>). The burst goes on the ingress queue at once, as <c>run</c> schedules it, and is
 /// watched in the outboxes as <c>run</c> watches it.
 /// </summary>
 public sealed class InProcessBurst : IAsyncDisposable
 {
+    /// <summary>The temporary folders of the Azurites it starts begin with this.</summary>
+    public const string AzuriteFolderPrefix = "order-load-azurite-";
+
     private const string LocalAzurite = "UseDevelopmentStorage=true";
 
-    private readonly Azurite? _azurite;
-    private readonly DirectoryInfo? _azuriteData;
+    private readonly ThrowawayAzurite? _azurite;
     private readonly string _connectionString;
     private EmulatedTrio? _trio;
 
-    private InProcessBurst(Azurite? azurite, DirectoryInfo? azuriteData, string connectionString)
+    private InProcessBurst(ThrowawayAzurite? azurite, string connectionString, string? leftovers)
     {
         _azurite = azurite;
-        _azuriteData = azuriteData;
         _connectionString = connectionString;
+        Leftovers = leftovers;
         Storage = OutboxStorage.Open(new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes);
     }
+
+    /// <summary>One line on what an earlier run killed before its end left and this one stopped and removed; else null.</summary>
+    public string? Leftovers { get; }
 
     public OutboxStorage Storage { get; }
 
@@ -50,9 +56,10 @@ public sealed class InProcessBurst : IAsyncDisposable
     /// <exception cref="LoadToolException">Azurite must be started, but Node.js or Azurite is not installed.</exception>
     public static async Task<InProcessBurst> OpenAsync(string? connectionString, CancellationToken cancellationToken)
     {
+        var leftovers = ThrowawayAzurite.RemoveLeftovers(AzuriteFolderPrefix);
         if (connectionString is not null || await AnswersAsync(LocalAzurite, cancellationToken))
         {
-            return new InProcessBurst(null, null, connectionString ?? LocalAzurite);
+            return new InProcessBurst(null, connectionString ?? LocalAzurite, leftovers);
         }
 
         if (Azurite.MissingPrerequisite() is { } missing)
@@ -60,17 +67,8 @@ public sealed class InProcessBurst : IAsyncDisposable
             throw new LoadToolException(missing, "Or pass --storage with the connection string of a store that runs.", ExitCodes.Unreachable);
         }
 
-        var data = Directory.CreateTempSubdirectory("order-load-azurite");
-        try
-        {
-            var azurite = await Azurite.StartAsync(data.FullName);
-            return new InProcessBurst(azurite, data, azurite.ConnectionString);
-        }
-        catch
-        {
-            data.Delete(recursive: true);
-            throw;
-        }
+        var azurite = await ThrowawayAzurite.StartAsync(AzuriteFolderPrefix);
+        return new InProcessBurst(azurite, azurite.Azurite.ConnectionString, leftovers);
     }
 
     /// <summary>Starts the trio over the store and waits until it can take a burst.</summary>
@@ -105,17 +103,10 @@ public sealed class InProcessBurst : IAsyncDisposable
             await _trio.DisposeAsync();
         }
 
-        await StopAzuriteAsync(_azurite, _azuriteData);
-    }
-
-    private static async Task StopAzuriteAsync(Azurite? azurite, DirectoryInfo? data)
-    {
-        if (azurite is not null)
+        if (_azurite is not null)
         {
-            await azurite.DisposeAsync();
+            await _azurite.DisposeAsync();
         }
-
-        data?.Delete(recursive: true);
     }
 
     /// <summary>Whether the blob endpoint of a local connection string accepts a connection; a remote store is taken as given.</summary>

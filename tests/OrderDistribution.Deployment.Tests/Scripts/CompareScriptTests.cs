@@ -18,7 +18,7 @@ public sealed class CompareScriptTests : IDisposable
             #!/usr/bin/env bash
             echo "start $*" >> '{{CallLog}}'
             trap 'echo "stop $*" >> "{{CallLog}}"; exit 0' INT TERM
-            if [[ -f '{{_dir}}/trio-exits' && "$1" != --storage-only ]]; then exit 1; fi
+            if [[ -f '{{_dir}}/trio-exits' && "$1" != --storage-only ]]; then cat '{{_dir}}/trio-exits' >&2; exit 1; fi
             # Bounded, so that a script that forgot to stop it leaves nothing behind for long.
             for _ in $(seq 1 120); do sleep 1; done
             """);
@@ -192,6 +192,24 @@ public sealed class CompareScriptTests : IDisposable
         Assert.Equal(1, exitCode);
         Assert.Contains("bindings: FAILED: run-local.sh ended before the trio was ready", output, StringComparison.Ordinal);
         Assert.DoesNotContain(Calls, c => c.Contains(" run --model", StringComparison.Ordinal));
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_model_that_could_not_run_is_named_in_the_report_with_why()
+    {
+        // As a bindings trio on a RabbitMQ whose vhost refuses guest ends: its sidecar's last word in the trio's log.
+        File.WriteAllText(Path.Combine(_dir, "trio-exits"),
+            "== APP - distributor == \u001b[31mFATAL\u001b[0m Exception (403) Reason: \"no access to this vhost\"\r\nRabbitMQ: stopped (this script had started it)\n");
+
+        var (exitCode, output) = Compare("--models", "bindings", "--runs", "1");
+
+        Assert.Equal(1, exitCode);
+        var reason = $"bindings: FAILED: run-local.sh ended before the trio was ready (see {Path.Combine(Out, "bindings.trio.log")}): " +
+                     "== APP - distributor == FATAL Exception (403) Reason: \"no access to this vhost\"";
+        Assert.Contains(reason, output, StringComparison.Ordinal);
+        var report = File.ReadAllText(Path.Combine(Out, "report.md"));
+        var notCompared = report[report.IndexOf("## Not compared", StringComparison.Ordinal)..];
+        Assert.Contains("- " + reason + "\n", notCompared, StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]

@@ -4,20 +4,45 @@ using OrderDistribution.TestSupport.Components;
 namespace OrderDistribution.TestSupport.Brokers;
 
 /// <summary>
-/// RabbitMQ as the local bindings model meets it: the vhost made with scripts/run-local.sh's own rabbitmqctl calls
-/// (<c>--rabbitmq-vhost-commands</c>), and the settings of the components in components-bindings/.
+/// RabbitMQ as the local bindings model meets it: the vhost made by scripts/run-local.sh's own step
+/// (<c>--rabbitmq-vhost</c>), and the settings of the components in components-bindings/.
 /// </summary>
 public static class LocalRabbitMq
 {
     public const string ComponentsFolder = "components-bindings";
 
-    /// <summary>Makes the vhost on <paramref name="rabbit"/> with the script's calls, in its order.</summary>
-    public static async Task MakeVhostAsync(RabbitMqServer rabbit)
+    /// <summary>
+    /// Makes the vhost on <paramref name="rabbit"/> as the script's bindings start does: its own step
+    /// (<c>scripts/run-local.sh --rabbitmq-vhost</c>), with a plain <c>rabbitmqctl</c> that reaches this node.
+    /// </summary>
+    /// <returns>What the step printed (its warnings).</returns>
+    public static async Task<string> MakeVhostAsync(RabbitMqServer rabbit)
     {
-        foreach (var command in VhostCommands())
+        var start = new ProcessStartInfo("bash")
         {
-            await rabbit.ControlAsync(command.Split(' ', StringSplitOptions.RemoveEmptyEntries));
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            WorkingDirectory = RepositoryRoot.Path,
+        };
+        start.ArgumentList.Add("scripts/run-local.sh");
+        start.ArgumentList.Add("--rabbitmq-vhost");
+        foreach (var (name, value) in rabbit.ShellEnvironment)
+        {
+            start.Environment[name] = value;
         }
+
+        using var script = Process.Start(start)!;
+        var output = script.StandardOutput.ReadToEndAsync();
+        var error = script.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(120));
+        await script.WaitForExitAsync(timeout.Token);
+        var printed = await output + await error;
+        if (script.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"scripts/run-local.sh --rabbitmq-vhost exited {script.ExitCode}: {printed}");
+        }
+
+        return printed;
     }
 
     /// <summary>The input component of <paramref name="queue"/> in components-bindings/.</summary>
@@ -27,20 +52,4 @@ public static class LocalRabbitMq
     /// <summary>The vhost a component connects to: the path of its <c>host</c>.</summary>
     public static string VhostOf(DaprComponent component) =>
         Uri.UnescapeDataString(new Uri(component["host"]!).AbsolutePath.TrimStart('/'));
-
-    private static List<string> VhostCommands()
-    {
-        var start = new ProcessStartInfo("bash") { RedirectStandardOutput = true, WorkingDirectory = RepositoryRoot.Path };
-        start.ArgumentList.Add("scripts/run-local.sh");
-        start.ArgumentList.Add("--rabbitmq-vhost-commands");
-        using var script = Process.Start(start)!;
-        var lines = script.StandardOutput.ReadToEnd().Split('\n', StringSplitOptions.RemoveEmptyEntries).ToList();
-        script.WaitForExit();
-        if (script.ExitCode != 0 || lines.Count == 0)
-        {
-            throw new InvalidOperationException($"scripts/run-local.sh --rabbitmq-vhost-commands exited {script.ExitCode} with {lines.Count} lines");
-        }
-
-        return lines;
-    }
 }

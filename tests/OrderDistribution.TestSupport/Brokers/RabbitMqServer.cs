@@ -67,6 +67,16 @@ public sealed class RabbitMqServer : IAsyncDisposable
     /// <summary>The AMQP URI with the guest login, as the bindings.rabbitmq <c>host</c> takes it.</summary>
     public Uri AmqpUri => new($"amqp://guest:guest@127.0.0.1:{Port.ToString(CultureInfo.InvariantCulture)}/");
 
+    /// <summary>
+    /// What a shell needs for a plain <c>rabbitmqctl</c> (no <c>-n</c>) to reach this node, as a script calls it: the
+    /// node's name, its Erlang cookie's home, and PATH with the node's own scripts first.
+    /// </summary>
+    public IReadOnlyDictionary<string, string> ShellEnvironment =>
+        new Dictionary<string, string>(_environment)
+        {
+            ["PATH"] = _scripts + Path.PathSeparator + System.Environment.GetEnvironmentVariable("PATH"),
+        };
+
     /// <param name="configuration">rabbitmq.conf lines added to the node's own (listener, loopback); none by default.</param>
     public static async Task<RabbitMqServer> StartAsync(IEnumerable<string>? configuration = null)
     {
