@@ -132,11 +132,14 @@ refuse_broken_sidecar_settings
 # real sidecars (1,403 in a cold run) and were sent again. appMaxConcurrency holds the sidecar to
 # as many deliveries as the app works on at once. Bulk and bindings deliveries are few and large
 # (or one per consumer), so they get no such cap.
+# Their sidecars also log at error: daprd 1.18 writes a warning for each entry its app answers RETRY,
+# about 32,000 lines per receiver through a 60 s storage outage (docs/benchmark.md, "What a burst costs").
 SINGLE_MODE_APP_MAX_CONCURRENCY=64
 cap_single_mode_deliveries() {
   if [ "$model" = pubsub-single ]; then
     awk -v cap="$SINGLE_MODE_APP_MAX_CONCURRENCY" '{ print }
-      /^[[:space:]]*appProtocol:[[:space:]]*http$/ { match($0, /^[[:space:]]*/); printf "%sappMaxConcurrency: %s\n", substr($0, 1, RLENGTH), cap }'
+      /^[[:space:]]*appProtocol:[[:space:]]*http$/ { match($0, /^[[:space:]]*/); indent = substr($0, 1, RLENGTH)
+        printf "%sappMaxConcurrency: %s\n%slogLevel: error\n", indent, cap, indent }'
   else
     cat
   fi
