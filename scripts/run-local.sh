@@ -337,7 +337,7 @@ start_azurite() {
   local args=() arg
   while IFS= read -r arg; do args+=("$arg"); done < <(azurite_args)
   "$azurite" "${args[@]}" > "$ROOT/.tools/azurite.log" 2>&1 &
-  started_pids+=("$!")
+  started_pids+=("$!"); azurite_pid=$!
   wait_for_port 10000 30 && wait_for_port 10001 30
   echo "Azurite: started (data .tools/azurite-data, log .tools/azurite.log)"
 }
@@ -493,8 +493,33 @@ wait_for_consumers() {
   done
 }
 
+# What `order-load run` measures over a burst (src/OrderDistribution.LoadTool/Costs/LocalProcesses.cs): in .dapr/pids,
+# one file per role with "<pid> <start time>" (/proc/<pid>/stat's 22nd field, so a reused pid is not read): trio (dapr
+# run, whose children are the apps and sidecars), broker (as the broker itself tells its pid), store (the Azurite this
+# script started); and queues, the broker to ask for the orders waiting. Found from what was started, never by name.
+azurite_pid=""
+record_process() { # role pid
+  [ -n "$2" ] || return 0
+  local start="-"
+  if [ -r "/proc/$2/stat" ]; then start="$(sed 's/^.*) //' "/proc/$2/stat" | cut -d' ' -f20)"; fi
+  mkdir -p "$ROOT/.dapr/pids" && echo "$2 $start" > "$ROOT/.dapr/pids/$1"
+}
+record_processes() { # storage|trio
+  if [ -n "$azurite_pid" ]; then record_process store "$azurite_pid"; fi
+  [ "$1" = trio ] || return 0
+  record_process trio "$dapr_pid"
+  if [ "$family" = pubsub ]; then
+    record_process broker "$(redis-cli -h 127.0.0.1 -p 6379 INFO server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p')"
+    echo "redis 127.0.0.1:6379" > "$ROOT/.dapr/pids/queues"
+  else
+    record_process broker "$(rabbitmqctl_run eval 'list_to_integer(os:getpid()).' | tr -dc '0-9')"
+    echo "rabbitmq $RABBITMQ_VHOST" > "$ROOT/.dapr/pids/queues"
+  fi
+}
+
 if $storage_only; then
   start_azurite
+  record_processes storage
   echo "Storage only: Azurite on 127.0.0.1:10000 until Ctrl+C"
   while :; do sleep 3600; done
 fi
@@ -520,6 +545,7 @@ echo "dapr run -f $run_file   (model $model; Ctrl+C stops)"
 # run takes as it takes Ctrl+C: it stops the apps and sidecars.
 dapr run -f "$run_file" &
 dapr_pid=$!
+record_processes trio
 trap 'kill -TERM "$dapr_pid" 2>/dev/null || true' INT TERM
 ready=true
 if ! wait_for_consumers; then ready=false; kill -TERM "$dapr_pid" 2>/dev/null || true; fi
