@@ -40,7 +40,10 @@ public static class BurstResults
     {
         var row = ResultsRow.Of(label, report, start) with
         {
-            Burst = burst, Began = began, Ended = DateTimeOffset.UtcNow, Cost = cost is null ? null : RowCost.Of(cost),
+            Burst = burst,
+            Began = began,
+            Ended = DateTimeOffset.UtcNow,
+            Cost = cost is null ? null : RowCost.Of(cost),
         };
         await ResultsLog.AppendAsync(resultsLog, row, cancellationToken);
         var series = await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), resultsLog, report.ScheduledAt, label, cancellationToken);
