@@ -44,8 +44,10 @@ internal static class RunCommand
             await GenerateCommand.WriteAsync(console, result, burst, held);
             // Read back as the orders' ids and deliveries only: the orders themselves are streamed to the sidecar.
             var index = await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, held);
-            // The burst's window, from scheduling to the end of the watch: the local run's processes and queues.
-            await using var measurement = await LocalRunMeasurement.StartAsync(result.GetValue(Processes)!);
+            // The burst's window, from scheduling to the end of the watch: the local run's processes and queues (none
+            // for a burst in Azure, even while a local run is up).
+            await using var measurement = await LocalRunMeasurement.StartAsync(
+                result.GetValue(Target) == ScheduleTarget.Azure ? "" : result.GetValue(Processes)!);
             if (!await ScheduleCommand.ScheduleAsync(console, result, index, configurePublishing, held))
             {
                 return ExitCodes.Incomplete;
