@@ -25,6 +25,11 @@ public sealed class LocalRunMeasurement : IAsyncDisposable
 
     public static async Task<LocalRunMeasurement> StartAsync(string folder)
     {
+        if (folder.Length == 0 || !Directory.Exists(folder))
+        {
+            return new LocalRunMeasurement(null, null);
+        }
+
         var cost = CostSampler.Start(LocalProcesses.Find(folder));
         var depths = await QueueDepthsOf(Path.Combine(folder, "queues"));
         return new LocalRunMeasurement(cost, depths is null ? null : QueueSampler.Start(depths, Queues));
