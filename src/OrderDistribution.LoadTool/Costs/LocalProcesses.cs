@@ -80,16 +80,6 @@ public static class LocalProcesses
             .Concat(sidecars.Select(s => new Component($"{s.Key} daprd", ComponentRole.Sidecar, s.Value)));
     }
 
-    private static void Add(SortedDictionary<string, List<int>> map, string key, int pid)
-    {
-        if (!map.TryGetValue(key, out var pids))
-        {
-            map[key] = pids = [];
-        }
-
-        pids.Add(pid);
-    }
-
     /// <summary>Every process below <paramref name="root"/>, from each process's parent in /proc.</summary>
     public static IReadOnlyList<int> Descendants(int root, string proc = "/proc")
     {
@@ -117,7 +107,7 @@ public static class LocalProcesses
         return found;
     }
 
-    private static void Add(Dictionary<int, List<int>> map, int key, int pid)
+    private static void Add<TKey>(IDictionary<TKey, List<int>> map, TKey key, int pid)
     {
         if (!map.TryGetValue(key, out var pids))
         {
