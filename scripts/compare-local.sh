@@ -11,7 +11,9 @@
 # setting (the benchmarks' bindings-broker line, docs/brokers.md; needs rabbitmq-server), printed
 # beside the models and kept in DIR/bindings-broker.txt. The bindings model cannot be faster than it.
 # Everything lands in DIR (default results/compare-<UTC time>): LOG.md, each burst's per-second
-# CSV, each trio's output (<model>.trio.log), report.md and report.png.
+# CSV (with its .cost.csv and .queues.csv: each component's CPU and peak memory, the orders waiting
+# per queue, from what run-local.sh records in .dapr/pids), each trio's output (<model>.trio.log),
+# report.md and report.png. Prices: container-apps-prices.env (docs/benchmark.md, "What a burst costs").
 # A model whose trio is not ready in time, or one of whose bursts fails, is reported in one line
 # (with the last error line of its trio's log when the trio ended at start) and named with that line
 # under "Not compared" in report.md; its trio is stopped and the other models still run; the script

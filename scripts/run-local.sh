@@ -146,11 +146,14 @@ refuse_broken_sidecar_settings
 # real sidecars (1,403 in a cold run) and were sent again. appMaxConcurrency holds the sidecar to
 # as many deliveries as the app works on at once. Bulk and bindings deliveries are few and large
 # (or one per consumer), so they get no such cap.
+# Their sidecars also log at error: daprd 1.18 writes a warning for each entry its app answers RETRY,
+# about 32,000 lines per receiver through a 60 s storage outage (docs/benchmark.md, "What a burst costs").
 SINGLE_MODE_APP_MAX_CONCURRENCY=64
 cap_single_mode_deliveries() {
   if [ "$model" = pubsub-single ]; then
     awk -v cap="$SINGLE_MODE_APP_MAX_CONCURRENCY" '{ print }
-      /^[[:space:]]*appProtocol:[[:space:]]*http$/ { match($0, /^[[:space:]]*/); printf "%sappMaxConcurrency: %s\n", substr($0, 1, RLENGTH), cap }'
+      /^[[:space:]]*appProtocol:[[:space:]]*http$/ { match($0, /^[[:space:]]*/); indent = substr($0, 1, RLENGTH)
+        printf "%sappMaxConcurrency: %s\n%slogLevel: error\n", indent, cap, indent }'
   else
     cat
   fi
@@ -369,10 +372,10 @@ start_azurite() {
   local args=() arg
   while IFS= read -r arg; do args+=("$arg"); done < <(azurite_args)
   "$azurite" "${args[@]}" > "$AZURITE_LOG" 2>&1 &
-  local pid=$!
-  started_pids+=("$pid")
+  azurite_pid=$!
+  started_pids+=("$azurite_pid")
   wait_for_port "$AZURITE_BLOB_PORT" 30 && wait_for_port "$AZURITE_QUEUE_PORT" 30
-  echo "Azurite: started (pid $pid, data ${AZURITE_LOCATION#"$ROOT"/}, log ${AZURITE_LOG#"$ROOT"/})"
+  echo "Azurite: started (pid $azurite_pid, data ${AZURITE_LOCATION#"$ROOT"/}, log ${AZURITE_LOG#"$ROOT"/})"
 }
 
 rabbitmq_help() {
@@ -534,8 +537,33 @@ wait_for_consumers() {
   done
 }
 
+# What `order-load run` measures over a burst (src/OrderDistribution.LoadTool/Costs/LocalProcesses.cs): in .dapr/pids,
+# one file per role with "<pid> <start time>" (/proc/<pid>/stat's 22nd field, so a reused pid is not read): trio (dapr
+# run, whose children are the apps and sidecars), broker (as the broker itself tells its pid), store (the Azurite this
+# script started); and queues, the broker to ask for the orders waiting. Found from what was started, never by name.
+azurite_pid=""
+record_process() { # role pid
+  [ -n "$2" ] || return 0
+  local start="-"
+  if [ -r "/proc/$2/stat" ]; then start="$(sed 's/^.*) //' "/proc/$2/stat" | cut -d' ' -f20)"; fi
+  mkdir -p "$ROOT/.dapr/pids" && echo "$2 $start" > "$ROOT/.dapr/pids/$1"
+}
+record_processes() { # storage|trio
+  if [ -n "$azurite_pid" ]; then record_process store "$azurite_pid"; fi
+  [ "$1" = trio ] || return 0
+  record_process trio "$dapr_pid"
+  if [ "$family" = pubsub ]; then
+    record_process broker "$(redis-cli -h 127.0.0.1 -p 6379 INFO server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p')"
+    echo "redis 127.0.0.1:6379" > "$ROOT/.dapr/pids/queues"
+  else
+    record_process broker "$(rabbitmqctl_run eval 'list_to_integer(os:getpid()).' | tr -dc '0-9')"
+    echo "rabbitmq $RABBITMQ_VHOST" > "$ROOT/.dapr/pids/queues"
+  fi
+}
+
 if $storage_only; then
   start_azurite
+  record_processes storage
   echo "Storage only: Azurite on 127.0.0.1:$AZURITE_BLOB_PORT until Ctrl+C"
   # Waited for as a child, so that INT or TERM ends the wait at once (cleanup then stops Azurite) and the sleep too.
   sleeper=""
@@ -564,6 +592,7 @@ echo "dapr run -f $run_file   (model $model; Ctrl+C stops)"
 # run takes as it takes Ctrl+C: it stops the apps and sidecars.
 dapr run -f "$run_file" &
 dapr_pid=$!
+record_processes trio
 trap 'kill -TERM "$dapr_pid" 2>/dev/null || true' INT TERM
 ready=true
 if ! wait_for_consumers; then ready=false; kill -TERM "$dapr_pid" 2>/dev/null || true; fi

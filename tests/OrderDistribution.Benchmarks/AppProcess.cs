@@ -1,11 +1,12 @@
 using System.Diagnostics;
+using OrderDistribution.Messaging;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
 /// One of the trio's apps in a process of its own, as each runs beside its sidecar: this benchmark started again as
-/// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; [--console]</c>, hosting only that app (<see cref="AppHost.StartAsync"/>,
+/// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; &lt;model&gt; [--console]</c>, hosting only that app (<see cref="AppHost.StartAsync"/>,
 /// with the settings <see cref="EmulatedTrioOptions.AppOptions"/> gives each app of an emulated trio) on the app's own
 /// GC settings. It says where it listens, then answers each <c>stats</c> line on its standard input
 /// with its <see cref="AppStats"/>, and stops when its standard input closes.
@@ -27,7 +28,7 @@ public sealed class AppProcess : IAsyncDisposable
 
     public Uri Address { get; }
 
-    public static async Task<AppProcess> StartAsync(string member, Uri sidecar, string storage, TimeSpan timeout)
+    public static async Task<AppProcess> StartAsync(string member, Uri sidecar, string storage, MessagingModel model, TimeSpan timeout)
     {
         var start = new ProcessStartInfo(Environment.ProcessPath!)
         {
@@ -40,7 +41,7 @@ public sealed class AppProcess : IAsyncDisposable
             start.ArgumentList.Add(typeof(AppProcess).Assembly.Location);
         }
 
-        foreach (var argument in new[] { "app", member, sidecar.ToString(), storage })
+        foreach (var argument in new[] { "app", member, sidecar.ToString(), storage, model.Text() })
         {
             start.ArgumentList.Add(argument);
         }
@@ -76,12 +77,13 @@ public sealed class AppProcess : IAsyncDisposable
     }
 
     /// <summary>The child's side: hosts <paramref name="member"/> until standard input closes.</summary>
-    public static async Task<int> HostAsync(string member, Uri sidecar, string storage)
+    public static async Task<int> HostAsync(string member, Uri sidecar, string storage, MessagingModel model)
     {
         var logs = new LogRecorder();
         var app = await AppHost.StartAsync(member, new EmulatedTrioOptions
         {
             StorageConnectionString = storage,
+            Model = model,
             ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs, toStandardError: true),
         }.AppOptions(sidecar));
         Console.WriteLine(ListeningPrefix + AppHost.AddressOf(app));

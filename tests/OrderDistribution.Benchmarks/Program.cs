@@ -41,9 +41,9 @@ using OrderDistribution.TestSupport;
 // --console: the apps also print their log lines, as they do under dapr run (send the output to a file).
 InProcessApps.Console = args.Contains("--console");
 args = [.. args.Where(a => a != "--console")];
-if (args is ["app", var member, var sidecarAddress, var storage])
+if (args is ["app", var member, var sidecarAddress, var storage, var appModel])
 {
-    return await AppProcess.HostAsync(member, new Uri(sidecarAddress), storage);
+    return await AppProcess.HostAsync(member, new Uri(sidecarAddress), storage, MessagingModels.Parse(appModel));
 }
 
 const int BulkSize = 250;
@@ -74,6 +74,12 @@ if (args is ["bindings-broker", .. var brokerArgs])
 if (args is ["cold", .. var coldCount])
 {
     await MeasureFirstBurst(OrderGenerator.Generate(coldCount.Length > 0 ? int.Parse(coldCount[0], CultureInfo.InvariantCulture) : 10_000, seed: 1));
+    return 0;
+}
+
+if (args is ["models", .. var modelCount])
+{
+    await MeasureModels(OrderGenerator.Generate(modelCount.Length > 0 ? int.Parse(modelCount[0], CultureInfo.InvariantCulture) : 10_000, seed: 1));
     return 0;
 }
 
@@ -183,6 +189,39 @@ static async Task MeasureScale(List<Order> orders)
 
     trioData.Delete(recursive: true);
 }
+
+// Each model's warm burst with each app in its own process, on one on-disk Azurite: what each app spends per order
+// (the CPU a real sidecar and broker add is not here) and the calls the apps make to the sidecar per order.
+static async Task MeasureModels(List<Order> orders)
+{
+    var data = Directory.CreateTempSubdirectory("azurite-models");
+    await using (var azurite = await Azurite.StartAsync(data.FullName))
+    {
+        var round = 1;
+        foreach (var model in new[] { MessagingModel.PubSubBulk, MessagingModel.PubSubSingle, MessagingModel.Bindings })
+        {
+            await using var trio = await TrioProcesses.StartAsync(azurite.ConnectionString, TimeSpan.FromSeconds(60), model, recordRequests: true);
+            trio.Schedule(WithIdsOfTheirOwn(orders.Take(1_000), round++).Select(OrderJson.Serialize));
+            await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
+            var burst = WithIdsOfTheirOwn(orders, round++);
+            var calls = trio.Sidecar.Requests.Count;
+            var before = await trio.StatsAsync();
+            await MeasureProcesses($"{model.Text()} warm", trio, burst);
+            var spent = (await trio.StatsAsync()).Zip(before, (after, b) => after - b).ToList();
+            var perOrder = string.Join(", ", trio.Apps.Zip(spent, (app, cost) => string.Create(CultureInfo.InvariantCulture,
+                $"{app.Member} {cost.Cpu.TotalMilliseconds / OrdersOf(app.Member, burst):0.00} ms")));
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  {model.Text()}: CPU per order each app handled: {perOrder}; " +
+                $"calls to the sidecar per order {(trio.Sidecar.Requests.Count - calls) / (double)burst.Count:0.000}"));
+        }
+    }
+
+    data.Delete(recursive: true);
+}
+
+// The orders an app handles: the distributor every one, a receiver those of its delivery.
+static int OrdersOf(string member, List<Order> orders) =>
+    member == AppHost.Distributor ? orders.Count : orders.Count(o => OrderTopology.InstanceOf(o.Delivery) == member);
 
 // The same orders with ids of their own, one range per round (ids no generated burst uses): a warm-up that goes the
 // way the burst's orders will go (stored, not dropped as invalid), or a next burst that writes new blobs.

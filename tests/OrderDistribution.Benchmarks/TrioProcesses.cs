@@ -3,7 +3,7 @@ using OrderDistribution.Messaging;
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
-/// The trio in the bulk model with each app in a fresh process of its own (<see cref="AppProcess"/>), started at
+/// The trio in one model (bulk unless told) with each app in a fresh process of its own (<see cref="AppProcess"/>), started at
 /// once as a new revision starts them, behind a sidecar emulator in this process: each app pays its own start-up and
 /// compiles its own code, on the cores the others, the emulator and the store also need.
 /// </summary>
@@ -12,9 +12,10 @@ public sealed class TrioProcesses : IAsyncDisposable
     private readonly List<AppProcess> _apps;
     private readonly List<HttpClient> _clients;
 
-    private TrioProcesses(EmulatedSidecar sidecar, List<AppProcess> apps, List<HttpClient> clients)
+    private TrioProcesses(EmulatedSidecar sidecar, List<AppProcess> apps, List<HttpClient> clients, MessagingModel model)
     {
         Sidecar = sidecar;
+        Model = model;
         _apps = apps;
         _clients = clients;
     }
@@ -24,15 +25,23 @@ public sealed class TrioProcesses : IAsyncDisposable
 
     public EmulatedSidecar Sidecar { get; }
 
+    public MessagingModel Model { get; }
+
     /// <summary>The distributor, then the express and the standard receiver.</summary>
     public IReadOnlyList<AppProcess> Apps => _apps;
 
     /// <summary>Starts the three processes, and returns when each app has reported ready.</summary>
-    public static async Task<TrioProcesses> StartAsync(string storage, TimeSpan timeout)
+    /// <param name="recordRequests">The emulator keeps every request the apps make (<see cref="EmulatedSidecar.Requests"/>).</param>
+    public static async Task<TrioProcesses> StartAsync(
+        string storage, TimeSpan timeout, MessagingModel model = MessagingModel.PubSubBulk, bool recordRequests = false)
     {
-        var sidecar = await EmulatedSidecar.StartAsync(new EmulatedSidecarOptions());
+        var sidecar = await EmulatedSidecar.StartAsync(new EmulatedSidecarOptions
+        {
+            RecordRequests = recordRequests,
+            ConcurrentSingleRequests = new TrioRunOptions().ConcurrentSingleRequests,
+        });
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        var starting = AppHost.Members.Select(member => AppProcess.StartAsync(member, sidecar.Address, storage, timeout)).ToList();
+        var starting = AppHost.Members.Select(member => AppProcess.StartAsync(member, sidecar.Address, storage, model, timeout)).ToList();
         try
         {
             await Task.WhenAll(starting);
@@ -50,10 +59,10 @@ public sealed class TrioProcesses : IAsyncDisposable
 
         var apps = starting.Select(s => s.Result).ToList();
         var clients = apps.Select(app => AppHost.ClientOf(app.Address)).ToList();
-        var trio = new TrioProcesses(sidecar, apps, clients);
+        var trio = new TrioProcesses(sidecar, apps, clients, model);
         try
         {
-            EmulatedTrio.Subscribe(sidecar, MessagingModel.PubSubBulk, clients);
+            EmulatedTrio.Subscribe(sidecar, model, clients);
             await AppHost.WaitUntilReadyAsync(clients, timeout, default);
             trio.StartUp = clock.Elapsed;
             return trio;
@@ -66,7 +75,7 @@ public sealed class TrioProcesses : IAsyncDisposable
     }
 
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
-    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(EmulatedTrio.IngressOf(MessagingModel.PubSubBulk), payloads);
+    public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(EmulatedTrio.IngressOf(Model), payloads);
 
     public async Task<IReadOnlyList<AppStats>> StatsAsync() => await Task.WhenAll(_apps.Select(app => app.StatsAsync()));
 

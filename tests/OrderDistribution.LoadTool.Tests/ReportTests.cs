@@ -41,10 +41,10 @@ public sealed class ReportTests
         var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md"))).Where(l => l.StartsWith("| ", StringComparison.Ordinal)).Skip(2).ToList();
         Assert.Equal(
             [
-                "| pubsub-bulk | 5 | 0 | 38.85 (37.3–40.4, 2 runs) | 3 | 27.17 | 26.80 | 26.7 | 28.0 | 368 | 1.13 | 1.62 |",
-                "| pubsub-single | 3 | 1 | 56.2 | 1 | 44.90 | 44.90 | 44.9 | 44.9 | 223 | 1.87 | 2.34 |",
-                "| bindings | 1 | 0 | — | 1 | 77.30 | 77.30 | 77.3 | 77.3 | 129 | 3.22 | — |",
-                "| storage-alone | 2 | 0 | — | 2 | 24.00 | 24.00 | 22.4 | 25.6 | 417 | 1.00 | — |",
+                "| pubsub-bulk | 5 | 0 | 38.85 (37.3–40.4, 2 runs) | 3 | 27.17 | 26.80 | 26.7 | 28.0 | 368 | 1.13 | 1.62 | — | — | — | — |",
+                "| pubsub-single | 3 | 1 | 56.2 | 1 | 44.90 | 44.90 | 44.9 | 44.9 | 223 | 1.87 | 2.34 | — | — | — | — |",
+                "| bindings | 1 | 0 | — | 1 | 77.30 | 77.30 | 77.3 | 77.3 | 129 | 3.22 | — | — | — | — | — |",
+                "| storage-alone | 2 | 0 | — | 2 | 24.00 | 24.00 | 22.4 | 25.6 | 417 | 1.00 | — | — | — | — | — |",
             ],
             table);
         var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));

@@ -22,8 +22,9 @@ public sealed class ResultsRowTests
         var lines = await File.ReadAllLinesAsync(log);
         var rows = await ResultsLog.ReadAsync(log, default);
 
-        Assert.Equal("| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended | complete |", lines[0]);
-        Assert.Equal("| 2026-11-23T09:41:07 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |  |  |  | yes |", lines[2]);
+        Assert.Equal("| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended | complete |" +
+            " apps CPU s | sidecars CPU s | broker CPU s | store CPU s | peak MiB | cost |", lines[0]);
+        Assert.Equal("| 2026-11-23T09:41:07 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |  |  |  | yes |  |  |  |  |  |  |", lines[2]);
         Assert.Equal(
             [
                 new ResultsRow("2026-11-23T09:41:07", "pubsub-bulk", 10_000, 37.3, 0, BurstStart.Cold),
@@ -54,7 +55,7 @@ public sealed class ResultsRowTests
 
         await ResultsLog.AppendAsync(log, row, default);
 
-        Assert.EndsWith("| warm | 483920 | 2026-11-23T09:41:05.262Z | 2026-11-23T09:41:46.637Z | yes |", (await File.ReadAllLinesAsync(log))[2], StringComparison.Ordinal);
+        Assert.EndsWith("| warm | 483920 | 2026-11-23T09:41:05.262Z | 2026-11-23T09:41:46.637Z | yes |  |  |  |  |  |  |", (await File.ReadAllLinesAsync(log))[2], StringComparison.Ordinal);
         Assert.Equal(row with { CycleSeconds = 37.3 }, Assert.Single(await ResultsLog.ReadAsync(log, default)));
     }
 

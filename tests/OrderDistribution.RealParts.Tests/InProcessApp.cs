@@ -45,8 +45,8 @@ public sealed class InProcessApp : IAsyncDisposable
             Settings = settings.Where(s => s.Key != "ASPNETCORE_ENVIRONMENT")
                 .ToDictionary(s => s.Key.Replace("__", ":", StringComparison.Ordinal), s => (string?)s.Value),
             ContentRoot = contentRoot,
-            // Development unless the run file says otherwise (the run files say Development, as dapr run gives it).
-            EnvironmentName = settings.GetValueOrDefault("ASPNETCORE_ENVIRONMENT", Environments.Development),
+            // Production unless the run file says otherwise, as the apps default to when dapr run gives none.
+            EnvironmentName = settings.GetValueOrDefault("ASPNETCORE_ENVIRONMENT", Environments.Production),
             // Both loopbacks: a sidecar container reaches the app through a tunnel that may connect to either.
             Url = $"http://localhost:{port}",
         });

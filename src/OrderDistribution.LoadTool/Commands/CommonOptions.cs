@@ -128,6 +128,13 @@ internal static class CommonOptions
         DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
     }.Text("a file's path");
 
+    public static readonly Option<string> Processes = new Option<string>("--processes")
+    {
+        Description = "The folder where scripts/run-local.sh names the processes it started and its broker: their CPU, " +
+                      "memory and queues are measured over the burst (none if it does not exist).",
+        DefaultValueFactory = _ => Costs.LocalProcesses.DefaultFolder,
+    }.Text("a folder's path");
+
     public static readonly Option<BurstStart?> Start = new Option<BurstStart?>("--start")
     {
         Description = "cold: the first burst since the trio started; warm: a later one. Recorded in the results log " +

@@ -35,7 +35,8 @@ internal static class ReportCommand
             throw new InvalidDataException($"{log} holds no results rows");
         }
 
-        var report = ComparisonReport.From(rows, await SeriesBesideAsync(log, rows, ct));
+        var series = await SeriesBesideAsync(log, rows, ct);
+        var report = ComparisonReport.From(rows, series, await QueuesBesideAsync(log, rows, ct));
         if (report.Rows == 0)
         {
             throw new InvalidDataException($"Every row of {log} is of a burst that overlapped another's: nothing to compare");
@@ -47,6 +48,23 @@ internal static class ReportCommand
         var leftOut = report.LeftOut > 0 ? $" ({report.LeftOut} left out: their bursts overlapped another's)" : "";
         console.MarkupLineInterpolated($"{report.Rows} runs of {report.Models.Count} models compared{leftOut}: {markdown}, {chart}");
         return ExitCodes.Done;
+    }
+
+    /// <summary>The orders waiting per queue each local run wrote beside its series (<c>.queues.csv</c>).</summary>
+    private static async Task<Dictionary<ResultsRow, Costs.QueueSeries>> QueuesBesideAsync(string log, IReadOnlyList<ResultsRow> rows, CancellationToken ct)
+    {
+        var queues = new Dictionary<ResultsRow, Costs.QueueSeries>();
+        foreach (var row in rows)
+        {
+            if (row.CsvFileName() is { } name
+                && Path.ChangeExtension(Path.Combine(Path.GetDirectoryName(log)!, name), Costs.QueueSeries.Suffix) is var path
+                && File.Exists(path))
+            {
+                queues[row] = Costs.QueueSeries.Parse(await File.ReadAllTextAsync(path, ct));
+            }
+        }
+
+        return queues;
     }
 
     /// <summary>The per-second series each run wrote beside the log, for the runs whose file is still there.</summary>

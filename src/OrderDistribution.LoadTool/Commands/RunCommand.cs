@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Microsoft.Extensions.DependencyInjection;
+using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Messaging;
 using OrderDistribution.LoadTool.Reporting;
@@ -17,7 +18,7 @@ internal static class RunCommand
         new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
         {
             Count, Seed, InvalidRate, Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes,
-            TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start, LeaseSeconds,
+            TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start, LeaseSeconds, Processes,
         }.Writes(OrdersFile, State, Results).Runs((result, ct) => RunAsync(console, result, configurePublishing, ct));
 
     private static async Task<int> RunAsync(
@@ -42,6 +43,10 @@ internal static class RunCommand
             await GenerateCommand.WriteAsync(console, result, burst, held);
             // Read back as the orders' ids and deliveries only: the orders themselves are streamed to the sidecar.
             var index = await OrderFile.ReadIndexAsync(result.GetValue(OrdersFile)!, held);
+            // The burst's window, from scheduling to the end of the watch: the local run's processes and queues (none
+            // for a burst in Azure, even while a local run is up).
+            await using var measurement = await LocalRunMeasurement.StartAsync(
+                result.GetValue(Target) == ScheduleTarget.Azure ? "" : result.GetValue(Processes)!);
             if (!await ScheduleCommand.ScheduleAsync(console, result, index, configurePublishing, held))
             {
                 return ExitCodes.Incomplete;
@@ -49,11 +54,13 @@ internal static class RunCommand
 
             var record = await ScheduleRecord.ReadAsync(result.GetValue(State)!, held);
             var report = await WatchCommand.WatchAsync(console, result, storage, WatchExpectation.For(index), record.ScheduledAt, held);
+            var (cost, queues) = await measurement.StopAsync();
             // No result of a burst that may have shared the store (asked again if storage was away since the last renewal).
             await lease.ConfirmAsync(held);
             var label = ModelOf(result).Text();
-            BurstResults.Print(console, report, label);
-            var csv = await BurstResults.RecordAsync(report, label, result.GetValue(Results)!, StartOf(result), burst, lease.Holder.StartedAt, held);
+            BurstResults.Print(console, report, label, cost);
+            var csv = await BurstResults.RecordAsync(
+                report, label, result.GetValue(Results)!, StartOf(result), burst, lease.Holder.StartedAt, held, cost, queues);
             console.MarkupLineInterpolated($"Orders stored per second: {csv}");
             return WatchCommand.ExitCode(console, report);
         }, ct);

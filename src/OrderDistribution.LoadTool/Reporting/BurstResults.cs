@@ -1,3 +1,4 @@
+using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
@@ -8,7 +9,8 @@ namespace OrderDistribution.LoadTool.Reporting;
 public static class BurstResults
 {
     /// <summary>The chart and the result line.</summary>
-    public static void Print(IAnsiConsole console, WatchReport report, string label)
+    /// <param name="cost">What the local run's processes spent, when they could be seen: one line after the result line.</param>
+    public static void Print(IAnsiConsole console, WatchReport report, string label, BurstCost? cost = null)
     {
         if (StoredSeries.From(report) is { PerSecond.Count: > 0 } series)
         {
@@ -21,16 +23,40 @@ public static class BurstResults
         }
 
         ResultLine.Write(console, ResultLine.Of(report, label));
+        if (cost is not null)
+        {
+            ResultLine.Write(console, $"{label} {cost.Line()}");
+        }
     }
 
     /// <summary>Appends the burst's row to the results log, ended now, and writes its per-second series beside it.</summary>
     /// <param name="began">When the burst took the store.</param>
     /// <returns>The series' file.</returns>
+    /// <param name="cost">The burst's cost per component, kept in the row and beside the series (<c>.cost.csv</c>).</param>
+    /// <param name="queues">The orders waiting per queue and second, kept beside the series (<c>.queues.csv</c>).</param>
     public static async Task<string> RecordAsync(
-        WatchReport report, string label, string resultsLog, BurstStart? start, BurstId burst, DateTimeOffset began, CancellationToken cancellationToken)
+        WatchReport report, string label, string resultsLog, BurstStart? start, BurstId burst, DateTimeOffset began, CancellationToken cancellationToken,
+        BurstCost? cost = null, QueueSeries? queues = null)
     {
-        var row = ResultsRow.Of(label, report, start) with { Burst = burst, Began = began, Ended = DateTimeOffset.UtcNow };
+        var row = ResultsRow.Of(label, report, start) with
+        {
+            Burst = burst,
+            Began = began,
+            Ended = DateTimeOffset.UtcNow,
+            Cost = cost is null ? null : RowCost.Of(cost),
+        };
         await ResultsLog.AppendAsync(resultsLog, row, cancellationToken);
-        return await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), resultsLog, row, cancellationToken);
+        var series = await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), resultsLog, row, cancellationToken);
+        if (cost is not null)
+        {
+            await File.WriteAllTextAsync(Path.ChangeExtension(series, ".cost.csv"), cost.Csv(), cancellationToken);
+        }
+
+        if (queues is not null)
+        {
+            await File.WriteAllTextAsync(Path.ChangeExtension(series, QueueSeries.Suffix), queues.Csv(), cancellationToken);
+        }
+
+        return series;
     }
 }

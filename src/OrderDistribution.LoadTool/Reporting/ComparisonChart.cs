@@ -11,7 +11,8 @@ public static class ComparisonChart
     public const int Width = 1100;
     private const int PanelHeight = 460;
 
-    public static int HeightFor(ComparisonReport report) => report.HasSeries ? 2 * PanelHeight : PanelHeight;
+    public static int HeightFor(ComparisonReport report) =>
+        PanelHeight * (1 + (report.HasSeries ? 1 : 0) + (report.HasCosts ? 1 : 0) + (report.HasQueues ? 1 : 0));
 
     public static void SavePng(ComparisonReport report, string path)
     {
@@ -19,6 +20,16 @@ public static class ComparisonChart
         if (report.HasSeries)
         {
             multiplot.AddPlot(StoredPerSecond(report));
+        }
+
+        if (report.HasQueues)
+        {
+            multiplot.AddPlot(QueueChart.Waiting(report));
+        }
+
+        if (report.HasCosts)
+        {
+            multiplot.AddPlot(QueueChart.CostAgainstTime(report));
         }
 
         multiplot.Layout = new ScottPlot.MultiplotLayouts.Rows();

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using OrderDistribution.LoadTool.Ceiling;
+using OrderDistribution.LoadTool.Costs;
 
 namespace OrderDistribution.LoadTool.Reporting;
 
@@ -34,15 +35,23 @@ public sealed class ComparisonReport
 
     public bool HasSeries => Models.Append(Storage).Any(m => m is { RunsWithSeries: > 0 });
 
+    /// <summary>Whether any model's run carried a cost: the chart then sets cycle time against it.</summary>
+    public bool HasCosts => Models.Any(m => m.Costs.Count > 0);
+
+    /// <summary>Whether any model kept the orders waiting on its queues.</summary>
+    public bool HasQueues => Models.Any(m => m.Queues is not null);
+
     /// <param name="rows">The log's rows; those whose bursts overlapped another's are left out.</param>
     /// <param name="series">The per-second series of the runs that kept one.</param>
-    public static ComparisonReport From(IReadOnlyList<ResultsRow> rows, IReadOnlyDictionary<ResultsRow, StoredSeries> series)
+    /// <param name="queues">The orders waiting per queue of the runs that kept them.</param>
+    public static ComparisonReport From(
+        IReadOnlyList<ResultsRow> rows, IReadOnlyDictionary<ResultsRow, StoredSeries> series, IReadOnlyDictionary<ResultsRow, QueueSeries>? queues = null)
     {
         var overlapped = ResultsRow.Overlapped(rows);
         var kept = rows.Where((_, i) => !overlapped.Contains(i)).ToList();
         var results = kept
             .GroupBy(r => r.Label, StringComparer.Ordinal)
-            .Select(group => Summarize(group.Key, [.. group], series))
+            .Select(group => Summarize(group.Key, [.. group], series, queues ?? new Dictionary<ResultsRow, QueueSeries>()))
             .ToList();
         var models = results
             .Where(m => m.Label != StorageCeiling.Label)
@@ -66,8 +75,9 @@ public sealed class ComparisonReport
             ? string.Create(CultureInfo.InvariantCulture, $" ({LeftOut} more left out: their bursts overlapped another's on the store, so none of them measured it alone)")
             : "";
         text.Append(CultureInfo.InvariantCulture, $"# Messaging models compared\n\nFrom `{log}`: {Rows} runs{leftOut}. Cycle time: from scheduling until the last order was stored, in seconds.\n\n");
-        text.Append("| model | runs | incomplete | cold s | warm runs | warm mean s | warm median s | warm min s | warm max s | warm orders/s | warm ÷ storage alone | cold ÷ storage alone |\n");
-        text.Append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        text.Append("| model | runs | incomplete | cold s | warm runs | warm mean s | warm median s | warm min s | warm max s | warm orders/s | warm ÷ storage alone | cold ÷ storage alone |");
+        text.Append(" warm trio CPU-s | warm store CPU-s | warm peak MiB | warm cost |\n");
+        text.Append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         foreach (var model in Models)
         {
             text.Append(Row(model, Ratio(RatioToStorage(model.WarmMean)), Ratio(RatioToStorage(model.ColdMean))));
@@ -96,11 +106,20 @@ public sealed class ComparisonReport
         text.Append(HasSeries
             ? string.Create(CultureInfo.InvariantCulture, $"- orders stored per second: {runsWithSeries} of {Rows} runs kept their series beside the log; the chart's lower part overlays each model's mean series, warm solid, cold dashed.\n")
             : "- orders stored per second: no run in this log kept its series beside it, so the chart shows the cycle times only.\n");
+        text.Append(HasCosts
+            ? "- cost: over each burst's window, the CPU-seconds of the trio (apps, sidecars, broker) and of the store, read from /proc for the processes scripts/run-local.sh started; peak MiB: the apps' and sidecars' peaks summed; cost: the apps and sidecars at Container Apps consumption prices (container-apps-prices.env), their CPU-seconds as vCPU-seconds and their peak memory over the window as GiB-seconds. The chart sets each burst's cycle time against its trio CPU: lower left is cheaper and faster.\n"
+            : "- cost: no run in this log saw the local run's processes (scripts/run-local.sh records them in .dapr/pids), so no CPU or cost.\n");
+        if (HasQueues)
+        {
+            text.Append("- orders waiting: per queue and second of each model's last run that kept them (Redis: each stream's consumer group's lag plus pending; RabbitMQ: each queue's messages, ready and unacknowledged). A queue that fills late or drains last is where the burst waits.\n");
+        }
+
         text.Append(CultureInfo.InvariantCulture, $"\n![Cycle time of every burst per model, against storage alone]({chart})\n");
         return text.ToString();
     }
 
-    private static ModelResults Summarize(string label, IReadOnlyList<ResultsRow> rows, IReadOnlyDictionary<ResultsRow, StoredSeries> series)
+    private static ModelResults Summarize(
+        string label, IReadOnlyList<ResultsRow> rows, IReadOnlyDictionary<ResultsRow, StoredSeries> series, IReadOnlyDictionary<ResultsRow, QueueSeries> queues)
     {
         var complete = rows.Where(r => r.Complete).ToList();
         var cold = complete.Where(r => r.Start == BurstStart.Cold).ToList();
@@ -109,7 +128,11 @@ public sealed class ComparisonReport
             label, rows.Count, rows.Count - complete.Count,
             [.. cold.Select(r => r.CycleSeconds!.Value)], [.. warm.Select(r => r.CycleSeconds!.Value)],
             warm.Count(r => r.Start is null), warm.Sum(r => (long)r.Count),
-            MeanSeries(cold, series), MeanSeries(warm, series), complete.Count(series.ContainsKey));
+            MeanSeries(cold, series), MeanSeries(warm, series), complete.Count(series.ContainsKey))
+        {
+            Costs = [.. complete.Where(r => r.Cost is not null).Select(r => (r.CycleSeconds!.Value, r.Cost!, r.Start == BurstStart.Cold))],
+            Queues = warm.Concat(cold).LastOrDefault(queues.ContainsKey) is { } kept ? queues[kept] : null,
+        };
     }
 
     /// <summary>Second by second, the mean over the runs that kept a series (a run that had ended counts 0).</summary>
@@ -134,7 +157,9 @@ public sealed class ComparisonReport
     }
 
     private static string Row(ModelResults model, string warmRatio, string coldRatio) => string.Create(CultureInfo.InvariantCulture,
-        $"| {model.Label} | {model.Runs} | {model.Incomplete} | {ColdCell(model.Cold)} | {model.Warm.Count} | {Mean(model.WarmMean)} | {Mean(model.WarmMedian)} | {Measured(model.Warm.Count > 0 ? model.Warm.Min() : null)} | {Measured(model.Warm.Count > 0 ? model.Warm.Max() : null)} | {model.WarmOrdersPerSecond?.ToString("0", CultureInfo.InvariantCulture) ?? "—"} | {warmRatio} | {coldRatio} |\n");
+        $"| {model.Label} | {model.Runs} | {model.Incomplete} | {ColdCell(model.Cold)} | {model.Warm.Count} | {Mean(model.WarmMean)} | {Mean(model.WarmMedian)} | {Measured(model.Warm.Count > 0 ? model.Warm.Min() : null)} | {Measured(model.Warm.Count > 0 ? model.Warm.Max() : null)} | {model.WarmOrdersPerSecond?.ToString("0", CultureInfo.InvariantCulture) ?? "—"} | {warmRatio} | {coldRatio} | {Cpu(model.WarmTrioCpu)} | {Cpu(model.WarmStoreCpu)} | {model.WarmPeakMiB?.ToString("0", CultureInfo.InvariantCulture) ?? "—"} | {model.WarmPrice?.ToString("0.000000", CultureInfo.InvariantCulture) ?? "—"} |\n");
+
+    private static string Cpu(double? seconds) => seconds?.ToString("0.00", CultureInfo.InvariantCulture) ?? "—";
 
     private static string ColdCell(IReadOnlyList<double> cold) => cold.Count switch
     {

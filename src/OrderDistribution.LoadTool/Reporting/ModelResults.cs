@@ -1,3 +1,5 @@
+using OrderDistribution.LoadTool.Costs;
+
 namespace OrderDistribution.LoadTool.Reporting;
 
 /// <summary>What the results log says about one model (or storage alone): its runs, cold apart from warm.</summary>
@@ -12,6 +14,24 @@ public sealed record ModelResults(
     string Label, int Runs, int Incomplete, IReadOnlyList<double> Cold, IReadOnlyList<double> Warm, int Unmarked, long WarmOrders,
     IReadOnlyList<double> ColdSeries, IReadOnlyList<double> WarmSeries, int RunsWithSeries)
 {
+    /// <summary>Each complete run's cycle time and cost, for the runs whose row carries a cost (cold and warm).</summary>
+    public IReadOnlyList<(double Seconds, RowCost Cost, bool Cold)> Costs { get; init; } = [];
+
+    /// <summary>The orders waiting per queue in the model's last complete run that kept them (warm first).</summary>
+    public QueueSeries? Queues { get; init; }
+
+    /// <summary>The warm runs' mean trio CPU-seconds (apps, sidecars, broker), over the runs that saw the apps.</summary>
+    public double? WarmTrioCpu => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.TrioCpu));
+
+    public double? WarmStoreCpu => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.StoreCpu));
+
+    public double? WarmPeakMiB => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.PeakMiB));
+
+    public double? WarmPrice => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.Price));
+
+    private static double? Mean(IEnumerable<double?> values) =>
+        values.OfType<double>().ToList() is { Count: > 0 } seen ? seen.Average() : null;
+
     public double? ColdMean => Cold.Count > 0 ? Cold.Average() : null;
 
     public double? WarmMean => Warm.Count > 0 ? Warm.Average() : null;

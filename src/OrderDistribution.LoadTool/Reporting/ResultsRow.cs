@@ -1,4 +1,5 @@
 using System.Globalization;
+using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 
@@ -24,8 +25,12 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
     /// burst or its times; new rows appended to such a log carry cells that Markdown viewers leave out under the old header.
     /// </summary>
     public const string Header =
-        "| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended | complete |\n" +
-        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | --- |\n";
+        "| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended | complete |" +
+        RowCost.HeaderCells + "\n" +
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | --- |" + RowCost.RuleCells + "\n";
+
+    /// <summary>Where the cost cells begin: after the eleven cells every row before them has had.</summary>
+    private const int CostCell = 11;
 
     /// <summary>The burst measured (storage alone too has one: its blobs are named as a burst's); none in older rows.</summary>
     public BurstId? Burst { get; init; }
@@ -35,6 +40,9 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
 
     /// <summary>When its watch (or the uploads) ended.</summary>
     public DateTimeOffset? Ended { get; init; }
+
+    /// <summary>What the burst cost the processes of the local run; none where they could not be seen, and in older rows.</summary>
+    public RowCost? Cost { get; init; }
 
     public bool Complete => Missing == 0 && CycleSeconds is > 0;
 
@@ -60,7 +68,9 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
             : null;
 
     public string Format() => string.Create(CultureInfo.InvariantCulture,
-        $"| {Timestamp} | {Label} | {Count} | {CycleSeconds:0.0} | {OrdersPerSecond:0} | {Missing} | {Start?.ToString().ToLowerInvariant()} | {Burst} | {Began?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} | {Ended?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} | {(Complete ? "yes" : "no")} |\n");
+        $"| {Timestamp} | {Label} | {Count} | {CycleSeconds:0.0} | {OrdersPerSecond:0} | {Missing} | {Start?.ToString().ToLowerInvariant()} | {Burst} | {Began?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} | {Ended?.UtcDateTime.ToString(InstantFormat, CultureInfo.InvariantCulture)} | {(Complete ? "yes" : "no")} |{Cost?.Format() ?? EmptyCost}\n");
+
+    private static readonly string EmptyCost = string.Concat(Enumerable.Repeat("  |", RowCost.Cells));
 
     /// <summary>Whether this row's burst and <paramref name="other"/>'s held the store at the same time (both must say when).</summary>
     public bool Overlaps(ResultsRow other) =>
@@ -101,6 +111,7 @@ public sealed record ResultsRow(string Timestamp, string Label, int Count, doubl
             Burst = cells.Length > 7 && long.TryParse(cells[7], NumberStyles.None, CultureInfo.InvariantCulture, out var burst) ? new BurstId(burst) : null,
             Began = cells.Length > 8 ? Instant(cells[8]) : null,
             Ended = cells.Length > 9 ? Instant(cells[9]) : null,
+            Cost = cells.Length > CostCell ? RowCost.Parse(cells[CostCell..]) : null,
         };
     }
 

@@ -35,7 +35,10 @@ public static class SidecarExtensions
         });
         services.AddSingleton(provider => AlphaBulkPublishClient.Create(provider.GetRequiredService<SidecarOptions>()));
         services.AddSingleton<SidecarOutboundClient>();
-        services.AddHttpClient<IOutputBindings, SidecarOutputBindings>(http => http.Timeout = Timeout.InfiniteTimeSpan);
+        // One call per order in the bindings model: without the factory's logging handlers, which begin a scope and
+        // log twice on every call (the resilience pipeline logs what fails). The handler's Activity stays: tracing.
+        services.AddHttpClient<IOutputBindings, SidecarOutputBindings>(http => http.Timeout = Timeout.InfiniteTimeSpan)
+            .RemoveAllLoggers();
         services.AddSingleton<OrderSizeLimit>();
         services.AddSingleton<SidecarFailureJudge>();
         services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarFailureJudge>());

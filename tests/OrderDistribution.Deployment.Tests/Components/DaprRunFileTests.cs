@@ -196,6 +196,25 @@ public class DaprRunFileTests
         }
     }
 
+    /// <summary>Development puts the developer exception page in every request's path; the images run Production.</summary>
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Every_run_starts_the_apps_in_production_unless_the_shell_says_otherwise()
+    {
+        foreach (var file in RenderedAndCommitted())
+        {
+            Assert.All(file.Apps, app => Assert.DoesNotContain("ASPNETCORE_ENVIRONMENT", app.Env.Keys));
+        }
+    }
+
+    /// <summary>daprd 1.18 logs a warning per entry answered RETRY one at a time: tens of thousands through an outage.</summary>
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Only_the_pubsub_single_models_sidecars_log_at_error()
+    {
+        Assert.All(Render(MessagingModels.PubSubSingle).Apps, app => Assert.Equal("error", app["logLevel"]));
+        Assert.All(Render(MessagingModels.PubSubBulk).Apps, app => Assert.Null(app["logLevel"]));
+        Assert.All(Render(MessagingModels.Bindings).Apps, app => Assert.Null(app["logLevel"]));
+    }
+
     private static IEnumerable<DaprRunFile> RenderedAndCommitted()
     {
         foreach (var (runFile, _) in DaprRunFile.Models)

@@ -54,6 +54,20 @@ public sealed class SidecarOutputBindingsTests
         Assert.Equal("\"not json at all\"", Encoding.UTF8.GetString(message.Data));
     }
 
+    /// <summary>The bindings model calls the sidecar once per order: no log line and no logging scope per call.</summary>
+    [Fact]
+    public async Task A_binding_call_writes_no_line_of_the_http_client_factorys_own()
+    {
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
+        var logs = new LogRecorder();
+        await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address, logs);
+
+        await publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-express-output", "{}"u8.ToArray(), CancellationToken.None);
+
+        Assert.Single(sidecar.BindingMessages);
+        Assert.DoesNotContain(logs.Lines, l => l.Category.StartsWith("System.Net.Http.HttpClient", StringComparison.Ordinal));
+    }
+
     /// <summary>The reason the apps do not use the SDK's InvokeBinding: the emulator shows the leak the real sidecars showed.</summary>
     [Theory]
     [MemberData(nameof(Runtimes))]

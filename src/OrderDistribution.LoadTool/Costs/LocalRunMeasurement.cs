@@ -1,0 +1,74 @@
+using OrderDistribution.Contracts;
+
+namespace OrderDistribution.LoadTool.Costs;
+
+/// <summary>
+/// What a burst on the local run costs and where it waits: the processes <c>scripts/run-local.sh</c> recorded
+/// (<see cref="LocalProcesses"/>), sampled over the burst's window, and the broker it names in the same folder's
+/// <c>queues</c> file (<c>redis &lt;host:port&gt;</c> or <c>rabbitmq &lt;vhost&gt;</c>) asked every second for the
+/// orders waiting on each queue. Without that folder (Azure, in-process, a trio started by hand) it measures nothing.
+/// </summary>
+public sealed class LocalRunMeasurement : IAsyncDisposable
+{
+    /// <summary>The trio's queues, in the order it uses them.</summary>
+    public static readonly IReadOnlyList<string> Queues =
+        [OrderTopology.IngressQueue, .. OrderTopology.Instances.Select(OrderTopology.QueueOf)];
+
+    private readonly CostSampler? _cost;
+    private readonly QueueSampler? _queues;
+
+    private LocalRunMeasurement(CostSampler? cost, QueueSampler? queues)
+    {
+        _cost = cost;
+        _queues = queues;
+    }
+
+    public static async Task<LocalRunMeasurement> StartAsync(string folder)
+    {
+        if (folder.Length == 0 || !Directory.Exists(folder))
+        {
+            return new LocalRunMeasurement(null, null);
+        }
+
+        var cost = CostSampler.Start(LocalProcesses.Find(folder));
+        var depths = await QueueDepthsOf(Path.Combine(folder, "queues"));
+        return new LocalRunMeasurement(cost, depths is null ? null : QueueSampler.Start(depths, Queues));
+    }
+
+    /// <summary>Ends the window: the cost (none when no process was found) and the queue series (none without a broker).</summary>
+    public async Task<(BurstCost? Cost, QueueSeries? Queues)> StopAsync()
+    {
+        var cost = _cost is null ? null : await _cost.StopAsync(ContainerAppsPrices.Load());
+        var queues = _queues is null ? null : await _queues.StopAsync();
+        return (cost, queues);
+    }
+
+    private static async Task<IQueueDepths?> QueueDepthsOf(string file)
+    {
+        if (!File.Exists(file))
+        {
+            return null;
+        }
+
+        var cells = (await File.ReadAllTextAsync(file)).Split(' ', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        return cells switch
+        {
+            ["redis", var endpoint] => await RedisQueueDepths.ConnectAsync(endpoint, Queues),
+            ["rabbitmq", var vhost] => RabbitMqQueueDepths.Local(vhost, Queues),
+            _ => null,
+        };
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_cost is not null)
+        {
+            await _cost.DisposeAsync();
+        }
+
+        if (_queues is not null)
+        {
+            await _queues.DisposeAsync();
+        }
+    }
+}

@@ -1,0 +1,76 @@
+using System.Diagnostics;
+
+namespace OrderDistribution.LoadTool.Costs;
+
+/// <summary>
+/// The orders waiting on each queue, once a second from the burst's scheduling: where the burst waits, beside the
+/// orders stored per second. A broker that does not answer leaves its second out; sampling never ends a burst.
+/// </summary>
+public sealed class QueueSampler : IAsyncDisposable
+{
+    public static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
+
+    private readonly IQueueDepths _depths;
+    private readonly Stopwatch _since = Stopwatch.StartNew();
+    private readonly CancellationTokenSource _stop = new();
+    private readonly List<QueueSample> _samples = [];
+    private readonly Task _sampling;
+
+    private QueueSampler(IQueueDepths depths, IReadOnlyList<string> queues)
+    {
+        _depths = depths;
+        Queues = queues;
+        _sampling = SampleAsync();
+    }
+
+    public IReadOnlyList<string> Queues { get; }
+
+    public static QueueSampler Start(IQueueDepths depths, IReadOnlyList<string> queues) => new(depths, queues);
+
+    /// <summary>Stops sampling and returns the samples taken.</summary>
+    public async Task<QueueSeries> StopAsync()
+    {
+        await _stop.CancelAsync();
+        await _sampling;
+        lock (_samples)
+        {
+            return new QueueSeries(Queues, [.. _samples]);
+        }
+    }
+
+    private async Task SampleAsync()
+    {
+        using var timer = new PeriodicTimer(Interval);
+        try
+        {
+            do
+            {
+                var second = (int)Math.Round(_since.Elapsed.TotalSeconds);
+                try
+                {
+                    var depths = await _depths.ReadAsync(_stop.Token);
+                    lock (_samples)
+                    {
+                        _samples.Add(new QueueSample(second, depths));
+                    }
+                }
+                catch (Exception e) when (e is not OperationCanceledException)
+                {
+                    // The broker did not answer this second: left out.
+                }
+            }
+            while (await timer.WaitForNextTickAsync(_stop.Token));
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stop.CancelAsync();
+        await _sampling;
+        _stop.Dispose();
+        await _depths.DisposeAsync();
+    }
+}

@@ -1,0 +1,67 @@
+using System.Globalization;
+using System.Text;
+
+namespace OrderDistribution.LoadTool.Costs;
+
+/// <summary>One second's reading: the orders waiting on each queue the broker answered for.</summary>
+public sealed record QueueSample(int Second, IReadOnlyDictionary<string, long> Waiting);
+
+/// <summary>
+/// The orders waiting per queue, second by second from scheduling, written beside the per-second series as
+/// <c>&lt;series&gt;.queues.csv</c> (<c>second,&lt;queue&gt;,...</c>; an empty cell where the broker did not say).
+/// </summary>
+public sealed record QueueSeries(IReadOnlyList<string> Queues, IReadOnlyList<QueueSample> Samples)
+{
+    public const string Suffix = ".queues.csv";
+
+    public string Csv()
+    {
+        var csv = new StringBuilder("second,").AppendJoin(',', Queues).Append('\n');
+        foreach (var sample in Samples)
+        {
+            csv.Append(sample.Second.ToString(CultureInfo.InvariantCulture));
+            foreach (var queue in Queues)
+            {
+                csv.Append(',').Append(sample.Waiting.TryGetValue(queue, out var n) ? n.ToString(CultureInfo.InvariantCulture) : "");
+            }
+
+            csv.Append('\n');
+        }
+
+        return csv.ToString();
+    }
+
+    /// <exception cref="InvalidDataException">The text is not such a series.</exception>
+    public static QueueSeries Parse(string text)
+    {
+        var lines = text.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        if (lines.Length == 0 || !lines[0].StartsWith("second,", StringComparison.Ordinal))
+        {
+            throw new InvalidDataException("not a queue series: its first line must be 'second,<queue>,...'");
+        }
+
+        var queues = lines[0].Split(',')[1..];
+        var samples = new List<QueueSample>();
+        foreach (var line in lines.Skip(1))
+        {
+            var cells = line.Split(',');
+            if (cells.Length != queues.Length + 1 || !int.TryParse(cells[0], NumberStyles.None, CultureInfo.InvariantCulture, out var second))
+            {
+                throw new InvalidDataException($"'{line}' is not a row of {queues.Length} queues");
+            }
+
+            var waiting = new Dictionary<string, long>(StringComparer.Ordinal);
+            for (var i = 0; i < queues.Length; i++)
+            {
+                if (long.TryParse(cells[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out var n))
+                {
+                    waiting[queues[i]] = n;
+                }
+            }
+
+            samples.Add(new QueueSample(second, waiting));
+        }
+
+        return new QueueSeries(queues, samples);
+    }
+}

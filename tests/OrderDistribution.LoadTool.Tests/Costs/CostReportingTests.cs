@@ -1,0 +1,76 @@
+using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.Reporting;
+
+namespace OrderDistribution.LoadTool.Tests.Costs;
+
+/// <summary>A burst's cost as the results log keeps it and the report shows it.</summary>
+public sealed class CostReportingTests
+{
+    private static readonly ContainerAppsPrices Prices = new(0.000024, 0.000003, "USD");
+
+    private static BurstCost Cost(double appCpu) => new(
+        [
+            new ComponentCost("distributor", ComponentRole.App, appCpu, 140),
+            new ComponentCost("distributor daprd", ComponentRole.Sidecar, 1.25, 110),
+            new ComponentCost("broker", ComponentRole.Broker, 0.65, 30),
+            new ComponentCost("store", ComponentRole.Store, 19.8, 400),
+        ],
+        20, Prices);
+
+    [Fact]
+    public void A_rows_cost_reads_back_from_the_log_and_a_row_without_one_still_reads()
+    {
+        var row = new ResultsRow("2026-11-26T17:00:00", "pubsub-bulk", 10_000, 21.8, 0, BurstStart.Warm) { Cost = RowCost.Of(Cost(5.26)) };
+
+        var read = ResultsRow.TryParse(row.Format())!;
+
+        Assert.Equal(new RowCost(5.26, 1.25, 0.65, 19.8, 250, Cost(5.26).Price), read.Cost! with { Price = Cost(5.26).Price });
+        Assert.Equal(Cost(5.26).Price!.Value, read.Cost!.Price!.Value, 6);
+        Assert.Equal(7.16, read.Cost.TrioCpu!.Value, 2);
+        Assert.Null(ResultsRow.TryParse(row.Format().Replace(RowCost.Of(Cost(5.26)).Format(), "", StringComparison.Ordinal) + "")!.Cost);
+        Assert.EndsWith(RowCost.HeaderCells, ResultsRow.Header.Split('\n')[0], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_price_is_the_apps_and_sidecars_cpu_and_peak_memory_over_the_window_not_the_broker_or_the_store()
+    {
+        var cost = Cost(5.26);
+
+        Assert.Equal(6.51, cost.VcpuSeconds, 6);
+        Assert.Equal(250.0 / 1024 * 20, cost.GibSeconds, 6);
+        Assert.Equal((6.51 * 0.000024) + (250.0 / 1024 * 20 * 0.000003), cost.Price!.Value, 12);
+        Assert.Equal(7.16, cost.TrioCpuSeconds, 6);
+    }
+
+    [Fact]
+    public void The_report_shows_each_models_warm_cpu_and_cost_beside_its_time()
+    {
+        ResultsRow Row(string model, double seconds, double appCpu) =>
+            new ResultsRow("2026-11-26T17:00:00", model, 10_000, seconds, 0, BurstStart.Warm) { Cost = RowCost.Of(Cost(appCpu)) };
+
+        var report = ComparisonReport.From([Row("pubsub-bulk", 21.8, 5.26), Row("bindings", 38.1, 13.96)], new Dictionary<ResultsRow, StoredSeries>());
+        var markdown = report.Markdown("LOG.md", "report.png");
+
+        Assert.True(report.HasCosts);
+        Assert.Contains("| warm trio CPU-s | warm store CPU-s | warm peak MiB | warm cost |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| 7.16 | 19.80 | 250 |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| 15.86 | 19.80 | 250 |", markdown, StringComparison.Ordinal);
+        Assert.Equal(3 * 460, ComparisonChart.HeightFor(report) + 460);
+    }
+
+    [Fact]
+    public void Prices_come_from_the_environment_over_the_file_and_the_repositorys_file_gives_both()
+    {
+        var file = Path.GetTempFileName();
+        File.WriteAllLines(file, ["# prices", "ACA_PRICE_VCPU_SECOND=0.5", "ACA_PRICE_GIB_SECOND=\"0.25\""]);
+
+        Assert.Equal(new ContainerAppsPrices(0.5, 0.25, "USD"), ContainerAppsPrices.Load(_ => null, file));
+        Assert.Equal(new ContainerAppsPrices(2, 0.25, "USD"),
+            ContainerAppsPrices.Load(key => key == "ACA_PRICE_VCPU_SECOND" ? "2" : null, file));
+        Assert.Null(ContainerAppsPrices.Load(_ => null, null));
+        var repository = ContainerAppsPrices.FindFile(AppContext.BaseDirectory);
+        Assert.NotNull(repository);
+        Assert.NotNull(ContainerAppsPrices.Load(_ => null, repository));
+        File.Delete(file);
+    }
+}
