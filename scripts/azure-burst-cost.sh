@@ -4,12 +4,13 @@
 # subscription, AZURE_RESOURCE_GROUP, SERVICEBUS_NAMESPACE, az_error and an app=queue list in APP_QUEUES.
 #
 # Container Apps bills each replica's allocated vCPU and memory per second while it runs (the Consumption plan's
-# active rate); the prices are settings, in USD, defaulting to the pay-as-you-go list prices this repository
-# was written against (docs/azure.md, "What a burst costs"):
+# active rate); the prices are the environment's, else container-apps-prices.env's, the one file the local report
+# reads too (docs/azure.md, "What a burst costs").
 # Usage: . scripts/azure-burst-cost.sh   (sourced by scripts/azure-burst.sh; --help prints this)
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;; esac
-CONTAINER_APPS_VCPU_SECOND_PRICE="${CONTAINER_APPS_VCPU_SECOND_PRICE:-0.000024}"
-CONTAINER_APPS_GIB_SECOND_PRICE="${CONTAINER_APPS_GIB_SECOND_PRICE:-0.000003}"
+prices_file="$(dirname "${BASH_SOURCE[0]}")/../container-apps-prices.env"
+ACA_PRICE_VCPU_SECOND="${ACA_PRICE_VCPU_SECOND:-$(sed -n 's/^ACA_PRICE_VCPU_SECOND=//p' "$prices_file")}"
+ACA_PRICE_GIB_SECOND="${ACA_PRICE_GIB_SECOND:-$(sed -n 's/^ACA_PRICE_GIB_SECOND=//p' "$prices_file")}"
 # What the revision's system log says when KEDA's scaler fails (a refused identity, a missing right).
 SCALER_ERRORS='keda|scaler|scaledobject|unauthorized|forbidden'
 NO_SCALER_LINE="no scaler line in the revision's system log (az containerapp logs show --type system)"
@@ -44,7 +45,7 @@ report_cost_and_scaling() { # START END ORDERS
       echo "cost, $app: az could not read its metrics: $(grep -m1 . "$az_error" || echo 'no error text')"; failed=1; continue
     fi
     read -r used minutes peak cost <<<"$(awk -v used="$used" -v peak="$peak" -v cpu="$cpu" -v memory="$memory" \
-      -v vcpu_price="$CONTAINER_APPS_VCPU_SECOND_PRICE" -v gib_price="$CONTAINER_APPS_GIB_SECOND_PRICE" 'BEGIN {
+      -v vcpu_price="$ACA_PRICE_VCPU_SECOND" -v gib_price="$ACA_PRICE_GIB_SECOND" 'BEGIN {
         n = split(used, u, "\n"); seconds = 0; minutes = 0
         for (i = 1; i <= n; i++) if (u[i] != "") { seconds += u[i] * 60 / 1e9; minutes++ }
         m = split(peak, p, "\n"); top = 0
@@ -73,7 +74,7 @@ report_cost_and_scaling() { # START END ORDERS
       echo "scaler, $app: ${most_replicas:-?} replica; $queue held no messages in a whole minute of the window"
     fi
   done
-  echo "burst cost at Container Apps consumption prices (CONTAINER_APPS_VCPU_SECOND_PRICE=$CONTAINER_APPS_VCPU_SECOND_PRICE, CONTAINER_APPS_GIB_SECOND_PRICE=$CONTAINER_APPS_GIB_SECOND_PRICE USD): $total_cost USD for $3 orders; $total_cpu CPU-s used by the apps"
+  echo "burst cost at Container Apps consumption prices (ACA_PRICE_VCPU_SECOND=$ACA_PRICE_VCPU_SECOND, ACA_PRICE_GIB_SECOND=$ACA_PRICE_GIB_SECOND USD): $total_cost USD for $3 orders; $total_cpu CPU-s used by the apps"
   BURST_COST_ROW="$total_cpu	$worst_mib	$total_cost"
   return "$failed"
 }

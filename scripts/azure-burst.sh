@@ -32,8 +32,8 @@
 # blob) beside scripts/kql/cycle-time.kql's end (the receivers' last OrdersStored event), waiting up to
 # --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
 # Then, from Azure Monitor's metrics over the same window (scripts/azure-burst-cost.sh), each app's CPU-seconds,
-# peak memory and replica-minutes, the burst's cost at Container Apps prices (CONTAINER_APPS_VCPU_SECOND_PRICE,
-# CONTAINER_APPS_GIB_SECOND_PRICE, USD) and whether each app's scaler added replicas while its queue held
+# peak memory and replica-minutes, the burst's cost at Container Apps prices (ACA_PRICE_VCPU_SECOND,
+# ACA_PRICE_GIB_SECOND, USD) and whether each app's scaler added replicas while its queue held
 # messages (or the system log's line why not); the history keeps CPU-seconds, peak MiB and cost.
 # --render-only writes the component and prints its folder, without running anything.
 # --dead-letters-only prints each queue's dead-letter count now, without a burst.

@@ -187,7 +187,7 @@ public partial class AzureBurstTests
         // 0.3 cores x 60 s = 18 CPU-s; 120 replica-seconds x (0.5 vCPU x 0.000024 + 1 GiB x 0.000003) USD.
         Assert.Contains("cost, distributor: 18.00 CPU-s used, peak 170 MiB; 2 replica-minutes of 0.5 vCPU and 1Gi allocated: 0.001800 USD", output, StringComparison.Ordinal);
         Assert.Contains("scaler, distributor: scaled to 3 replicas while q-order-ingress held up to 9500 messages", output, StringComparison.Ordinal);
-        Assert.Contains("burst cost at Container Apps consumption prices (CONTAINER_APPS_VCPU_SECOND_PRICE=0.000024, CONTAINER_APPS_GIB_SECOND_PRICE=0.000003 USD): 0.001800 USD for 10 orders", output, StringComparison.Ordinal);
+        Assert.Contains("burst cost at Container Apps consumption prices (ACA_PRICE_VCPU_SECOND=0.000024, ACA_PRICE_GIB_SECOND=0.000003 USD): 0.001800 USD for 10 orders", output, StringComparison.Ordinal);
         var row = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))[^1].Split('\t');
         Assert.Equal(["18.00", "170", "0.001800"], row[^3..]);
     }
