@@ -1,5 +1,3 @@
-using System.Text.Json.Serialization;
-
 namespace OrderDistribution.Contracts;
 
 /// <summary>The order contract every app and queue shares. Written PascalCase, read case-insensitively.</summary>

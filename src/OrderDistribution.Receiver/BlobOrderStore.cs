@@ -1,12 +1,12 @@
+using System.Globalization;
 using Azure;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 using Microsoft.Extensions.Options;
-using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Contracts;
+using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
-using System.Globalization;
 using Polly;
 using Polly.Timeout;
 

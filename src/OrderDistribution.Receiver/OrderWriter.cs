@@ -1,5 +1,5 @@
-using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging;
+using OrderDistribution.Messaging.Inbound;
 
 namespace OrderDistribution.Receiver;
 

@@ -1,5 +1,5 @@
-using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Receiver;
+using OrderDistribution.ServiceDefaults;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();

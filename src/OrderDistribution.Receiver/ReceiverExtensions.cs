@@ -1,5 +1,4 @@
 using Microsoft.Extensions.Options;
-using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;

@@ -1,10 +1,10 @@
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.Extensions.Options;
+using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
 using Polly;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver;
 

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Polly;
 using Polly.Timeout;
 

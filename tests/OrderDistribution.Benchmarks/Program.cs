@@ -27,15 +27,12 @@ using System.Diagnostics;
 using System.Globalization;
 using Azure.Storage.Blobs;
 using OrderDistribution.Benchmarks;
-using OrderDistribution.Messaging;
-using OrderDistribution.Messaging.Inbound;
-using OrderDistribution.Messaging.Outbound;
-using OrderDistribution.ServiceDefaults;
-using OrderDistribution.Storage;
+using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Ceiling;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
-using OrderDistribution.Contracts;
+using OrderDistribution.Messaging;
+using OrderDistribution.Storage;
 using OrderDistribution.TestSupport;
 
 // --console: the apps also print their log lines, as they do under dapr run (send the output to a file).
@@ -124,7 +121,9 @@ receiverData.Delete(recursive: true);
 
 var single = await TrioRun.RunAsync(new TrioRunOptions
 {
-    Orders = count, Model = MessagingModel.PubSubSingle, AzuriteDataFolder = Directory.CreateTempSubdirectory("azurite-single").FullName,
+    Orders = count,
+    Model = MessagingModel.PubSubSingle,
+    AzuriteDataFolder = Directory.CreateTempSubdirectory("azurite-single").FullName,
 });
 Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.InvariantCulture, $", {count / single.Elapsed.TotalSeconds:0} orders/s"));
 Console.WriteLine(single.Details);

@@ -4,11 +4,11 @@ using System.Text;
 using Azure.Storage.Blobs;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.Messaging;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Benchmarks;
 
@@ -48,7 +48,7 @@ public static class TrioRun
                             new FlakyOrderStore(provider.GetRequiredService<BlobOrderStore>(), options.WriteFailureRate, options.Seed + member.Length)));
                     }
                 }
-                : null,
+            : null,
         });
         var sidecar = trio.Sidecar;
         var deadline = trio.Apps[0].Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.RequestDeadline;

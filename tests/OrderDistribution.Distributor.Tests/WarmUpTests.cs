@@ -1,7 +1,5 @@
 using System.Net;
 using NSubstitute;
-using OrderDistribution.ServiceDefaults;
-using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Distributor.Tests;
 

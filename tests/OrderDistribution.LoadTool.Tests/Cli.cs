@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using OrderDistribution.LoadTool.Commands;
-using OrderDistribution.TestSupport;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests;

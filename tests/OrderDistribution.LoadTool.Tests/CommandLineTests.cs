@@ -76,7 +76,9 @@ public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<Azu
         var output = new StringWriter();
         var console = AnsiConsole.Create(new AnsiConsoleSettings
         {
-            Ansi = AnsiSupport.No, Interactive = InteractionSupport.No, Out = new AnsiConsoleOutput(output),
+            Ansi = AnsiSupport.No,
+            Interactive = InteractionSupport.No,
+            Out = new AnsiConsoleOutput(output),
         });
         console.Profile.Width = 80;
         var at = new DateTimeOffset(2026, 1, 1, 12, 0, 0, TimeSpan.Zero);

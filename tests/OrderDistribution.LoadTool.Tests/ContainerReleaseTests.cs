@@ -5,7 +5,6 @@ using Microsoft.AspNetCore.Http;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
-using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
 

@@ -1,5 +1,4 @@
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
 

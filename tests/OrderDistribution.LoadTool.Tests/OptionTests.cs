@@ -2,7 +2,6 @@ using System.CommandLine;
 using System.CommandLine.Help;
 using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.Messaging;
-using OrderDistribution.TestSupport;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests;

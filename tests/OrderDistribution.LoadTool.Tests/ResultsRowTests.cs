@@ -50,7 +50,9 @@ public sealed class ResultsRowTests
         var log = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}", "LOG.md");
         var row = ResultsRow.Of(ScheduledAt, "pubsub-bulk", 10_000, TimeSpan.FromSeconds(37.3), 0, BurstStart.Warm) with
         {
-            Burst = new BurstId(483_920), Began = ScheduledAt.AddSeconds(-2.25), Ended = ScheduledAt.AddSeconds(39.125),
+            Burst = new BurstId(483_920),
+            Began = ScheduledAt.AddSeconds(-2.25),
+            Ended = ScheduledAt.AddSeconds(39.125),
         };
 
         await ResultsLog.AppendAsync(log, row, default);

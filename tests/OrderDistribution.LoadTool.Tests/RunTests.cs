@@ -1,11 +1,8 @@
 using System.Globalization;
 using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
-using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.LoadTool.Reporting;
-using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
-using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;

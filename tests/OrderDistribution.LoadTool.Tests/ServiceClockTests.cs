@@ -2,7 +2,6 @@ using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
-using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests;
 

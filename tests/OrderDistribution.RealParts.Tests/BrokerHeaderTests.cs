@@ -1,7 +1,5 @@
 using OrderDistribution.Contracts;
-using OrderDistribution.LoadTool;
 using OrderDistribution.Messaging;
-using OrderDistribution.TestSupport.Brokers;
 using RabbitMQ.Client;
 
 namespace OrderDistribution.RealParts.Tests;

@@ -1,10 +1,9 @@
 using DotNet.Testcontainers.Builders;
 using DotNet.Testcontainers.Configurations;
 using DotNet.Testcontainers.Containers;
-using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 using Testcontainers.RabbitMq;
 using Testcontainers.Redis;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 

@@ -1,11 +1,10 @@
 using Azure.Storage.Blobs;
 using Microsoft.Extensions.Logging;
-using OrderDistribution.LoadTool;
 using OrderDistribution.Contracts;
+using OrderDistribution.Messaging;
 using RabbitMQ.Client;
 using StackExchange.Redis;
 using Order = OrderDistribution.Contracts.Order;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 

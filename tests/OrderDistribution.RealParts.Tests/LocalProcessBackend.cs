@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
-using OrderDistribution.LoadTool;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;

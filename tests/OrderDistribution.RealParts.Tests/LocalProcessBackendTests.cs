@@ -1,10 +1,9 @@
 using System.Net;
 using System.Net.Sockets;
 using Azure.Storage.Blobs;
-using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 using RabbitMQ.Client;
 using StackExchange.Redis;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 

@@ -1,6 +1,5 @@
-using OrderDistribution.Messaging;
 using System.Globalization;
-using OrderDistribution.LoadTool;
+using OrderDistribution.Messaging;
 using Spectre.Console;
 
 namespace OrderDistribution.RealParts.Tests;

@@ -1,4 +1,3 @@
-using OrderDistribution.LoadTool;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Net;
-using OrderDistribution.LoadTool;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;

@@ -1,6 +1,5 @@
 using System.Net;
 using System.Net.Sockets;
-using OrderDistribution.LoadTool;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;

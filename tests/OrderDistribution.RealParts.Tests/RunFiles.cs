@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using OrderDistribution.LoadTool;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;

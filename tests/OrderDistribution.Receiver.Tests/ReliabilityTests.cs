@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Net;
-using Microsoft.Extensions.Options;
 using Azure.Storage.Blobs.Models;
+using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 

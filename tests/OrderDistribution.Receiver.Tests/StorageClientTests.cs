@@ -1,9 +1,9 @@
-using OrderDistribution.Contracts;
 using System.Collections.Concurrent;
 using System.Net;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Receiver.Tests;

@@ -3,8 +3,8 @@ using Microsoft.ApplicationInsights.Channel;
 using Microsoft.ApplicationInsights.DataContracts;
 using Microsoft.ApplicationInsights.Extensibility;
 using OrderDistribution.Contracts;
-using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.Messaging;
+using OrderDistribution.Messaging.Inbound;
 
 namespace OrderDistribution.Receiver.Tests;
 

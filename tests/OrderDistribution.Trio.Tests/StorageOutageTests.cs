@@ -2,11 +2,10 @@ using System.Diagnostics;
 using System.Globalization;
 using Azure.Storage.Blobs;
 using Microsoft.Extensions.Logging;
-using OrderDistribution.Benchmarks;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.TestSupport;
 using OrderDistribution.Messaging;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Trio.Tests;
 

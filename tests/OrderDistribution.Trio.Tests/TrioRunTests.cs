@@ -1,5 +1,4 @@
 using OrderDistribution.Benchmarks;
-using OrderDistribution.TestSupport;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Trio.Tests;

@@ -1,9 +1,9 @@
 using System.CommandLine;
 using OrderDistribution.Contracts;
-using OrderDistribution.Receiver;
 using OrderDistribution.LoadTool.Ceiling;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.Receiver;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 

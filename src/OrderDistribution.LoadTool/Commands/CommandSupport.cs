@@ -1,14 +1,14 @@
 using System.CommandLine;
 using System.ComponentModel.DataAnnotations;
-using OrderDistribution.Contracts;
 using Azure.Identity;
+using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
+using OrderDistribution.Messaging;
 using OrderDistribution.Storage;
 using Spectre.Console;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;
 

@@ -1,7 +1,6 @@
 using System.CommandLine;
 using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Reporting;
-using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;

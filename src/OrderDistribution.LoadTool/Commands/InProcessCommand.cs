@@ -3,10 +3,9 @@ using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.InProcess;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
-using OrderDistribution.SidecarEmulator;
+using OrderDistribution.Messaging;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;
 

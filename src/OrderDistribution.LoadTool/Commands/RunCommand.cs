@@ -2,10 +2,10 @@ using System.CommandLine;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.Messaging;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
+using OrderDistribution.Messaging;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 

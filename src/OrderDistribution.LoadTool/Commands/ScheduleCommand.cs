@@ -1,5 +1,4 @@
 using System.CommandLine;
-using Dapr.Client;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
@@ -7,12 +6,11 @@ using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
-using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Storage;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;
 

@@ -3,9 +3,9 @@ using System.Net.Sockets;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
+using OrderDistribution.Messaging;
 using OrderDistribution.SidecarEmulator;
 using OrderDistribution.Storage;
-using OrderDistribution.Messaging;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.InProcess;

@@ -4,7 +4,6 @@ using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 using OrderDistribution.Contracts;
-using OrderDistribution.LoadTool.Generation;
 
 namespace OrderDistribution.LoadTool.Leasing;
 

@@ -4,8 +4,8 @@ using System.Runtime.CompilerServices;
 using System.Text;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Messaging;
+using OrderDistribution.Messaging.Outbound;
 
 namespace OrderDistribution.LoadTool.Scheduling;
 

@@ -2,8 +2,8 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
-using OrderDistribution.ServiceDefaults;
 using Microsoft.Extensions.Options;
+using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.Messaging.Inbound;
 

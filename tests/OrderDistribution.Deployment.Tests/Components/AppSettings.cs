@@ -2,12 +2,11 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using System.Text.Json.Serialization;
 using OrderDistribution.Distributor;
-using OrderDistribution.ServiceDefaults;
-using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Receiver;
+using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
-using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Deployment.Tests;
 
@@ -32,7 +31,8 @@ internal sealed class AppSettings
                 (StorageOptions.Section, new StorageOptions()), (ReadinessOptions.Section, new ReadinessOptions()));
         var file = JsonNode.Parse(Repo.Read(relative), documentOptions: new JsonDocumentOptions
         {
-            CommentHandling = JsonCommentHandling.Skip, AllowTrailingCommas = true,
+            CommentHandling = JsonCommentHandling.Skip,
+            AllowTrailingCommas = true,
         })!.AsObject();
         Merge(defaults, file);
         return new AppSettings(JsonSerializer.SerializeToElement(defaults));

@@ -1,6 +1,6 @@
-using OrderDistribution.Contracts;
 using System.Net;
 using System.Text.Json;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Messaging.Tests.Inbound;

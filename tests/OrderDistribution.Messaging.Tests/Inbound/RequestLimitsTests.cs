@@ -22,11 +22,16 @@ public sealed class RequestLimitsTests
         {
             entries = Enumerable.Range(0, 10).Select(i => new
             {
-                entryId = Guid.NewGuid().ToString(), @event = largestEvent, metadata = new Dictionary<string, string> { ["key"] = "value" },
+                entryId = Guid.NewGuid().ToString(),
+                @event = largestEvent,
+                metadata = new Dictionary<string, string> { ["key"] = "value" },
                 contentType = "application/octet-stream",
             }),
-            id = Guid.NewGuid().ToString(), metadata = new { pubsubName = "order-pubsub" }, pubsubname = "order-pubsub",
-            topic = "q-order-ingress", type = "com.dapr.event.sent.bulk",
+            id = Guid.NewGuid().ToString(),
+            metadata = new { pubsubName = "order-pubsub" },
+            pubsubname = "order-pubsub",
+            topic = "q-order-ingress",
+            type = "com.dapr.event.sent.bulk",
         }));
 
         Assert.NotNull(limit);

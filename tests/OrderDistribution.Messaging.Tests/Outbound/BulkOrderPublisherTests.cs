@@ -5,7 +5,6 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Outbound;
-using OrderDistribution.ServiceDefaults;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Messaging.Tests.Outbound;

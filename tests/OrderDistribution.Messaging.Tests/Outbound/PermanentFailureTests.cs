@@ -115,8 +115,12 @@ public sealed class PermanentFailureTests : IAsyncLifetime
             case MessagingModel.PubSubSingle:
                 var cloudEvent = JsonSerializer.Serialize(new Dictionary<string, object>
                 {
-                    ["data_base64"] = Convert.ToBase64String(OrderJson.Serialize(order)), ["datacontenttype"] = "application/octet-stream",
-                    ["id"] = $"ce-{order.OrderId}", ["specversion"] = "1.0", ["topic"] = "q-order-ingress", ["type"] = "com.dapr.event.sent",
+                    ["data_base64"] = Convert.ToBase64String(OrderJson.Serialize(order)),
+                    ["datacontenttype"] = "application/octet-stream",
+                    ["id"] = $"ce-{order.OrderId}",
+                    ["specversion"] = "1.0",
+                    ["topic"] = "q-order-ingress",
+                    ["type"] = "com.dapr.event.sent",
                 });
                 using (var response = await client.PostAsync("/q-order-ingress-single", new StringContent(cloudEvent, Encoding.UTF8, "application/cloudevents+json")))
                 using (var answer = JsonDocument.Parse(await response.Content.ReadAsStringAsync()))

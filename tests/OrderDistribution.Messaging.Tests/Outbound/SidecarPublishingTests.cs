@@ -9,9 +9,9 @@ using NSubstitute.ExceptionExtensions;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.TestSupport;
-using GrpcDapr = Dapr.Client.Autogen.Grpc.v1.Dapr;
 using GrpcBulkPublishRequest = Dapr.Client.Autogen.Grpc.v1.BulkPublishRequest;
 using GrpcBulkPublishResponse = Dapr.Client.Autogen.Grpc.v1.BulkPublishResponse;
+using GrpcDapr = Dapr.Client.Autogen.Grpc.v1.Dapr;
 using GrpcFailedEntry = Dapr.Client.Autogen.Grpc.v1.BulkPublishResponseFailedEntry;
 
 namespace OrderDistribution.Messaging.Tests.Outbound;
