@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.Messaging.Inbound;
 
@@ -35,7 +36,7 @@ public sealed class RequestProgress(int entries) : IOrderProgress
     {
         if (Volatile.Read(ref _firstFailure) is null)
         {
-            Interlocked.CompareExchange(ref _firstFailure, WireText.OnOneLine($"{entryId}: {reason}"), null);
+            Interlocked.CompareExchange(ref _firstFailure, LogText.Escape($"{entryId}: {reason}"), null);
         }
     }
 

@@ -13,7 +13,7 @@ public sealed class RequestProgressTests
         progress.MarkFailed("e1\r\nfail: forged line", "storage said \"busy\nRequestId:1\"\u001b[31m");
         progress.MarkFailed("e2", "a later failure");
 
-        Assert.Equal("e1\\u000d\\u000afail: forged line: storage said \"busy\\u000aRequestId:1\"\\u001b[31m", progress.FirstFailure);
+        Assert.Equal("e1\\r\\nfail: forged line: storage said \"busy\\nRequestId:1\"\\u001b[31m", progress.FirstFailure);
     }
 
     [Fact]
