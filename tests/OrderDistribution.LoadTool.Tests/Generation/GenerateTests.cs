@@ -1,7 +1,7 @@
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Generation;
 
 public sealed class GenerateTests
 {

@@ -1,6 +1,6 @@
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.InProcess;
 
 /// <summary><c>in-process</c> measures the store it is given or refuses at once, before the trio starts: never another one.</summary>
 public sealed class InProcessStoreTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IDisposable

@@ -4,7 +4,7 @@ using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Watching;
 
 /// <summary>
 /// What a real listing costs the tool, per name, on Azurite: the SDK's request, its XML and each blob's metadata, and

@@ -3,7 +3,7 @@ using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Reporting;
 
 /// <summary>A burst that timed out is credited with what it stored, and says it is incomplete wherever it is shown.</summary>
 public sealed class IncompleteResultTests

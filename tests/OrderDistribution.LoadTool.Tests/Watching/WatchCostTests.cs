@@ -2,7 +2,7 @@ using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Watching;
 
 /// <summary>
 /// What watch costs the store, counted against a simulated store that plays an arrival curve on a simulated clock:

@@ -2,7 +2,7 @@ using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.TestSupport;
 using SkiaSharp;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Reporting;
 
 /// <summary>report, from a fixed results log and the per-second series beside it, as run and ceiling write them.</summary>
 public sealed class ReportTests

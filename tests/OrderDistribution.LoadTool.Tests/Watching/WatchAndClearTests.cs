@@ -4,7 +4,7 @@ using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Watching;
 
 /// <summary>watch and clear against a real Azurite, with the blobs written by the test as the receivers would.</summary>
 [Collection(nameof(WatchAndClearTests))]
@@ -96,8 +96,8 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     [Fact]
     public async Task Watch_refuses_an_orders_file_generated_again_after_the_schedule_in_one_line_with_exit_2()
     {
-        await Scheduling.ScheduleRecord.WriteAsync(Path.Combine(_folder, "schedule.json"),
-            new Scheduling.ScheduleRecord(DateTimeOffset.UtcNow, "pubsub", 200, Path.Combine(_folder, "orders.json")) { Burst = 512_345 }, default);
+        await LoadTool.Scheduling.ScheduleRecord.WriteAsync(Path.Combine(_folder, "schedule.json"),
+            new LoadTool.Scheduling.ScheduleRecord(DateTimeOffset.UtcNow, "pubsub", 200, Path.Combine(_folder, "orders.json")) { Burst = 512_345 }, default);
         var cli = new Cli();
 
         var exit = await cli.RunAsync(["watch", "--timeout", "5", .. Common()]);

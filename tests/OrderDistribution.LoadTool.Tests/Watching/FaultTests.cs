@@ -5,7 +5,7 @@ using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Watching;
 
 /// <summary>Faults the tool meets: storage not running, storage stopping mid-watch, a full outbox to clear.</summary>
 [Collection(nameof(FaultTests))]

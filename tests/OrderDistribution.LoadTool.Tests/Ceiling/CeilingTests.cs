@@ -5,7 +5,7 @@ using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Ceiling;
 
 /// <summary>ceiling, storage alone, against a real Azurite.</summary>
 [Collection(nameof(CeilingTests))]

@@ -3,7 +3,7 @@ using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Scheduling;
 
 /// <summary>This machine's clock against a service's Date header: the one clock of the Azure cycle time.</summary>
 public sealed class ServiceClockTests

@@ -5,7 +5,7 @@ using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Scheduling;
 
 /// <summary>Scheduling through a fake of the sidecar's HTTP API that records every request.</summary>
 public sealed class SchedulingTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IAsyncLifetime

@@ -7,7 +7,7 @@ using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Leasing;
 
 /// <summary>
 /// One burst at a time per store, on a real Azurite: the lease on the tool's marker blob, taken by run, schedule, ceiling
@@ -116,7 +116,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         var published = sidecar.Requests.Where(r => r.Path == $"/v1.0/bindings/{OrderTopology.IngressOutputBinding}")
             .Select(r => OrderJson.Deserialize(r.Json.GetProperty("data"))).ToList();
         await StoreAsync(published);
-        var record = await Scheduling.ScheduleRecord.ReadAsync(State, default);
+        var record = await LoadTool.Scheduling.ScheduleRecord.ReadAsync(State, default);
         var cli = new Cli();
 
         // While the killed run's lease has not lapsed yet.

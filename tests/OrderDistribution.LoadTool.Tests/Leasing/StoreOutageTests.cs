@@ -6,7 +6,7 @@ using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Leasing;
 
 /// <summary>
 /// An outage of the store the tool measures, longer than its lease (the shortest, 15 s), in the middle of a run's watch:

@@ -6,7 +6,7 @@ using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Watching;
 
 /// <summary>
 /// Azure keeps a deleted container's name blocked for about 30 s (409 ContainerBeingDeleted); Azurite does not.

@@ -7,7 +7,7 @@ using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 using Spectre.Console;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Commands;
 
 /// <summary>The command line checks every value before it acts, and every failure names its cause.</summary>
 public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>

@@ -2,7 +2,7 @@ using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.Messaging;
 using Spectre.Console;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Commands;
 
 /// <summary>Every command that has a model takes it as <c>--model bindings|pubsub-single|pubsub-bulk</c>, and only so.</summary>
 public sealed class ModelSpellingTests

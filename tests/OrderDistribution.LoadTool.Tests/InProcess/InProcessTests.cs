@@ -3,7 +3,7 @@ using System.Text.RegularExpressions;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.InProcess;
 
 /// <summary>
 /// <c>in-process</c> end to end: the real apps in the tool's process behind the sidecar emulator, into a real Azurite

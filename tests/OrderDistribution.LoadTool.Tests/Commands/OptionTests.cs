@@ -4,7 +4,7 @@ using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.Messaging;
 using Spectre.Console;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Commands;
 
 /// <summary>Every option of every command refuses a wrong value in one line that names it, before anything happens.</summary>
 public sealed class OptionTests

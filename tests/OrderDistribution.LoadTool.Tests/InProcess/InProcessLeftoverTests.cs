@@ -2,7 +2,7 @@ using System.Globalization;
 using OrderDistribution.LoadTool.InProcess;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.InProcess;
 
 /// <summary>
 /// What a killed <c>in-process</c> leaves (kill -9 runs no cleanup): the Azurite it started and that Azurite's

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Watching;
 
 /// <summary>What a piece of work cost this process: CPU time (user and system), bytes allocated, and the managed heap at its end.</summary>
 internal static class WatchCostMeasure

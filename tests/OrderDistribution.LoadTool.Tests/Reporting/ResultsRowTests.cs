@@ -4,7 +4,7 @@ using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Reporting;
 
 /// <summary>The results log's rows: what run and ceiling write is what report reads, old rows included.</summary>
 public sealed class ResultsRowTests

@@ -5,7 +5,7 @@ using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Commands;
 
 /// <summary>
 /// <c>run</c> end to end against a real Azurite and the sidecar emulator in its recording mode, with the test playing

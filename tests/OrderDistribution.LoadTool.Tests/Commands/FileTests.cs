@@ -1,6 +1,6 @@
 using OrderDistribution.LoadTool.Generation;
 
-namespace OrderDistribution.LoadTool.Tests;
+namespace OrderDistribution.LoadTool.Tests.Commands;
 
 /// <summary>
 /// Every file the tool will write is checked before it starts, and every file it reads is refused, naming it, when it
