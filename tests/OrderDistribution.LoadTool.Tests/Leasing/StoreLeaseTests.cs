@@ -66,7 +66,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         // A million orders to generate: the run holds the store for a while before it schedules anything.
-        using var killed = Start(["run", "--count", "1000000", "--lease", "15", .. Run(sidecar)]);
+        using var killed = Cli.StartProgram(["run", "--count", "1000000", "--lease", "15", .. Run(sidecar)]);
         try
         {
             // Leased, and named: the holder writes who it is just after it takes the lease.
@@ -100,7 +100,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         // The bindings model schedules over the sidecar's HTTP API, which the emulator serves to a process of its own.
-        using (var killed = Start(["run", "--model", "bindings", "--count", "300", "--timeout", "120", .. Run(sidecar)]))
+        using (var killed = Cli.StartProgram(["run", "--model", "bindings", "--count", "300", "--timeout", "120", .. Run(sidecar)]))
         {
             try
             {
@@ -213,23 +213,5 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
             Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), $"no {what} within 60 s");
             await Task.Delay(50);
         }
-    }
-
-    /// <summary>The real program in a process of its own, as a user starts it, to be killed.</summary>
-    private static Process Start(string[] args)
-    {
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = Path.GetTempPath() };
-        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "order-load.dll"));
-        foreach (var arg in args)
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        var process = Process.Start(start)!;
-        process.OutputDataReceived += (_, _) => { };
-        process.ErrorDataReceived += (_, _) => { };
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        return process;
     }
 }
