@@ -335,7 +335,7 @@ static async Task ReportStoredAsync(string connectionString, List<Order> orders,
         string? continuation = null;
         do
         {
-            var page = await outbox.ListPageAsync(container, "", continuation, OutboxStorage.PageSize, default);
+            var page = await outbox.ListPageAsync(container, "", continuation, OutboxStorage.PageSize, storedTimes: true, default);
             blobs.AddRange(page.Blobs.Where(b => b.StoredAt >= since));
             continuation = page.Continuation;
         }
