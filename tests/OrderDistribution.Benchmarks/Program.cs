@@ -23,6 +23,9 @@
 // it, per queue type and prefetch (--as-configured: only components-bindings' own): a burst through one queue with 4
 // consumers, what each consumer holds, how a backlog is shared and what a consumer crash redelivers (BindingsBroker;
 // docs/brokers.md has the figures).
+//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- watch [<orders, default 150000>] [--shuffled]
+// What order-load watch costs its machine (CPU-s and peak RSS, by /usr/bin/time) while a burst is stored into Azurite,
+// and then on the burst stored whole (WatchAtScale; docs/load-tool.md, "Watching at scale").
 using System.Diagnostics;
 using System.Globalization;
 using Azure.Storage.Blobs;
@@ -66,6 +69,13 @@ if (args is ["bindings-broker", .. var brokerArgs])
     var brokerCount = brokerArgs.Where(a => a != "--as-configured").ToList();
     return await BindingsBroker.RunAsync(
         brokerCount.Count > 0 ? int.Parse(brokerCount[0], CultureInfo.InvariantCulture) : 10_000, brokerArgs.Contains("--as-configured"));
+}
+
+if (args is ["watch", .. var watchArgs])
+{
+    var watchCount = watchArgs.Where(a => a != "--shuffled").ToList();
+    return await WatchAtScale.RunAsync(
+        watchCount.Count > 0 ? int.Parse(watchCount[0], CultureInfo.InvariantCulture) : 150_000, watchArgs.Contains("--shuffled"));
 }
 
 if (args is ["cold", .. var coldCount])
@@ -335,7 +345,7 @@ static async Task ReportStoredAsync(string connectionString, List<Order> orders,
         string? continuation = null;
         do
         {
-            var page = await outbox.ListPageAsync(container, "", continuation, OutboxStorage.PageSize, default);
+            var page = await outbox.ListPageAsync(container, "", continuation, OutboxStorage.PageSize, storedTimes: true, default);
             blobs.AddRange(page.Blobs.Where(b => b.StoredAt >= since));
             continuation = page.Continuation;
         }

@@ -13,7 +13,7 @@ internal static class Listing
             string? continuation = null;
             do
             {
-                var page = await storage.ListPageAsync(outbox, "", continuation, OutboxStorage.PageSize, default);
+                var page = await storage.ListPageAsync(outbox, "", continuation, OutboxStorage.PageSize, storedTimes: true, default);
                 found.AddRange(page.Blobs);
                 continuation = page.Continuation;
             }

@@ -28,32 +28,5 @@ public readonly record struct BurstId(long Value)
 
     public bool Holds(long orderId) => Of(orderId) == this;
 
-    /// <summary>
-    /// Name prefixes that together hold every order blob name outside <see cref="Prefix"/>: at each of its digits the other
-    /// digits, and the ids that end there (a '.'); none for burst 0, whose ids share no prefix.
-    /// </summary>
-    public IEnumerable<string> PrefixesBeside()
-    {
-        if (Value <= 0)
-        {
-            yield break;
-        }
-
-        var prefix = Prefix;
-        for (var at = 0; at < prefix.Length; at++)
-        {
-            foreach (var next in "0123456789.")
-            {
-                // A receiver's name never starts with '0' or '.'.
-                if (next != prefix[at] && !(at == 0 && next is '0' or '.'))
-                {
-                    yield return prefix[..at] + next;
-                }
-            }
-        }
-
-        yield return prefix + ".";
-    }
-
     public override string ToString() => Prefix;
 }

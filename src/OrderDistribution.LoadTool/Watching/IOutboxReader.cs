@@ -11,8 +11,14 @@ public interface IOutboxReader
     /// <summary>Where the store's outages are told, if anywhere.</summary>
     StoreOutage? Outage => null;
 
-    /// <summary>One page of the blobs of <paramref name="container"/> whose names start with <paramref name="prefix"/>, with their stored times; empty if the container does not exist.</summary>
+    /// <summary>
+    /// One page of the blobs of <paramref name="container"/> whose names start with <paramref name="prefix"/>; empty if
+    /// the container does not exist.
+    /// </summary>
     /// <param name="continuation">Where the previous page of the same listing ended; null for the first page.</param>
     /// <param name="pageSize">Names a page holds at most.</param>
-    Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, int pageSize, CancellationToken cancellationToken);
+    /// <param name="storedTimes">Whether each blob comes with its stored time (its metadata), which costs more.</param>
+    Task<OutboxPage> ListPageAsync(
+        string container, string prefix, string? continuation, int pageSize, bool storedTimes,
+        CancellationToken cancellationToken);
 }

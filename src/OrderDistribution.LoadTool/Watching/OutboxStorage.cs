@@ -113,20 +113,25 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
     public const int PageSize = 5_000;
 
     public async Task<OutboxPage> ListPageAsync(
-        string container, string prefix, string? continuation, int pageSize, CancellationToken cancellationToken)
+        string container, string prefix, string? continuation, int pageSize, bool storedTimes,
+        CancellationToken cancellationToken)
     {
         try
         {
-            // Metadata in the same call: each blob's stored time comes with its name, at no extra request.
+            // With metadata, each blob's stored time comes with its name, at no extra request; without, the listing
+            // is smaller to send and to read (docs/load-tool.md, "Watching at scale").
+            var traits = storedTimes ? BlobTraits.Metadata : BlobTraits.None;
             var pages = client.GetBlobContainerClient(container)
-                .GetBlobsAsync(BlobTraits.Metadata, BlobStates.None, prefix.Length == 0 ? null : prefix, cancellationToken)
+                .GetBlobsAsync(traits, BlobStates.None, prefix.Length == 0 ? null : prefix, cancellationToken)
                 .AsPages(continuation, pageSize);
             await foreach (var page in pages)
             {
                 return new OutboxPage(
                     [.. page.Values.Select(b => new OutboxBlob(
                         container, b.Name, b.Properties.LastModified ?? DateTimeOffset.MinValue,
-                        b.Metadata.TryGetValue(OrderBlob.StoredAtMetadata, out var storedAt) ? OrderBlob.ParseStoredAt(storedAt) : null))],
+                        b.Metadata is { } metadata && metadata.TryGetValue(OrderBlob.StoredAtMetadata, out var storedAt)
+                            ? OrderBlob.ParseStoredAt(storedAt)
+                            : null))],
                     string.IsNullOrEmpty(page.ContinuationToken) ? null : page.ContinuationToken);
             }
 

@@ -7,14 +7,14 @@ namespace OrderDistribution.LoadTool.Watching;
 /// Waits until every expected valid order is a blob in one of the outboxes, or the time is up, costing the store
 /// as little as it can. An outbox is listed by name prefix (an order's blob is named after its id): after each listing
 /// the prefix is replaced by the cut through its digits that costs the store least, calls and names already seen
-/// together (<see cref="ListingPlan"/>), and a prefix whose orders are all in is never listed again. Looks
-/// are paced by <see cref="WatchPacing"/>, and never come closer than the last look took, so that a store slowed down by
-/// the burst is asked less, not more; a storage outage (no answer, refused, reset) is waited out until the watch's own
+/// together (<see cref="ListingPlan"/>), and a prefix whose orders are all in is never listed again. Looks list names
+/// only and count what is new; each blob's stored time is read once, at the end, in one listing of each outbox whole
+/// with metadata, which the report is made of. Looks are paced by <see cref="WatchPacing"/>, and never come closer
+/// than the last look took, so that a store slowed down by the burst is asked less, not more; a storage outage (no answer, refused, reset) is waited out until the watch's own
 /// timeout, told once when it begins and once when it ends. A look costs the tool the names it lists, not the orders
-/// expected: the full report is made once, at the end. A listing
-/// that is merely slow never ends the watch with an error: at the timeout it reports what is still missing.
-/// A blob of another burst (its name tells its burst, <see cref="BurstId"/>) ends the watch without a result: met in a
-/// listing, or, once every order is in, by asking each outbox for any name beside this burst's prefix.
+/// expected. A listing that is merely slow never ends the watch with an error: at the timeout it reports what is still
+/// missing. A blob of another burst (its name tells its burst, <see cref="BurstId"/>) ends the watch without a result:
+/// met in a look, or in the last listing, which lists each outbox whole.
 /// </summary>
 public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, WatchClock? clock = null)
 {
@@ -34,11 +34,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
 
     public TimeSpan OutageMaxRetryDelay { get; init; } = TimeSpan.FromSeconds(4);
 
-    /// <summary>How long the check for other bursts may take past the watch's timeout.</summary>
-    public TimeSpan CheckBudget { get; init; } = TimeSpan.FromSeconds(30);
-
-    /// <summary>Calls of the check for other bursts in flight at once.</summary>
-    public const int ChecksInFlight = 8;
+    /// <summary>How long the last listing, with the stored times, may take past the watch's timeout.</summary>
+    public TimeSpan FinalListingBudget { get; init; } = TimeSpan.FromSeconds(30);
 
     /// <param name="stored">Told the number of orders stored after every page listed, from the first one on.</param>
     /// <param name="outages">Told one line when a storage outage begins (the watch's or the lease's), and one when it ends.</param>
@@ -89,7 +86,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                     string? continuation = null;
                     do
                     {
-                        var page = await PageThroughOutagesAsync(outbox, prefix, continuation, OutboxStorage.PageSize, deadline, outage, cancellationToken);
+                        var page = await PageThroughOutagesAsync(
+                            outbox, prefix, continuation, storedTimes: false, deadline, outage, cancellationToken);
                         if (page is null)
                         {
                             // The timeout came in the middle of a listing: what is not seen by now is missing.
@@ -118,16 +116,10 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
             // After a whole look, so that the line names what each outbox holds of other bursts.
             ThrowIfOtherBurst(tally, expected.Burst);
             stored?.Report(tally.Stored);
-            if (tally.Complete)
-            {
-                var checks = await CheckForOtherBurstsAsync(tally, expected.Burst, deadline, outage, cancellationToken);
-                return tally.Report(scheduledAt, calls, names) with { OtherBurstChecks = checks };
-            }
-
             var now = _clock.UtcNow;
-            if (now >= deadline)
+            if (tally.Complete || now >= deadline)
             {
-                return tally.Report(scheduledAt, calls, names);
+                return await FinalReportAsync(tally, scheduledAt, calls, names, deadline, outage, cancellationToken);
             }
 
             wait = pacing.Next(wait, storedBefore, tally.Stored, tally.Expected, tally.RatePerSecond);
@@ -140,35 +132,65 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     }
 
     /// <summary>
-    /// Asks each outbox, a name at most per call, for names beside <paramref name="burst"/>'s prefix: at each of its digits
-    /// the nine others and the shorter ids (59 calls an outbox for a six-digit id). Once the listings are split, they are
-    /// all under the burst's own prefix and meet no other burst's names: this is where a late one shows.
+    /// The report, made of one listing of each outbox whole with the stored times: each blob's stored time is read
+    /// once, and whatever the outboxes hold is counted, another burst's blobs beside this one's names and a copy in the
+    /// other outbox that came after its prefix was done. Should storage not answer it once the watch timed out, the
+    /// report is the looks' (Last-Modified for the stored times, which the output says).
     /// </summary>
-    /// <returns>The calls made.</returns>
-    /// <exception cref="LoadToolException">A name of another burst is there.</exception>
-    private async Task<int> CheckForOtherBurstsAsync(
-        WatchTally tally, BurstId burst, DateTimeOffset deadline, StoreOutage outage, CancellationToken cancellationToken)
+    /// <exception cref="LoadToolException">Another burst's blobs are there, or no answer for a complete burst.</exception>
+    private async Task<WatchReport> FinalReportAsync(
+        WatchTally looked, DateTimeOffset scheduledAt, int calls, long names, DateTimeOffset deadline,
+        StoreOutage outage, CancellationToken cancellationToken)
     {
-        var prefixes = storage.Outboxes.SelectMany(outbox => burst.PrefixesBeside().Select(prefix => (Outbox: outbox, Prefix: prefix))).ToList();
-        // The watch's own timeout may have come with the last order; the check still gets its own short budget.
-        var until = deadline > _clock.UtcNow + CheckBudget ? deadline : _clock.UtcNow + CheckBudget;
-        var pages = new OutboxPage?[prefixes.Count];
-        await Parallel.ForAsync(0, prefixes.Count, new ParallelOptions { MaxDegreeOfParallelism = ChecksInFlight, CancellationToken = cancellationToken },
-            async (i, ct) => pages[i] = await PageThroughOutagesAsync(prefixes[i].Outbox, prefixes[i].Prefix, null, 1, until, outage, ct));
-        if (Array.IndexOf(pages, null) is >= 0 and var unanswered)
+        // The watch's own timeout may have come with the last order; the last listing still gets its own short budget.
+        var until = deadline > _clock.UtcNow + FinalListingBudget ? deadline : _clock.UtcNow + FinalListingBudget;
+        var tally = looked.Fresh();
+        var finalCalls = 0;
+        var finalNames = 0L;
+        foreach (var outbox in storage.Outboxes)
         {
-            throw new LoadToolException(
-                $"Storage at {storage.Endpoint} did not answer whether {prefixes[unanswered].Outbox} holds blobs of another burst.",
-                "Run watch again: every order of this burst is in, and the check takes a few seconds.", ExitCodes.Unreachable);
+            string? continuation = null;
+            do
+            {
+                OutboxPage? page;
+                try
+                {
+                    page = await PageThroughOutagesAsync(
+                        outbox, "", continuation, storedTimes: true, until, outage, cancellationToken);
+                }
+                catch (LoadToolException) when (!looked.Complete)
+                {
+                    page = null;
+                }
+
+                if (page is null)
+                {
+                    return looked.Complete
+                        ? throw new LoadToolException(
+                            $"Storage at {storage.Endpoint} did not answer the listing of {outbox} with the stored times.",
+                            "Run watch again: every order of this burst is in, and the listing takes seconds.",
+                            ExitCodes.Unreachable)
+                        : looked.Report(scheduledAt, calls, names);
+                }
+
+                finalCalls++;
+                finalNames += page.Blobs.Count;
+                foreach (var blob in page.Blobs)
+                {
+                    tally.Add(blob);
+                }
+
+                continuation = page.Continuation;
+            }
+            while (continuation is not null);
         }
 
-        foreach (var blob in pages.SelectMany(page => page!.Blobs))
+        ThrowIfOtherBurst(tally, looked.Burst);
+        return tally.Report(scheduledAt, calls, names) with
         {
-            tally.Add(blob);
-        }
-
-        ThrowIfOtherBurst(tally, burst);
-        return prefixes.Count;
+            FinalListingCalls = finalCalls,
+            FinalNamesListed = finalNames,
+        };
     }
 
     private static void ThrowIfOtherBurst(WatchTally tally, BurstId burst)
@@ -184,8 +206,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     /// <returns>The page, or null when the watch's timeout came while storage was answering slowly.</returns>
     /// <exception cref="LoadToolException">Storage was unreachable (not merely slow) when the timeout came.</exception>
     private async Task<OutboxPage?> PageThroughOutagesAsync(
-        string outbox, string prefix, string? continuation, int pageSize, DateTimeOffset deadline, StoreOutage outage,
-        CancellationToken cancellationToken)
+        string outbox, string prefix, string? continuation, bool storedTimes, DateTimeOffset deadline,
+        StoreOutage outage, CancellationToken cancellationToken)
     {
         DateTimeOffset? outageSince = null;
         var delay = OutageRetryDelay;
@@ -196,7 +218,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
             untilDeadline.CancelAfter(left > TimeSpan.Zero ? left : TimeSpan.Zero);
             try
             {
-                var page = await storage.ListPageAsync(outbox, prefix, continuation, pageSize, untilDeadline.Token);
+                var page = await storage.ListPageAsync(
+                    outbox, prefix, continuation, OutboxStorage.PageSize, storedTimes, untilDeadline.Token);
                 outage.Answered();
                 return page;
             }

@@ -23,13 +23,15 @@ public sealed record WatchReport(
     /// <summary>Whether every stored order carried the receivers' <c>storedat</c> (millisecond resolution).</summary>
     public bool StoredAtFromMetadata { get; init; } = true;
 
-    /// <summary>What the watch cost the store: listing requests made, and blob names they returned.</summary>
+    /// <summary>What the looks cost the store: listing requests made, and blob names (no metadata) they returned.</summary>
     public int ListingCalls { get; init; }
 
     public long NamesListed { get; init; }
 
-    /// <summary>Listing calls of the last look, which asked each outbox for names of other bursts (one name at most each).</summary>
-    public int OtherBurstChecks { get; init; }
+    /// <summary>The last listing, of each outbox whole with the stored times: its requests, and names returned.</summary>
+    public int FinalListingCalls { get; init; }
+
+    public long FinalNamesListed { get; init; }
 
     public int Stored => Expected - Missing.Count;
 

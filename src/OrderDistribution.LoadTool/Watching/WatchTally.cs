@@ -44,6 +44,22 @@ public sealed class WatchTally
         }
     }
 
+    /// <summary>A tally of the same expectation that has seen nothing, sharing this one's sorted names.</summary>
+    private WatchTally(WatchTally of)
+    {
+        _expected = of._expected;
+        _outboxes = of._outboxes;
+        _countPer = _outboxes.ToDictionary(o => o, _ => 0, StringComparer.Ordinal);
+        foreach (var outbox in _outboxes)
+        {
+            _namesOf[outbox] = of._namesOf[outbox];
+            _idsOf[outbox] = of._idsOf[outbox];
+            _seenIn[outbox] = new bool[of._namesOf[outbox].Length];
+        }
+    }
+
+    public BurstId Burst => _expected.Burst;
+
     public int Stored => _storedAt.Count;
 
     /// <summary>How many valid orders are expected as blobs.</summary>
@@ -51,7 +67,10 @@ public sealed class WatchTally
 
     public bool Complete => Stored == Expected;
 
-    /// <summary>Orders stored per second so far by their own stored times, independent of when the watch looked; null before two.</summary>
+    /// <summary>
+    /// Orders stored per second so far by the blobs' own times (Last-Modified, whole seconds, in a names-only listing),
+    /// independent of when the watch looked; null before two.
+    /// </summary>
     public double? RatePerSecond =>
         Stored >= 2 && _first is { } first && _last is { } last && (last - first).TotalSeconds is > 0.2 and var span
             ? (Stored - 1) / span
@@ -65,6 +84,9 @@ public sealed class WatchTally
         .GroupBy(o => (o.Container, Burst: BurstId.Of(o.Id)))
         .OrderBy(g => g.Key.Container, StringComparer.Ordinal).ThenBy(g => g.Key.Burst.Value)
         .Select(g => string.Create(CultureInfo.InvariantCulture, $"{g.Key.Container}: {g.Count()} of burst {g.Key.Burst}")));
+
+    /// <summary>A tally that has seen nothing yet, for a listing that starts over.</summary>
+    public WatchTally Fresh() => new(this);
 
     /// <summary>Counts one listed blob once, however often it is listed.</summary>
     public void Add(OutboxBlob blob)

@@ -20,7 +20,7 @@ public sealed class WatchCostTests
         var every1s = await WatchSimulatedBurstAsync(WatchPacing.Fixed(TimeSpan.FromSeconds(1)));
 
         // Figures for the report: listing calls and blob names returned.
-        TestContext.Current.TestOutputHelper?.WriteLine($"defaults: {defaults.Report.ListingCalls} calls, {defaults.Report.NamesListed} names, {defaults.Report.OtherBurstChecks} checks for other bursts; " +
+        TestContext.Current.TestOutputHelper?.WriteLine($"defaults: {defaults.Report.ListingCalls} calls, {defaults.Report.NamesListed} names, {defaults.Report.FinalListingCalls} calls with the stored times; " +
                           $"--poll 15000: {every15s.Report.ListingCalls} calls, {every15s.Report.NamesListed} names; " +
                           $"fixed 1 s: {every1s.Report.ListingCalls} calls, {every1s.Report.NamesListed} names");
         // A name once seen in a finished prefix is not listed again: a faster poll costs calls, not names.
@@ -86,7 +86,7 @@ public sealed class WatchCostTests
     }
 
     [Fact]
-    public async Task Alone_in_the_store_a_burst_of_a_six_digit_id_costs_the_check_for_other_bursts_59_one_name_calls_an_outbox()
+    public async Task Alone_in_the_store_a_burst_ends_with_one_listing_of_each_outbox_that_reads_each_stored_time_once()
     {
         var orders = OrderGenerator.Generate(1_000, seed: 4, new BurstId(483_920));
         var clock = new SimulatedClock(Start);
@@ -96,9 +96,36 @@ public sealed class WatchCostTests
             .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
 
         Assert.True(report.Complete);
-        Assert.Equal(2 * 59, report.OtherBurstChecks);
-        // Nothing is beside the burst: the check listed no name.
+        // One page an outbox (500 names each, pages of 5,000), each blob with its stored time once.
+        Assert.Equal(2, report.FinalListingCalls);
+        Assert.Equal(orders.Count, report.FinalNamesListed);
+        Assert.Equal(orders.Count, store.NamesWithStoredTimes);
         Assert.Equal(report.NamesListed, store.NamesListed);
+        Assert.Equal(Start.AddMilliseconds(20.0 * 999), report.LastStoredAt);
+    }
+
+    [Fact]
+    public async Task A_copy_in_the_other_outbox_stored_after_that_outbox_was_done_is_reported_duplicated()
+    {
+        // Standard orders all arrive in the first 3 s, express ones until 20 s; at 10 s an express order is also stored
+        // in the standard outbox, whose looks ended at 3 s.
+        var orders = OrderGenerator.Generate(1_000, seed: 4);
+        var express = orders.Where(o => o.Delivery == Delivery.Express).ToList();
+        var standard = orders.Where(o => o.Delivery == Delivery.Standard).ToList();
+        var twice = express[0];
+        var arrivals = standard.Select((o, i) => (o, Start.AddMilliseconds(3_000.0 * i / standard.Count)))
+            .Concat(express.Select((o, i) => (o, Start.AddMilliseconds(20_000.0 * i / express.Count))))
+            .Append((twice with { Delivery = Delivery.Standard }, Start.AddSeconds(10)));
+        var clock = new SimulatedClock(Start);
+
+        var store = new SimulatedStore(clock, arrivals);
+
+        var report = await new OutboxWatcher(store, WatchPacing.Fixed(TimeSpan.FromSeconds(1)), clock)
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+
+        Assert.True(report.Complete);
+        Assert.Equal([twice.OrderId], report.Duplicated);
+        Assert.Equal(standard.Count + 1, report.CountPerContainer[WatchExpectation.OutboxFor(Delivery.Standard)]);
     }
 
     [Fact]
@@ -141,6 +168,8 @@ public sealed class WatchCostTests
         Assert.Empty(report.Duplicated);
         Assert.Equal(report.NamesListed, store.NamesListed);
         Assert.True(report.NamesListed <= (shuffled ? 8L : 3L) * orders.Count, $"{report.NamesListed} names listed for {orders.Count} blobs");
+        // The looks list names only: each blob's stored time is read once, at the end.
+        Assert.Equal(orders.Count, store.NamesWithStoredTimes);
         // Progress from the first page on, never backwards.
         Assert.True(progress.Count > 10);
         Assert.Equal(progress.Order(), progress);
@@ -165,7 +194,9 @@ public sealed class WatchCostTests
     {
         var orders = OrderGenerator.Generate(10, seed: 3);
 
-        var report = await new OutboxWatcher(new EndlessListing(), WatchPacing.Default)
+        var watcher = new OutboxWatcher(new EndlessListing(), WatchPacing.Default) { FinalListingBudget = TimeSpan.FromSeconds(1) };
+
+        var report = await watcher
             .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), DateTimeOffset.UtcNow, TimeSpan.FromSeconds(1), null, null, default);
 
         Assert.Equal(orders.Select(o => o.OrderId).Order(), report.Missing);
@@ -195,7 +226,10 @@ public sealed class WatchCostTests
         }
     }
 
-    /// <summary>Each order appears in its outbox, with its storedat, at its arrival time; every listing is counted.</summary>
+    /// <summary>
+    /// Each order appears in its outbox, with its storedat, at its arrival time; every listing is counted, the looks'
+    /// (names only) apart from those with the stored times.
+    /// </summary>
     private sealed class SimulatedStore(SimulatedClock clock, IEnumerable<(Order Order, DateTimeOffset At)> arrivals) : IOutboxReader
     {
         /// <summary>Per outbox, every blob it will hold, in name order (the order a listing returns).</summary>
@@ -204,25 +238,34 @@ public sealed class WatchCostTests
             .GroupBy(b => b.Container)
             .ToDictionary(g => g.Key, g => g.OrderBy(b => b.Name, StringComparer.Ordinal).ToArray());
 
+        /// <summary>Listing calls without the stored times, per outbox.</summary>
         public Dictionary<string, int> Calls { get; } = OrderTopology.Outboxes.ToDictionary(c => c, _ => 0);
 
         public string Endpoint => "simulated";
 
         public IReadOnlyList<string> Outboxes => OrderTopology.Outboxes;
 
+        /// <summary>Names listed without their stored times.</summary>
         public long NamesListed { get; private set; }
 
-        /// <summary>Per outbox, when a listing last asked for names of the burst (the check for other bursts asks beside them).</summary>
+        public long NamesWithStoredTimes { get; private set; }
+
+        /// <summary>Per outbox, when a listing without the stored times last asked for names of the burst.</summary>
         public Dictionary<string, DateTimeOffset> LastListed { get; } = [];
 
         /// <summary>The blobs under the prefix that have arrived by now, a page at a time; the continuation is the last name returned.</summary>
-        public Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, int pageSize, CancellationToken cancellationToken)
+        public Task<OutboxPage> ListPageAsync(
+            string container, string prefix, string? continuation, int pageSize, bool storedTimes,
+            CancellationToken cancellationToken)
         {
-            Calls[container]++;
             var all = _blobs.GetValueOrDefault(container, []);
-            if (all.Any(b => b.Name.StartsWith(prefix, StringComparison.Ordinal)))
+            if (!storedTimes)
             {
-                LastListed[container] = clock.UtcNow;
+                Calls[container]++;
+                if (all.Any(b => b.Name.StartsWith(prefix, StringComparison.Ordinal)))
+                {
+                    LastListed[container] = clock.UtcNow;
+                }
             }
 
             var start = LowerBound(all, continuation is null ? prefix : continuation + "\0");
@@ -232,11 +275,12 @@ public sealed class WatchCostTests
             {
                 if (all[i].StoredAt <= clock.UtcNow)
                 {
-                    page.Add(all[i]);
+                    page.Add(storedTimes ? all[i] : all[i] with { StoredAt = null });
                 }
             }
 
-            NamesListed += page.Count;
+            NamesListed += storedTimes ? 0 : page.Count;
+            NamesWithStoredTimes += storedTimes ? page.Count : 0;
             var more = i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal);
             return Task.FromResult(new OutboxPage(page, more ? all[i - 1].Name : null));
         }
@@ -268,7 +312,9 @@ public sealed class WatchCostTests
 
         public IReadOnlyList<string> Outboxes => OrderTopology.Outboxes;
 
-        public async Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, int pageSize, CancellationToken cancellationToken)
+        public async Task<OutboxPage> ListPageAsync(
+            string container, string prefix, string? continuation, int pageSize, bool storedTimes,
+            CancellationToken cancellationToken)
         {
             await Task.Delay(Timeout.Infinite, cancellationToken);
             throw new InvalidOperationException("never");
