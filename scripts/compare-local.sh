@@ -30,6 +30,10 @@ case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; es
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUN_LOCAL="${RUN_LOCAL:-$ROOT/scripts/run-local.sh}"
+# shellcheck source=lib/processes.sh
+. "$ROOT/scripts/lib/processes.sh"
+# shellcheck source=lib/load-tool.sh
+. "$ROOT/scripts/lib/load-tool.sh"
 # What the trio answers when it can take a burst: each sidecar's health and each app's readiness.
 READY_URLS="http://127.0.0.1:3501/v1.0/healthz http://127.0.0.1:3502/v1.0/healthz http://127.0.0.1:3503/v1.0/healthz
 http://127.0.0.1:5001/health http://127.0.0.1:5002/health http://127.0.0.1:5003/health"
@@ -78,24 +82,6 @@ log="$out/LOG.md"
 trio_pid=""
 storage_pid=""
 
-# Ctrl+C to the job's whole group (dapr run stops the apps and sidecars, run-local.sh what it
-# started), then TERM after 30 s and KILL after 40 s while anything of the group is left (not only
-# its leader: an Azurite that outlived run-local.sh too).
-stop_group() {
-  local pid="$1" waited=0
-  kill -INT -- "-$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-  while kill -0 -- "-$pid" 2>/dev/null; do
-    if [[ $waited -eq 30 ]]; then kill -TERM -- "-$pid" 2>/dev/null || true; fi
-    if [[ $waited -eq 40 ]]; then
-      echo "WARNING: processes of group $pid still ran 40 s after Ctrl+C: killed" >&2
-      kill -KILL -- "-$pid" 2>/dev/null || true
-    fi
-    if [[ $waited -ge 45 ]]; then break; fi
-    sleep 1; waited=$((waited + 1))
-  done
-  wait "$pid" 2>/dev/null || true
-}
-
 stop_trio() {
   if [[ -n "$trio_pid" ]]; then stop_group "$trio_pid"; trio_pid=""; fi
 }
@@ -106,31 +92,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# A background job in a process group of its own, so that stopping it stops all it started. Job control
-# is on only while the job starts: on for the whole run, bash would print "[1]+ Terminated ..." as each
-# job ends.
-start_group() {
-  set -m
-  "$@" &
-  set +m
-}
-
-order_load() {
-  dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- "$@"
-}
-
-# What order-load's exit code means (README, "The order-load tool").
-exit_reason() {
-  case "$1" in
-    1) echo "orders not scheduled, or valid orders still missing at the timeout" ;;
-    2) echo "bad input, or the trio runs another model" ;;
-    3) echo "storage or the sidecar could not be reached" ;;
-    5) echo "another burst holds the storage (nothing was changed)" ;;
-    6) echo "another burst shared the storage, so the burst has no result" ;;
-    *) echo "unexpected failure" ;;
-  esac
-}
 
 # The last line of a log that reads as an error, as ": <line>" (colour codes and control characters
 # taken out, at most 300 characters), or nothing.

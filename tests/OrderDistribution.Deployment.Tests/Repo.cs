@@ -16,12 +16,25 @@ internal static class Repo
         return File.ReadAllText(path);
     }
 
+    /// <summary>A script with the shared functions it sources (scripts/lib), as one text.</summary>
+    public static string ReadScript(string relative)
+    {
+        var script = Read(relative);
+        var sourced = Directory.GetFiles(PathOf("scripts/lib"), "*.sh").Order(StringComparer.Ordinal)
+            .Where(file => script.Contains($". \"$ROOT/scripts/lib/{Path.GetFileName(file)}\"", StringComparison.Ordinal));
+        return string.Join('\n', sourced.Select(File.ReadAllText).Prepend(script));
+    }
+
     public static bool Exists(string relative) => File.Exists(PathOf(relative));
 
-    /// <summary>Copies scripts/run-local.sh into <paramref name="copy"/> with the table of renamed settings it reads.</summary>
+    /// <summary>
+    /// Copies scripts/run-local.sh into <paramref name="copy"/> with the shared functions it sources and the table of
+    /// renamed settings it reads.
+    /// </summary>
     public static void CopyRunLocal(string copy)
     {
-        foreach (var file in new[] { "scripts/run-local.sh", "src/OrderDistribution.ServiceDefaults/renamed-settings.tsv" })
+        var sourced = Directory.GetFiles(PathOf("scripts/lib"), "*.sh").Select(file => Path.GetRelativePath(Root, file));
+        foreach (var file in sourced.Prepend("src/OrderDistribution.ServiceDefaults/renamed-settings.tsv").Prepend("scripts/run-local.sh"))
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(copy, file))!);
             File.Copy(PathOf(file), Path.Combine(copy, file));

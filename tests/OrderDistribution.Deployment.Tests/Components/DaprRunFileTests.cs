@@ -253,7 +253,7 @@ public class DaprRunFileTests
     public void Run_local_starts_azurite_with_the_arguments_it_prints()
     {
         // The --azurite-args test above is only worth something if the real start uses the same list.
-        var script = Repo.Read("scripts/run-local.sh");
+        var script = Repo.ReadScript("scripts/run-local.sh");
         var starts = script.Split('\n').Where(line => line.TrimStart().StartsWith("\"$azurite\"", StringComparison.Ordinal)).ToList();
         var start = Assert.Single(starts);
         Assert.Contains("\"${args[@]}\"", start, StringComparison.Ordinal);

@@ -9,6 +9,12 @@ public class ScriptTests
     private static IEnumerable<string> ShellScripts() =>
         Directory.GetFiles(Repo.PathOf("scripts"), "*.sh").Order(StringComparer.Ordinal).Append(Repo.PathOf(".ci/run"));
 
+    /// <summary>The functions the scripts share, scripts/lib/*.sh, sourced and never run on their own.</summary>
+    private static IEnumerable<string> SharedFunctions() =>
+        Directory.GetFiles(Repo.PathOf("scripts/lib"), "*.sh").Order(StringComparer.Ordinal);
+
+    private static IEnumerable<string> EveryShellFile() => ShellScripts().Concat(SharedFunctions());
+
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void Every_script_with_help_prints_its_usage_and_runs_nothing_else()
     {
@@ -38,7 +44,7 @@ public class ScriptTests
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void Every_shell_script_parses()
     {
-        foreach (var script in ShellScripts())
+        foreach (var script in EveryShellFile())
         {
             var shell = File.ReadLines(script).First().Contains("bash", StringComparison.Ordinal) ? "bash" : "sh";
             var (exitCode, output) = Repo.Run(shell, "-n", script);
@@ -59,6 +65,19 @@ public class ScriptTests
         {
             Assert.StartsWith("#!", File.ReadLines(script).First(), StringComparison.Ordinal);
             Assert.True(File.GetUnixFileMode(script).HasFlag(UnixFileMode.UserExecute), $"{Path.GetFileName(script)} is not executable");
+        }
+    }
+
+    [Fact]
+    public void Every_shared_function_file_is_sourced_by_a_script_and_names_its_shell_for_shellcheck()
+    {
+        var scripts = ShellScripts().Select(File.ReadAllText).ToList();
+        foreach (var file in SharedFunctions())
+        {
+            var name = Path.GetFileName(file);
+            Assert.Equal("# shellcheck shell=bash", File.ReadLines(file).First());
+            Assert.True(scripts.Any(script => script.Contains($". \"$ROOT/scripts/lib/{name}\"", StringComparison.Ordinal)),
+                $"scripts/lib/{name} is sourced by no script");
         }
     }
 
@@ -195,7 +214,7 @@ public class ScriptTests
     public void Every_shell_script_passes_shellcheck()
     {
         var failures = new List<string>();
-        foreach (var script in ShellScripts())
+        foreach (var script in EveryShellFile())
         {
             var (exitCode, output) = Repo.Run("shellcheck", Path.GetRelativePath(Repo.Root, script));
             if (exitCode != 0)
@@ -212,7 +231,7 @@ public class ScriptTests
     {
         // Case conversion, associative arrays, mapfile/readarray, namerefs, &>> and |& came with bash 4.
         var bash4 = new Regex(@"\$\{[A-Za-z_][A-Za-z_0-9]*(\^\^?|,,?)[^}]*\}|\bmapfile\b|\breadarray\b|\bdeclare\s+-[A-Za-z]*[An]|\blocal\s+-n\b|&>>|\|&|\bwait\s+-n\b");
-        foreach (var script in ShellScripts().Where(s => File.ReadLines(s).First().Contains("bash", StringComparison.Ordinal)))
+        foreach (var script in EveryShellFile().Where(s => File.ReadLines(s).First().Contains("bash", StringComparison.Ordinal)))
         {
             var lines = File.ReadAllLines(script);
             for (var i = 0; i < lines.Length; i++)
@@ -364,7 +383,7 @@ public class ScriptTests
         using var azure = new FakeAzure();
         var record = azure.WriteFile("record.json", System.Text.Json.JsonSerializer.Serialize(
             new { ScheduledAt = DateTimeOffset.FromUnixTimeSeconds(1_795_000_000), Model = "pubsub-bulk", Count = 10_000, ClockSkewSeconds = 0.4 }));
-        var function = System.Text.RegularExpressions.Regex.Match(script, @"^scheduled_instant\(\) \{.*?^\}", System.Text.RegularExpressions.RegexOptions.Multiline | System.Text.RegularExpressions.RegexOptions.Singleline).Value;
+        var function = System.Text.RegularExpressions.Regex.Match(Repo.Read("scripts/lib/burst-record.sh"), @"^scheduled_instant\(\) \{.*?^\}", System.Text.RegularExpressions.RegexOptions.Multiline | System.Text.RegularExpressions.RegexOptions.Singleline).Value;
         var (exitCode, output) = Repo.Run("bash", "-c", function + "\nscheduled_instant \"$1\"", "bash", record);
 
         Assert.True(exitCode == 0, output);

@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+# shellcheck shell=bash
 # Sourced by scripts/azure-burst.sh: what a burst cost and whether each app's scaler acted, from Azure Monitor's
 # metrics over the burst's window (one-minute grain, minutes behind real time). Needs the burst script's
 # subscription, AZURE_RESOURCE_GROUP, SERVICEBUS_NAMESPACE, az_error and an app=queue list in APP_QUEUES.
@@ -6,9 +6,7 @@
 # Container Apps bills each replica's allocated vCPU and memory per second while it runs (the Consumption plan's
 # active rate); the prices are the environment's, else container-apps-prices.env's, the one file the local report
 # reads too (docs/azure.md, "What a burst costs").
-# Usage: . scripts/azure-burst-cost.sh   (sourced by scripts/azure-burst.sh; --help prints this)
-case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;; esac
-prices_file="$(dirname "${BASH_SOURCE[0]}")/../container-apps-prices.env"
+prices_file="$ROOT/container-apps-prices.env"
 ACA_PRICE_VCPU_SECOND="${ACA_PRICE_VCPU_SECOND:-$(sed -n 's/^ACA_PRICE_VCPU_SECOND=//p' "$prices_file")}"
 ACA_PRICE_GIB_SECOND="${ACA_PRICE_GIB_SECOND:-$(sed -n 's/^ACA_PRICE_GIB_SECOND=//p' "$prices_file")}"
 # What the revision's system log says when KEDA's scaler fails (a refused identity, a missing right).

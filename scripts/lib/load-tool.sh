@@ -1,0 +1,18 @@
+# shellcheck shell=bash
+# The order-load tool as the scripts run it. Sourced by scripts/compare-local.sh after ROOT is set.
+
+order_load() {
+  dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- "$@"
+}
+
+# What order-load's exit code means (docs/load-tool.md).
+exit_reason() { # code
+  case "$1" in
+    1) echo "orders not scheduled, or valid orders still missing at the timeout" ;;
+    2) echo "bad input, or the trio runs another model" ;;
+    3) echo "storage or the sidecar could not be reached" ;;
+    5) echo "another burst holds the storage (nothing was changed)" ;;
+    6) echo "another burst shared the storage, so the burst has no result" ;;
+    *) echo "unexpected failure" ;;
+  esac
+}
