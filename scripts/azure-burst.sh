@@ -22,13 +22,9 @@
 # scheduled instant and at the end, printed with the label, and kept in results/azure-bursts-<env>.tsv:
 # compare cycle times only among bursts of one model that started alike (label and replicas), which
 # the script counts for you.
-# Clocks: the scheduled instant is in storage's clock (the load tool measured this machine's clock
-# against storage's Date header and scheduled in that time; Service Bus applies it by its own clock,
-# which is not measured); the load tool's end of the cycle is the receivers' stored time (their
-# containers' clocks, else storage's Last-Modified); the KQL cycle time ends at the requests'
-# timestamps (the containers' clocks). The query window it prints is this machine's start and end
-# moved by the skew the load tool measured (ClockSkewSeconds), widened by WINDOW_MARGIN seconds each
-# side for the containers' clocks. After the burst the script prints the load tool's end (its last
+# The query window it prints is this machine's start and end moved into storage's time by the skew the
+# load tool measured, widened by 60 s each side for the containers' clocks (docs/azure.md, "How the cycle
+# time is measured"). After the burst the script prints the load tool's end (its last
 # blob) beside scripts/kql/cycle-time.kql's end (the receivers' last OrdersStored event), waiting up to
 # --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
 # Then, from Azure Monitor's metrics over the same window (scripts/lib/azure-cost.sh), each app's CPU-seconds,

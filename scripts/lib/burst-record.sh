@@ -4,10 +4,11 @@
 # the history of bursts, and the query of the burst's telemetry. Sourced after ROOT and azure-apps.sh.
 #
 # Clocks: the scheduled instant is in storage's clock (the load tool measured this machine's clock against
-# storage's Date header and scheduled in that time); the load tool's end of the cycle is the receivers' stored
-# time; the KQL cycle time ends at the requests' timestamps (the containers' clocks). So the query window is
-# this machine's start and end moved by the skew the load tool measured (ClockSkewSeconds), widened by
-# WINDOW_MARGIN seconds each side for the containers' clocks.
+# storage's Date header and scheduled in that time; Service Bus applies it by its own clock, which is not
+# measured); the load tool's end of the cycle is the receivers' stored time (their containers' clocks, else
+# storage's Last-Modified); the KQL cycle time ends at the requests' timestamps (the containers' clocks). So
+# the query window is this machine's start and end moved by the skew the load tool measured
+# (ClockSkewSeconds), widened by WINDOW_MARGIN seconds each side for the containers' clocks.
 WINDOW_MARGIN=60
 
 # Epoch seconds as a UTC instant, with GNU date or BSD date (macOS).
