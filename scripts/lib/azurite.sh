@@ -36,6 +36,13 @@ start_azurite() {
   "$azurite" "${args[@]}" > "$AZURITE_LOG" 2>&1 &
   azurite_pid=$!
   started_pids+=("$azurite_pid")
-  wait_for_port "$AZURITE_BLOB_PORT" 30 && wait_for_port "$AZURITE_QUEUE_PORT" 30
+  # Given up on if it exits, or does not listen within a minute (a loaded machine needs more than seconds).
+  local port
+  for port in "$AZURITE_BLOB_PORT" "$AZURITE_QUEUE_PORT"; do
+    if ! wait_for_port_of "$azurite_pid" "$port" 60; then
+      echo "Azurite did not start: $(tail -n 1 "$AZURITE_LOG" 2>/dev/null | cut -c1-200) (log: $AZURITE_LOG)" >&2
+      exit 1
+    fi
+  done
   echo "Azurite: started (pid $azurite_pid, data ${AZURITE_LOCATION#"$ROOT"/}, log ${AZURITE_LOG#"$ROOT"/})"
 }

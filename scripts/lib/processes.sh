@@ -9,6 +9,16 @@ wait_for_port() { # port seconds
   echo "nothing listens on 127.0.0.1:$1 after $2 s" >&2; return 1
 }
 
+# Waits for a process it started to listen; false at once if that process has ended.
+wait_for_port_of() { # pid port seconds
+  for _ in $(seq 1 "$3"); do
+    listening "$2" && return 0
+    kill -0 "$1" 2>/dev/null || { echo "the process that was to listen on 127.0.0.1:$2 has ended" >&2; return 1; }
+    sleep 1
+  done
+  echo "nothing listens on 127.0.0.1:$2 after $3 s" >&2; return 1
+}
+
 # Runs a command as root: directly when root, else through sudo if it needs no password.
 as_root() {
   if [[ "$(id -u)" == 0 ]]; then "$@"; return; fi

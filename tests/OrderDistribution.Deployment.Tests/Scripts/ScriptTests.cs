@@ -195,6 +195,31 @@ public class ScriptTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Run_local_stops_at_once_naming_azurites_last_line_when_azurite_exits_at_start()
+    {
+        var copy = Directory.CreateTempSubdirectory("run-local-");
+        try
+        {
+            Repo.CopyRunLocal(copy.FullName);
+            var azurite = Path.Combine(copy.FullName, ".tools/node_modules/.bin/azurite");
+            Directory.CreateDirectory(Path.GetDirectoryName(azurite)!);
+            File.WriteAllText(azurite, "#!/bin/sh\necho 'Exit due to unhandled error: listen EADDRINUSE: address already in use'\nexit 1\n");
+            Assert.Equal(0, Repo.Run("chmod", "+x", azurite).ExitCode);
+
+            var (exitCode, output) = Repo.Run("env", "AZURITE_BLOB_PORT=1", "AZURITE_QUEUE_PORT=2",
+                "bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--storage-only");
+
+            Assert.Equal(1, exitCode);
+            Assert.Contains("Azurite did not start: Exit due to unhandled error: listen EADDRINUSE", output, StringComparison.Ordinal);
+            Assert.DoesNotContain("Azurite: started", output, StringComparison.Ordinal);
+        }
+        finally
+        {
+            copy.Delete(recursive: true);
+        }
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
     public void The_azure_burst_sidecar_publishes_to_the_service_bus_ingress_queue_as_the_apps_pubsub_signed_in_without_secrets()
     {
         var (exitCode, output) = Repo.Run("env", "SERVICEBUS_NAMESPACE_FQDN=sb-test.servicebus.windows.net",
