@@ -15,8 +15,10 @@ namespace OrderDistribution.Receiver;
 /// <summary>
 /// Stores each order as blob <c>{OrderId}.json</c> in the instance's outbox container, through the process's
 /// storage pipeline (one bound on writes in flight for all requests). It writes only into a container it
-/// has seen exist: one that vanishes is created again, and one it could not reach is confirmed again first.
-/// It is also the receiver's readiness probe: storage is ready when the container can be confirmed.
+/// has seen exist: one that vanishes (an upload answered "container not found") is created again.
+/// It is also the receiver's readiness probe: storage is ready when the container can be confirmed. A check
+/// storage did not answer says nothing of the container, so the writes go on as before: had it made them confirm
+/// the container again, every write would wait behind that one check, and on a busy store time out with it.
 /// </summary>
 public sealed partial class BlobOrderStore(
     IOptions<StorageOptions> storage,
@@ -57,13 +59,7 @@ public sealed partial class BlobOrderStore(
         }
         catch (RequestFailedException e)
         {
-            _confirmed = false;
             throw StorageFailure.OnOneLine(e);
-        }
-        catch
-        {
-            _confirmed = false;
-            throw;
         }
     }
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using OrderDistribution.ServiceDefaults;
@@ -42,6 +43,37 @@ public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture
         var hung = warnings.Where(l => l.Message.Contains($"storage did not answer the upload of blob {_container}/", StringComparison.Ordinal)).ToList();
         Assert.True(hung.Count >= 1, "no warning named the upload that hung:\n" + string.Join('\n', warnings.Select(l => l.Message)));
         Assert.All(hung, l => Assert.True(l.Exception is null && !l.Message.Contains('\n', StringComparison.Ordinal), l.Message));
+    }
+
+    [Fact]
+    public async Task After_a_readiness_check_storage_did_not_answer_one_hung_call_fails_only_its_own_write()
+    {
+        using var proxy = new TcpCutProxy(storage.Azurite.Port);
+        using var app = new ReceiverFactory(Azurite.ConnectionStringFor(proxy.Port), "express",
+            ("Receiver:Container", _container), ("Storage:RequestTimeout", "00:00:02"),
+            ("Messaging:RequestDeadline", $"00:00:0{Deadline.TotalSeconds}"), ("Readiness:Interval", "00:01:00"));
+        var client = app.CreateClient();
+        var (first, firstIds) = BulkRequest.RawPayload(TestOrders.Many(1), "q-order-express");
+        var firstStatuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(first)));
+        Assert.Equal("SUCCESS", firstStatuses[firstIds[0]]);
+
+        // Readiness asks while storage is silent, as on a store too busy to answer within the probe's budget.
+        var checkHeld = proxy.FreezeOneConnectionAsync();
+        using (var probeBudget = new CancellationTokenSource(TimeSpan.FromSeconds(1)))
+        {
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(
+                () => app.Services.GetRequiredService<BlobOrderStore>().CheckAsync(probeBudget.Token));
+        }
+
+        Assert.True(checkHeld.IsCompleted, "the readiness check was not held");
+        var frozen = proxy.FreezeOneConnectionAsync();
+        var orders = TestOrders.Many(50);
+        var (body, entryIds) = BulkRequest.RawPayload(orders, "q-order-express");
+        var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
+
+        Assert.True(frozen.IsCompleted, "no request was held: the test froze no connection");
+        var retried = entryIds.Count(id => statuses[id] != "SUCCESS");
+        Assert.True(retried <= 1, $"{retried} of 50 writes failed with one call hung: they waited behind it");
     }
 
     /// <summary>As the sidecar delivers: two bulks of 100 at a time, what is answered RETRY delivered again.</summary>
