@@ -15,15 +15,20 @@ public static class ExitCodes
     /// <summary>Storage or the sidecar could not be reached, or did not answer in time.</summary>
     public const int Unreachable = 3;
 
-    /// <summary>Anything else: a fault the tool did not foresee (message printed; <c>--verbose</c> for the stack trace).</summary>
+    /// <summary>
+    /// Anything else: a fault the tool did not foresee (message printed; <c>--verbose</c> for the stack trace).
+    /// </summary>
     public const int Unexpected = 4;
 
-    /// <summary>Refused before anything changed: another burst holds the store (its lease), named with when it started and where.</summary>
+    /// <summary>
+    /// Refused before anything changed: another burst holds the store (its lease), named with when it started and
+    /// where.
+    /// </summary>
     public const int StoreBusy = 5;
 
     /// <summary>
-    /// Another burst shared the store with this one (this burst lost its lease, or its watch met another burst's blobs): no
-    /// result is printed or recorded.
+    /// Another burst shared the store with this one (this burst lost its lease, or its watch met another burst's
+    /// blobs): no result is printed or recorded.
     /// </summary>
     public const int SharedStore = 6;
 

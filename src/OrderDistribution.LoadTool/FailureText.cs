@@ -3,7 +3,9 @@ namespace OrderDistribution.LoadTool;
 /// <summary>Words for the causes of failed calls, short enough for one line.</summary>
 public static class FailureText
 {
-    /// <summary>The innermost useful reason: "Connection refused (127.0.0.1:10000)", "no answer within 5 s", …</summary>
+    /// <summary>
+    /// The innermost useful reason: "Connection refused (127.0.0.1:10000)", "no answer within 5 s", …
+    /// </summary>
     public static string Reason(Exception exception)
     {
         for (var e = exception; e is not null; e = e.InnerException)

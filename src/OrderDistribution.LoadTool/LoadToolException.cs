@@ -13,7 +13,8 @@ public sealed class LoadToolException(string what, string? whatToDo, int exitCod
 
     /// <summary>DefaultAzureCredential found no usable sign-in for storage.</summary>
     public static LoadToolException SignInFailed(string? accountUrl, Exception e) => new(
-        $"Could not sign in to storage at {accountUrl} with DefaultAzureCredential: {FailureText.FirstLine(e.Message)}.",
+        $"Could not sign in to storage at {accountUrl} with DefaultAzureCredential: " +
+        $"{FailureText.FirstLine(e.Message)}.",
         "Run 'az login' (or 'azd auth login'), or pass --storage with a connection string.",
         ExitCodes.BadInput, e);
 }

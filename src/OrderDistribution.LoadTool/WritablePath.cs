@@ -1,9 +1,13 @@
 namespace OrderDistribution.LoadTool;
 
-/// <summary>Whether the tool can write a file where a path says, asked before it starts the work that ends in the write.</summary>
+/// <summary>
+/// Whether the tool can write a file where a path says, asked before it starts the work that ends in the write.
+/// </summary>
 public static class WritablePath
 {
-    /// <summary>Why a file cannot be written at <paramref name="path"/> (its folder made if missing), or null when it can.</summary>
+    /// <summary>
+    /// Why a file cannot be written at <paramref name="path"/> (its folder made if missing), or null when it can.
+    /// </summary>
     public static string? WhyNot(string path)
     {
         string full;
@@ -45,13 +49,16 @@ public static class WritablePath
             }
             else
             {
-                using var probe = new FileStream(Path.Combine(folder, $".order-load-{Guid.NewGuid():N}"), FileMode.CreateNew, FileAccess.Write,
-                    FileShare.None, 1, FileOptions.DeleteOnClose);
+                var name = Path.Combine(folder, $".order-load-{Guid.NewGuid():N}");
+                using var probe = new FileStream(
+                    name, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1, FileOptions.DeleteOnClose);
             }
         }
         catch (Exception e) when (e is UnauthorizedAccessException or IOException)
         {
-            return File.Exists(full) ? "cannot be written (no permission)" : $"cannot write in {folder} (no permission)";
+            return File.Exists(full)
+                ? "cannot be written (no permission)"
+                : $"cannot write in {folder} (no permission)";
         }
 
         return null;

@@ -6,8 +6,14 @@ namespace OrderDistribution.LoadTool.Ceiling;
 /// <param name="FirstFailure">Why the first failed upload failed, in one line.</param>
 /// <param name="LeftBehind">The container, when what the measurement wrote could not be removed afterwards.</param>
 public sealed record CeilingResult(
-    int Count, int InFlight, DateTimeOffset StartedAt, TimeSpan Elapsed, IReadOnlyList<DateTimeOffset> UploadedAt, int Failed,
-    string? FirstFailure, string? LeftBehind)
+    int Count,
+    int InFlight,
+    DateTimeOffset StartedAt,
+    TimeSpan Elapsed,
+    IReadOnlyList<DateTimeOffset> UploadedAt,
+    int Failed,
+    string? FirstFailure,
+    string? LeftBehind)
 {
     public double UploadsPerSecond => Elapsed > TimeSpan.Zero ? (Count - Failed) / Elapsed.TotalSeconds : 0;
 }

@@ -36,7 +36,9 @@ public sealed class StorageCeiling(BlobServiceClient service)
     /// measurement writes order blobs there, and the store's lease keeps any other off while this runs.
     /// </summary>
     /// <returns>How many blobs it removed.</returns>
-    /// <exception cref="LoadToolException">Storage cannot be reached, refuses the tool, or a blob could not be removed.</exception>
+    /// <exception cref="LoadToolException">
+    /// Storage cannot be reached, refuses the tool, or a blob could not be removed.
+    /// </exception>
     public async Task<int> RemoveLeftoversAsync(int inFlight, CancellationToken cancellationToken)
     {
         var container = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
@@ -60,14 +62,16 @@ public sealed class StorageCeiling(BlobServiceClient service)
         {
             throw LoadToolException.SignInFailed(Endpoint, e);
         }
-        catch (Exception e) when (e is RequestFailedException or AggregateException && !cancellationToken.IsCancellationRequested)
+        catch (Exception e) when (e is RequestFailedException or AggregateException
+                                  && !cancellationToken.IsCancellationRequested)
         {
             throw Unreachable(e);
         }
 
         var kept = 0;
         string? reason = null;
-        await Parallel.ForEachAsync(names, new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = cancellationToken }, async (name, ct) =>
+        var parallel = new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = cancellationToken };
+        await Parallel.ForEachAsync(names, parallel, async (name, ct) =>
         {
             try
             {
@@ -82,28 +86,38 @@ public sealed class StorageCeiling(BlobServiceClient service)
         return kept == 0
             ? names.Count
             : throw new LoadToolException(
-                $"The scratch container {OrderTopology.StorageAloneContainer} at {Endpoint} holds {names.Count} order blobs an earlier measurement left, and {kept} could not be removed ({reason}): storage alone would not be measured alone.",
+                $"The scratch container {OrderTopology.StorageAloneContainer} at {Endpoint} holds {names.Count} " +
+                $"order blobs an earlier measurement left, and {kept} could not be removed ({reason}): storage " +
+                "alone would not be measured alone.",
                 $"Delete the order blobs of {OrderTopology.StorageAloneContainer} by hand, then run ceiling again.",
                 ExitCodes.Unreachable);
     }
 
-    /// <summary>Uploads each order as blob <c>{OrderId}.json</c>, as a receiver stores it, <paramref name="inFlight"/> at a time.</summary>
+    /// <summary>
+    /// Uploads each order as blob <c>{OrderId}.json</c>, as a receiver stores it, <paramref name="inFlight"/> at a
+    /// time.
+    /// </summary>
     /// <exception cref="LoadToolException">Storage cannot be reached, or refuses the tool.</exception>
-    public async Task<CeilingResult> MeasureAsync(IReadOnlyList<Order> orders, int inFlight, IProgress<int>? progress, CancellationToken cancellationToken)
+    public async Task<CeilingResult> MeasureAsync(
+        IReadOnlyList<Order> orders, int inFlight, IProgress<int>? progress, CancellationToken cancellationToken)
     {
-        var blobs = orders.Select(o => (Name: OrderBlob.NameOf(o), Content: BinaryData.FromBytes(OrderJson.Serialize(o)))).ToList();
+        var blobs = orders
+            .Select(o => (Name: OrderBlob.NameOf(o), Content: BinaryData.FromBytes(OrderJson.Serialize(o))))
+            .ToList();
         var container = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
         bool created;
         try
         {
             // Asked first: in Azure the user may not create containers, only write into the one deployed for this.
-            created = !await container.ExistsAsync(cancellationToken) && await container.CreateIfNotExistsAsync(cancellationToken: cancellationToken) is not null;
+            created = !await container.ExistsAsync(cancellationToken)
+                      && await container.CreateIfNotExistsAsync(cancellationToken: cancellationToken) is not null;
         }
         catch (Exception e) when (e is AuthenticationFailedException or CredentialUnavailableException)
         {
             throw LoadToolException.SignInFailed(Endpoint, e);
         }
-        catch (Exception e) when (e is RequestFailedException or AggregateException && !cancellationToken.IsCancellationRequested)
+        catch (Exception e) when (e is RequestFailedException or AggregateException
+                                  && !cancellationToken.IsCancellationRequested)
         {
             throw Unreachable(e);
         }
@@ -116,12 +130,20 @@ public sealed class StorageCeiling(BlobServiceClient service)
         string? leftBehind;
         try
         {
-            await Parallel.ForEachAsync(blobs, new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = cancellationToken }, async (blob, ct) =>
+            var parallel = new ParallelOptions
+            {
+                MaxDegreeOfParallelism = inFlight,
+                CancellationToken = cancellationToken,
+            };
+            await Parallel.ForEachAsync(blobs, parallel, async (blob, ct) =>
             {
                 var options = new BlobUploadOptions
                 {
                     HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" },
-                    Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(DateTimeOffset.UtcNow) },
+                    Metadata = new Dictionary<string, string>
+                    {
+                        [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(DateTimeOffset.UtcNow),
+                    },
                 };
                 try
                 {
@@ -129,7 +151,8 @@ public sealed class StorageCeiling(BlobServiceClient service)
                     uploadedAt.Enqueue(DateTimeOffset.UtcNow);
                     progress?.Report(uploadedAt.Count);
                 }
-                catch (Exception e) when (e is RequestFailedException or AggregateException && !ct.IsCancellationRequested)
+                catch (Exception e) when (e is RequestFailedException or AggregateException
+                                          && !ct.IsCancellationRequested)
                 {
                     // The SDK has retried it already: counted, and the first reason kept for the summary.
                     Interlocked.Increment(ref failed);
@@ -144,12 +167,17 @@ public sealed class StorageCeiling(BlobServiceClient service)
             leftBehind = await RemoveAsync(container, created, blobs.Select(b => b.Name).ToList(), inFlight);
         }
 
-        return new CeilingResult(orders.Count, inFlight, startedAt, clock.Elapsed, [.. uploadedAt.Order()], failed, firstFailure, leftBehind);
+        return new CeilingResult(
+            orders.Count, inFlight, startedAt, clock.Elapsed, [.. uploadedAt.Order()], failed, firstFailure,
+            leftBehind);
     }
 
-    /// <summary>Deletes the container the measurement created, or else the blobs it wrote into one that was there.</summary>
+    /// <summary>
+    /// Deletes the container the measurement created, or else the blobs it wrote into one that was there.
+    /// </summary>
     /// <returns>The container's name if what was written could not be removed, else null.</returns>
-    private static async Task<string?> RemoveAsync(BlobContainerClient container, bool created, List<string> written, int inFlight)
+    private static async Task<string?> RemoveAsync(
+        BlobContainerClient container, bool created, List<string> written, int inFlight)
     {
         // Not the caller's token: a cancelled measurement still removes what it wrote.
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(created ? 30 : 120));
@@ -161,7 +189,12 @@ public sealed class StorageCeiling(BlobServiceClient service)
             }
             else
             {
-                await Parallel.ForEachAsync(written, new ParallelOptions { MaxDegreeOfParallelism = inFlight, CancellationToken = timeout.Token },
+                var parallel = new ParallelOptions
+                {
+                    MaxDegreeOfParallelism = inFlight,
+                    CancellationToken = timeout.Token,
+                };
+                await Parallel.ForEachAsync(written, parallel,
                     async (name, ct) => await container.GetBlobClient(name).DeleteIfExistsAsync(cancellationToken: ct));
             }
 
@@ -176,11 +209,14 @@ public sealed class StorageCeiling(BlobServiceClient service)
     private LoadToolException Unreachable(Exception e) =>
         e is RequestFailedException { Status: 401 or 403 } refused
             ? new LoadToolException(
-                $"Storage at {Endpoint} refused the load tool ({refused.Status}: {FailureText.FirstLine(refused.Message)}).",
-                "Check --storage (the account key) or, with --storage-account-url, your Storage Blob Data Contributor role.",
+                $"Storage at {Endpoint} refused the load tool ({refused.Status}: " +
+                $"{FailureText.FirstLine(refused.Message)}).",
+                "Check --storage (the account key) or, with --storage-account-url, your Storage Blob Data " +
+                "Contributor role.",
                 ExitCodes.BadInput, e)
             : new LoadToolException(
                 $"Storage at {Endpoint} is not reachable: {FailureText.Reason(e)}.",
-                "Start Azurite (scripts/run-local.sh), or point --storage / --storage-account-url at a running account.",
+                "Start Azurite (scripts/run-local.sh), or point --storage / --storage-account-url at a running " +
+                "account.",
                 ExitCodes.Unreachable, e);
 }

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using OrderDistribution.LoadTool.Bursts;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Commands;
@@ -7,20 +8,9 @@ namespace OrderDistribution.LoadTool.Commands;
 internal static class ClearCommand
 {
     public static Command Create(IAnsiConsole console) =>
-        new Command("clear", "Empty the outboxes (in Azure: delete their blobs; with a key: delete and recreate the containers).")
+        new Command("clear", "Empty the outboxes (in Azure: delete their blobs; with a key: delete and recreate the " +
+                             "containers).")
         {
             CommonOptions.LeaseSeconds,
-        }.Runs((result, ct) => RunAsync(console, result, ct));
-
-    private static async Task<int> RunAsync(IAnsiConsole console, ParseResult result, CancellationToken ct)
-    {
-        var storage = await CommandSupport.OpenStorageAsync(result, ct);
-        // Never under a burst in flight: that is how a second run spoiled the first.
-        await using var lease = await CommandSupport.HoldStoreAsync(storage, result, "clear", null, ct);
-        return await lease.HoldingAsync(async held =>
-        {
-            await CommandSupport.ClearAsync(console, storage, held);
-            return ExitCodes.Done;
-        }, ct);
-    }
+        }.Runs((result, ct) => BurstSteps.ClearAsync(console, result.Store(), ct));
 }

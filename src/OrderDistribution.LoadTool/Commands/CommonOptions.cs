@@ -1,11 +1,11 @@
 using System.CommandLine;
 using OrderDistribution.LoadTool.Leasing;
-using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;
 
-/// <summary>Every option of order-load, in one place: several commands share most of them.</summary>
+/// <summary>The options several commands share, each with its rule; a command's own options are in its file.</summary>
 internal static class CommonOptions
 {
     /// <summary>The largest burst the tool generates, schedules and watches.</summary>
@@ -51,20 +51,15 @@ internal static class CommonOptions
 
     public static readonly Option<double> InvalidRate = new Option<double>("--invalid-rate")
     {
-        Description = "Share of the orders that are poison (unknown delivery, missing fields, not JSON at all); the apps drop " +
-                      "them, and watch reports them as dropped, never as missing.",
+        Description = "Share of the orders that are poison (unknown delivery, missing fields, not JSON at all); " +
+                      "the apps drop them, and watch reports them as dropped, never as missing.",
         DefaultValueFactory = _ => 0,
     }.AtLeastZeroBelowOne();
 
-    public static readonly Option<bool> ToBlob = new Option<bool>("--to-blob")
-    {
-        Description = "Also upload the orders to blob test-data/orders.json.",
-    };
-
     public static readonly Option<ScheduleTarget> Target = new Option<ScheduleTarget>("--target")
     {
-        Description = "local: through the distributor's sidecar, at once; azure: through a sidecar with the Azure Service Bus " +
-                      "component, all orders enqueued at one scheduled instant.",
+        Description = "local: through the distributor's sidecar, at once; azure: through a sidecar with the Azure " +
+                      "Service Bus component, all orders enqueued at one scheduled instant.",
         DefaultValueFactory = _ => ScheduleTarget.Local,
     }.OneOf();
 
@@ -77,7 +72,8 @@ internal static class CommonOptions
     /// <summary>Read it with <see cref="ModelOf"/>, which gives the apps' default when it is not given.</summary>
     public static readonly Option<MessagingModel?> Model = new("--model")
     {
-        Description = $"The messaging model the trio runs, as the apps' Messaging:Model (default: {new MessagingOptions().Model.Text()}); " +
+        Description = "The messaging model the trio runs, as the apps' Messaging:Model " +
+                      $"(default: {new MessagingOptions().Model.Text()}); " +
                       "checked with the distributor's sidecar as far as it tells, and the label of the result.",
         HelpName = string.Join('|', MessagingModels.Spellings),
         CustomParser = ModelSpellings.Parse,
@@ -99,14 +95,16 @@ internal static class CommonOptions
 
     public static readonly Option<int> TimeoutSeconds = new Option<int>("--timeout")
     {
-        Description = "Seconds to wait for the last order before giving up (a storage outage is waited out within it).",
+        Description = "Seconds to wait for the last order before giving up " +
+                      "(a storage outage is waited out within it).",
         DefaultValueFactory = _ => 300,
     }.Between(1, 86_400, " seconds");
 
     public static readonly Option<int> PollMilliseconds = new Option<int>("--poll")
     {
-        Description = "Shortest wait between looks at the outboxes, in ms. Looks back off while nothing changes and aim at the " +
-                      "projected finish; the cycle time comes from the blobs' own stored times, whatever the poll.",
+        Description = "Shortest wait between looks at the outboxes, in ms. Looks back off while nothing changes and " +
+                      "aim at the projected finish; the cycle time comes from the blobs' own stored times, whatever " +
+                      "the poll.",
         DefaultValueFactory = _ => 1_000,
     }.Between(10, 600_000, " ms");
 
@@ -116,45 +114,36 @@ internal static class CommonOptions
         DefaultValueFactory = _ => 15_000,
     }.Between(10, 600_000, " ms");
 
-    public static readonly Option<DateTimeOffset?> ScheduledAt = new Option<DateTimeOffset?>("--scheduled-at")
-    {
-        Description = "When the orders were scheduled (default: from the schedule record).",
-    }.Instant();
-
     public static readonly Option<string> Results = new Option<string>("--results")
     {
         Description = "The results log a run appends its line to; the per-second series goes beside it as CSV.",
         DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
     }.Text("a file's path");
 
-    public static readonly Option<string> Processes = new Option<string>("--processes")
-    {
-        Description = "The folder where scripts/run-local.sh names the processes it started and its broker: their CPU, " +
-                      "memory and queues are measured over the burst (none if it does not exist).",
-        DefaultValueFactory = _ => Costs.LocalProcesses.DefaultFolder,
-    }.Text("a folder's path");
-
-    public static readonly Option<BurstStart?> Start = new Option<BurstStart?>("--start")
-    {
-        Description = "cold: the first burst since the trio started; warm: a later one. Recorded in the results log " +
-                      "(default: cold with --target azure, where the receivers scale from zero; else not recorded).",
-    }.OneOf();
-
     public static readonly Option<int> LeaseSeconds = new Option<int>("--lease")
     {
-        Description = "Seconds the hold on the store (one burst at a time per store) lasts unless renewed; renewed every quarter " +
-                      "of it, so a tool that is killed lets go within it.",
+        Description = "Seconds the hold on the store (one burst at a time per store) lasts unless renewed; renewed " +
+                      "every quarter of it, so a tool that is killed lets go within it.",
         DefaultValueFactory = _ => (int)StoreLease.DefaultDuration.TotalSeconds,
-    }.Between((int)StoreLease.ShortestDuration.TotalSeconds, (int)StoreLease.LongestDuration.TotalSeconds, " seconds");
+    }.Between(
+        (int)StoreLease.ShortestDuration.TotalSeconds, (int)StoreLease.LongestDuration.TotalSeconds, " seconds");
 
     /// <summary>Options every command takes.</summary>
     public static readonly Option[] Global = [OrdersFile, State, StorageConnectionString, StorageAccountUrl, Verbose];
 
-    /// <summary>A sidecar endpoint: the port dapr run gives the tool in <paramref name="portVariable"/>, else the distributor's sidecar's.</summary>
-    private static Option<string> SidecarEndpoint(string name, string what, string portVariable, int distributorsPort) =>
+    /// <summary>
+    /// A sidecar endpoint: the port dapr run gives the tool in <paramref name="portVariable"/>, else the distributor's
+    /// sidecar's.
+    /// </summary>
+    private static Option<string> SidecarEndpoint(
+        string name, string what, string portVariable, int distributorsPort) =>
         new Option<string>(name)
         {
-            Description = $"{what} (default: {portVariable} when run under dapr run, else the distributor's, {distributorsPort}).",
-            DefaultValueFactory = _ => $"http://127.0.0.1:{(Environment.GetEnvironmentVariable(portVariable) is { Length: > 0 } port ? port : distributorsPort)}",
+            Description = $"{what} (default: {portVariable} when run under dapr run, else the distributor's, " +
+                          $"{distributorsPort}).",
+            DefaultValueFactory = _ =>
+                Environment.GetEnvironmentVariable(portVariable) is { Length: > 0 } port
+                    ? $"http://127.0.0.1:{port}"
+                    : $"http://127.0.0.1:{distributorsPort}",
         }.HttpUrl();
 }

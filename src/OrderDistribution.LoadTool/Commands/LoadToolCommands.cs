@@ -1,22 +1,21 @@
 using System.CommandLine;
-using Azure;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Options;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// order-load: generate, schedule, watch, clear, and run (all four), for the 10,000-order burst; ceiling (storage
-/// alone) and report (the models compared, from the results log). One file per command in Commands/. Every failure
-/// ends in one or two lines (what failed, what to do) and an exit code of <see cref="ExitCodes"/>; the stack trace
-/// only with <c>--verbose</c>.
+/// alone), report (the models compared, from the results log) and in-process. One file per command in Commands/,
+/// its options and a handler over the code it drives. Every failure ends as <see cref="FailureReport"/> says.
 /// </summary>
 public static class LoadToolCommands
 {
     /// <summary>Parses and runs, as the program does. A bad command line is refused in one line, exit 2.</summary>
     /// <param name="errors">Where failures go (standard error for the program).</param>
-    /// <param name="configurePublishing">Changes the publishing services before use (tests put a sidecar emulator behind DaprClient).</param>
+    /// <param name="configurePublishing">
+    /// Changes the publishing services before use (tests put a sidecar emulator behind DaprClient).
+    /// </param>
     public static async Task<int> InvokeAsync(
         IAnsiConsole console, TextWriter errors, string[] args, Action<IServiceCollection>? configurePublishing = null)
     {
@@ -41,13 +40,14 @@ public static class LoadToolCommands
         }
         catch (Exception e)
         {
-            return await ReportAsync(errors, e, parsed.GetValue(CommonOptions.Verbose));
+            return await FailureReport.WriteAsync(errors, e, parsed.GetValue(CommonOptions.Verbose));
         }
     }
 
     public static RootCommand Build(IAnsiConsole console, Action<IServiceCollection>? configurePublishing = null)
     {
-        var root = new RootCommand("Schedules a burst of orders and measures the cycle time until the last valid one is a blob.")
+        var root = new RootCommand(
+            "Schedules a burst of orders and measures the cycle time until the last valid one is a blob.")
         {
             GenerateCommand.Create(console),
             ScheduleCommand.Create(console, configurePublishing),
@@ -67,7 +67,9 @@ public static class LoadToolCommands
         return root;
     }
 
-    /// <summary>Gives <paramref name="command"/> its handler; Ctrl+C while it runs ends in <see cref="ExitCodes.Cancelled"/>.</summary>
+    /// <summary>
+    /// Gives <paramref name="command"/> its handler; Ctrl+C while it runs ends in <see cref="ExitCodes.Cancelled"/>.
+    /// </summary>
     internal static Command Runs(this Command command, Func<ParseResult, CancellationToken, Task<int>> handler)
     {
         command.SetAction(async (result, ct) =>
@@ -84,7 +86,9 @@ public static class LoadToolCommands
         return command;
     }
 
-    /// <summary>The one line a bad command line gets: an unknown command first, else the first error, with where help is.</summary>
+    /// <summary>
+    /// The one line a bad command line gets: an unknown command first, else the first error, with where help is.
+    /// </summary>
     private static string ParseFailure(RootCommand root, ParseResult parsed)
     {
         if (parsed.CommandResult.Command is RootCommand)
@@ -97,34 +101,5 @@ public static class LoadToolCommands
         }
 
         return $"{parsed.Errors[0].Message.TrimEnd('.')}. See 'order-load {parsed.CommandResult.Command.Name} --help'.";
-    }
-
-    /// <summary>One or two lines: what failed, and what to do.</summary>
-    private static async Task<int> ReportAsync(TextWriter errors, Exception exception, bool verbose)
-    {
-        var (what, whatToDo, exitCode) = exception switch
-        {
-            LoadToolException e => (e.Message, e.WhatToDo, e.ExitCode),
-            InvalidDataException or FileNotFoundException or OptionsValidationException or ArgumentException or FormatException =>
-                (FailureText.FirstLine(exception.Message) + ".", null, ExitCodes.BadInput),
-            // Raw socket errors too: HttpClient passes some on unwrapped ("Transport endpoint is not connected").
-            _ when exception is RequestFailedException || StoreOutage.IsOutage(exception) =>
-                ($"A call to storage or the sidecar failed: {FailureText.Reason(exception)}.",
-                    "Check that the trio and Azurite run (scripts/run-local.sh); --verbose shows the call.", ExitCodes.Unreachable),
-            _ => ($"order-load failed unexpectedly: {exception.GetType().Name}: {FailureText.FirstLine(exception.Message)}.",
-                "Run again with --verbose for the stack trace.", ExitCodes.Unexpected),
-        };
-        await errors.WriteLineAsync(what);
-        if (whatToDo is not null)
-        {
-            await errors.WriteLineAsync(whatToDo);
-        }
-
-        if (verbose)
-        {
-            await errors.WriteLineAsync(exception.ToString());
-        }
-
-        return exitCode;
     }
 }

@@ -31,7 +31,9 @@ internal static class ModelSpellings
     {
         for (var i = 0; i < args.Count; i++)
         {
-            var (name, value) = args[i].Split('=', 2) is [var n, var v] ? (n, v) : (args[i], i + 1 < args.Count ? args[i + 1] : null);
+            var (name, value) = args[i].Split('=', 2) is [var n, var v]
+                ? (n, v)
+                : (args[i], i + 1 < args.Count ? args[i + 1] : null);
             var renamed = RenamedSettings.Find(RenamedSettings.Option, $"{name} {value}")
                 ?? RenamedSettings.Find(RenamedSettings.Option, name);
             if (renamed is not null)

@@ -12,7 +12,9 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal static class OptionRules
 {
-    /// <summary>Reads the one token as <paramref name="what"/> says; anything else is refused with that phrase.</summary>
+    /// <summary>
+    /// Reads the one token as <paramref name="what"/> says; anything else is refused with that phrase.
+    /// </summary>
     /// <param name="read">The value, or null when the text is no such value.</param>
     public static Option<T> Takes<T>(this Option<T> option, string what, Func<string, object?> read)
     {
@@ -41,18 +43,22 @@ internal static class OptionRules
     public static Option<int?> AnyWhole(this Option<int?> option) =>
         option.Takes(Whole(int.MinValue, int.MaxValue, ""), text => WholeNumber(text));
 
-    /// <summary>The range the apps' own options class declares for <paramref name="property"/> ([Range]): one home for it.</summary>
+    /// <summary>
+    /// The range the apps' own options class declares for <paramref name="property"/> ([Range]): one home for it.
+    /// </summary>
     public static Option<int> InRangeOf<TOptions>(this Option<int> option, string property)
     {
         var range = typeof(TOptions).GetProperty(property)?.GetCustomAttribute<RangeAttribute>()
                     ?? throw new InvalidOperationException($"{typeof(TOptions).Name}.{property} declares no [Range].");
         return option.Between(
-            Convert.ToInt32(range.Minimum, CultureInfo.InvariantCulture), Convert.ToInt32(range.Maximum, CultureInfo.InvariantCulture));
+            Convert.ToInt32(range.Minimum, CultureInfo.InvariantCulture),
+            Convert.ToInt32(range.Maximum, CultureInfo.InvariantCulture));
     }
 
     public static Option<double> AtLeastZeroBelowOne(this Option<double> option) =>
         option.Takes("a share at least 0 and below 1 (e.g. 0.05)",
-            text => double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var share) && share is >= 0 and < 1
+            text => double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var share)
+                    && share is >= 0 and < 1
                 ? share
                 : null);
 
@@ -73,11 +79,12 @@ internal static class OptionRules
 
     public static Option<DateTimeOffset?> Instant(this Option<DateTimeOffset?> option) =>
         option.Takes("a time such as 2026-01-01T12:00:00Z",
-            text => DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at) ? at : null);
+            text => DateTimeOffset.TryParse(
+                text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at) ? at : null);
 
     /// <summary>The value, when given, must be an absolute http(s) URL.</summary>
     public static Option<string> HttpUrl(this Option<string> option) =>
-        option.Takes("an absolute http(s) URL", text => IsHttpUrl(text) ? text : null);
+        option.Takes("an absolute http(s) URL", text => LoadTool.HttpUrl.IsValid(text) ? text : null);
 
     /// <summary>Any value but an empty one.</summary>
     public static Option<string> Text(this Option<string> option, string what) =>
@@ -119,10 +126,9 @@ internal static class OptionRules
         return command;
     }
 
-    public static bool IsHttpUrl(string? value) =>
-        Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https";
-
-    /// <summary>The option's value, or null when its own rule refused it (that error is the one the user sees).</summary>
+    /// <summary>
+    /// The option's value, or null when its own rule refused it (that error is the one the user sees).
+    /// </summary>
     private static string? ValueOrNull(CommandResult result, Option<string> option)
     {
         try

@@ -9,9 +9,9 @@ namespace OrderDistribution.LoadTool.Generation;
 /// <summary>
 /// An <see cref="OrderSet"/> in a file, or in blob <c>test-data/orders.json</c>. Format 2 is an object
 /// <c>{"Format":2,"Burst":483920,"Orders":[…],"Poison":[{"Id","Kind","ContentType","Payload"}]}</c>, every id in the
-/// burst's range (<see cref="BurstId"/>); a file without "Burst", or format 1, a bare JSON array of valid orders (read as
-/// a burst without poison), is of the burst its ids are in. Both ways stream: neither the file's bytes nor a document
-/// of it are held whole (150,000 orders are 66 MB of JSON).
+/// burst's range (<see cref="BurstId"/>); a file without "Burst", or format 1, a bare JSON array of valid orders (read
+/// as a burst without poison), is of the burst its ids are in. Both ways stream: neither the file's bytes nor a
+/// document of it are held whole (150,000 orders are 66 MB of JSON).
 /// </summary>
 public static class OrderFile
 {
@@ -22,15 +22,21 @@ public static class OrderFile
 
     private static readonly JsonSerializerOptions PoisonJson = new() { PropertyNameCaseInsensitive = true };
 
-    /// <summary>The orders' own serializer settings (Delivery as text...), and case-insensitive names for the file's envelope.</summary>
-    private static readonly JsonSerializerOptions FileJson = new(OrderJson.Options) { PropertyNameCaseInsensitive = true };
+    /// <summary>
+    /// The orders' own serializer settings (Delivery as text...), and case-insensitive names for the file's envelope.
+    /// </summary>
+    private static readonly JsonSerializerOptions FileJson =
+        new(OrderJson.Options) { PropertyNameCaseInsensitive = true };
 
     public static Task WriteAsync(string path, OrderSet set, CancellationToken cancellationToken) =>
         WriteAsync(path, set.Orders, set.Poison, set.Burst, cancellationToken);
 
-    /// <param name="poison">Written after the orders: it may fill while <paramref name="orders"/> is enumerated.</param>
+    /// <param name="poison">
+    /// Written after the orders: it may fill while <paramref name="orders"/> is enumerated.
+    /// </param>
     public static async Task WriteAsync(
-        string path, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, BurstId burst, CancellationToken cancellationToken)
+        string path, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, BurstId burst,
+        CancellationToken cancellationToken)
     {
         if (Path.GetDirectoryName(Path.GetFullPath(path)) is { } folder)
         {
@@ -44,9 +50,12 @@ public static class OrderFile
     public static Task WriteAsync(Stream stream, OrderSet set, CancellationToken cancellationToken) =>
         WriteAsync(stream, set.Orders, set.Poison, set.Burst, cancellationToken);
 
-    /// <param name="poison">Written after the orders: it may fill while <paramref name="orders"/> is enumerated.</param>
+    /// <param name="poison">
+    /// Written after the orders: it may fill while <paramref name="orders"/> is enumerated.
+    /// </param>
     public static async Task WriteAsync(
-        Stream stream, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, BurstId burst, CancellationToken cancellationToken)
+        Stream stream, IEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, BurstId burst,
+        CancellationToken cancellationToken)
     {
         await using var json = new Utf8JsonWriter(stream);
         json.WriteStartObject();
@@ -69,7 +78,9 @@ public static class OrderFile
         await json.FlushAsync(cancellationToken);
     }
 
-    /// <summary>The whole set, every order held: for small files and tests; the commands read an <see cref="OrderIndex"/>.</summary>
+    /// <summary>
+    /// The whole set, every order held: for small files and tests; the commands read an <see cref="OrderIndex"/>.
+    /// </summary>
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
     /// <exception cref="InvalidDataException">The file is not a set of valid orders.</exception>
     public static async Task<OrderSet> ReadSetAsync(string path, CancellationToken cancellationToken)
@@ -88,13 +99,17 @@ public static class OrderFile
         return new OrderSet(orders, poison, burst);
     }
 
-    /// <summary>The file checked whole, as <see cref="ReadSetAsync(string, CancellationToken)"/> does, keeping only each valid order's id and delivery.</summary>
+    /// <summary>
+    /// The file checked whole, as <see cref="ReadSetAsync(string, CancellationToken)"/> does, keeping only each valid
+    /// order's id and delivery.
+    /// </summary>
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
     /// <exception cref="InvalidDataException">The file is not a set of valid orders.</exception>
     public static async Task<OrderIndex> ReadIndexAsync(string path, CancellationToken cancellationToken)
     {
         var deliveryOf = new Dictionary<long, Delivery>();
-        var (poison, burst) = await ReadCheckedAsync(path, order => deliveryOf[order.OrderId] = order.Delivery, cancellationToken);
+        var (poison, burst) = await ReadCheckedAsync(
+            path, order => deliveryOf[order.OrderId] = order.Delivery, cancellationToken);
         return new OrderIndex(deliveryOf, poison, burst);
     }
 
@@ -102,10 +117,12 @@ public static class OrderFile
     /// The valid orders of a file already checked (<see cref="ReadIndexAsync"/>), one at a time in the file's order: a
     /// reader thread stays at most <see cref="OrdersReadAhead"/> orders ahead of the caller.
     /// </summary>
-    public static async IAsyncEnumerable<Order> ReadOrdersAsync(string path, [EnumeratorCancellation] CancellationToken cancellationToken)
+    public static async IAsyncEnumerable<Order> ReadOrdersAsync(
+        string path, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var channel = Channel.CreateBounded<Order>(new BoundedChannelOptions(OrdersReadAhead) { SingleReader = true, SingleWriter = true });
+        var channel = Channel.CreateBounded<Order>(
+            new BoundedChannelOptions(OrdersReadAhead) { SingleReader = true, SingleWriter = true });
         // The serializer hands orders over synchronously, so the reader waits for room on a thread of its own.
         var reading = Task.Factory.StartNew(() =>
         {
@@ -140,7 +157,9 @@ public static class OrderFile
         }
     }
 
-    /// <summary>Reads the file at <paramref name="path"/> checked whole; a fault in it is named with the file.</summary>
+    /// <summary>
+    /// Reads the file at <paramref name="path"/> checked whole; a fault in it is named with the file.
+    /// </summary>
     private static async Task<(IReadOnlyList<PoisonOrder> Poison, BurstId Burst)> ReadCheckedAsync(
         string path, Action<Order> each, CancellationToken cancellationToken)
     {
@@ -156,11 +175,13 @@ public static class OrderFile
     }
 
     private static FileStream OpenExisting(string path) =>
-        File.Exists(path) ? File.OpenRead(path) : throw new FileNotFoundException($"No orders file at {path}: run 'generate' first.", path);
+        File.Exists(path)
+            ? File.OpenRead(path)
+            : throw new FileNotFoundException($"No orders file at {path}: run 'generate' first.", path);
 
     /// <summary>
-    /// Hands each valid order to <paramref name="each"/> as it is read; checks every order, the poison, that no id repeats
-    /// and that every id is of one burst.
+    /// Hands each valid order to <paramref name="each"/> as it is read; checks every order, the poison, that no id
+    /// repeats and that every id is of one burst.
     /// </summary>
     private static async Task<(IReadOnlyList<PoisonOrder> Poison, BurstId Burst)> ReadCheckedAsync(
         Stream stream, Action<Order> each, CancellationToken cancellationToken)
@@ -192,7 +213,9 @@ public static class OrderFile
         }
     }
 
-    /// <summary>The burst the file names, else the one its ids are in; every id must be of it (a burst is one range of ids).</summary>
+    /// <summary>
+    /// The burst the file names, else the one its ids are in; every id must be of it (a burst is one range of ids).
+    /// </summary>
     private static BurstId BurstOf(HashSet<long> ids, long? named)
     {
         if (ids.Count == 0)
@@ -206,7 +229,8 @@ public static class OrderFile
         {
             throw new InvalidDataException(named is null
                 ? $"The orders file holds ids of more than one burst ({lowest} and {highest}): generate it again."
-                : $"Id {outside} is not of the file's burst {burst} (ids {burst.FirstOrderId} to {burst.FirstOrderId + BurstId.OrdersPerBurst - 1}).");
+                : $"Id {outside} is not of the file's burst {burst} " +
+                  $"(ids {burst.FirstOrderId} to {burst.FirstOrderId + BurstId.OrdersPerBurst - 1}).");
         }
 
         return burst;
@@ -222,7 +246,8 @@ public static class OrderFile
 
     /// <summary>Reads either format as a stream, handing each valid order on as it is read.</summary>
     /// <returns>The poison, and the burst the file names (format 2 written by this version).</returns>
-    private static (List<PoisonOrder> Poison, long? Burst) Read(Stream stream, Action<Order> each, CancellationToken cancellationToken)
+    private static (List<PoisonOrder> Poison, long? Burst) Read(
+        Stream stream, Action<Order> each, CancellationToken cancellationToken)
     {
         var sink = new OrderSink(order =>
         {
@@ -234,17 +259,21 @@ public static class OrderFile
         {
             // Format 1: a bare array of valid orders.
             case '[':
-                _ = JsonSerializer.Deserialize<OrderSink>(stream, options) ?? throw new InvalidDataException("\"Orders\" is not an array.");
+                _ = JsonSerializer.Deserialize<OrderSink>(stream, options)
+                    ?? throw new InvalidDataException("\"Orders\" is not an array.");
                 return ([], null);
             case '{':
                 var content = JsonSerializer.Deserialize<OrderFileContent>(stream, options);
                 return (Format2(content), content!.Burst);
             default:
-                throw new InvalidDataException("The orders file holds neither an array of orders nor an orders object.");
+                throw new InvalidDataException(
+                    "The orders file holds neither an array of orders nor an orders object.");
         }
     }
 
-    /// <summary>The file's serializer settings, with <paramref name="sink"/> as the one collection the orders array fills.</summary>
+    /// <summary>
+    /// The file's serializer settings, with <paramref name="sink"/> as the one collection the orders array fills.
+    /// </summary>
     private static JsonSerializerOptions OptionsFilling(OrderSink sink) => new(FileJson)
     {
         TypeInfoResolver = JsonTypeInfoResolver.Combine(OrderJsonContext.Default, new DefaultJsonTypeInfoResolver
@@ -277,7 +306,8 @@ public static class OrderFile
     {
         if (content?.Format != CurrentFormat)
         {
-            throw new InvalidDataException($"The orders file is not format {CurrentFormat}: generate it again with this version of order-load.");
+            throw new InvalidDataException(
+                $"The orders file is not format {CurrentFormat}: generate it again with this version of order-load.");
         }
 
         if (content.Orders is null)
@@ -290,7 +320,8 @@ public static class OrderFile
         {
             if (p.Id <= 0 || p.Payload is null || string.IsNullOrWhiteSpace(p.ContentType) || !Enum.IsDefined(p.Kind))
             {
-                throw new InvalidDataException($"Poison entry {p.Id} needs a positive Id, a Kind, a ContentType and a Payload.");
+                throw new InvalidDataException(
+                    $"Poison entry {p.Id} needs a positive Id, a Kind, a ContentType and a Payload.");
             }
         }
 

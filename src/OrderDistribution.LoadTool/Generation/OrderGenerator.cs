@@ -8,7 +8,9 @@ namespace OrderDistribution.LoadTool.Generation;
 /// <summary>Makes orders with realistic fake data, about half express and half standard.</summary>
 public static class OrderGenerator
 {
-    /// <summary>The first id of <see cref="BurstId.Legacy"/>, the burst the methods number their orders in unless given one.</summary>
+    /// <summary>
+    /// The first id of <see cref="BurstId.Legacy"/>, the burst the methods number their orders in unless given one.
+    /// </summary>
     public const long FirstOrderId = 1_000_000;
 
     public static List<Order> Generate(int count, int? seed = null) => Generate(count, seed, BurstId.Legacy);
@@ -18,11 +20,15 @@ public static class OrderGenerator
     /// <summary>
     /// <paramref name="count"/> entries in one id sequence, of which the share <paramref name="invalidRate"/> is
     /// poison, spread evenly through the burst and taking turns: unknown delivery, missing fields, not JSON.
-    /// The valid orders are those <see cref="Generate(int, int?)"/> makes with the same seed, minus the poison's places.
+    /// The valid orders are those <see cref="Generate(int, int?)"/> makes with the same seed, minus the poison's
+    /// places.
     /// </summary>
-    public static OrderSet Generate(int count, double invalidRate, int? seed = null) => Generate(count, invalidRate, seed, BurstId.Legacy);
+    public static OrderSet Generate(int count, double invalidRate, int? seed = null) =>
+        Generate(count, invalidRate, seed, BurstId.Legacy);
 
-    /// <summary>The burst <see cref="Generate(int, double, int?)"/> makes, numbered as <paramref name="burst"/>.</summary>
+    /// <summary>
+    /// The burst <see cref="Generate(int, double, int?)"/> makes, numbered as <paramref name="burst"/>.
+    /// </summary>
     public static OrderSet Generate(int count, double invalidRate, int? seed, BurstId burst)
     {
         var poison = new List<PoisonOrder>();
@@ -33,7 +39,8 @@ public static class OrderGenerator
     /// The burst <see cref="Generate(int, double, int?)"/> makes, one order at a time as enumerated: the valid orders
     /// are returned, and each poison entry is handed to <paramref name="poison"/> when its place comes.
     /// </summary>
-    public static IEnumerable<Order> Generate(int count, double invalidRate, int? seed, Action<PoisonOrder> poison, BurstId burst)
+    public static IEnumerable<Order> Generate(
+        int count, double invalidRate, int? seed, Action<PoisonOrder> poison, BurstId burst)
     {
         CheckInvalidRate(invalidRate);
         return Split();
@@ -59,7 +66,10 @@ public static class OrderGenerator
         }
     }
 
-    /// <summary>How many of <paramref name="count"/> entries are valid orders at <paramref name="invalidRate"/>, without making them.</summary>
+    /// <summary>
+    /// How many of <paramref name="count"/> entries are valid orders at <paramref name="invalidRate"/>, without making
+    /// them.
+    /// </summary>
     public static int ValidCount(int count, double invalidRate)
     {
         CheckInvalidRate(invalidRate);
@@ -71,7 +81,8 @@ public static class OrderGenerator
     {
         if (invalidRate is < 0 or >= 1 || double.IsNaN(invalidRate))
         {
-            throw new ArgumentException($"--invalid-rate must be at least 0 and below 1, not {invalidRate.ToString(CultureInfo.InvariantCulture)}.");
+            var given = invalidRate.ToString(CultureInfo.InvariantCulture);
+            throw new ArgumentException($"--invalid-rate must be at least 0 and below 1, not {given}.");
         }
     }
 
@@ -105,7 +116,8 @@ public static class OrderGenerator
         if (kind == PoisonKind.NotJson)
         {
             return new PoisonOrder(order.OrderId, kind, "text/plain",
-                string.Create(CultureInfo.InvariantCulture, $"order {order.OrderId} for {order.LastName}: not JSON at all <{order.Description}>"));
+                string.Create(CultureInfo.InvariantCulture,
+                    $"order {order.OrderId} for {order.LastName}: not JSON at all <{order.Description}>"));
         }
 
         var json = JsonNode.Parse(OrderJson.Serialize(order))!.AsObject();

@@ -3,8 +3,8 @@ using OrderDistribution.Contracts;
 namespace OrderDistribution.LoadTool.Generation;
 
 /// <summary>
-/// The orders of one burst: the valid ones, and the poison mixed in on purpose (<c>generate --invalid-rate</c>); every id
-/// is of <paramref name="Burst"/>.
+/// The orders of one burst: the valid ones, and the poison mixed in on purpose (<c>generate --invalid-rate</c>); every
+/// id is of <paramref name="Burst"/>.
 /// </summary>
 public sealed record OrderSet(IReadOnlyList<Order> Orders, IReadOnlyList<PoisonOrder> Poison, BurstId Burst)
 {

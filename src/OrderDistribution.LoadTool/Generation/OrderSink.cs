@@ -27,7 +27,8 @@ internal sealed class OrderSink(Action<Order> each) : ICollection<Order>, IColle
         }
         catch (InvalidOrderException e)
         {
-            throw new InvalidDataException($"The orders file is not a valid set of orders: $.Orders[{Count}]: {e.Message}", e);
+            throw new InvalidDataException(
+                $"The orders file is not a valid set of orders: $.Orders[{Count}]: {e.Message}", e);
         }
 
         Count++;

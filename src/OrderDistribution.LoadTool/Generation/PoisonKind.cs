@@ -11,6 +11,8 @@ public enum PoisonKind
     /// <summary>An order without its OrderGuid and Delivery.</summary>
     MissingFields,
 
-    /// <summary>Not JSON at all; published with a non-JSON content type, so the sidecar carries it as a string.</summary>
+    /// <summary>
+    /// Not JSON at all; published with a non-JSON content type, so the sidecar carries it as a string.
+    /// </summary>
     NotJson,
 }

@@ -11,14 +11,17 @@ namespace OrderDistribution.LoadTool.InProcess;
 /// </summary>
 internal sealed class AppLogLines(IAnsiConsole console, string member) : ILoggerProvider
 {
-    /// <summary>Routes <paramref name="logging"/> of <paramref name="member"/> here instead of the process's console.</summary>
+    /// <summary>
+    /// Routes <paramref name="logging"/> of <paramref name="member"/> here instead of the process's console.
+    /// </summary>
     public static void Use(IAnsiConsole console, string member, ILoggingBuilder logging)
     {
         logging.ClearProviders();
         logging.AddProvider(new AppLogLines(console, member));
     }
 
-    public ILogger CreateLogger(string categoryName) => new Logger(console, $"{member} {categoryName[(categoryName.LastIndexOf('.') + 1)..]}");
+    public ILogger CreateLogger(string categoryName) =>
+        new Logger(console, $"{member} {categoryName[(categoryName.LastIndexOf('.') + 1)..]}");
 
     public void Dispose()
     {
@@ -31,9 +34,12 @@ internal sealed class AppLogLines(IAnsiConsole console, string member) : ILogger
 
         public bool IsEnabled(LogLevel logLevel) => logLevel != LogLevel.None;
 
-        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+        public void Log<TState>(
+            LogLevel logLevel, EventId eventId, TState state, Exception? exception,
+            Func<TState, Exception?, string> formatter)
         {
-            var message = formatter(state, exception) + (exception is null ? "" : $" ({exception.GetType().Name}: {exception.Message})");
+            var cause = exception is null ? "" : $" ({exception.GetType().Name}: {exception.Message})";
+            var message = formatter(state, exception) + cause;
             console.Write(new Text($"{Label(logLevel)}: {source}: {LogText.Escape(message)}\n", Style(logLevel)));
         }
 

@@ -35,10 +35,13 @@ public sealed class InProcessBurst : IAsyncDisposable
         _azurite = azurite;
         _connectionString = connectionString;
         Leftovers = leftovers;
-        Storage = OutboxStorage.Open(new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes);
+        Storage = OutboxStorage.Open(
+            new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes);
     }
 
-    /// <summary>One line on what an earlier run killed before its end left and this one stopped and removed; else null.</summary>
+    /// <summary>
+    /// One line on what an earlier run killed before its end left and this one stopped and removed; else null.
+    /// </summary>
     public string? Leftovers { get; }
 
     public OutboxStorage Storage { get; }
@@ -52,8 +55,12 @@ public sealed class InProcessBurst : IAsyncDisposable
     /// The store to measure: the one given, as it is (the caller checks that it answers); none given, the local
     /// Azurite, started here when none answers.
     /// </summary>
-    /// <param name="connectionString">The store the user gave (--storage or Storage__ConnectionString), or null.</param>
-    /// <exception cref="LoadToolException">Azurite must be started, but Node.js or Azurite is not installed.</exception>
+    /// <param name="connectionString">
+    /// The store the user gave (--storage or Storage__ConnectionString), or null.
+    /// </param>
+    /// <exception cref="LoadToolException">
+    /// Azurite must be started, but Node.js or Azurite is not installed.
+    /// </exception>
     public static async Task<InProcessBurst> OpenAsync(string? connectionString, CancellationToken cancellationToken)
     {
         var leftovers = ThrowawayAzurite.RemoveLeftovers(AzuriteFolderPrefix);
@@ -64,7 +71,8 @@ public sealed class InProcessBurst : IAsyncDisposable
 
         if (Azurite.MissingPrerequisite() is { } missing)
         {
-            throw new LoadToolException(missing, "Or pass --storage with the connection string of a store that runs.", ExitCodes.Unreachable);
+            throw new LoadToolException(
+                missing, "Or pass --storage with the connection string of a store that runs.", ExitCodes.Unreachable);
         }
 
         var azurite = await ThrowawayAzurite.StartAsync(AzuriteFolderPrefix);
@@ -92,7 +100,8 @@ public sealed class InProcessBurst : IAsyncDisposable
     {
         var scheduledAt = DateTimeOffset.UtcNow;
         var trio = _trio ?? throw new InvalidOperationException("The trio has not started.");
-        trio.Schedule(set.Orders.Select(OrderJson.Serialize).Concat(set.Poison.Select(p => System.Text.Encoding.UTF8.GetBytes(p.Payload))));
+        var poison = set.Poison.Select(p => System.Text.Encoding.UTF8.GetBytes(p.Payload));
+        trio.Schedule(set.Orders.Select(OrderJson.Serialize).Concat(poison));
         return scheduledAt;
     }
 
@@ -109,10 +118,13 @@ public sealed class InProcessBurst : IAsyncDisposable
         }
     }
 
-    /// <summary>Whether the blob endpoint of a local connection string accepts a connection; a remote store is taken as given.</summary>
+    /// <summary>
+    /// Whether the blob endpoint of a local connection string accepts a connection; a remote store is taken as given.
+    /// </summary>
     private static async Task<bool> AnswersAsync(string connectionString, CancellationToken cancellationToken)
     {
-        var endpoint = BlobClientFactory.Create(new StorageOptions { ConnectionString = connectionString }, TimeSpan.FromSeconds(5), maxRetries: 0).Uri;
+        var options = new StorageOptions { ConnectionString = connectionString };
+        var endpoint = BlobClientFactory.Create(options, TimeSpan.FromSeconds(5), maxRetries: 0).Uri;
         if (!endpoint.IsLoopback)
         {
             return true;

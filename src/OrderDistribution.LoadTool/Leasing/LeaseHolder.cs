@@ -13,18 +13,19 @@ public sealed record LeaseHolder(string Command, string Host, DateTimeOffset Sta
     private const string StartedAtKey = "startedat";
     private const string BurstKey = "burst";
 
-    /// <summary>Before the keys a holder writes once it lets go, so that a burst that was away meanwhile can name it.</summary>
+    /// <summary>Before the keys a holder writes as it lets go, so a burst that was away can name it.</summary>
     private const string LastPrefix = "last";
 
     /// <summary>This process, now.</summary>
-    public static LeaseHolder Now(string command, BurstId? burst) => new(command, Environment.MachineName, DateTimeOffset.UtcNow, burst);
+    public static LeaseHolder Now(string command, BurstId? burst) =>
+        new(command, Environment.MachineName, DateTimeOffset.UtcNow, burst);
 
     public Dictionary<string, string> Metadata() => Metadata("");
 
-    /// <summary>What the marker keeps once this holder lets go: the same, under other keys, so it names no holder.</summary>
+    /// <summary>What the marker keeps once this holder lets go: the same under other keys, naming no holder.</summary>
     public Dictionary<string, string> Released() => Metadata(LastPrefix);
 
-    /// <summary>The holder the metadata names, or null when it names none (the holder let go, or has not written it yet).</summary>
+    /// <summary>The holder the metadata names; null when none (the holder let go, or has not written it yet).</summary>
     public static LeaseHolder? From(IDictionary<string, string> metadata) => From(metadata, "");
 
     /// <summary>The holder that let go last, if the metadata names one.</summary>
@@ -32,7 +33,8 @@ public sealed record LeaseHolder(string Command, string Host, DateTimeOffset Sta
 
     /// <summary>"order-load run (burst 483920) from host build-7, started 2026-11-26 07:31:02 UTC".</summary>
     public string Describe() => string.Create(CultureInfo.InvariantCulture,
-        $"order-load {Command}{(Burst is { } burst ? $" (burst {burst})" : "")} from host {Host}, started {StartedAt:yyyy-MM-dd HH:mm:ss} UTC");
+        $"order-load {Command}{(Burst is { } burst ? $" (burst {burst})" : "")} from host {Host}, " +
+        $"started {StartedAt:yyyy-MM-dd HH:mm:ss} UTC");
 
     private Dictionary<string, string> Metadata(string prefix)
     {
@@ -55,9 +57,12 @@ public sealed record LeaseHolder(string Command, string Host, DateTimeOffset Sta
         && metadata.TryGetValue(prefix + HostKey, out var host)
         && metadata.TryGetValue(prefix + StartedAtKey, out var startedAt)
         && DateTimeOffset.TryParse(startedAt, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at)
-            ? new LeaseHolder(command, host, at, metadata.TryGetValue(prefix + BurstKey, out var burst)
-                                                 && long.TryParse(burst, NumberStyles.None, CultureInfo.InvariantCulture, out var id)
-                ? new BurstId(id)
-                : null)
+            ? new LeaseHolder(command, host, at, BurstOf(metadata, prefix))
+            : null;
+
+    private static BurstId? BurstOf(IDictionary<string, string> metadata, string prefix) =>
+        metadata.TryGetValue(prefix + BurstKey, out var burst)
+        && long.TryParse(burst, NumberStyles.None, CultureInfo.InvariantCulture, out var id)
+            ? new BurstId(id)
             : null;
 }

@@ -58,16 +58,22 @@ public static class ComparisonChart
             var model = report.Models[i];
             positions.Add(i);
             // Incomplete bursts have no cycle time to plot: the label says how many there were.
-            labels.Add(model.Incomplete > 0 ? $"{model.Label}\n({model.Incomplete} incomplete, not plotted)" : model.Label);
+            labels.Add(model.Incomplete > 0
+                ? $"{model.Label}\n({model.Incomplete} incomplete, not plotted)"
+                : model.Label);
             if (model.Cold.Count > 0)
             {
-                var cold = plot.Add.Markers(model.Cold.Select(_ => i - 0.12).ToArray(), model.Cold.ToArray(), MarkerShape.FilledTriangleUp, 12, Colors.OrangeRed);
+                var cold = plot.Add.Markers(
+                    model.Cold.Select(_ => i - 0.12).ToArray(), model.Cold.ToArray(), MarkerShape.FilledTriangleUp, 12,
+                    Colors.OrangeRed);
                 cold.LegendText = i == FirstWith(report, m => m.Cold.Count > 0) ? "cold (first burst after start)" : "";
             }
 
             if (model.Warm.Count > 0)
             {
-                var warm = plot.Add.Markers(model.Warm.Select(_ => i + 0.12).ToArray(), model.Warm.ToArray(), MarkerShape.FilledCircle, 10, Colors.SteelBlue);
+                var warm = plot.Add.Markers(
+                    model.Warm.Select(_ => i + 0.12).ToArray(), model.Warm.ToArray(), MarkerShape.FilledCircle, 10,
+                    Colors.SteelBlue);
                 warm.LegendText = i == FirstWith(report, m => m.Warm.Count > 0) ? "warm" : "";
             }
 
@@ -99,20 +105,25 @@ public static class ComparisonChart
             Line(plot, storage.WarmSeries, Colors.Gray, LinePattern.Dotted, "storage alone");
         }
 
-        var series = report.Models.Append(report.Storage).OfType<ModelResults>().SelectMany(m => new[] { m.WarmSeries, m.ColdSeries }).Where(s => s.Count > 0).ToList();
+        var series = report.Models.Append(report.Storage).OfType<ModelResults>()
+            .SelectMany(m => new[] { m.WarmSeries, m.ColdSeries })
+            .Where(s => s.Count > 0)
+            .ToList();
         plot.Axes.SetLimits(0, series.Max(s => s.Count), 0, series.Max(s => s.Max()) * 1.15);
         plot.ShowLegend(Alignment.UpperRight);
         return plot;
     }
 
-    private static void Line(Plot plot, IReadOnlyList<double> perSecond, Color color, LinePattern pattern, string legend)
+    private static void Line(
+        Plot plot, IReadOnlyList<double> perSecond, Color color, LinePattern pattern, string legend)
     {
         if (perSecond.Count == 0)
         {
             return;
         }
 
-        var line = plot.Add.ScatterLine(Enumerable.Range(0, perSecond.Count).Select(s => (double)s).ToArray(), perSecond.ToArray(), color);
+        var seconds = Enumerable.Range(0, perSecond.Count).Select(s => (double)s).ToArray();
+        var line = plot.Add.ScatterLine(seconds, perSecond.ToArray(), color);
         line.LinePattern = pattern;
         line.LineWidth = 2;
         line.LegendText = legend;

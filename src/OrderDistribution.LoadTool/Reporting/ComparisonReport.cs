@@ -11,7 +11,10 @@ namespace OrderDistribution.LoadTool.Reporting;
 /// </summary>
 public sealed class ComparisonReport
 {
-    /// <summary>Known models first, in this order (a variant such as "pubsub-single (appMaxConcurrency 64)" with its model); others after them by name.</summary>
+    /// <summary>
+    /// Known models first, in this order (a variant such as "pubsub-single (appMaxConcurrency 64)" with its model);
+    /// others after them by name.
+    /// </summary>
     private static readonly string[] KnownModels = ["pubsub-bulk", "pubsub-single", "bindings"];
 
     private ComparisonReport(IReadOnlyList<ModelResults> models, ModelResults? storage, int rows, int leftOut)
@@ -30,7 +33,9 @@ public sealed class ComparisonReport
     /// <summary>The rows compared: those of the log whose bursts overlapped no other.</summary>
     public int Rows { get; }
 
-    /// <summary>Rows left out: their bursts overlapped another's in time, so none of them measured the store alone.</summary>
+    /// <summary>
+    /// Rows left out: their bursts overlapped another's in time, so none of them measured the store alone.
+    /// </summary>
     public int LeftOut { get; }
 
     public bool HasSeries => Models.Append(Storage).Any(m => m is { RunsWithSeries: > 0 });
@@ -45,22 +50,27 @@ public sealed class ComparisonReport
     /// <param name="series">The per-second series of the runs that kept one.</param>
     /// <param name="queues">The orders waiting per queue of the runs that kept them.</param>
     public static ComparisonReport From(
-        IReadOnlyList<ResultsRow> rows, IReadOnlyDictionary<ResultsRow, StoredSeries> series, IReadOnlyDictionary<ResultsRow, QueueSeries>? queues = null)
+        IReadOnlyList<ResultsRow> rows,
+        IReadOnlyDictionary<ResultsRow, StoredSeries> series,
+        IReadOnlyDictionary<ResultsRow, QueueSeries>? queues = null)
     {
         var overlapped = ResultsRow.Overlapped(rows);
         var kept = rows.Where((_, i) => !overlapped.Contains(i)).ToList();
         var results = kept
             .GroupBy(r => r.Label, StringComparer.Ordinal)
-            .Select(group => Summarize(group.Key, [.. group], series, queues ?? new Dictionary<ResultsRow, QueueSeries>()))
+            .Select(group =>
+                Summarize(group.Key, [.. group], series, queues ?? new Dictionary<ResultsRow, QueueSeries>()))
             .ToList();
         var models = results
             .Where(m => m.Label != StorageCeiling.Label)
-            .OrderBy(m => Array.FindIndex(KnownModels, known => m.Label == known || m.Label.StartsWith(known + " ", StringComparison.Ordinal)) is >= 0 and var known
+            .OrderBy(m => Array.FindIndex(KnownModels, known =>
+                    m.Label == known || m.Label.StartsWith(known + " ", StringComparison.Ordinal)) is >= 0 and var known
                 ? known
                 : KnownModels.Length)
             .ThenBy(m => m.Label, StringComparer.Ordinal)
             .ToList();
-        return new ComparisonReport(models, results.SingleOrDefault(m => m.Label == StorageCeiling.Label), kept.Count, overlapped.Count);
+        var storage = results.SingleOrDefault(m => m.Label == StorageCeiling.Label);
+        return new ComparisonReport(models, storage, kept.Count, overlapped.Count);
     }
 
     /// <summary>A model's mean cycle time over storage alone's: 1.0 would be as fast as storage allows.</summary>
@@ -72,12 +82,17 @@ public sealed class ComparisonReport
     {
         var text = new StringBuilder();
         var leftOut = LeftOut > 0
-            ? string.Create(CultureInfo.InvariantCulture, $" ({LeftOut} more left out: their bursts overlapped another's on the store, so none of them measured it alone)")
+            ? string.Create(CultureInfo.InvariantCulture, $" ({LeftOut} more left out: ") +
+              "their bursts overlapped another's on the store, so none of them measured it alone)"
             : "";
-        text.Append(CultureInfo.InvariantCulture, $"# Messaging models compared\n\nFrom `{log}`: {Rows} runs{leftOut}. Cycle time: from scheduling until the last order was stored, in seconds.\n\n");
-        text.Append("| model | runs | incomplete | cold s | warm runs | warm mean s | warm median s | warm min s | warm max s | warm orders/s | warm ÷ storage alone | cold ÷ storage alone |");
+        text.Append("# Messaging models compared\n\n");
+        text.Append(CultureInfo.InvariantCulture, $"From `{log}`: {Rows} runs{leftOut}. ");
+        text.Append("Cycle time: from scheduling until the last order was stored, in seconds.\n\n");
+        text.Append("| model | runs | incomplete | cold s | warm runs | warm mean s | warm median s | warm min s | ");
+        text.Append("warm max s | warm orders/s | warm ÷ storage alone | cold ÷ storage alone |");
         text.Append(" warm trio CPU-s | warm store CPU-s | warm peak MiB | warm cost |\n");
-        text.Append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        text.Append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        text.Append(" ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         foreach (var model in Models)
         {
             text.Append(Row(model, Ratio(RatioToStorage(model.WarmMean)), Ratio(RatioToStorage(model.ColdMean))));
@@ -88,38 +103,60 @@ public sealed class ComparisonReport
             text.Append(Row(storage, Ratio(1), "—"));
         }
 
-        text.Append("\n- cold: the first burst after the trio started; warm: the bursts after it. Incomplete runs (orders still missing at the timeout) are left out of the times.\n");
+        text.Append("\n- cold: the first burst after the trio started; warm: the bursts after it. Incomplete runs ");
+        text.Append("(orders still missing at the timeout) are left out of the times.\n");
         if (Models.Any(m => m.Label.StartsWith("bindings", StringComparison.Ordinal)))
         {
-            text.Append("- bindings locally: `bindings.rabbitmq` publishes without publisher confirms on every Dapr runtime, so a RabbitMQ crash may lose the orders in flight; Redis and Service Bus keep what they acknowledged (docs/brokers.md).\n");
+            text.Append("- bindings locally: `bindings.rabbitmq` publishes without publisher confirms on every Dapr ");
+            text.Append("runtime, so a RabbitMQ crash may lose the orders in flight; Redis and Service Bus keep what ");
+            text.Append("they acknowledged (docs/brokers.md).\n");
         }
 
         if (Models.Sum(m => m.Unmarked) is > 0 and var unmarked)
         {
-            text.Append(CultureInfo.InvariantCulture, $"- {unmarked} runs carry no cold or warm mark (written before the log had the column, or by `run` without `--start`): counted as warm.\n");
+            text.Append(CultureInfo.InvariantCulture, $"- {unmarked} runs carry no cold or warm mark ");
+            text.Append("(written before the log had the column, or by `run` without `--start`): counted as warm.\n");
         }
 
         text.Append(Storage is { } alone
-            ? string.Create(CultureInfo.InvariantCulture, $"- storage alone: the `storage-alone` rows of this log (`order-load ceiling`; complete runs: {alone.Warm.Count}), mean {alone.WarmMean:0.00} s; the ratios divide each model's mean by it.\n")
+            ? "- storage alone: the `storage-alone` rows of this log (`order-load ceiling`; " +
+              string.Create(
+                  CultureInfo.InvariantCulture, $"complete runs: {alone.Warm.Count}), mean {alone.WarmMean:0.00} s;") +
+              " the ratios divide each model's mean by it.\n"
             : "- storage alone: no `storage-alone` row in this log (run `order-load ceiling`), so no ratios.\n");
         var runsWithSeries = Models.Sum(m => m.RunsWithSeries) + (Storage?.RunsWithSeries ?? 0);
         text.Append(HasSeries
-            ? string.Create(CultureInfo.InvariantCulture, $"- orders stored per second: {runsWithSeries} of {Rows} runs kept their series beside the log; the chart's lower part overlays each model's mean series, warm solid, cold dashed.\n")
-            : "- orders stored per second: no run in this log kept its series beside it, so the chart shows the cycle times only.\n");
+            ? string.Create(CultureInfo.InvariantCulture, $"- orders stored per second: {runsWithSeries} of {Rows} ") +
+              "runs kept their series beside the log; the chart's lower part overlays each model's mean series, " +
+              "warm solid, cold dashed.\n"
+            : "- orders stored per second: no run in this log kept its series beside it, so the chart shows the " +
+              "cycle times only.\n");
         text.Append(HasCosts
-            ? "- cost: over each burst's window, the CPU-seconds of the trio (apps, sidecars, broker) and of the store, read from /proc for the processes scripts/run-local.sh started; peak MiB: the apps' and sidecars' peaks summed; cost: the apps and sidecars at Container Apps consumption prices (container-apps-prices.env), their CPU-seconds as vCPU-seconds and their peak memory over the window as GiB-seconds. The chart sets each burst's cycle time against its trio CPU: lower left is cheaper and faster.\n"
-            : "- cost: no run in this log saw the local run's processes (scripts/run-local.sh records them in .dapr/pids), so no CPU or cost.\n");
+            ? "- cost: over each burst's window, the CPU-seconds of the trio (apps, sidecars, broker) and of the " +
+              "store, read from /proc for the processes scripts/run-local.sh started; peak MiB: the apps' and " +
+              "sidecars' peaks summed; cost: the apps and sidecars at Container Apps consumption prices " +
+              "(container-apps-prices.env), their CPU-seconds as vCPU-seconds and their peak memory over the window " +
+              "as GiB-seconds. The chart sets each burst's cycle time against its trio CPU: lower left is cheaper " +
+              "and faster.\n"
+            : "- cost: no run in this log saw the local run's processes (scripts/run-local.sh records them in " +
+              ".dapr/pids), so no CPU or cost.\n");
         if (HasQueues)
         {
-            text.Append("- orders waiting: per queue and second of each model's last run that kept them (Redis: each stream's consumer group's lag plus pending; RabbitMQ: each queue's messages, ready and unacknowledged). A queue that fills late or drains last is where the burst waits.\n");
+            text.Append("- orders waiting: per queue and second of each model's last run that kept them (Redis: each ");
+            text.Append("stream's consumer group's lag plus pending; RabbitMQ: each queue's messages, ready and ");
+            text.Append("unacknowledged). A queue that fills late or drains last is where the burst waits.\n");
         }
 
-        text.Append(CultureInfo.InvariantCulture, $"\n![Cycle time of every burst per model, against storage alone]({chart})\n");
+        text.Append(CultureInfo.InvariantCulture,
+            $"\n![Cycle time of every burst per model, against storage alone]({chart})\n");
         return text.ToString();
     }
 
     private static ModelResults Summarize(
-        string label, IReadOnlyList<ResultsRow> rows, IReadOnlyDictionary<ResultsRow, StoredSeries> series, IReadOnlyDictionary<ResultsRow, QueueSeries> queues)
+        string label,
+        IReadOnlyList<ResultsRow> rows,
+        IReadOnlyDictionary<ResultsRow, StoredSeries> series,
+        IReadOnlyDictionary<ResultsRow, QueueSeries> queues)
     {
         var complete = rows.Where(r => r.Complete).ToList();
         var cold = complete.Where(r => r.Start == BurstStart.Cold).ToList();
@@ -130,13 +167,18 @@ public sealed class ComparisonReport
             warm.Count(r => r.Start is null), warm.Sum(r => (long)r.Count),
             MeanSeries(cold, series), MeanSeries(warm, series), complete.Count(series.ContainsKey))
         {
-            Costs = [.. complete.Where(r => r.Cost is not null).Select(r => (r.CycleSeconds!.Value, r.Cost!, r.Start == BurstStart.Cold))],
+            Costs =
+            [
+                .. complete.Where(r => r.Cost is not null)
+                    .Select(r => (r.CycleSeconds!.Value, r.Cost!, r.Start == BurstStart.Cold)),
+            ],
             Queues = warm.Concat(cold).LastOrDefault(queues.ContainsKey) is { } kept ? queues[kept] : null,
         };
     }
 
     /// <summary>Second by second, the mean over the runs that kept a series (a run that had ended counts 0).</summary>
-    private static double[] MeanSeries(IReadOnlyList<ResultsRow> runs, IReadOnlyDictionary<ResultsRow, StoredSeries> series)
+    private static double[] MeanSeries(
+        IReadOnlyList<ResultsRow> runs, IReadOnlyDictionary<ResultsRow, StoredSeries> series)
     {
         var kept = runs.Where(series.ContainsKey).Select(r => series[r].PerSecond).ToList();
         if (kept.Count == 0)
@@ -156,8 +198,21 @@ public sealed class ComparisonReport
         return mean;
     }
 
-    private static string Row(ModelResults model, string warmRatio, string coldRatio) => string.Create(CultureInfo.InvariantCulture,
-        $"| {model.Label} | {model.Runs} | {model.Incomplete} | {ColdCell(model.Cold)} | {model.Warm.Count} | {Mean(model.WarmMean)} | {Mean(model.WarmMedian)} | {Measured(model.Warm.Count > 0 ? model.Warm.Min() : null)} | {Measured(model.Warm.Count > 0 ? model.Warm.Max() : null)} | {model.WarmOrdersPerSecond?.ToString("0", CultureInfo.InvariantCulture) ?? "—"} | {warmRatio} | {coldRatio} | {Cpu(model.WarmTrioCpu)} | {Cpu(model.WarmStoreCpu)} | {model.WarmPeakMiB?.ToString("0", CultureInfo.InvariantCulture) ?? "—"} | {model.WarmPrice?.ToString("0.000000", CultureInfo.InvariantCulture) ?? "—"} |\n");
+    private static string Row(ModelResults model, string warmRatio, string coldRatio)
+    {
+        var invariant = CultureInfo.InvariantCulture;
+        string[] cells =
+        [
+            model.Label, model.Runs.ToString(invariant), model.Incomplete.ToString(invariant), ColdCell(model.Cold),
+            model.Warm.Count.ToString(invariant), Mean(model.WarmMean), Mean(model.WarmMedian),
+            Measured(model.Warm.Count > 0 ? model.Warm.Min() : null),
+            Measured(model.Warm.Count > 0 ? model.Warm.Max() : null),
+            model.WarmOrdersPerSecond?.ToString("0", invariant) ?? "—", warmRatio, coldRatio,
+            Cpu(model.WarmTrioCpu), Cpu(model.WarmStoreCpu), model.WarmPeakMiB?.ToString("0", invariant) ?? "—",
+            model.WarmPrice?.ToString("0.000000", invariant) ?? "—",
+        ];
+        return $"| {string.Join(" | ", cells)} |\n";
+    }
 
     private static string Cpu(double? seconds) => seconds?.ToString("0.00", CultureInfo.InvariantCulture) ?? "—";
 
@@ -165,13 +220,16 @@ public sealed class ComparisonReport
     {
         0 => "—",
         1 => Measured(cold[0]),
-        _ => string.Create(CultureInfo.InvariantCulture, $"{Mean(cold.Average())} ({Measured(cold.Min())}–{Measured(cold.Max())}, {cold.Count} runs)"),
+        _ => string.Create(CultureInfo.InvariantCulture,
+            $"{Mean(cold.Average())} ({Measured(cold.Min())}–{Measured(cold.Max())}, {cold.Count} runs)"),
     };
 
     /// <summary>A time as the log holds it (tenths).</summary>
     private static string Measured(double? seconds) => seconds?.ToString("0.0", CultureInfo.InvariantCulture) ?? "—";
 
-    /// <summary>A time computed from several (hundredths, so that the mean of 26.8 and 26.7 is not rounded away).</summary>
+    /// <summary>
+    /// A time computed from several (hundredths, so that the mean of 26.8 and 26.7 is not rounded away).
+    /// </summary>
     private static string Mean(double? seconds) => seconds?.ToString("0.00", CultureInfo.InvariantCulture) ?? "—";
 
     private static string Ratio(double? ratio) => ratio?.ToString("0.00", CultureInfo.InvariantCulture) ?? "—";

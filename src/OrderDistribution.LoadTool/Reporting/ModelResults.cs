@@ -7,20 +7,32 @@ namespace OrderDistribution.LoadTool.Reporting;
 /// <param name="Warm">Cycle times of the other complete runs, those without a start mark included.</param>
 /// <param name="Unmarked">Complete runs without a start mark (counted as warm).</param>
 /// <param name="WarmOrders">Orders of the warm runs, for the rate.</param>
-/// <param name="ColdSeries">Mean orders stored per second over the cold runs that kept their series; empty if none did.</param>
+/// <param name="ColdSeries">
+/// Mean orders stored per second over the cold runs that kept their series; empty if none did.
+/// </param>
 /// <param name="WarmSeries">The same over the warm runs.</param>
 /// <param name="RunsWithSeries">How many runs kept their per-second series beside the log.</param>
 public sealed record ModelResults(
-    string Label, int Runs, int Incomplete, IReadOnlyList<double> Cold, IReadOnlyList<double> Warm, int Unmarked, long WarmOrders,
+    string Label,
+    int Runs,
+    int Incomplete,
+    IReadOnlyList<double> Cold,
+    IReadOnlyList<double> Warm,
+    int Unmarked,
+    long WarmOrders,
     IReadOnlyList<double> ColdSeries, IReadOnlyList<double> WarmSeries, int RunsWithSeries)
 {
-    /// <summary>Each complete run's cycle time and cost, for the runs whose row carries a cost (cold and warm).</summary>
+    /// <summary>
+    /// Each complete run's cycle time and cost, for the runs whose row carries a cost (cold and warm).
+    /// </summary>
     public IReadOnlyList<(double Seconds, RowCost Cost, bool Cold)> Costs { get; init; } = [];
 
     /// <summary>The orders waiting per queue in the model's last complete run that kept them (warm first).</summary>
     public QueueSeries? Queues { get; init; }
 
-    /// <summary>The warm runs' mean trio CPU-seconds (apps, sidecars, broker), over the runs that saw the apps.</summary>
+    /// <summary>
+    /// The warm runs' mean trio CPU-seconds (apps, sidecars, broker), over the runs that saw the apps.
+    /// </summary>
     public double? WarmTrioCpu => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.TrioCpu));
 
     public double? WarmStoreCpu => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.StoreCpu));
@@ -42,7 +54,9 @@ public sealed record ModelResults(
         {
             var sorted = Warm.Order().ToList();
             var middle = sorted.Count / 2;
-            return sorted.Count == 0 ? null : sorted.Count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+            return sorted.Count == 0 ? null
+                : sorted.Count % 2 == 1 ? sorted[middle]
+                : (sorted[middle - 1] + sorted[middle]) / 2;
         }
     }
 

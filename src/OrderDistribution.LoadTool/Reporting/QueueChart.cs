@@ -8,7 +8,8 @@ namespace OrderDistribution.LoadTool.Reporting;
 /// </summary>
 public static class QueueChart
 {
-    private static readonly LinePattern[] Patterns = [LinePattern.Solid, LinePattern.Dashed, LinePattern.Dotted, LinePattern.DenselyDashed];
+    private static readonly LinePattern[] Patterns =
+        [LinePattern.Solid, LinePattern.Dashed, LinePattern.Dotted, LinePattern.DenselyDashed];
 
     public static Plot Waiting(ComparisonReport report)
     {
@@ -36,7 +37,9 @@ public static class QueueChart
                 }
 
                 var line = plot.Add.ScatterLine(
-                    points.Select(p => (double)p.Second).ToArray(), points.Select(p => (double)p.Waiting[queue]).ToArray(), palette.GetColor(i));
+                    points.Select(p => (double)p.Second).ToArray(),
+                    points.Select(p => (double)p.Waiting[queue]).ToArray(),
+                    palette.GetColor(i));
                 line.LinePattern = Patterns[q % Patterns.Length];
                 line.LineWidth = 2;
                 line.LegendText = $"{report.Models[i].Label} {queue}";
@@ -68,7 +71,8 @@ public static class QueueChart
             }
 
             var markers = plot.Add.Markers(
-                runs.Select(r => r.Seconds).ToArray(), runs.Select(r => r.Cost.TrioCpu!.Value).ToArray(), MarkerShape.FilledCircle, 10, palette.GetColor(i));
+                runs.Select(r => r.Seconds).ToArray(), runs.Select(r => r.Cost.TrioCpu!.Value).ToArray(),
+                MarkerShape.FilledCircle, 10, palette.GetColor(i));
             markers.LegendText = report.Models[i].Label;
             right = Math.Max(right, runs.Max(r => r.Seconds));
             top = Math.Max(top, runs.Max(r => r.Cost.TrioCpu!.Value));

@@ -3,7 +3,10 @@ using System.Text;
 
 namespace OrderDistribution.LoadTool.Reporting;
 
-/// <summary>The per-second series as CSV (<c>second,stored,cumulative</c>), written beside the results log and read back by <c>report</c>.</summary>
+/// <summary>
+/// The per-second series as CSV (<c>second,stored,cumulative</c>), written beside the results log and read back by
+/// <c>report</c>.
+/// </summary>
 public static class SeriesCsv
 {
     public static string Of(StoredSeries series)
@@ -19,7 +22,10 @@ public static class SeriesCsv
         return csv.ToString();
     }
 
-    /// <summary>Writes the series of <paramref name="row"/>'s run beside the results log, as <see cref="ResultsRow.CsvFileName()"/> names it.</summary>
+    /// <summary>
+    /// Writes the series of <paramref name="row"/>'s run beside the results log, as <see
+    /// cref="ResultsRow.CsvFileName()"/> names it.
+    /// </summary>
     /// <returns>The file written.</returns>
     public static async Task<string> WriteBesideAsync(
         StoredSeries series, string resultsLog, ResultsRow row, CancellationToken cancellationToken)
@@ -38,7 +44,8 @@ public static class SeriesCsv
         var lines = (await File.ReadAllLinesAsync(path, cancellationToken)).Where(l => l.Length > 0).ToList();
         if (lines.Count == 0 || lines[0] != "second,stored,cumulative")
         {
-            throw new InvalidDataException($"{path} is not a per-second series (its first line must be 'second,stored,cumulative').");
+            throw new InvalidDataException(
+                $"{path} is not a per-second series (its first line must be 'second,stored,cumulative').");
         }
 
         var perSecond = new List<int>();

@@ -2,12 +2,16 @@ using OrderDistribution.LoadTool.Watching;
 
 namespace OrderDistribution.LoadTool.Reporting;
 
-/// <summary>Orders stored per second since scheduling, by each order's own stored time: a stall or a tail shows at a glance.</summary>
+/// <summary>
+/// Orders stored per second since scheduling, by each order's own stored time: a stall or a tail shows at a glance.
+/// </summary>
 public sealed class StoredSeries
 {
     public StoredSeries(IReadOnlyList<int> perSecond) => PerSecond = perSecond;
 
-    /// <summary>Index s: orders stored in [s, s+1) seconds after scheduling (before scheduling counts as second 0).</summary>
+    /// <summary>
+    /// Index s: orders stored in [s, s+1) seconds after scheduling (before scheduling counts as second 0).
+    /// </summary>
     public IReadOnlyList<int> PerSecond { get; }
 
     public static StoredSeries From(WatchReport report) => From(report.ScheduledAt, report.StoredTimes);

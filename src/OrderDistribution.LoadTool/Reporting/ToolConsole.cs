@@ -2,10 +2,14 @@ using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Reporting;
 
-/// <summary>The console the tool writes to: the terminal as Spectre.Console finds it, or plain lines for a pipe or file.</summary>
+/// <summary>
+/// The console the tool writes to: the terminal as Spectre.Console finds it, or plain lines for a pipe or file.
+/// </summary>
 public static class ToolConsole
 {
-    /// <summary>Wide enough that no line of the tool wraps in a pipe (Spectre.Console takes a pipe as 80 columns).</summary>
+    /// <summary>
+    /// Wide enough that no line of the tool wraps in a pipe (Spectre.Console takes a pipe as 80 columns).
+    /// </summary>
     public const int PipeWidth = 1_000;
 
     public static IAnsiConsole ForStandardOutput() =>

@@ -1,6 +1,8 @@
 namespace OrderDistribution.LoadTool.Scheduling;
 
-/// <summary>A service's clock minus this machine's (<see cref="Offset"/>), known to within <see cref="Uncertainty"/>.</summary>
+/// <summary>
+/// A service's clock minus this machine's (<see cref="Offset"/>), known to within <see cref="Uncertainty"/>.
+/// </summary>
 public readonly record struct ClockSkew(TimeSpan Offset, TimeSpan Uncertainty)
 {
     /// <summary>What the service's clock reads when this machine's reads <paramref name="local"/>.</summary>
@@ -10,7 +12,9 @@ public readonly record struct ClockSkew(TimeSpan Offset, TimeSpan Uncertainty)
     public string Describe(string service)
     {
         var direction = Offset >= TimeSpan.Zero ? "ahead of" : "behind";
-        return FormattableString.Invariant(
-            $"Clock: {service}'s clock is {Math.Abs(Offset.TotalSeconds):0.000} s {direction} this machine's (±{Uncertainty.TotalSeconds:0.000} s, from its Date header); the burst is scheduled, and measured, in {service}'s time.");
+        var how = FormattableString.Invariant(
+            $"{Math.Abs(Offset.TotalSeconds):0.000} s {direction} this machine's (±{Uncertainty.TotalSeconds:0.000} s");
+        return $"Clock: {service}'s clock is {how}, from its Date header); the burst is scheduled, and measured, " +
+               $"in {service}'s time.";
     }
 }

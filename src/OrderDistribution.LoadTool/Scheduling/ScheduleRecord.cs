@@ -5,10 +5,15 @@ namespace OrderDistribution.LoadTool.Scheduling;
 /// <summary>What 'schedule' leaves for 'watch': when the orders were scheduled, and how.</summary>
 public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, int Count, string OrdersFile)
 {
-    /// <summary>Azure: storage's clock minus this machine's when scheduling (ServiceClock); ScheduledAt is already in storage's time.</summary>
+    /// <summary>
+    /// Azure: storage's clock minus this machine's when scheduling (ServiceClock); ScheduledAt is already in storage's
+    /// time.
+    /// </summary>
     public double? ClockSkewSeconds { get; init; }
 
-    /// <summary>The burst scheduled (<see cref="Generation.BurstId"/>); none in a record written before bursts had ids.</summary>
+    /// <summary>
+    /// The burst scheduled (<see cref="Generation.BurstId"/>); none in a record written before bursts had ids.
+    /// </summary>
     public long? Burst { get; init; }
 
     public static async Task WriteAsync(string path, ScheduleRecord record, CancellationToken cancellationToken)
@@ -26,7 +31,8 @@ public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, in
     {
         if (!File.Exists(path))
         {
-            throw new FileNotFoundException($"No schedule record at {path}: run 'schedule' first, or pass --scheduled-at.", path);
+            throw new FileNotFoundException(
+                $"No schedule record at {path}: run 'schedule' first, or pass --scheduled-at.", path);
         }
 
         ScheduleRecord? record;
@@ -36,11 +42,13 @@ public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, in
         }
         catch (JsonException e)
         {
-            throw new InvalidDataException($"{path} is not a schedule record ({FailureText.FirstLine(e.Message)}): run 'schedule' again", e);
+            throw new InvalidDataException(
+                $"{path} is not a schedule record ({FailureText.FirstLine(e.Message)}): run 'schedule' again", e);
         }
 
         return record is { Model: not null, OrdersFile: not null } && record.ScheduledAt != default
             ? record
-            : throw new InvalidDataException($"{path} is not a schedule record (no scheduled time, model or orders file): run 'schedule' again");
+            : throw new InvalidDataException(
+                $"{path} is not a schedule record (no scheduled time, model or orders file): run 'schedule' again");
     }
 }

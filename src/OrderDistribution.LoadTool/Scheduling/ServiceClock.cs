@@ -14,10 +14,13 @@ namespace OrderDistribution.LoadTool.Scheduling;
 /// machine's clock read between sending and receiving. Each round trip bounds the offset that way; the bounds of
 /// round trips spread over a second narrow each other to well under a second.
 /// </remarks>
-/// <param name="serviceDate">One request to the service; its answer's <c>Date</c> header (null when it had none).</param>
+/// <param name="serviceDate">
+/// One request to the service; its answer's <c>Date</c> header (null when it had none).
+/// </param>
 /// <param name="localClock">This machine's clock.</param>
 /// <param name="spacing">The wait between round trips, so that they fall at different fractions of a second.</param>
-public sealed class ServiceClock(Func<CancellationToken, Task<DateTimeOffset?>> serviceDate, TimeProvider localClock, TimeSpan spacing)
+public sealed class ServiceClock(
+    Func<CancellationToken, Task<DateTimeOffset?>> serviceDate, TimeProvider localClock, TimeSpan spacing)
 {
     public const int RoundTrips = 5;
 
@@ -28,7 +31,9 @@ public sealed class ServiceClock(Func<CancellationToken, Task<DateTimeOffset?>> 
         new(async ct => (await container.GetPropertiesAsync(cancellationToken: ct)).GetRawResponse().Headers.Date,
             TimeProvider.System, TimeSpan.FromMilliseconds(230));
 
-    /// <exception cref="LoadToolException">The service could not be reached, refused the request, or sent no Date.</exception>
+    /// <exception cref="LoadToolException">
+    /// The service could not be reached, refused the request, or sent no Date.
+    /// </exception>
     public async Task<ClockSkew> MeasureAsync(CancellationToken cancellationToken)
     {
         var low = TimeSpan.MinValue;
@@ -69,11 +74,13 @@ public sealed class ServiceClock(Func<CancellationToken, Task<DateTimeOffset?>> 
                 "Storage answered without a Date header, so this machine's clock cannot be compared with Azure's.",
                 "Schedule against an Azure storage account (--storage-account-url).", ExitCodes.Unexpected);
         }
-        catch (Exception e) when (e is RequestFailedException or HttpRequestException or AuthenticationFailedException or CredentialUnavailableException)
+        catch (Exception e) when (e is RequestFailedException or HttpRequestException or AuthenticationFailedException
+                                      or CredentialUnavailableException)
         {
             throw new LoadToolException(
                 $"Could not read storage's clock (its Date header): {FailureText.Reason(e)}.",
-                "Check that storage is reachable and that you are signed in ('az login'), then schedule again.", ExitCodes.Unreachable, e);
+                "Check that storage is reachable and that you are signed in ('az login'), then schedule again.",
+                ExitCodes.Unreachable, e);
         }
     }
 

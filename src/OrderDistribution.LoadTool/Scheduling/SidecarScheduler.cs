@@ -12,12 +12,12 @@ namespace OrderDistribution.LoadTool.Scheduling;
 /// <summary>
 /// Puts orders on the ingress queue through a sidecar: bulk publishes within the byte budget for the
 /// pubsub model, the ingress output binding for bindings (the sidecar's HTTP API, <see cref="SidecarOutputBindings"/>:
-/// the messages carry no transport header, and a valid trace context or none). Locally the sidecar is the distributor's in
-/// the multi-app run. For Azure it is a sidecar of the load tool's own with an Azure Service Bus
-/// component; there every message carries one scheduled enqueue time, so that all orders become
-/// visible at the same instant.
+/// the messages carry no transport header, and a valid trace context or none). Locally the sidecar is the distributor's
+/// in the multi-app run. For Azure it is a sidecar of the load tool's own with an Azure Service Bus component; there
+/// every message carries one scheduled enqueue time, so that all orders become visible at the same instant.
 /// </summary>
-public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBindings bindings, string ingressTopic, string ingressOutputBinding)
+public sealed class SidecarScheduler(
+    BulkOrderPublisher bulkPublisher, IOutputBindings bindings, string ingressTopic, string ingressOutputBinding)
 {
     /// <summary>The message metadata Dapr's Azure Service Bus component turns into a scheduled enqueue time.</summary>
     public const string ScheduledEnqueueTimeKey = "ScheduledEnqueueTimeUtc";
@@ -42,8 +42,8 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
     /// </summary>
     /// <param name="enqueueAt">When the broker is to make the messages visible; pubsub model only.</param>
     public async Task<ScheduleOutcome> ScheduleAsync(
-        IAsyncEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, MessagingModel model, DateTimeOffset? enqueueAt,
-        IProgress<int>? scheduled, CancellationToken cancellationToken)
+        IAsyncEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, MessagingModel model,
+        DateTimeOffset? enqueueAt, IProgress<int>? scheduled, CancellationToken cancellationToken)
     {
         if (enqueueAt is not null && !model.IsPubSub())
         {
@@ -51,7 +51,11 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
         }
 
         var metadata = enqueueAt is { } at
-            ? new Dictionary<string, string> { [ScheduledEnqueueTimeKey] = at.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture) }
+            ? new Dictionary<string, string>
+            {
+                [ScheduledEnqueueTimeKey] =
+                    at.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture),
+            }
             : null;
         var attempted = 0;
         var entries = Entries(orders, poison, cancellationToken).Select(entry =>
@@ -63,17 +67,23 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
         var progress = new Progress<int>(count => scheduled?.Report(Interlocked.Add(ref done, count)));
 
         string? firstFailure = null;
-        void Failed(string reason) => Interlocked.CompareExchange(ref firstFailure, FailureText.FirstLine(reason), null);
+        void Failed(string reason) =>
+            Interlocked.CompareExchange(ref firstFailure, FailureText.FirstLine(reason), null);
 
         var failed = model.IsPubSub()
             ? await PublishAsync(entries, metadata, progress, Failed, cancellationToken)
             : await InvokeBindingAsync(entries, progress, e => Failed(FailureText.Reason(e)), cancellationToken);
-        return new ScheduleOutcome(attempted, [.. failed.Select(id => long.Parse(id, CultureInfo.InvariantCulture)).Order()], firstFailure);
+        var failedIds = failed.Select(id => long.Parse(id, CultureInfo.InvariantCulture)).Order();
+        return new ScheduleOutcome(attempted, [.. failedIds], firstFailure);
     }
 
-    /// <summary>The orders as they come, each serialized as it is reached, with each poison entry before the first order of a higher id.</summary>
+    /// <summary>
+    /// The orders as they come, each serialized as it is reached, with each poison entry before the first order of a
+    /// higher id.
+    /// </summary>
     private static async IAsyncEnumerable<OutboundMessage> Entries(
-        IAsyncEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison, [EnumeratorCancellation] CancellationToken cancellationToken)
+        IAsyncEnumerable<Order> orders, IReadOnlyList<PoisonOrder> poison,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var poisonLeft = new Queue<PoisonOrder>(poison.OrderBy(p => p.Id));
         await foreach (var order in orders.WithCancellation(cancellationToken))
@@ -83,7 +93,8 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
                 yield return Entry(poisonLeft.Dequeue());
             }
 
-            yield return new OutboundMessage(order.OrderId.ToString(CultureInfo.InvariantCulture), OrderJson.Serialize(order));
+            yield return new OutboundMessage(
+                order.OrderId.ToString(CultureInfo.InvariantCulture), OrderJson.Serialize(order));
         }
 
         while (poisonLeft.TryDequeue(out var next))
@@ -96,12 +107,12 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
         new(poison.Id.ToString(CultureInfo.InvariantCulture), Encoding.UTF8.GetBytes(poison.Payload));
 
     /// <summary>
-    /// The bulk publisher's answers, chunk by chunk; when it gives up on a chunk (a fault it does not retry), every entry of
-    /// it not confirmed and every entry after it, as it gave up on the whole burst before chunks.
+    /// The bulk publisher's answers, chunk by chunk; when it gives up on a chunk (a fault it does not retry), every
+    /// entry of it not confirmed and every entry after it, as it gave up on the whole burst before chunks.
     /// </summary>
     private async Task<IReadOnlySet<string>> PublishAsync(
-        IAsyncEnumerable<OutboundMessage> entries, Dictionary<string, string>? metadata, IProgress<int> progress, Action<string> failedBecause,
-        CancellationToken cancellationToken)
+        IAsyncEnumerable<OutboundMessage> entries, Dictionary<string, string>? metadata, IProgress<int> progress,
+        Action<string> failedBecause, CancellationToken cancellationToken)
     {
         var failed = new HashSet<string>(StringComparer.Ordinal);
         var gaveUp = false;
@@ -116,7 +127,8 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
             var confirmed = new ConcurrentDictionary<string, byte>(StringComparer.Ordinal);
             try
             {
-                failed.UnionWith(await bulkPublisher.PublishAsync(ingressTopic, chunk, cancellationToken, metadata, progress,
+                failed.UnionWith(await bulkPublisher.PublishAsync(
+                    ingressTopic, chunk, cancellationToken, metadata, progress,
                     published: id => confirmed.TryAdd(id, 0), failed: (_, reason) => failedBecause(reason)));
             }
             catch (Exception e) when (!cancellationToken.IsCancellationRequested)
@@ -131,11 +143,16 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
     }
 
     private async Task<IReadOnlySet<string>> InvokeBindingAsync(
-        IAsyncEnumerable<OutboundMessage> entries, IProgress<int> progress, Action<Exception> failedBecause, CancellationToken cancellationToken)
+        IAsyncEnumerable<OutboundMessage> entries, IProgress<int> progress, Action<Exception> failedBecause,
+        CancellationToken cancellationToken)
     {
         var failed = new ConcurrentBag<string>();
         await Parallel.ForEachAsync(entries,
-            new ParallelOptions { MaxDegreeOfParallelism = BindingCallsInFlight, CancellationToken = cancellationToken },
+            new ParallelOptions
+            {
+                MaxDegreeOfParallelism = BindingCallsInFlight,
+                CancellationToken = cancellationToken,
+            },
             async (entry, ct) =>
             {
                 try
@@ -144,7 +161,8 @@ public sealed class SidecarScheduler(BulkOrderPublisher bulkPublisher, IOutputBi
                 }
                 catch (Exception e) when (!ct.IsCancellationRequested)
                 {
-                    // Whatever the cause (a full broker, a refused token), this order did not go; the first cause is named.
+                    // Whatever the cause (a full broker, a refused token), this order did not go; the first cause is
+                    // named.
                     failed.Add(entry.EntryId);
                     failedBecause(e);
                 }

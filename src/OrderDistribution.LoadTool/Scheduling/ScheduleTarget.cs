@@ -1,4 +1,4 @@
-namespace OrderDistribution.LoadTool.Commands;
+namespace OrderDistribution.LoadTool.Scheduling;
 
 public enum ScheduleTarget
 {

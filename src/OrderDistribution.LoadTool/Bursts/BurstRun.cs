@@ -1,0 +1,69 @@
+using Microsoft.Extensions.DependencyInjection;
+using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Watching;
+using OrderDistribution.Messaging;
+using Spectre.Console;
+
+namespace OrderDistribution.LoadTool.Bursts;
+
+/// <summary>
+/// One measured burst: clear, generate, schedule and watch under one hold on the store; one row in the results log
+/// and the per-second series beside it.
+/// </summary>
+/// <param name="configurePublishing">
+/// Changes the publishing services before use (tests put an emulator behind them).
+/// </param>
+public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServiceCollection>? configurePublishing)
+{
+    /// <returns>The exit code: done when every valid order is a blob.</returns>
+    public async Task<int> RunAsync(RunSettings settings, CancellationToken ct)
+    {
+        // The settings are valid (the parser checked them); both dependencies next, before anything is changed or
+        // printed: a missing one is named in two lines.
+        settings.Spec.EnsureValidOrders();
+        var storage = await store.OpenAsync(ct);
+        using (var sidecar = SidecarMetadata.Client(settings.Schedule.SidecarUrl))
+        {
+            await SidecarMetadata.ReadAsync(sidecar, ct);
+        }
+
+        // One burst at a time per store, from before the clear until its row is written; refused at once, before
+        // anything changes, while another holds the store.
+        var burst = BurstId.New();
+        await using var lease = await store.HoldAsync(storage, "run", burst, ct);
+        return await lease.HoldingAsync(async held =>
+        {
+            var schedule = settings.Schedule;
+            await BurstSteps.ClearAsync(console, storage, held);
+            await BurstSteps.GenerateAsync(console, settings.Spec, schedule.OrdersFile, burst, null, held);
+            // Read back as the orders' ids and deliveries only: the orders themselves are streamed to the sidecar.
+            var index = await OrderFile.ReadIndexAsync(schedule.OrdersFile, held);
+            // The burst's window, from scheduling to the end of the watch: the local run's processes and queues (none
+            // for a burst in Azure, even while a local run is up).
+            await using var measurement = await LocalRunMeasurement.StartAsync(
+                schedule.Target == ScheduleTarget.Azure ? "" : settings.Processes);
+            var scheduler = new BurstScheduler(console, schedule, store, configurePublishing);
+            if (!await scheduler.ScheduleAsync(index, held))
+            {
+                return ExitCodes.Incomplete;
+            }
+
+            var record = await ScheduleRecord.ReadAsync(schedule.State, held);
+            var report = await BurstSteps.WatchAsync(
+                console, storage, WatchExpectation.For(index), record.ScheduledAt, settings.Watch, held);
+            var (cost, queues) = await measurement.StopAsync();
+            // No result of a burst that may have shared the store (asked again if storage was away since the last
+            // renewal).
+            await lease.ConfirmAsync(held);
+            var label = schedule.Model.Text();
+            BurstResults.Print(console, report, label, cost);
+            var csv = await BurstResults.RecordAsync(
+                report, label, settings.Results, settings.Start, burst, lease.Holder.StartedAt, held, cost, queues);
+            console.MarkupLineInterpolated($"Orders stored per second: {csv}");
+            return BurstSteps.ExitCode(console, report);
+        }, ct);
+    }
+}

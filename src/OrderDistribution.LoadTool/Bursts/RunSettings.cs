@@ -1,0 +1,18 @@
+using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
+
+namespace OrderDistribution.LoadTool.Bursts;
+
+/// <summary>
+/// What <see cref="BurstRun"/> runs: the burst to make, how to schedule and watch it, where its row goes.
+/// </summary>
+/// <param name="Start">Cold or warm, as recorded in the results log; null: not recorded.</param>
+/// <param name="Processes">The folder naming a local run's processes and broker, measured over the burst.</param>
+public sealed record RunSettings(
+    BurstSpec Spec,
+    ScheduleSettings Schedule,
+    WatchSettings Watch,
+    string Results,
+    BurstStart? Start,
+    string Processes);
