@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Reflection;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
@@ -13,6 +14,26 @@ namespace OrderDistribution.ServiceDefaults;
 public static class SettingsCheck
 {
     public const int RefusedExitCode = 2;
+
+    /// <summary>
+    /// Creates the app's builder, which reads its configuration files; a file that cannot be read (not JSON, a key twice)
+    /// is refused as a wrong setting is, in one line naming the file and where it breaks.
+    /// </summary>
+    /// <returns>Null, after writing the line, when a configuration file is refused.</returns>
+    public static WebApplicationBuilder? CreateBuilderIfSettingsAreReadable(string[] args, TextWriter? error = null)
+    {
+        try
+        {
+            return WebApplication.CreateBuilder(args);
+        }
+        catch (InvalidDataException e)
+        {
+            // Before the builder exists, the app's name is the one it would have given: its entry assembly's.
+            var app = Assembly.GetEntryAssembly()?.GetName().Name ?? "the app";
+            (error ?? Console.Error).WriteLine($"{app} cannot start: {LogText.Escape(Problem(e))}");
+            return null;
+        }
+    }
 
     /// <summary>Builds the app and validates every setting it validates at start, before the host runs.</summary>
     /// <returns>Null, after writing the line, when a setting is refused.</returns>
@@ -47,7 +68,8 @@ public static class SettingsCheck
     private static string Problem(Exception e) => e switch
     {
         OptionsValidationException invalid => string.Join("; ", invalid.Failures),
-        { InnerException: { } inner } when !e.Message.Contains(inner.Message, StringComparison.Ordinal) => $"{e.Message} {inner.Message}",
+        { InnerException: { } inner } when !e.Message.Contains(inner.Message, StringComparison.Ordinal) =>
+            $"{e.Message} {Problem(inner)}",
         _ => e.Message,
     };
 }
