@@ -16,8 +16,8 @@ public static class SettingsCheck
     public const int RefusedExitCode = 2;
 
     /// <summary>
-    /// Creates the app's builder, which reads its configuration files; a file that cannot be read (not JSON, a key twice)
-    /// is refused as a wrong setting is, in one line naming the file and where it breaks.
+    /// Creates the app's builder, which reads its configuration files; a file that cannot be read (not JSON, a key
+    /// twice) is refused as a wrong setting is, in one line naming the file and where it breaks.
     /// </summary>
     /// <returns>Null, after writing the line, when a configuration file is refused.</returns>
     public static WebApplicationBuilder? CreateBuilderIfSettingsAreReadable(string[] args, TextWriter? error = null)
@@ -50,7 +50,8 @@ public static class SettingsCheck
             error ??= Console.Error;
             error.WriteLine($"{builder.Environment.ApplicationName} cannot start: {LogText.Escape(Problem(e))}");
             if (builder.Configuration["Logging:LogLevel:Default"] is { } level
-                && (level.Equals("Debug", StringComparison.OrdinalIgnoreCase) || level.Equals("Trace", StringComparison.OrdinalIgnoreCase)))
+                && (level.Equals("Debug", StringComparison.OrdinalIgnoreCase)
+                    || level.Equals("Trace", StringComparison.OrdinalIgnoreCase)))
             {
                 error.WriteLine(e);
             }
@@ -59,10 +60,13 @@ public static class SettingsCheck
         }
     }
 
-    /// <summary>A failed validation, or a failure while options were made from configuration (a configure step's).</summary>
+    /// <summary>
+    /// A failed validation, or a failure while options were made from configuration (a configure step's).
+    /// </summary>
     private static bool IsRefusedSetting(Exception e) => e is OptionsValidationException
         || (e is InvalidOperationException && new StackTrace(e).GetFrames().Any(frame =>
-            frame.GetMethod()?.DeclaringType is { IsGenericType: true } type && type.GetGenericTypeDefinition() == typeof(OptionsFactory<>)));
+            frame.GetMethod()?.DeclaringType is { IsGenericType: true } type
+            && type.GetGenericTypeDefinition() == typeof(OptionsFactory<>)));
 
     /// <summary>Every failure, in one sentence each; a failure of another kind with what caused it.</summary>
     private static string Problem(Exception e) => e switch

@@ -43,12 +43,15 @@ public sealed class Azurite : IAsyncDisposable
     /// but slow past about 10,000 blobs).</param>
     /// <param name="port">A port of its own, to start Azurite again where it was; a free one by default.</param>
     public static Task<Azurite> StartAsync(string? dataFolder = null, int? port = null) =>
-        StartAsync(MissingPrerequisite() is { } missing ? throw new InvalidOperationException(missing) : FindExecutable()!,
+        StartAsync(
+            MissingPrerequisite() is { } missing ? throw new InvalidOperationException(missing) : FindExecutable()!,
             dataFolder, port, ListenTimeout);
 
     /// <param name="executable">azurite-blob, or a program standing in for it.</param>
-    /// <exception cref="TimeoutException">It did not listen within <paramref name="listenTimeout"/>; it is stopped.</exception>
-    internal static async Task<Azurite> StartAsync(string executable, string? dataFolder, int? port, TimeSpan listenTimeout)
+    /// <exception cref="TimeoutException">It did not listen within <paramref name="listenTimeout"/>; it is
+    /// stopped.</exception>
+    internal static async Task<Azurite> StartAsync(
+        string executable, string? dataFolder, int? port, TimeSpan listenTimeout)
     {
         var blobPort = port ?? FreePort();
         var start = new ProcessStartInfo(executable)
