@@ -27,13 +27,14 @@ public static class OrderTopology
     public const string StorageAloneContainer = "storage-alone";
 
     /// <summary>
-    /// The load tool's own: the marker blob whose lease lets one burst at a time run against the store. Azure deploys it,
-    /// with the user's rights on it; locally the tool creates it.
+    /// The load tool's own: the marker blob whose lease lets one burst at a time run against the store. Azure deploys
+    /// it, with the user's rights on it; locally the tool creates it.
     /// </summary>
     public const string LoadToolContainer = "order-load";
 
     /// <summary>The receiver instances, one per delivery.</summary>
-    public static readonly IReadOnlyList<string> Instances = [InstanceOf(Delivery.Express), InstanceOf(Delivery.Standard)];
+    public static readonly IReadOnlyList<string> Instances =
+        [InstanceOf(Delivery.Express), InstanceOf(Delivery.Standard)];
 
     public static readonly IReadOnlyList<string> Outboxes = [.. Instances.Select(OutboxOf)];
 

@@ -5,7 +5,8 @@ namespace OrderDistribution.Messaging;
 /// <summary>
 /// How orders travel between the apps, written <c>bindings</c>, <c>pubsub-single</c> or <c>pubsub-bulk</c> everywhere
 /// (configuration <c>Messaging:Model</c>, <c>order-load --model</c>, result labels); <see cref="MessagingModels"/>
-/// reads and writes that spelling. The way an entry reached an app is its model: the distributor forwards it the same way.
+/// reads and writes that spelling. The way an entry reached an app is its model: the distributor forwards it the same
+/// way.
 /// </summary>
 [TypeConverter(typeof(MessagingModelConverter))]
 public enum MessagingModel

@@ -2,7 +2,9 @@ using System.Diagnostics.CodeAnalysis;
 
 namespace OrderDistribution.Messaging;
 
-/// <summary>The one spelling of <see cref="MessagingModel"/>: <c>bindings</c>, <c>pubsub-single</c>, <c>pubsub-bulk</c>.</summary>
+/// <summary>
+/// The one spelling of <see cref="MessagingModel"/>: <c>bindings</c>, <c>pubsub-single</c>, <c>pubsub-bulk</c>.
+/// </summary>
 public static class MessagingModels
 {
     public const string Bindings = "bindings";
@@ -38,7 +40,8 @@ public static class MessagingModels
         return model is not null;
     }
 
-    /// <exception cref="FormatException">The text is not one of the three spellings; the message names them.</exception>
+    /// <exception cref="FormatException">The text is not one of the three spellings; the message names
+    /// them.</exception>
     public static MessagingModel Parse(string? text) =>
         TryParse(text, out var model) ? model.Value : throw new FormatException(NotAModel(text));
 

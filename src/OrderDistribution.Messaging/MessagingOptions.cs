@@ -38,13 +38,15 @@ public sealed class MessagingOptions
     [Range(1_024, 1_048_576)]
     public int MaxBulkPublishBytes { get; set; } = 131_072;
 
-    /// <summary>The broker's largest message; with <see cref="MaxMessagesCount"/> it sizes the largest valid request.</summary>
+    /// <summary>
+    /// The broker's largest message; with <see cref="MaxMessagesCount"/> it sizes the largest valid request.
+    /// </summary>
     [Range(1_024, 100 * 1024 * 1024)]
     public int MaxMessageBytes { get; set; } = 262_144;
 
     /// <summary>
-    /// Every request of the sidecar is answered within this time; entries not done by then are answered RETRY. It must stay
-    /// well under the broker's message lock and Dapr's handler timeout (60 s by default), and under the Redis
+    /// Every request of the sidecar is answered within this time; entries not done by then are answered RETRY. It must
+    /// stay well under the broker's message lock and Dapr's handler timeout (60 s by default), and under the Redis
     /// component's <c>processingTimeout</c> (20 s here), or the broker hands the messages out a second time.
     /// </summary>
     [Range(typeof(TimeSpan), "00:00:01", "00:00:50")]

@@ -74,7 +74,9 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
         }
     }
 
-    /// <summary>A waiter gave up: out of the line. One handed a slot as it gave up is not: who handed it takes it back.</summary>
+    /// <summary>
+    /// A waiter gave up: out of the line. One handed a slot as it gave up is not: who handed it takes it back.
+    /// </summary>
     private void Leave(LinkedListNode<TaskCompletionSource<bool>> slot)
     {
         lock (_lock)

@@ -19,22 +19,23 @@ namespace OrderDistribution.ServiceDefaults;
 /// instead of each waiting out its own timeout; then one call, and only one, tries the dependency;</item>
 /// <item>timeout of each attempt.</item>
 /// </list>
-/// Polly's own log lines are off (<see cref="ServiceDefaultsExtensions"/>): it logs every attempt, with a stack trace for each
-/// timeout. What the apps handle is logged as an outage by the requests it belongs to; the breaker warns when it opens
-/// after having been closed, paced with the requests' warnings (<see cref="WarningPace"/>), and logs at Debug when it
-/// opens again after a failed trial or closes: an outage of a minute would otherwise cost a line every 2 s.
+/// Polly's own log lines are off (<see cref="ServiceDefaultsExtensions"/>): it logs every attempt, with a stack trace
+/// for each timeout. What the apps handle is logged as an outage by the requests it belongs to; the breaker warns when
+/// it opens after having been closed, paced with the requests' warnings (<see cref="WarningPace"/>), and logs at Debug
+/// when it opens again after a failed trial or closes: an outage of a minute would otherwise cost a line every 2 s.
 /// <para>
-/// The retry and the circuit breaker are strategies of <see cref="object"/>. A call made once per order runs as a callback
-/// of that type (<c>ExecuteAsync&lt;object?&gt;</c>, returning null): Polly then hands its outcome through them as it is,
-/// instead of converting a void outcome in and out of each, two state machines a strategy (what that saves per call:
-/// docs/benchmark.md, "Figures on an idle machine").
+/// The retry and the circuit breaker are strategies of <see cref="object"/>. A call made once per order runs as a
+/// callback of that type (<c>ExecuteAsync&lt;object?&gt;</c>, returning null): Polly then hands its outcome through
+/// them as it is, instead of converting a void outcome in and out of each, two state machines a strategy (what that
+/// saves per call: docs/benchmark.md, "Figures on an idle machine").
 /// </para>
 /// </summary>
 public static partial class DependencyResilience
 {
     public static ResiliencePipelineBuilder AddDependencyStrategies(
         this ResiliencePipelineBuilder builder, DependencyLimits limits, Func<Exception, bool> isFailure,
-        ILogger logger, string dependency, WarningPace pace, Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null,
+        ILogger logger, string dependency, WarningPace pace,
+        Func<Exception, bool>? isRetriedWithoutCountingAsFailure = null,
         Func<Exception, string>? describe = null, TimeProvider? time = null)
     {
         var clock = time ?? TimeProvider.System;
@@ -63,7 +64,8 @@ public static partial class DependencyResilience
                 {
                     var level = !Volatile.Read(ref inTrial) && pace.TryTake() ? LogLevel.Warning : LogLevel.Debug;
                     Volatile.Write(ref inTrial, false);
-                    LogCircuitOpened(logger, level, dependency, args.BreakDuration.TotalSeconds, args.Outcome.Exception is { } e ? reason(e) : "failed");
+                    var error = args.Outcome.Exception is { } e ? reason(e) : "failed";
+                    LogCircuitOpened(logger, level, dependency, args.BreakDuration.TotalSeconds, error);
                     return default;
                 },
                 OnHalfOpened = _ =>
@@ -85,7 +87,8 @@ public static partial class DependencyResilience
     private sealed class AdaptiveConcurrencyOptions : ResilienceStrategyOptions;
 
     [LoggerMessage("Most calls to {Dependency} failed: calls fail at once for {Seconds} s, then one is tried ({Error})")]
-    private static partial void LogCircuitOpened(ILogger logger, LogLevel level, string dependency, double seconds, string error);
+    private static partial void LogCircuitOpened(
+        ILogger logger, LogLevel level, string dependency, double seconds, string error);
 
     [LoggerMessage(LogLevel.Debug, "{Dependency} answers again")]
     private static partial void LogCircuitClosed(ILogger logger, string dependency);

@@ -28,7 +28,9 @@ internal sealed class LogLineFormatter(IServiceProvider services) : ConsoleForma
             textWriter);
     }
 
-    /// <summary>How the simple formatter prints an exception (its ToString), with each message in the chain escaped.</summary>
+    /// <summary>
+    /// How the simple formatter prints an exception (its ToString), with each message in the chain escaped.
+    /// </summary>
     private sealed class EscapedException(Exception original) : Exception(original.Message)
     {
         public override string ToString()

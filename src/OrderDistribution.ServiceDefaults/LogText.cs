@@ -11,7 +11,9 @@ namespace OrderDistribution.ServiceDefaults;
 /// </summary>
 public static class LogText
 {
-    /// <summary>C0, DEL and C1 (what <see cref="char.IsControl(char)"/> says), and the line and paragraph separators.</summary>
+    /// <summary>
+    /// C0, DEL and C1 (what <see cref="char.IsControl(char)"/> says), and the line and paragraph separators.
+    /// </summary>
     private static readonly SearchValues<char> Unsafe = SearchValues.Create(
         [.. Enumerable.Range(0, 0x20).Select(i => (char)i), .. Enumerable.Range(0x7f, 0x21).Select(i => (char)i), '\u2028', '\u2029']);
 

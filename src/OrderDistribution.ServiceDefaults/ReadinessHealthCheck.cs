@@ -4,6 +4,7 @@ namespace OrderDistribution.ServiceDefaults;
 
 internal sealed class ReadinessHealthCheck(ReadinessState state) : IHealthCheck
 {
-    public Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default) =>
+    public Task<HealthCheckResult> CheckHealthAsync(
+        HealthCheckContext context, CancellationToken cancellationToken = default) =>
         Task.FromResult(state.IsReady ? HealthCheckResult.Healthy() : HealthCheckResult.Unhealthy(state.Describe()));
 }

@@ -46,7 +46,8 @@ internal sealed partial class ReadinessMonitor(
         }
     }
 
-    private async Task<(string Name, string? Failure)> CheckAsync(IReadinessProbe probe, CancellationToken stoppingToken)
+    private async Task<(string Name, string? Failure)> CheckAsync(
+        IReadinessProbe probe, CancellationToken stoppingToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
         timeout.CancelAfter(options.Value.Timeout);

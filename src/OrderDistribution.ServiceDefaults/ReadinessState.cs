@@ -1,6 +1,8 @@
 namespace OrderDistribution.ServiceDefaults;
 
-/// <summary>The last result of each probe. Readiness reads it, so a health request never waits on a dependency.</summary>
+/// <summary>
+/// The last result of each probe. Readiness reads it, so a health request never waits on a dependency.
+/// </summary>
 public sealed class ReadinessState
 {
     private volatile IReadOnlyDictionary<string, string?> _failures = new Dictionary<string, string?> { ["startup"] = "not checked yet" };

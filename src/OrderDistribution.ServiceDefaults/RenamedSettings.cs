@@ -18,11 +18,15 @@ public static class RenamedSettings
     /// <summary>Every row of the table, in its order.</summary>
     public static IReadOnlyList<Renamed> All { get; } = Read();
 
-    /// <summary>The row whose old name is <paramref name="old"/> among those of <paramref name="kind"/>, or null.</summary>
+    /// <summary>
+    /// The row whose old name is <paramref name="old"/> among those of <paramref name="kind"/>, or null.
+    /// </summary>
     public static Renamed? Find(string kind, string old) =>
         All.FirstOrDefault(row => row.Kind == kind && row.Old == old);
 
-    /// <summary>Stops the app at start while a renamed key of <paramref name="section"/> is still set, naming the new key.</summary>
+    /// <summary>
+    /// Stops the app at start while a renamed key of <paramref name="section"/> is still set, naming the new key.
+    /// </summary>
     internal static OptionsBuilder<TOptions> RefuseRenamed<TOptions>(this OptionsBuilder<TOptions> builder, string section)
         where TOptions : class
     {
@@ -49,7 +53,9 @@ public static class RenamedSettings
     }
 }
 
-/// <summary>One row of <see cref="RenamedSettings"/>: <paramref name="Old"/> is refused, naming <paramref name="New"/>.</summary>
+/// <summary>
+/// One row of <see cref="RenamedSettings"/>: <paramref name="Old"/> is refused, naming <paramref name="New"/>.
+/// </summary>
 /// <param name="Values">What the new one takes, when the refusal should say it.</param>
 public sealed record Renamed(string Kind, string Old, string New, string? Values)
 {

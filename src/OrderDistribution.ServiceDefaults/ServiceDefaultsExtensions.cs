@@ -20,7 +20,9 @@ public static class ServiceDefaultsExtensions
     public const string ReadinessPath = "/health";
     public const string AppApiTokenHeader = "dapr-api-token";
 
-    /// <summary>The client id of the user-assigned identity the app sends its telemetry as; unset: the connection string alone.</summary>
+    /// <summary>
+    /// The client id of the user-assigned identity the app sends its telemetry as; unset: the connection string alone.
+    /// </summary>
     public const string ManagedIdentityClientIdKey = "ApplicationInsights:ManagedIdentityClientId";
 
     private const string LiveTag = "live";
@@ -46,7 +48,8 @@ public static class ServiceDefaultsExtensions
         builder.Logging.AddFilter("Polly", LogLevel.None);
         // Text from the wire goes into log messages: the console escapes what could start a line of its own.
         builder.Logging.AddEscapedConsole();
-        // It logs an error for every /health request while the app is not ready; ReadinessMonitor logs each change once.
+        // It logs an error for every /health request while the app is not ready; ReadinessMonitor logs each change
+        // once.
         builder.Logging.AddFilter("Microsoft.Extensions.Diagnostics.HealthChecks", LogLevel.None);
         builder.Services.AddSingleton<ITelemetryInitializer>(new CloudRoleNameInitializer(roleName));
 
@@ -78,7 +81,9 @@ public static class ServiceDefaultsExtensions
         return app;
     }
 
-    /// <summary>Refuses every request but health without Dapr's app API token, which the sidecar sends when it has one.</summary>
+    /// <summary>
+    /// Refuses every request but health without Dapr's app API token, which the sidecar sends when it has one.
+    /// </summary>
     private static void UseAppApiToken(this WebApplication app, string token)
     {
         var expected = Encoding.UTF8.GetBytes(token);

@@ -50,7 +50,9 @@ public static class Settings
         }
     }
 
-    /// <summary>Each key of the section whose value does not convert to its property's type, as the binder converts it.</summary>
+    /// <summary>
+    /// Each key of the section whose value does not convert to its property's type, as the binder converts it.
+    /// </summary>
     private static IEnumerable<string> ConversionFailures(IConfigurationSection section, Type optionsType)
     {
         foreach (var property in optionsType.GetProperties(BindingFlags.Public | BindingFlags.Instance))
@@ -79,7 +81,9 @@ public static class Settings
         }
     }
 
-    /// <summary>What the value should be, in the user's words; a type's own converter says it best where it has one.</summary>
+    /// <summary>
+    /// What the value should be, in the user's words; a type's own converter says it best where it has one.
+    /// </summary>
     private static string Expected(Type type, string value, Exception e) => type switch
     {
         _ when type.IsEnum && TypeDescriptor.GetConverter(type) is EnumConverter =>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Reflection;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
@@ -13,6 +14,26 @@ namespace OrderDistribution.ServiceDefaults;
 public static class SettingsCheck
 {
     public const int RefusedExitCode = 2;
+
+    /// <summary>
+    /// Creates the app's builder, which reads its configuration files; a file that cannot be read (not JSON, a key
+    /// twice) is refused as a wrong setting is, in one line naming the file and where it breaks.
+    /// </summary>
+    /// <returns>Null, after writing the line, when a configuration file is refused.</returns>
+    public static WebApplicationBuilder? CreateBuilderIfSettingsAreReadable(string[] args, TextWriter? error = null)
+    {
+        try
+        {
+            return WebApplication.CreateBuilder(args);
+        }
+        catch (InvalidDataException e)
+        {
+            // Before the builder exists, the app's name is the one it would have given: its entry assembly's.
+            var app = Assembly.GetEntryAssembly()?.GetName().Name ?? "the app";
+            (error ?? Console.Error).WriteLine($"{app} cannot start: {LogText.Escape(Problem(e))}");
+            return null;
+        }
+    }
 
     /// <summary>Builds the app and validates every setting it validates at start, before the host runs.</summary>
     /// <returns>Null, after writing the line, when a setting is refused.</returns>
@@ -29,7 +50,8 @@ public static class SettingsCheck
             error ??= Console.Error;
             error.WriteLine($"{builder.Environment.ApplicationName} cannot start: {LogText.Escape(Problem(e))}");
             if (builder.Configuration["Logging:LogLevel:Default"] is { } level
-                && (level.Equals("Debug", StringComparison.OrdinalIgnoreCase) || level.Equals("Trace", StringComparison.OrdinalIgnoreCase)))
+                && (level.Equals("Debug", StringComparison.OrdinalIgnoreCase)
+                    || level.Equals("Trace", StringComparison.OrdinalIgnoreCase)))
             {
                 error.WriteLine(e);
             }
@@ -38,16 +60,20 @@ public static class SettingsCheck
         }
     }
 
-    /// <summary>A failed validation, or a failure while options were made from configuration (a configure step's).</summary>
+    /// <summary>
+    /// A failed validation, or a failure while options were made from configuration (a configure step's).
+    /// </summary>
     private static bool IsRefusedSetting(Exception e) => e is OptionsValidationException
         || (e is InvalidOperationException && new StackTrace(e).GetFrames().Any(frame =>
-            frame.GetMethod()?.DeclaringType is { IsGenericType: true } type && type.GetGenericTypeDefinition() == typeof(OptionsFactory<>)));
+            frame.GetMethod()?.DeclaringType is { IsGenericType: true } type
+            && type.GetGenericTypeDefinition() == typeof(OptionsFactory<>)));
 
     /// <summary>Every failure, in one sentence each; a failure of another kind with what caused it.</summary>
     private static string Problem(Exception e) => e switch
     {
         OptionsValidationException invalid => string.Join("; ", invalid.Failures),
-        { InnerException: { } inner } when !e.Message.Contains(inner.Message, StringComparison.Ordinal) => $"{e.Message} {inner.Message}",
+        { InnerException: { } inner } when !e.Message.Contains(inner.Message, StringComparison.Ordinal) =>
+            $"{e.Message} {Problem(inner)}",
         _ => e.Message,
     };
 }

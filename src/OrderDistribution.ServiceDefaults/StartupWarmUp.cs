@@ -37,7 +37,9 @@ public abstract partial class StartupWarmUp(IOptions<ReadinessOptions> readiness
     /// <summary>Takes sample orders through the code the requests run, up to where it would publish or store.</summary>
     protected abstract Task RunHotPathsAsync(CancellationToken cancellationToken);
 
-    /// <summary>Opens the connections to the dependencies with calls that change nothing (the readiness checks).</summary>
+    /// <summary>
+    /// Opens the connections to the dependencies with calls that change nothing (the readiness checks).
+    /// </summary>
     protected abstract Task OpenConnectionsAsync(CancellationToken cancellationToken);
 
     [LoggerMessage(LogLevel.Information, "Warmed up in {ElapsedMs} ms")]

@@ -12,7 +12,8 @@ public sealed class WarningPace(TimeProvider time)
     private readonly long _intervalTicks = (long)(Interval.TotalSeconds * time.TimestampFrequency);
     private long _next;
 
-    /// <returns>Whether a warning may be logged now; if so, the next one may not before <see cref="Interval"/> has passed.</returns>
+    /// <returns>Whether a warning may be logged now; if so, the next one may not before <see cref="Interval"/> has
+    /// passed.</returns>
     public bool TryTake()
     {
         var now = time.GetTimestamp();

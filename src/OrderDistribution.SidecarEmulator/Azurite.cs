@@ -36,13 +36,23 @@ public sealed class Azurite : IAsyncDisposable
         $"DefaultEndpointsProtocol=http;AccountName={AccountName};AccountKey={AccountKey};" +
         $"BlobEndpoint=http://127.0.0.1:{port}/{AccountName};";
 
+    /// <summary>How long Azurite has to listen after its start.</summary>
+    private static readonly TimeSpan ListenTimeout = TimeSpan.FromSeconds(30);
+
     /// <param name="dataFolder">Keep the data on disk there; in memory by default (fast for small tests,
     /// but slow past about 10,000 blobs).</param>
     /// <param name="port">A port of its own, to start Azurite again where it was; a free one by default.</param>
-    public static async Task<Azurite> StartAsync(string? dataFolder = null, int? port = null)
+    public static Task<Azurite> StartAsync(string? dataFolder = null, int? port = null) =>
+        StartAsync(
+            MissingPrerequisite() is { } missing ? throw new InvalidOperationException(missing) : FindExecutable()!,
+            dataFolder, port, ListenTimeout);
+
+    /// <param name="executable">azurite-blob, or a program standing in for it.</param>
+    /// <exception cref="TimeoutException">It did not listen within <paramref name="listenTimeout"/>; it is
+    /// stopped.</exception>
+    internal static async Task<Azurite> StartAsync(
+        string executable, string? dataFolder, int? port, TimeSpan listenTimeout)
     {
-        var executable = MissingPrerequisite() is { } missing ? throw new InvalidOperationException(missing)
-            : FindExecutable()!;
         var blobPort = port ?? FreePort();
         var start = new ProcessStartInfo(executable)
         {
@@ -72,7 +82,17 @@ public sealed class Azurite : IAsyncDisposable
         process.BeginErrorReadLine();
 
         var azurite = new Azurite(process, blobPort);
-        await azurite.WaitUntilListeningAsync();
+        try
+        {
+            await azurite.WaitUntilListeningAsync(listenTimeout);
+        }
+        catch
+        {
+            // No caller holds an Azurite that failed to start, so none would stop it (or free its data folder).
+            await azurite.DisposeAsync();
+            throw;
+        }
+
         return azurite;
     }
 
@@ -97,9 +117,9 @@ public sealed class Azurite : IAsyncDisposable
         _process.Dispose();
     }
 
-    private async Task WaitUntilListeningAsync()
+    private async Task WaitUntilListeningAsync(TimeSpan timeout)
     {
-        var deadline = DateTime.UtcNow.AddSeconds(30);
+        var deadline = DateTime.UtcNow + timeout;
         while (DateTime.UtcNow < deadline)
         {
             if (_process.HasExited)
@@ -119,7 +139,7 @@ public sealed class Azurite : IAsyncDisposable
             }
         }
 
-        throw new TimeoutException($"Azurite did not listen on port {Port} within 30 s.");
+        throw new TimeoutException($"Azurite did not listen on port {Port} within {timeout.TotalSeconds:0.#} s.");
     }
 
     /// <summary>What is missing to start Azurite, in one line with how to get it; null when nothing is.</summary>

@@ -25,7 +25,8 @@ public sealed class ThrowawayAzurite : IAsyncDisposable
 
     public string Folder => _folder.FullName;
 
-    /// <param name="prefix">The temporary folder's name starts with it (as <see cref="RemoveLeftovers"/> looks for it).</param>
+    /// <param name="prefix">The temporary folder's name starts with it (as <see cref="RemoveLeftovers"/> looks for
+    /// it).</param>
     public static async Task<ThrowawayAzurite> StartAsync(string prefix)
     {
         var folder = Directory.CreateTempSubdirectory(prefix);
@@ -102,7 +103,9 @@ public sealed class ThrowawayAzurite : IAsyncDisposable
         return done.Count == 0 ? null : $"Cleaned up after in-process runs that ended without it: {string.Join("; ", done)}.";
     }
 
-    /// <summary>Removes the data first and the owners file last, so that a folder left half removed is found again.</summary>
+    /// <summary>
+    /// Removes the data first and the owners file last, so that a folder left half removed is found again.
+    /// </summary>
     private static string Remove(DirectoryInfo folder)
     {
         for (var attempt = 1; ; attempt++)

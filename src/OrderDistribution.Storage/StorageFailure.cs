@@ -26,11 +26,13 @@ public static class StorageFailure
         new($"no answer in time ({FirstLine(sdkTimeout.Message)})", sdkTimeout);
 
     public static bool IsContainerNotFound(Exception exception) =>
-        exception is RequestFailedException { Status: 404 } failed && failed.ErrorCode == BlobErrorCode.ContainerNotFound;
+        exception is RequestFailedException { Status: 404 } failed
+        && failed.ErrorCode == BlobErrorCode.ContainerNotFound;
 
     /// <summary>Azure keeps a deleted container's name blocked for a while (about 30 s); Azurite does not.</summary>
     public static bool IsContainerBeingDeleted(Exception exception) =>
-        exception is RequestFailedException { Status: 409 } failed && failed.ErrorCode == BlobErrorCode.ContainerBeingDeleted;
+        exception is RequestFailedException { Status: 409 } failed
+        && failed.ErrorCode == BlobErrorCode.ContainerBeingDeleted;
 
     /// <summary>
     /// The SDK's message runs over many lines (request id, time, headers, the response body); logs and readiness

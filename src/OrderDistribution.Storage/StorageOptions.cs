@@ -16,7 +16,8 @@ public sealed class StorageOptions : IValidatableObject
     public Uri? AccountUrl { get; set; }
 
     /// <summary>The longest one storage call may take before it is abandoned and tried again.</summary>
-    [Range(typeof(TimeSpan), "00:00:00.0000001", "10675199.02:48:05.4775807", ErrorMessage = "Storage:RequestTimeout must be positive.")]
+    [Range(typeof(TimeSpan), "00:00:00.0000001", "10675199.02:48:05.4775807",
+        ErrorMessage = "Storage:RequestTimeout must be positive.")]
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
     public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
@@ -37,7 +38,8 @@ public sealed class StorageOptions : IValidatableObject
         else if (hasConnectionString && !IsConnectionString(ConnectionString!))
         {
             yield return new ValidationResult(
-                "Storage:ConnectionString is not a storage connection string (expected e.g. UseDevelopmentStorage=true, " +
+                "Storage:ConnectionString is not a storage connection string " +
+                "(expected e.g. UseDevelopmentStorage=true, " +
                 "or DefaultEndpointsProtocol=...;AccountName=...;AccountKey=...;BlobEndpoint=...).",
                 [nameof(ConnectionString)]);
         }

@@ -1,17 +1,13 @@
 using System.Diagnostics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Logging.Abstractions;
-using OrderDistribution.ServiceDefaults;
-using OrderDistribution.Storage;
 using OrderDistribution.TestSupport;
-using Polly;
 
 namespace OrderDistribution.Receiver.Tests;
 
 /// <summary>
 /// The receiver when storage slows down or stops answering one call: every delivery is answered in time, no order is
-/// lost, and a slow store is given less work, not more.
+/// lost (how a slow store is given less work: ServiceDefaults.Tests, DependencyResilienceTests).
 /// </summary>
 public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
 {
@@ -104,79 +100,5 @@ public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture
         }
 
         return longest;
-    }
-
-    [Fact]
-    public async Task A_store_that_slows_down_is_given_fewer_calls_at_once_and_more_again_once_it_keeps_up()
-    {
-        // Slow: a call takes longer than half the attempt timeout.
-        var limits = new DependencyLimits(AttemptTimeout: TimeSpan.FromSeconds(2), MaxConcurrentCalls: 16);
-        var pipeline = StoragePipeline(limits);
-        var slow = new ConcurrencyProbe(TimeSpan.FromMilliseconds(1_300));
-
-        await Task.WhenAll(Enumerable.Range(0, 64).Select(_ => pipeline.ExecuteAsync(slow.CallAsync).AsTask()));
-
-        Assert.Equal(16, slow.MostInFlight(first: 16));
-        // Halved at each round of slow calls, down to a quarter.
-        Assert.True(slow.MostInFlight(last: 8) <= 4, $"still {slow.MostInFlight(last: 8)} calls at once on a slow store");
-
-        var fast = new ConcurrencyProbe(TimeSpan.FromMilliseconds(20));
-        await Task.WhenAll(Enumerable.Range(0, 600).Select(_ => pipeline.ExecuteAsync(fast.CallAsync).AsTask()));
-
-        Assert.True(fast.MostInFlight(last: 100) >= 10, $"only {fast.MostInFlight(last: 100)} calls at once on a store that keeps up again");
-    }
-
-    [Fact]
-    public async Task A_call_that_timed_out_is_not_tried_again_at_once()
-    {
-        var pipeline = StoragePipeline(new DependencyLimits(AttemptTimeout: TimeSpan.FromMilliseconds(200), MaxConcurrentCalls: 4));
-        var attempts = 0;
-
-        await Assert.ThrowsAsync<Polly.Timeout.TimeoutRejectedException>(() => pipeline.ExecuteAsync(async ct =>
-        {
-            Interlocked.Increment(ref attempts);
-            await Task.Delay(Timeout.Infinite, ct);
-        }).AsTask());
-
-        Assert.Equal(1, attempts);
-    }
-
-    private static ResiliencePipeline StoragePipeline(DependencyLimits limits) =>
-        new ResiliencePipelineBuilder()
-            .AddStorageStrategies(limits, NullLogger.Instance, new WarningPace(TimeProvider.System))
-            .Build();
-
-    /// <summary>A stand-in for storage that takes a set time per call and notes how many calls it had at once.</summary>
-    private sealed class ConcurrencyProbe(TimeSpan perCall)
-    {
-        private readonly List<int> _inFlightAtStart = [];
-        private int _inFlight;
-
-        public async ValueTask CallAsync(CancellationToken cancellationToken)
-        {
-            var now = Interlocked.Increment(ref _inFlight);
-            lock (_inFlightAtStart)
-            {
-                _inFlightAtStart.Add(now);
-            }
-
-            try
-            {
-                await Task.Delay(perCall, cancellationToken);
-            }
-            finally
-            {
-                Interlocked.Decrement(ref _inFlight);
-            }
-        }
-
-        /// <summary>The most calls in flight as one of the first or the last calls started.</summary>
-        public int MostInFlight(int first = 0, int last = 0)
-        {
-            lock (_inFlightAtStart)
-            {
-                return (first > 0 ? _inFlightAtStart.Take(first) : _inFlightAtStart.TakeLast(last)).Max();
-            }
-        }
     }
 }
