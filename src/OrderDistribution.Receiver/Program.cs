@@ -1,7 +1,11 @@
 using OrderDistribution.Receiver;
 using OrderDistribution.ServiceDefaults;
 
-var builder = WebApplication.CreateBuilder(args);
+if (SettingsCheck.CreateBuilderIfSettingsAreReadable(args) is not { } builder)
+{
+    return SettingsCheck.RefusedExitCode;
+}
+
 builder.AddServiceDefaults();
 builder.AddReceiver();
 

@@ -39,6 +39,27 @@ public sealed class SettingsRefusalTests
     }
 
     [Fact]
+    public async Task A_configuration_file_that_is_not_JSON_stops_the_receiver_in_one_line_naming_the_file_without_a_crash()
+    {
+        var folder = Directory.CreateTempSubdirectory("receiver-settings-");
+        try
+        {
+            var file = Path.Combine(folder.FullName, "appsettings.json");
+            await File.WriteAllTextAsync(file, "{ \"Receiver\": { \"Container\": \"outbox\" \"Storage\": {} }");
+
+            var line = await AppRun.RefusalAsync("receiver", [.. Valid, ("ASPNETCORE_CONTENTROOT", folder.FullName)]);
+
+            Assert.StartsWith(
+                $"OrderDistribution.Receiver cannot start: Failed to load configuration from file '{file}'",
+                line, StringComparison.Ordinal);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
     public void The_wrong_settings_cover_every_section_the_receiver_validates()
     {
         var sections = RefusedSettings.SectionsOf("express").Select(s => s.Section).Order();
