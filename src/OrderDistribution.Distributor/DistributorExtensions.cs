@@ -15,7 +15,7 @@ public static class DistributorExtensions
         builder.Services.AddSingleton<OrderRouter>();
         builder.Services.AddSingleton(provider =>
             OrderForwarders.Over(provider.GetRequiredService<ISidecarOutbound>(), provider));
-        builder.Services.AddTransient<IOrderHandler, OrderDistributor>();
+        builder.Services.AddSingleton<IOrderHandler, OrderDistributor>();
         builder.Services.AddHostedService<DistributorWarmUp>();
         return builder;
     }

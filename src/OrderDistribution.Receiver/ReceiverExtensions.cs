@@ -17,7 +17,7 @@ public static class ReceiverExtensions
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddSingleton<StoredOrdersTelemetry>();
-        builder.Services.AddTransient<IOrderHandler, OrderWriter>();
+        builder.Services.AddSingleton<IOrderHandler, OrderWriter>();
         builder.Services.AddHostedService<ReceiverWarmUp>();
         return builder;
     }

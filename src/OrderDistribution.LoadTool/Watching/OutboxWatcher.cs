@@ -139,12 +139,14 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     /// </summary>
     /// <exception cref="LoadToolException">Another burst's blobs are there, or no answer for a complete burst.</exception>
     private async Task<WatchReport> FinalReportAsync(
-        WatchTally looked, DateTimeOffset scheduledAt, int calls, long names, DateTimeOffset deadline,
+        WatchTally tally, DateTimeOffset scheduledAt, int calls, long names, DateTimeOffset deadline,
         StoreOutage outage, CancellationToken cancellationToken)
     {
         // The watch's own timeout may have come with the last order; the last listing still gets its own short budget.
         var until = deadline > _clock.UtcNow + FinalListingBudget ? deadline : _clock.UtcNow + FinalListingBudget;
-        var tally = looked.Fresh();
+        // The looks' report is needed only if the listing fails short of a complete burst; the tally starts over.
+        var looks = tally.Complete ? null : tally.Report(scheduledAt, calls, names);
+        tally.Restart();
         var finalCalls = 0;
         var finalNames = 0L;
         foreach (var outbox in storage.Outboxes)
@@ -158,19 +160,17 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                     page = await PageThroughOutagesAsync(
                         outbox, "", continuation, storedTimes: true, until, outage, cancellationToken);
                 }
-                catch (LoadToolException) when (!looked.Complete)
+                catch (LoadToolException) when (looks is not null)
                 {
                     page = null;
                 }
 
                 if (page is null)
                 {
-                    return looked.Complete
-                        ? throw new LoadToolException(
-                            $"Storage at {storage.Endpoint} did not answer the listing of {outbox} with the stored times.",
-                            "Run watch again: every order of this burst is in, and the listing takes seconds.",
-                            ExitCodes.Unreachable)
-                        : looked.Report(scheduledAt, calls, names);
+                    return looks ?? throw new LoadToolException(
+                        $"Storage at {storage.Endpoint} did not answer the listing of {outbox} with the stored times.",
+                        "Run watch again: every order of this burst is in, and the listing takes seconds.",
+                        ExitCodes.Unreachable);
                 }
 
                 finalCalls++;
@@ -185,7 +185,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
             while (continuation is not null);
         }
 
-        ThrowIfOtherBurst(tally, looked.Burst);
+        ThrowIfOtherBurst(tally, tally.Burst);
         return tally.Report(scheduledAt, calls, names) with
         {
             FinalListingCalls = finalCalls,

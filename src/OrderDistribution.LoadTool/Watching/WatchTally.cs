@@ -18,8 +18,8 @@ public sealed class WatchTally
     private readonly Dictionary<string, string[]> _namesOf = new(StringComparer.Ordinal);
     private readonly Dictionary<string, long[]> _idsOf = new(StringComparer.Ordinal);
     private readonly Dictionary<string, bool[]> _seenIn = new(StringComparer.Ordinal);
-    private readonly Dictionary<long, DateTimeOffset> _storedAt = [];
-    private readonly Dictionary<long, int> _copies = [];
+    private readonly Dictionary<long, DateTimeOffset> _storedAt;
+    private readonly HashSet<long> _duplicated = [];
     private readonly Dictionary<string, int> _countPer;
     private readonly HashSet<long> _poisonStored = [];
     private readonly HashSet<(string Container, long Id)> _strays = [];
@@ -33,6 +33,8 @@ public sealed class WatchTally
         _expected = expected;
         _outboxes = outboxes;
         _countPer = outboxes.ToDictionary(o => o, _ => 0, StringComparer.Ordinal);
+        // Sized once: at 150,000 orders each doubling would leave the last one's arrays behind (docs/load-tool.md).
+        _storedAt = new Dictionary<long, DateTimeOffset>(expected.OutboxOf.Count);
         foreach (var outbox in outboxes)
         {
             var names = expected.OutboxOf.Where(e => e.Value == outbox)
@@ -41,20 +43,6 @@ public sealed class WatchTally
             _namesOf[outbox] = names;
             _idsOf[outbox] = [.. names.Select(n => long.Parse(n, CultureInfo.InvariantCulture))];
             _seenIn[outbox] = new bool[names.Length];
-        }
-    }
-
-    /// <summary>A tally of the same expectation that has seen nothing, sharing this one's sorted names.</summary>
-    private WatchTally(WatchTally of)
-    {
-        _expected = of._expected;
-        _outboxes = of._outboxes;
-        _countPer = _outboxes.ToDictionary(o => o, _ => 0, StringComparer.Ordinal);
-        foreach (var outbox in _outboxes)
-        {
-            _namesOf[outbox] = of._namesOf[outbox];
-            _idsOf[outbox] = of._idsOf[outbox];
-            _seenIn[outbox] = new bool[of._namesOf[outbox].Length];
         }
     }
 
@@ -85,8 +73,26 @@ public sealed class WatchTally
         .OrderBy(g => g.Key.Container, StringComparer.Ordinal).ThenBy(g => g.Key.Burst.Value)
         .Select(g => string.Create(CultureInfo.InvariantCulture, $"{g.Key.Container}: {g.Count()} of burst {g.Key.Burst}")));
 
-    /// <summary>A tally that has seen nothing yet, for a listing that starts over.</summary>
-    public WatchTally Fresh() => new(this);
+    /// <summary>
+    /// Forgets what was seen, for a listing that starts over, keeping what was allocated: a second tally beside this
+    /// one would hold every order twice.
+    /// </summary>
+    public void Restart()
+    {
+        foreach (var outbox in _outboxes)
+        {
+            Array.Clear(_seenIn[outbox]);
+            _countPer[outbox] = 0;
+        }
+
+        _storedAt.Clear();
+        _duplicated.Clear();
+        _poisonStored.Clear();
+        _strays.Clear();
+        _others.Clear();
+        _storedAtFromMetadata = true;
+        _first = _last = null;
+    }
 
     /// <summary>Counts one listed blob once, however often it is listed.</summary>
     public void Add(OutboxBlob blob)
@@ -126,10 +132,15 @@ public sealed class WatchTally
 
         // A copy in the other outbox (a routing fault) is counted too: as stored, and as a duplicate if it is one.
         _countPer[blob.Container]++;
-        _copies[id] = _copies.GetValueOrDefault(id) + 1;
         _storedAtFromMetadata &= blob.StoredAt is not null;
         var at = blob.StoredOrModified;
-        _storedAt[id] = _storedAt.TryGetValue(id, out var earlier) && earlier < at ? earlier : at;
+        // Each outbox counts an id once, so an id met a second time is a copy in the other outbox.
+        if (!_storedAt.TryAdd(id, at))
+        {
+            _duplicated.Add(id);
+            _storedAt[id] = _storedAt[id] < at ? _storedAt[id] : at;
+        }
+
         _last = _last is { } last && last > at ? last : at;
         _first = _first is { } first && first < at ? first : at;
     }
@@ -145,21 +156,27 @@ public sealed class WatchTally
 
     /// <param name="listingCalls">Listing requests the watch made.</param>
     /// <param name="namesListed">Blob names they returned, counted every time they were returned.</param>
-    public WatchReport Report(DateTimeOffset scheduledAt, int listingCalls = 0, long namesListed = 0) =>
-        new(_expected.OutboxOf.Count,
+    public WatchReport Report(DateTimeOffset scheduledAt, int listingCalls = 0, long namesListed = 0)
+    {
+        // One array sorted in place: Order() would copy every stored time twice more.
+        var storedTimes = new DateTimeOffset[_storedAt.Count];
+        _storedAt.Values.CopyTo(storedTimes, 0);
+        Array.Sort(storedTimes);
+        return new(_expected.OutboxOf.Count,
             _outboxes.ToDictionary(o => o, o => _countPer[o]),
             _expected.OutboxOf.Keys.Where(id => !_storedAt.ContainsKey(id)).Order().ToList(),
-            _copies.Where(c => c.Value > 1).Select(c => c.Key).Order().ToList(),
+            [.. _duplicated.Order()],
             scheduledAt,
             _last)
         {
             PoisonExpected = _expected.Poison.Count,
             PoisonStored = [.. _poisonStored.Order()],
-            StoredTimes = [.. _storedAt.Values.Order()],
+            StoredTimes = storedTimes,
             StoredAtFromMetadata = _storedAtFromMetadata,
             ListingCalls = listingCalls,
             NamesListed = namesListed,
         };
+    }
 
     /// <summary>The report of a whole listing at once.</summary>
     public static WatchReport Of(WatchExpectation expected, IReadOnlyList<string> outboxes, DateTimeOffset scheduledAt, IEnumerable<OutboxBlob> blobs)

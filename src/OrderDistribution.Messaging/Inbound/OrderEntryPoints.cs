@@ -24,18 +24,23 @@ public static class OrderEntryPoints
 {
     public static IEndpointRouteBuilder MapOrderEntryPoints(this IEndpointRouteBuilder app, OrderRoutes routes)
     {
-        var messaging = app.ServiceProvider.GetRequiredService<IOptions<MessagingOptions>>().Value;
         var outage = app.ServiceProvider.GetRequiredService<RetryOutage>();
+        // Resolved once, not per request: the handler and everything a request shares are singletons. The options
+        // are read per request from their one instance (a field once read).
+        var handler = app.ServiceProvider.GetRequiredService<IOrderHandler>();
+        var options = app.ServiceProvider.GetRequiredService<IOptions<MessagingOptions>>();
+        var logger = app.ServiceProvider.GetRequiredService<ILogger<RequestRun>>();
         app.MapSubscribeHandler();
-        var bulk = app.MapPost(routes.Bulk, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleBulkAsync(request, Run(handler, options, routes.Queue, loggers, outage)));
-        var single = app.MapPost(routes.Single, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleSingleAsync(request, Run(handler, options, routes.Queue, loggers, outage)));
-        app.MapPost(routes.Binding, (HttpRequest request, IOrderHandler handler, IOptions<MessagingOptions> options, ILoggerFactory loggers) =>
-            HandleBindingAsync(request, Run(handler, options, routes.InputBinding, loggers, outage)));
+        var bulk = app.MapPost(routes.Bulk, (HttpRequest request) =>
+            HandleBulkAsync(request, new RequestRun(handler, options.Value, routes.Queue, logger, outage)));
+        var single = app.MapPost(routes.Single, (HttpRequest request) =>
+            HandleSingleAsync(request, new RequestRun(handler, options.Value, routes.Queue, logger, outage)));
+        app.MapPost(routes.Binding, (HttpRequest request) =>
+            HandleBindingAsync(request, new RequestRun(handler, options.Value, routes.InputBinding, logger, outage)));
 
         // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent. The bindings model keeps
         // the bulk subscription as it always had: no pub/sub component is in its scope, so the sidecar delivers nothing on it.
+        var messaging = options.Value;
         if (messaging.Model != MessagingModel.PubSubSingle)
         {
             bulk.WithTopic(messaging.PubSubName, routes.Queue, enableRawPayload: true)
@@ -221,7 +226,4 @@ public static class OrderEntryPoints
             return (null, $"the body could not be read ({e.Message})");
         }
     }
-
-    private static RequestRun Run(IOrderHandler handler, IOptions<MessagingOptions> options, string source, ILoggerFactory loggers, RetryOutage outage) =>
-        new(handler, options.Value, source, loggers.CreateLogger<RequestRun>(), outage);
 }
