@@ -18,7 +18,8 @@ public sealed class MessagingModelConverter : TypeConverter
     public override bool CanConvertTo(ITypeDescriptorContext? context, Type? destinationType) =>
         destinationType == typeof(string) || base.CanConvertTo(context, destinationType);
 
-    public override object? ConvertTo(ITypeDescriptorContext? context, CultureInfo? culture, object? value, Type destinationType) =>
+    public override object? ConvertTo(ITypeDescriptorContext? context, CultureInfo? culture, object? value,
+        Type destinationType) =>
         value is MessagingModel model && destinationType == typeof(string)
             ? model.Text()
             : base.ConvertTo(context, culture, value, destinationType);

@@ -26,7 +26,8 @@ public static class MessagingModels
     };
 
     /// <summary>Whether the model moves orders through the pub/sub component (either way of subscribing).</summary>
-    public static bool IsPubSub(this MessagingModel model) => model is MessagingModel.PubSubSingle or MessagingModel.PubSubBulk;
+    public static bool IsPubSub(this MessagingModel model) =>
+        model is MessagingModel.PubSubSingle or MessagingModel.PubSubBulk;
 
     public static bool TryParse(string? text, [NotNullWhen(true)] out MessagingModel? model)
     {

@@ -27,12 +27,16 @@ public sealed partial class BlobOrderStore(
     TimeProvider time,
     ILogger<BlobOrderStore> logger) : IOrderStore, IReadinessProbe, IDisposable
 {
-    /// <summary>Not an order's name (<see cref="OrderBlob.OrderIdOf"/>), so nothing that reads the outbox takes it for one.</summary>
+    /// <summary>
+    /// Not an order's name (<see cref="OrderBlob.OrderIdOf"/>), so nothing that reads the outbox takes it for one.
+    /// </summary>
     private const string WarmUpBlobName = "warm-up";
 
     private static readonly ETag NoBlobsETag = new("\"0x0\"");
 
-    /// <summary>The same for every blob, and only read by the blob client: one instance rather than one a write.</summary>
+    /// <summary>
+    /// The same for every blob, and only read by the blob client: one instance rather than one a write.
+    /// </summary>
     private static readonly BlobHttpHeaders JsonContent = new() { ContentType = "application/json" };
 
     private readonly SemaphoreSlim _confirming = new(1, 1);
@@ -67,17 +71,19 @@ public sealed partial class BlobOrderStore(
 
     /// <summary>
     /// A store over the same container whose every write runs whole, over the connection it opens, on a condition
-    /// storage always refuses (a blob with an ETag no blob has), and fails as refused: what the warm-up writes its sample
-    /// delivery to. Nothing is stored.
+    /// storage always refuses (a blob with an ETag no blob has), and fails as refused: what the warm-up writes its
+    /// sample delivery to. Nothing is stored.
     /// </summary>
     public IOrderStore RefusingEveryWrite() => new RefusedWrites(this);
 
-    private async Task SaveAsync(Order order, string blobName, BlobRequestConditions? conditions, CancellationToken cancellationToken)
+    private async Task SaveAsync(Order order, string blobName, BlobRequestConditions? conditions,
+        CancellationToken cancellationToken)
     {
         var write = new Write(order, blobName, conditions);
         try
         {
-            // A callback of object, as on every per-order path (DependencyResilience); its state names the call in flight.
+            // A callback of object, as on every per-order path (DependencyResilience); its state names the call in
+            // flight.
             await resilience.ExecuteAsync<object?, (BlobOrderStore Store, Write Write)>(static async (state, ct) =>
             {
                 await state.Store.WriteAsync(state.Write, ct);
@@ -91,7 +97,8 @@ public sealed partial class BlobOrderStore(
         catch (TimeoutRejectedException e)
         {
             throw new TimeoutException(string.Create(CultureInfo.InvariantCulture,
-                $"storage did not answer {write.Call ?? $"the upload of blob {_container.Name}/{write.BlobName}"} within {e.Timeout.TotalSeconds:0.###} s"), e);
+                $"storage did not answer {write.Call ?? $"the upload of blob {_container.Name}/{write.BlobName}"} " +
+                $"within {e.Timeout.TotalSeconds:0.###} s"), e);
         }
     }
 
@@ -112,7 +119,10 @@ public sealed partial class BlobOrderStore(
             await blob.UploadAsync(json, new BlobUploadOptions
             {
                 HttpHeaders = JsonContent,
-                Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(time.GetUtcNow()) },
+                Metadata = new Dictionary<string, string>
+                {
+                    [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(time.GetUtcNow()),
+                },
                 Conditions = write.Conditions,
             }, cancellationToken);
         }
@@ -133,7 +143,8 @@ public sealed partial class BlobOrderStore(
     /// first: a create of an existing container answers 409, which telemetry would count as a failure every
     /// time readiness looks.
     /// </summary>
-    /// <param name="recheck">Ask storage even when another caller confirmed the container meanwhile (readiness).</param>
+    /// <param name="recheck">Ask storage even when another caller confirmed the container meanwhile
+    /// (readiness).</param>
     private async Task ConfirmAsync(bool recheck, CancellationToken cancellationToken)
     {
         await _confirming.WaitAsync(cancellationToken);
@@ -180,6 +191,7 @@ public sealed partial class BlobOrderStore(
     private sealed class RefusedWrites(BlobOrderStore store) : IOrderStore
     {
         public Task SaveAsync(Order order, CancellationToken cancellationToken) =>
-            store.SaveAsync(order, WarmUpBlobName, new BlobRequestConditions { IfMatch = NoBlobsETag }, cancellationToken);
+            store.SaveAsync(order, WarmUpBlobName, new BlobRequestConditions { IfMatch = NoBlobsETag },
+                cancellationToken);
     }
 }

@@ -10,7 +10,8 @@ namespace OrderDistribution.Receiver;
 public sealed class OrderWriter(IOrderStore store, StoredOrdersTelemetry telemetry) : IOrderHandler
 {
     public async Task HandleAsync(
-        IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
+        IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress,
+        CancellationToken cancellationToken)
     {
         var stored = 0;
         await Task.WhenAll(orders.Select(async inbound =>

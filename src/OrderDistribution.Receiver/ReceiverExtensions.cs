@@ -10,8 +10,10 @@ public static class ReceiverExtensions
     public static IHostApplicationBuilder AddReceiver(this IHostApplicationBuilder builder)
     {
         builder.Services.AddSettings<ReceiverOptions>(ReceiverOptions.Section)
-            .Configure<IConfiguration>((options, configuration) => options.Instance = configuration["INSTANCE"] ?? options.Instance);
-        builder.Services.AddOrderStorage(provider => provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites);
+            .Configure<IConfiguration>((options, configuration) =>
+                options.Instance = configuration["INSTANCE"] ?? options.Instance);
+        builder.Services.AddOrderStorage(provider =>
+            provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites);
         builder.Services.AddOrderEntryPoints();
         builder.Services.AddSingleton<BlobOrderStore>();
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());

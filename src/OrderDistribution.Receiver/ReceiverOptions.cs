@@ -38,7 +38,8 @@ public sealed partial class ReceiverOptions : IValidatableObject
         if (!OrderTopology.Instances.Contains(Instance))
         {
             yield return new ValidationResult(
-                $"INSTANCE (or Receiver:Instance) must be 'express' or 'standard', not '{Instance}'.", [nameof(Instance)]);
+                $"INSTANCE (or Receiver:Instance) must be 'express' or 'standard', not '{Instance}'.",
+                [nameof(Instance)]);
         }
         else if (!ContainerNamePattern().IsMatch(ContainerName))
         {

@@ -40,7 +40,8 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
     {
         if (!TryEnter(out var slot))
         {
-            using var _ = context.CancellationToken.Register(static s => ((TaskCompletionSource<bool>)s!).TrySetCanceled(), slot.Value);
+            using var _ = context.CancellationToken.Register(
+                static s => ((TaskCompletionSource<bool>)s!).TrySetCanceled(), slot.Value);
             try
             {
                 await slot.Value.Task.ConfigureAwait(context.ContinueOnCapturedContext);
@@ -121,7 +122,9 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
     {
         // A call that failed otherwise says nothing of the store's pace (refused, reset: the circuit breaker's part).
         var now = time.GetTimestamp();
-        var slow = failure is TimeoutRejectedException || (failure is null && time.GetElapsedTime(startedAt, now) > limits.SlowCall);
+        var slow =
+            failure is TimeoutRejectedException
+            || (failure is null && time.GetElapsedTime(startedAt, now) > limits.SlowCall);
         if (slow)
         {
             // Calls that set out before the last cut were in flight at the load that caused it: they count once.

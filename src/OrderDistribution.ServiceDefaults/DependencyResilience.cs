@@ -86,7 +86,8 @@ public static partial class DependencyResilience
     /// <summary>The adaptive limit has no options of its own: <see cref="DependencyLimits"/> sets it.</summary>
     private sealed class AdaptiveConcurrencyOptions : ResilienceStrategyOptions;
 
-    [LoggerMessage("Most calls to {Dependency} failed: calls fail at once for {Seconds} s, then one is tried ({Error})")]
+    [LoggerMessage(
+        "Most calls to {Dependency} failed: calls fail at once for {Seconds} s, then one is tried ({Error})")]
     private static partial void LogCircuitOpened(
         ILogger logger, LogLevel level, string dependency, double seconds, string error);
 

@@ -17,13 +17,15 @@ internal sealed class LogLineFormatter(IServiceProvider services) : ConsoleForma
 
     private ConsoleFormatter? _simple;
 
-    public override void Write<TState>(in LogEntry<TState> logEntry, IExternalScopeProvider? scopeProvider, TextWriter textWriter)
+    public override void Write<TState>(in LogEntry<TState> logEntry, IExternalScopeProvider? scopeProvider,
+        TextWriter textWriter)
     {
         _simple ??= services.GetServices<ConsoleFormatter>().First(f => f.Name == ConsoleFormatterNames.Simple);
         var message = logEntry.Formatter(logEntry.State, logEntry.Exception);
         var exception = logEntry.Exception is null ? null : new EscapedException(logEntry.Exception);
         _simple.Write(
-            new LogEntry<string>(logEntry.LogLevel, logEntry.Category, logEntry.EventId, LogText.Escape(message), exception, (m, _) => m),
+            new LogEntry<string>(logEntry.LogLevel, logEntry.Category, logEntry.EventId, LogText.Escape(message),
+                exception, (m, _) => m),
             scopeProvider,
             textWriter);
     }

@@ -15,7 +15,8 @@ public static class LogText
     /// C0, DEL and C1 (what <see cref="char.IsControl(char)"/> says), and the line and paragraph separators.
     /// </summary>
     private static readonly SearchValues<char> Unsafe = SearchValues.Create(
-        [.. Enumerable.Range(0, 0x20).Select(i => (char)i), .. Enumerable.Range(0x7f, 0x21).Select(i => (char)i), '\u2028', '\u2029']);
+        [.. Enumerable.Range(0, 0x20).Select(i => (char)i), .. Enumerable.Range(0x7f, 0x21).Select(i => (char)i),
+            '\u2028', '\u2029']);
 
     public static string Escape(string text)
     {
@@ -33,7 +34,8 @@ public static class LogText
                 '\n' => escaped.Append("\\n"),
                 '\r' => escaped.Append("\\r"),
                 '\t' => escaped.Append("\\t"),
-                _ when IsUnsafe(c) => escaped.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture)),
+                _ when IsUnsafe(c) =>
+                    escaped.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture)),
                 _ => escaped.Append(c),
             };
         }

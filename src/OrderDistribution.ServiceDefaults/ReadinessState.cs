@@ -5,7 +5,8 @@ namespace OrderDistribution.ServiceDefaults;
 /// </summary>
 public sealed class ReadinessState
 {
-    private volatile IReadOnlyDictionary<string, string?> _failures = new Dictionary<string, string?> { ["startup"] = "not checked yet" };
+    private volatile IReadOnlyDictionary<string, string?> _failures =
+        new Dictionary<string, string?> { ["startup"] = "not checked yet" };
 
     public bool IsReady => _failures.Count == 0;
 

@@ -27,10 +27,12 @@ public static class RenamedSettings
     /// <summary>
     /// Stops the app at start while a renamed key of <paramref name="section"/> is still set, naming the new key.
     /// </summary>
-    internal static OptionsBuilder<TOptions> RefuseRenamed<TOptions>(this OptionsBuilder<TOptions> builder, string section)
+    internal static OptionsBuilder<TOptions> RefuseRenamed<TOptions>(this OptionsBuilder<TOptions> builder,
+        string section)
         where TOptions : class
     {
-        foreach (var row in All.Where(row => row.Kind == Setting && row.Old.StartsWith($"{section}:", StringComparison.Ordinal)))
+        foreach (var row in All.Where(row =>
+            row.Kind == Setting && row.Old.StartsWith($"{section}:", StringComparison.Ordinal)))
         {
             builder.Validate<IConfiguration>((_, configuration) => configuration[row.Old] is null, row.Refusal);
         }
@@ -48,7 +50,8 @@ public static class RenamedSettings
             .Where(line => line.Length > 0 && !line.StartsWith('#'))
             .Skip(1) // The header.
             .Select(line => line.Split('\t'))
-            .Select(fields => new Renamed(fields[0], fields[1], fields[2], fields.ElementAtOrDefault(3) is { Length: > 0 } values ? values : null))
+            .Select(fields => new Renamed(fields[0], fields[1], fields[2],
+                fields.ElementAtOrDefault(3) is { Length: > 0 } values ? values : null))
             .ToList();
     }
 }

@@ -40,7 +40,8 @@ public static class ServiceDefaultsExtensions
         if (builder.Configuration[ManagedIdentityClientIdKey] is { Length: > 0 } clientId)
         {
             builder.Services.Configure<TelemetryConfiguration>(configuration =>
-                configuration.SetAzureTokenCredential(new ManagedIdentityCredential(ManagedIdentityId.FromUserAssignedClientId(clientId))));
+                configuration.SetAzureTokenCredential(
+                    new ManagedIdentityCredential(ManagedIdentityId.FromUserAssignedClientId(clientId))));
         }
 
         // Polly logs every attempt, and every timeout with its stack trace: hundreds of thousands of lines in a

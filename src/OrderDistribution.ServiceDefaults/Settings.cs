@@ -69,7 +69,8 @@ public static class Settings
             {
                 TypeDescriptor.GetConverter(type).ConvertFromInvariantString(value);
             }
-            catch (Exception e) when (e is FormatException or ArgumentException or NotSupportedException or OverflowException)
+            catch (Exception e)
+                when (e is FormatException or ArgumentException or NotSupportedException or OverflowException)
             {
                 problem = Expected(type, value, e);
             }

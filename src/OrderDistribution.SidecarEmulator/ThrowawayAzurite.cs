@@ -60,7 +60,8 @@ public sealed class ThrowawayAzurite : IAsyncDisposable
             {
                 lines = File.ReadAllLines(Path.Combine(folder.FullName, OwnersFile));
             }
-            catch (Exception unreadable) when (unreadable is FileNotFoundException or IOException or UnauthorizedAccessException)
+            catch (Exception unreadable)
+                when (unreadable is FileNotFoundException or IOException or UnauthorizedAccessException)
             {
                 // Not one of ours, or its owner is writing it right now.
                 continue;
@@ -83,7 +84,8 @@ public sealed class ThrowawayAzurite : IAsyncDisposable
                     {
                         azurite.Kill(entireProcessTree: true);
                     }
-                    catch (Exception ended) when (ended is InvalidOperationException or System.ComponentModel.Win32Exception)
+                    catch (Exception ended)
+                        when (ended is InvalidOperationException or System.ComponentModel.Win32Exception)
                     {
                         what += $" (could not: {ended.Message})";
                     }
@@ -100,7 +102,8 @@ public sealed class ThrowawayAzurite : IAsyncDisposable
             done.Add(what + Remove(folder));
         }
 
-        return done.Count == 0 ? null : $"Cleaned up after in-process runs that ended without it: {string.Join("; ", done)}.";
+        return done.Count == 0 ? null
+            : $"Cleaned up after in-process runs that ended without it: {string.Join("; ", done)}.";
     }
 
     /// <summary>
@@ -142,7 +145,8 @@ public sealed class ThrowawayAzurite : IAsyncDisposable
     private static string Line(int pid)
     {
         using var process = Process.GetProcessById(pid);
-        return $"{pid.ToString(CultureInfo.InvariantCulture)} {process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture)}\n";
+        return $"{pid.ToString(CultureInfo.InvariantCulture)} " +
+            $"{process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture)}\n";
     }
 
     private static bool Names(string line, out int pid) =>
@@ -165,7 +169,8 @@ public sealed class ThrowawayAzurite : IAsyncDisposable
         try
         {
             process = Process.GetProcessById(pid);
-            if (!process.HasExited && Math.Abs(process.StartTime.ToUniversalTime().Ticks - started) < TimeSpan.TicksPerSecond)
+            if (!process.HasExited
+                && Math.Abs(process.StartTime.ToUniversalTime().Ticks - started) < TimeSpan.TicksPerSecond)
             {
                 return process;
             }

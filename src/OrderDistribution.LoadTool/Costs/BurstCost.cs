@@ -8,7 +8,8 @@ namespace OrderDistribution.LoadTool.Costs;
 /// apps and their sidecars) would be billed: their CPU-seconds as vCPU-seconds and their peak memory over the window as
 /// GiB-seconds. The broker and the store are Service Bus and Storage in Azure, billed otherwise: shown, not priced.
 /// </summary>
-public sealed record BurstCost(IReadOnlyList<ComponentCost> Components, double WindowSeconds, ContainerAppsPrices? Prices)
+public sealed record BurstCost(IReadOnlyList<ComponentCost> Components, double WindowSeconds,
+    ContainerAppsPrices? Prices)
 {
     public const string CsvHeader = "component,role,cpu_s,peak_mib";
 
@@ -16,7 +17,9 @@ public sealed record BurstCost(IReadOnlyList<ComponentCost> Components, double W
 
     public bool Has(ComponentRole role) => Components.Any(c => c.Role == role);
 
-    /// <summary>CPU-seconds of the apps, their sidecars and the broker: what the trio adds to the store's work.</summary>
+    /// <summary>
+    /// CPU-seconds of the apps, their sidecars and the broker: what the trio adds to the store's work.
+    /// </summary>
     public double TrioCpuSeconds => Components.Where(c => c.Role != ComponentRole.Store).Sum(c => c.CpuSeconds);
 
     /// <summary>The apps' and sidecars' peak memory, summed (each one's own peak).</summary>
@@ -34,13 +37,16 @@ public sealed record BurstCost(IReadOnlyList<ComponentCost> Components, double W
     /// <summary>The line a burst ends with, after its result line.</summary>
     public string Line()
     {
-        var parts = Components.Select(c => string.Create(CultureInfo.InvariantCulture, $"{c.Name} {c.CpuSeconds:0.00} CPU-s {c.PeakMiB:0} MiB"));
+        var parts = Components.Select(c =>
+            string.Create(CultureInfo.InvariantCulture, $"{c.Name} {c.CpuSeconds:0.00} CPU-s {c.PeakMiB:0} MiB"));
         var price = Price is { } cost
             ? string.Create(CultureInfo.InvariantCulture,
-                $"; at Container Apps prices {cost:0.000000} {Prices!.Currency} ({VcpuSeconds:0.00} vCPU-s, {GibSeconds:0.00} GiB-s)")
+                $"; at Container Apps prices {cost:0.000000} {Prices!.Currency} ({VcpuSeconds:0.00} vCPU-s, " +
+                $"{GibSeconds:0.00} GiB-s)")
             : "";
         return string.Create(CultureInfo.InvariantCulture,
-            $"cost over {WindowSeconds:0.0} s: {string.Join(", ", parts)}; the trio {TrioCpuSeconds:0.00} CPU-s{price}");
+            $"cost over {WindowSeconds:0.0} s: {string.Join(", ", parts)}; " +
+            $"the trio {TrioCpuSeconds:0.00} CPU-s{price}");
     }
 
     public string Csv()
@@ -48,7 +54,8 @@ public sealed record BurstCost(IReadOnlyList<ComponentCost> Components, double W
         var csv = new StringBuilder(CsvHeader).Append('\n');
         foreach (var c in Components)
         {
-            csv.Append(CultureInfo.InvariantCulture, $"{c.Name},{c.Role.ToString().ToLowerInvariant()},{c.CpuSeconds:0.000},{c.PeakMiB:0.0}\n");
+            csv.Append(CultureInfo.InvariantCulture,
+                $"{c.Name},{c.Role.ToString().ToLowerInvariant()},{c.CpuSeconds:0.000},{c.PeakMiB:0.0}\n");
         }
 
         return csv.ToString();

@@ -16,8 +16,10 @@ public sealed record ContainerAppsPrices(double VcpuSecond, double GibSecond, st
     public static ContainerAppsPrices? Load(Func<string, string?> environment, string? file)
     {
         var settings = file is not null && File.Exists(file) ? Parse(File.ReadAllLines(file)) : [];
-        string? Setting(string key) => environment(key) is { Length: > 0 } value ? value : settings.GetValueOrDefault(key);
-        return Number(Setting("ACA_PRICE_VCPU_SECOND")) is { } vcpu && Number(Setting("ACA_PRICE_GIB_SECOND")) is { } gib
+        string? Setting(string key) =>
+            environment(key) is { Length: > 0 } value ? value : settings.GetValueOrDefault(key);
+        return Number(Setting("ACA_PRICE_VCPU_SECOND")) is { } vcpu
+            && Number(Setting("ACA_PRICE_GIB_SECOND")) is { } gib
             ? new ContainerAppsPrices(vcpu, gib, Setting("ACA_PRICE_CURRENCY") ?? "USD")
             : null;
     }
@@ -50,5 +52,6 @@ public sealed record ContainerAppsPrices(double VcpuSecond, double GibSecond, st
             .ToDictionary(g => g.Key, g => g.Last().Value, StringComparer.Ordinal);
 
     private static double? Number(string? text) =>
-        double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value) && value >= 0 ? value : null;
+        double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
+            && value >= 0 ? value : null;
 }

@@ -12,7 +12,9 @@ public static class LocalProcesses
 {
     public const string DefaultFolder = ".dapr/pids";
 
-    /// <summary>Each component the folder leads to, with its processes; none when there is no folder or no /proc.</summary>
+    /// <summary>
+    /// Each component the folder leads to, with its processes; none when there is no folder or no /proc.
+    /// </summary>
     public static IReadOnlyList<Component> Find(string folder, string proc = "/proc")
     {
         if (!Directory.Exists(folder) || !Directory.Exists(proc))
@@ -37,7 +39,10 @@ public static class LocalProcesses
         return components;
     }
 
-    /// <summary>The pid in <paramref name="folder"/>/<paramref name="role"/>, if that process still runs and is the one recorded.</summary>
+    /// <summary>
+    /// The pid in <paramref name="folder"/>/<paramref name="role"/>, if that process still runs and is the one
+    /// recorded.
+    /// </summary>
     private static int? Recorded(string folder, string role, string proc)
     {
         var path = Path.Combine(folder, role);
@@ -46,7 +51,8 @@ public static class LocalProcesses
             return null;
         }
 
-        var cells = File.ReadAllText(path).Split(' ', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var cells =
+            File.ReadAllText(path).Split(' ', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (cells.Length == 0 || !int.TryParse(cells[0], NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
             || ProcStat.Read(proc, pid) is not { } stat)
         {
@@ -136,7 +142,8 @@ public static class LocalProcesses
     }
 
     private static string? Variable(string[] environment, string name) =>
-        environment.FirstOrDefault(e => e.StartsWith(name + "=", StringComparison.Ordinal))?[(name.Length + 1)..] is { Length: > 0 } value
+        environment.FirstOrDefault(e =>
+            e.StartsWith(name + "=", StringComparison.Ordinal))?[(name.Length + 1)..] is { Length: > 0 } value
             ? value
             : null;
 }

@@ -35,7 +35,9 @@ public sealed class LocalRunMeasurement : IAsyncDisposable
         return new LocalRunMeasurement(cost, depths is null ? null : QueueSampler.Start(depths, Queues));
     }
 
-    /// <summary>Ends the window: the cost (none when no process was found) and the queue series (none without a broker).</summary>
+    /// <summary>
+    /// Ends the window: the cost (none when no process was found) and the queue series (none without a broker).
+    /// </summary>
     public async Task<(BurstCost? Cost, QueueSeries? Queues)> StopAsync()
     {
         var cost = _cost is null ? null : await _cost.StopAsync(ContainerAppsPrices.Load());
@@ -50,7 +52,8 @@ public sealed class LocalRunMeasurement : IAsyncDisposable
             return null;
         }
 
-        var cells = (await File.ReadAllTextAsync(file)).Split(' ', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var cells = (await File.ReadAllTextAsync(file))
+            .Split(' ', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         return cells switch
         {
             ["redis", var endpoint] => await RedisQueueDepths.ConnectAsync(endpoint, Queues),

@@ -22,7 +22,9 @@ public sealed record QueueSeries(IReadOnlyList<string> Queues, IReadOnlyList<Que
             csv.Append(sample.Second.ToString(CultureInfo.InvariantCulture));
             foreach (var queue in Queues)
             {
-                csv.Append(',').Append(sample.Waiting.TryGetValue(queue, out var n) ? n.ToString(CultureInfo.InvariantCulture) : "");
+                csv.Append(',').Append(sample.Waiting.TryGetValue(queue, out var n)
+                    ? n.ToString(CultureInfo.InvariantCulture)
+                    : "");
             }
 
             csv.Append('\n');
@@ -45,7 +47,8 @@ public sealed record QueueSeries(IReadOnlyList<string> Queues, IReadOnlyList<Que
         foreach (var line in lines.Skip(1))
         {
             var cells = line.Split(',');
-            if (cells.Length != queues.Length + 1 || !int.TryParse(cells[0], NumberStyles.None, CultureInfo.InvariantCulture, out var second))
+            if (cells.Length != queues.Length + 1
+                || !int.TryParse(cells[0], NumberStyles.None, CultureInfo.InvariantCulture, out var second))
             {
                 throw new InvalidDataException($"'{line}' is not a row of {queues.Length} queues");
             }

@@ -10,7 +10,8 @@ namespace OrderDistribution.LoadTool.Costs;
 /// once per <see cref="QueueSampler"/> tick and a slow answer delays the next one rather than piling up.
 /// </summary>
 /// <param name="listQueues">Returns rabbitmqctl's <c>list_queues name messages</c> output for the vhost.</param>
-public sealed class RabbitMqQueueDepths(Func<CancellationToken, Task<string>> listQueues, IReadOnlyList<string> queues) : IQueueDepths
+public sealed class RabbitMqQueueDepths(Func<CancellationToken, Task<string>> listQueues, IReadOnlyList<string> queues)
+    : IQueueDepths
 {
     /// <summary>Asks the local node with rabbitmqctl, about the queues of <paramref name="vhost"/>.</summary>
     public static RabbitMqQueueDepths Local(string vhost, IReadOnlyList<string> queues) =>
@@ -19,7 +20,9 @@ public sealed class RabbitMqQueueDepths(Func<CancellationToken, Task<string>> li
     public async Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken cancellationToken) =>
         Parse(await listQueues(cancellationToken), queues);
 
-    /// <summary>Each named queue's count from <c>list_queues name messages</c> lines (tab- or space-separated).</summary>
+    /// <summary>
+    /// Each named queue's count from <c>list_queues name messages</c> lines (tab- or space-separated).
+    /// </summary>
     public static IReadOnlyDictionary<string, long> Parse(string listing, IReadOnlyList<string> queues)
     {
         var depths = new Dictionary<string, long>(StringComparer.Ordinal);

@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace OrderDistribution.LoadTool.Scheduling;
 
 /// <summary>
@@ -12,8 +14,9 @@ public readonly record struct ClockSkew(TimeSpan Offset, TimeSpan Uncertainty)
     public string Describe(string service)
     {
         var direction = Offset >= TimeSpan.Zero ? "ahead of" : "behind";
-        var how = FormattableString.Invariant(
-            $"{Math.Abs(Offset.TotalSeconds):0.000} s {direction} this machine's (±{Uncertainty.TotalSeconds:0.000} s");
+        var how = string.Create(CultureInfo.InvariantCulture,
+            $"{Math.Abs(Offset.TotalSeconds):0.000} s {direction} this machine's " +
+            $"(±{Uncertainty.TotalSeconds:0.000} s");
         return $"Clock: {service}'s clock is {how}, from its Date header); the burst is scheduled, and measured, " +
                $"in {service}'s time.";
     }

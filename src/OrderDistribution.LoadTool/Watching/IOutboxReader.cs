@@ -1,6 +1,8 @@
 namespace OrderDistribution.LoadTool.Watching;
 
-/// <summary>What the watcher needs of the store: the blobs of one outbox under a name prefix, a page at a time.</summary>
+/// <summary>
+/// What the watcher needs of the store: the blobs of one outbox under a name prefix, a page at a time.
+/// </summary>
 public interface IOutboxReader
 {
     /// <summary>Where the store is, for messages.</summary>

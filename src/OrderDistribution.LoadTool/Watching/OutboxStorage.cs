@@ -28,17 +28,21 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
     /// <summary>How long the first call may take before storage is named unreachable.</summary>
     public TimeSpan ProbeTimeout { get; init; } = TimeSpan.FromSeconds(5);
 
-    /// <summary>Clear deletes the blobs and keeps the containers (Entra ID, role assignments scoped to the containers), else
-    /// deletes and recreates the containers.</summary>
+    /// <summary>Clear deletes the blobs and keeps the containers (Entra ID, role assignments scoped to the containers),
+    /// else deletes and recreates the containers.</summary>
     public bool KeepContainers { get; init; }
 
-    /// <summary>How long clear waits, at most, for Azure to release a deleted container's name (about 30 s there).</summary>
+    /// <summary>
+    /// How long clear waits, at most, for Azure to release a deleted container's name (about 30 s there).
+    /// </summary>
     public TimeSpan ContainerReleaseBudget { get; init; } = TimeSpan.FromSeconds(120);
 
     /// <summary>How long clear waits between tries to recreate a container Azure still deletes.</summary>
     public TimeSpan ContainerReleaseInterval { get; init; } = TimeSpan.FromSeconds(2);
 
-    /// <summary>Deletes clear runs at once: one process's share of the account's request rate, whatever the outboxes hold.</summary>
+    /// <summary>
+    /// Deletes clear runs at once: one process's share of the account's request rate, whatever the outboxes hold.
+    /// </summary>
     public int ClearConcurrency { get; init; } = 32;
 
     /// <summary>Blobs per listing page while clearing (5,000 is the service's largest).</summary>
@@ -77,18 +81,24 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
         e is RequestFailedException { Status: (401 or 403) and var status }
             ? new LoadToolException(
                 $"Storage at {Endpoint} refused the load tool{doing} ({status}: {FailureText.FirstLine(e.Message)}).",
-                "Check --storage (the account key) or, with --storage-account-url, your Storage Blob Data Contributor role.",
+                "Check --storage (the account key) or, with --storage-account-url, your Storage Blob Data " +
+                "Contributor role.",
                 ExitCodes.BadInput, e)
             : new LoadToolException(
                 $"Storage at {Endpoint} is not reachable{doing}: {FailureText.Reason(e)}.",
-                "Start Azurite and the trio with scripts/run-local.sh, or point --storage / --storage-account-url at a running account.",
+                "Start Azurite and the trio with scripts/run-local.sh, or point --storage / --storage-account-url at " +
+                "a running account.",
                 ExitCodes.Unreachable, e);
 
-    /// <summary>Takes the store for one burst at a time: the lease on the marker blob in the tool's own container.</summary>
-    /// <exception cref="LoadToolException">Another burst holds the store, or storage failed or refused the tool.</exception>
+    /// <summary>
+    /// Takes the store for one burst at a time: the lease on the marker blob in the tool's own container.
+    /// </summary>
+    /// <exception cref="LoadToolException">Another burst holds the store, or storage failed or refused the
+    /// tool.</exception>
     public async Task<StoreLease> HoldAsync(LeaseHolder holder, TimeSpan duration, CancellationToken cancellationToken)
     {
-        const string doing = " while taking the lease on " + OrderTopology.LoadToolContainer + "/" + StoreLease.MarkerBlob;
+        const string doing =
+            " while taking the lease on " + OrderTopology.LoadToolContainer + "/" + StoreLease.MarkerBlob;
         try
         {
             return await StoreLease.TakeAsync(client, holder, duration, Outage, cancellationToken);
@@ -96,8 +106,10 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
         catch (RequestFailedException e) when (e.Status == 403 && KeepContainers)
         {
             throw new LoadToolException(
-                $"Storage at {Endpoint} refused the load tool the container {OrderTopology.LoadToolContainer} (403: {FailureText.FirstLine(e.Message)}).",
-                "Run 'azd provision': the deployment makes that container and gives you the right to hold it.", ExitCodes.BadInput, e);
+                $"Storage at {Endpoint} refused the load tool the container {OrderTopology.LoadToolContainer} (403: " +
+                $"{FailureText.FirstLine(e.Message)}).",
+                "Run 'azd provision': the deployment makes that container and gives you the right to hold it.",
+                ExitCodes.BadInput, e);
         }
         catch (RequestFailedException e)
         {
@@ -156,17 +168,19 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
     /// <param name="progress">Told how far the deletes are, or which container Azure still deletes.</param>
     /// <exception cref="LoadToolException">Storage failed, or kept a name blocked past the budget.</exception>
     public Task ClearAsync(IProgress<string>? progress, CancellationToken cancellationToken) =>
-        KeepContainers ? DeleteBlobsAsync(progress, cancellationToken) : RecreateContainersAsync(progress, cancellationToken);
+        KeepContainers ? DeleteBlobsAsync(progress, cancellationToken)
+            : RecreateContainersAsync(progress, cancellationToken);
 
     /// <summary>
-    /// Deletes every blob of the outboxes, a listing page at a time, with at most <see cref="ClearConcurrency"/> deletes
-    /// at once. The containers stay: in Azure the role assignments that let the receivers and the user write there are
-    /// scoped to them (infra/main.bicep), and a deleted container takes its role assignments with it. A missing outbox
-    /// is created.
+    /// Deletes every blob of the outboxes, a listing page at a time, with at most <see cref="ClearConcurrency"/>
+    /// deletes at once. The containers stay: in Azure the role assignments that let the receivers and the user write
+    /// there are scoped to them (infra/main.bicep), and a deleted container takes its role assignments with it. A
+    /// missing outbox is created.
     /// </summary>
     private async Task DeleteBlobsAsync(IProgress<string>? progress, CancellationToken cancellationToken)
     {
-        var parallel = new ParallelOptions { MaxDegreeOfParallelism = ClearConcurrency, CancellationToken = cancellationToken };
+        var parallel =
+            new ParallelOptions { MaxDegreeOfParallelism = ClearConcurrency, CancellationToken = cancellationToken };
         try
         {
             foreach (var name in outboxes)
@@ -179,10 +193,12 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
                 }
 
                 var deleted = 0;
-                await foreach (var page in container.GetBlobsAsync(BlobTraits.None, BlobStates.None, prefix: null, cancellationToken).AsPages(pageSizeHint: ClearPageSize))
+                await foreach (var page in container.GetBlobsAsync(BlobTraits.None, BlobStates.None, prefix: null,
+                    cancellationToken).AsPages(pageSizeHint: ClearPageSize))
                 {
                     await Parallel.ForEachAsync(page.Values, parallel, async (blob, ct) =>
-                        await container.DeleteBlobIfExistsAsync(blob.Name, DeleteSnapshotsOption.IncludeSnapshots, cancellationToken: ct));
+                        await container.DeleteBlobIfExistsAsync(blob.Name, DeleteSnapshotsOption.IncludeSnapshots,
+                            cancellationToken: ct));
                     deleted += page.Values.Count;
                     progress?.Report(string.Create(CultureInfo.InvariantCulture, $"{name}: {deleted} blobs deleted"));
                 }
@@ -199,10 +215,10 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
     }
 
     /// <summary>
-    /// With a key (Azurite): deletes the outbox containers (one call each, whatever they hold: Azurite drops 10,000 blobs in about
-    /// 0.05 s), then creates them again. Azure keeps a deleted container's name blocked for about 30 s
-    /// ("ContainerBeingDeleted"): that is waited out, bounded by <see cref="ContainerReleaseBudget"/>, so the
-    /// next run finds its containers. (The receivers also recreate a missing container on their next write.)
+    /// With a key (Azurite): deletes the outbox containers (one call each, whatever they hold: Azurite drops 10,000
+    /// blobs in about 0.05 s), then creates them again. Azure keeps a deleted container's name blocked for about 30 s
+    /// ("ContainerBeingDeleted"): that is waited out, bounded by <see cref="ContainerReleaseBudget"/>, so the next run
+    /// finds its containers. (The receivers also recreate a missing container on their next write.)
     /// </summary>
     private async Task RecreateContainersAsync(IProgress<string>? waiting, CancellationToken cancellationToken)
     {
@@ -218,14 +234,16 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
                 .AddTimeout(ContainerReleaseBudget)
                 .AddRetry(new Polly.Retry.RetryStrategyOptions
                 {
-                    ShouldHandle = new PredicateBuilder().Handle<RequestFailedException>(StorageFailure.IsContainerBeingDeleted),
+                    ShouldHandle =
+                        new PredicateBuilder().Handle<RequestFailedException>(StorageFailure.IsContainerBeingDeleted),
                     MaxRetryAttempts = int.MaxValue,
                     Delay = ContainerReleaseInterval,
                     BackoffType = DelayBackoffType.Constant,
                     OnRetry = args =>
                     {
                         waiting?.Report(string.Create(CultureInfo.InvariantCulture,
-                            $"storage still deletes the old container ({(DateTimeOffset.UtcNow - started).TotalSeconds:0} s)"));
+                            $"storage still deletes the old container " +
+                            $"({(DateTimeOffset.UtcNow - started).TotalSeconds:0} s)"));
                         return default;
                     },
                 })
@@ -233,15 +251,18 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
             foreach (var name in outboxes)
             {
                 await recreate.ExecuteAsync(
-                    async ct => await client.GetBlobContainerClient(name).CreateIfNotExistsAsync(PublicAccessType.None, cancellationToken: ct),
+                    async ct => await client.GetBlobContainerClient(name)
+                        .CreateIfNotExistsAsync(PublicAccessType.None, cancellationToken: ct),
                     cancellationToken);
             }
         }
         catch (Polly.Timeout.TimeoutRejectedException e)
         {
             throw new LoadToolException(
-                $"Storage at {Endpoint} still had the outboxes 'being deleted' after {ContainerReleaseBudget.TotalSeconds:0} s.",
-                "Run the next burst anyway (the receivers create a missing outbox on their next write), or clear again in a minute.",
+                $"Storage at {Endpoint} still had the outboxes 'being deleted' after " +
+                $"{ContainerReleaseBudget.TotalSeconds:0} s.",
+                "Run the next burst anyway (the receivers create a missing outbox on their next write), or clear " +
+                "again in a minute.",
                 ExitCodes.Unreachable, e);
         }
         catch (RequestFailedException e)

@@ -10,11 +10,12 @@ namespace OrderDistribution.LoadTool.Watching;
 /// together (<see cref="ListingPlan"/>), and a prefix whose orders are all in is never listed again. Looks list names
 /// only and count what is new; each blob's stored time is read once, at the end, in one listing of each outbox whole
 /// with metadata, which the report is made of. Looks are paced by <see cref="WatchPacing"/>, and never come closer
-/// than the last look took, so that a store slowed down by the burst is asked less, not more; a storage outage (no answer, refused, reset) is waited out until the watch's own
-/// timeout, told once when it begins and once when it ends. A look costs the tool the names it lists, not the orders
-/// expected. A listing that is merely slow never ends the watch with an error: at the timeout it reports what is still
-/// missing. A blob of another burst (its name tells its burst, <see cref="BurstId"/>) ends the watch without a result:
-/// met in a look, or in the last listing, which lists each outbox whole.
+/// than the last look took, so that a store slowed down by the burst is asked less, not more; a storage outage (no
+/// answer, refused, reset) is waited out until the watch's own timeout, told once when it begins and once when it ends.
+/// A look costs the tool the names it lists, not the orders expected. A listing that is merely slow never ends the
+/// watch with an error: at the timeout it reports what is still missing. A blob of another burst (its name tells its
+/// burst, <see cref="BurstId"/>) ends the watch without a result: met in a look, or in the last listing, which lists
+/// each outbox whole.
 /// </summary>
 public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, WatchClock? clock = null)
 {
@@ -29,7 +30,9 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
 
     private readonly WatchClock _clock = clock ?? WatchClock.System;
 
-    /// <summary>First wait after an outage's first failed listing; doubles up to <see cref="OutageMaxRetryDelay"/>.</summary>
+    /// <summary>
+    /// First wait after an outage's first failed listing; doubles up to <see cref="OutageMaxRetryDelay"/>.
+    /// </summary>
     public TimeSpan OutageRetryDelay { get; init; } = TimeSpan.FromSeconds(1);
 
     public TimeSpan OutageMaxRetryDelay { get; init; } = TimeSpan.FromSeconds(4);
@@ -38,8 +41,10 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     public TimeSpan FinalListingBudget { get; init; } = TimeSpan.FromSeconds(30);
 
     /// <param name="stored">Told the number of orders stored after every page listed, from the first one on.</param>
-    /// <param name="outages">Told one line when a storage outage begins (the watch's or the lease's), and one when it ends.</param>
-    /// <exception cref="LoadToolException">Storage stayed unreachable until the timeout, or another burst's blobs were met.</exception>
+    /// <param name="outages">Told one line when a storage outage begins (the watch's or the lease's), and one when it
+    /// ends.</param>
+    /// <exception cref="LoadToolException">Storage stayed unreachable until the timeout, or another burst's blobs were
+    /// met.</exception>
     public async Task<WatchReport> WatchAsync(
         WatchExpectation expected, DateTimeOffset scheduledAt, TimeSpan timeout,
         IProgress<int>? stored, IProgress<string>? outages, CancellationToken cancellationToken)
@@ -58,7 +63,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     }
 
     private async Task<WatchReport> WatchAsync(
-        WatchExpectation expected, DateTimeOffset scheduledAt, TimeSpan timeout, IProgress<int>? stored, StoreOutage outage,
+        WatchExpectation expected, DateTimeOffset scheduledAt, TimeSpan timeout, IProgress<int>? stored,
+        StoreOutage outage,
         CancellationToken cancellationToken)
     {
         var deadline = _clock.UtcNow + timeout;
@@ -107,7 +113,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                     while (continuation is not null);
 
                     names += listed;
-                    next.AddRange(tally.NextPrefixes(outbox, prefix, Math.Max(CallCost, tally.Stored / StoredPerCallName)));
+                    next.AddRange(tally.NextPrefixes(outbox, prefix,
+                        Math.Max(CallCost, tally.Stored / StoredPerCallName)));
                 }
 
                 pending[outbox] = next;
@@ -137,7 +144,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     /// other outbox that came after its prefix was done. Should storage not answer it once the watch timed out, the
     /// report is the looks' (Last-Modified for the stored times, which the output says).
     /// </summary>
-    /// <exception cref="LoadToolException">Another burst's blobs are there, or no answer for a complete burst.</exception>
+    /// <exception cref="LoadToolException">Another burst's blobs are there, or no answer for a complete
+    /// burst.</exception>
     private async Task<WatchReport> FinalReportAsync(
         WatchTally tally, DateTimeOffset scheduledAt, int calls, long names, DateTimeOffset deadline,
         StoreOutage outage, CancellationToken cancellationToken)
@@ -198,8 +206,10 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         if (tally.MetOtherBurst)
         {
             throw new LoadToolException(
-                $"The outboxes hold blobs of another burst besides burst {burst}'s ({tally.OtherBursts()}): it shared the store, so this burst has no exact result.",
-                "Clear the outboxes and run the burst again while no other runs (order-load run does both).", ExitCodes.SharedStore);
+                $"The outboxes hold blobs of another burst besides burst {burst}'s ({tally.OtherBursts()}): it " +
+                "shared the store, so this burst has no exact result.",
+                "Clear the outboxes and run the burst again while no other runs (order-load run does both).",
+                ExitCodes.SharedStore);
         }
     }
 
@@ -227,7 +237,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
             {
                 return null;
             }
-            catch (Exception e) when (!cancellationToken.IsCancellationRequested && (e is OperationCanceledException || StoreOutage.IsOutage(e)))
+            catch (Exception e) when (!cancellationToken.IsCancellationRequested
+                && (e is OperationCanceledException || StoreOutage.IsOutage(e)))
             {
                 outageSince ??= _clock.UtcNow;
                 outage.Failed(e);
@@ -235,8 +246,10 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                 {
                     throw new LoadToolException(
                         string.Create(CultureInfo.InvariantCulture,
-                            $"Storage at {storage.Endpoint} was unreachable from {outageSince:HH:mm:ss} until the watch's timeout, listing {outbox}: {FailureText.Reason(e)}."),
-                        "Start Azurite and the trio with scripts/run-local.sh (or bring the account back), then run watch again; the orders stored so far stay.",
+                            $"Storage at {storage.Endpoint} was unreachable from {outageSince:HH:mm:ss} until the " +
+                            $"watch's timeout, listing {outbox}: {FailureText.Reason(e)}."),
+                        "Start Azurite and the trio with scripts/run-local.sh (or bring the account back), then run " +
+                        "watch again; the orders stored so far stay.",
                         ExitCodes.Unreachable, e);
                 }
 

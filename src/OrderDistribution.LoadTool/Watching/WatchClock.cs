@@ -7,5 +7,6 @@ public class WatchClock
 
     public virtual DateTimeOffset UtcNow => DateTimeOffset.UtcNow;
 
-    public virtual Task DelayAsync(TimeSpan delay, CancellationToken cancellationToken) => Task.Delay(delay, cancellationToken);
+    public virtual Task DelayAsync(TimeSpan delay, CancellationToken cancellationToken) =>
+        Task.Delay(delay, cancellationToken);
 }

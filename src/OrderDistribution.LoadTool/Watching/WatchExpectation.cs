@@ -4,8 +4,8 @@ using OrderDistribution.LoadTool.Generation;
 namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>
-/// The valid orders a watch waits for, each with the outbox its delivery sends it to, the poison it never waits for, and
-/// the burst they are all of: a blob of another burst means that burst shared the store.
+/// The valid orders a watch waits for, each with the outbox its delivery sends it to, the poison it never waits for,
+/// and the burst they are all of: a blob of another burst means that burst shared the store.
 /// </summary>
 public sealed class WatchExpectation
 {

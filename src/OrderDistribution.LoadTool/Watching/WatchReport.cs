@@ -2,7 +2,8 @@ namespace OrderDistribution.LoadTool.Watching;
 
 /// <summary>What the outboxes held when the watch ended.</summary>
 /// <param name="Expected">How many valid orders were expected as blobs (poison is never expected).</param>
-/// <param name="LastStoredAt">The last valid order's stored time (the receiver's <c>storedat</c>, else Last-Modified).</param>
+/// <param name="LastStoredAt">The last valid order's stored time (the receiver's <c>storedat</c>, else
+/// Last-Modified).</param>
 public sealed record WatchReport(
     int Expected,
     IReadOnlyDictionary<string, int> CountPerContainer,
@@ -23,12 +24,16 @@ public sealed record WatchReport(
     /// <summary>Whether every stored order carried the receivers' <c>storedat</c> (millisecond resolution).</summary>
     public bool StoredAtFromMetadata { get; init; } = true;
 
-    /// <summary>What the looks cost the store: listing requests made, and blob names (no metadata) they returned.</summary>
+    /// <summary>
+    /// What the looks cost the store: listing requests made, and blob names (no metadata) they returned.
+    /// </summary>
     public int ListingCalls { get; init; }
 
     public long NamesListed { get; init; }
 
-    /// <summary>The last listing, of each outbox whole with the stored times: its requests, and names returned.</summary>
+    /// <summary>
+    /// The last listing, of each outbox whole with the stored times: its requests, and names returned.
+    /// </summary>
     public int FinalListingCalls { get; init; }
 
     public long FinalNamesListed { get; init; }
@@ -37,10 +42,15 @@ public sealed record WatchReport(
 
     public bool Complete => Missing.Count == 0;
 
-    /// <summary>From scheduling until the last valid order was stored, to the millisecond when the receivers wrote <c>storedat</c>.</summary>
+    /// <summary>
+    /// From scheduling until the last valid order was stored, to the millisecond when the receivers wrote
+    /// <c>storedat</c>.
+    /// </summary>
     public TimeSpan? CycleTime => LastStoredAt - ScheduledAt;
 
-    /// <summary>The orders stored over the cycle time: a burst that timed out is not credited with the orders it lacks.</summary>
+    /// <summary>
+    /// The orders stored over the cycle time: a burst that timed out is not credited with the orders it lacks.
+    /// </summary>
     public double? OrdersPerSecond =>
         CycleTime is { TotalSeconds: > 0 } cycle && Stored > 0 ? Stored / cycle.TotalSeconds : null;
 }

@@ -71,7 +71,8 @@ public sealed class WatchTally
     public string OtherBursts() => string.Join("; ", _others
         .GroupBy(o => (o.Container, Burst: BurstId.Of(o.Id)))
         .OrderBy(g => g.Key.Container, StringComparer.Ordinal).ThenBy(g => g.Key.Burst.Value)
-        .Select(g => string.Create(CultureInfo.InvariantCulture, $"{g.Key.Container}: {g.Count()} of burst {g.Key.Burst}")));
+        .Select(g =>
+            string.Create(CultureInfo.InvariantCulture, $"{g.Key.Container}: {g.Count()} of burst {g.Key.Burst}")));
 
     /// <summary>
     /// Forgets what was seen, for a listing that starts over, keeping what was allocated: a second tally beside this
@@ -145,12 +146,18 @@ public sealed class WatchTally
         _first = _first is { } first && first < at ? first : at;
     }
 
-    /// <summary>The prefixes to list instead of <paramref name="prefix"/> next time (<see cref="ListingPlan"/>); none once its orders are all in.</summary>
+    /// <summary>
+    /// The prefixes to list instead of <paramref name="prefix"/> next time (<see cref="ListingPlan"/>); none once its
+    /// orders are all in.
+    /// </summary>
     /// <param name="callCost">What one listing call costs the store, in names listed.</param>
     public IReadOnlyList<string> NextPrefixes(string outbox, string prefix, long callCost) =>
         ListingPlan.Of(_namesOf[outbox], i => IsIn(outbox, i), prefix, callCost);
 
-    /// <summary>Whether the expected order at <paramref name="index"/> of the outbox's names was seen there (or, routed wrong, in the other outbox).</summary>
+    /// <summary>
+    /// Whether the expected order at <paramref name="index"/> of the outbox's names was seen there (or, routed wrong,
+    /// in the other outbox).
+    /// </summary>
     private bool IsIn(string outbox, int index) =>
         _seenIn[outbox][index] || _storedAt.ContainsKey(_idsOf[outbox][index]);
 
@@ -179,7 +186,8 @@ public sealed class WatchTally
     }
 
     /// <summary>The report of a whole listing at once.</summary>
-    public static WatchReport Of(WatchExpectation expected, IReadOnlyList<string> outboxes, DateTimeOffset scheduledAt, IEnumerable<OutboxBlob> blobs)
+    public static WatchReport Of(WatchExpectation expected, IReadOnlyList<string> outboxes, DateTimeOffset scheduledAt,
+        IEnumerable<OutboxBlob> blobs)
     {
         var tally = new WatchTally(expected, outboxes);
         foreach (var blob in blobs)

@@ -11,10 +11,14 @@ namespace OrderDistribution.Messaging.Inbound;
 /// </summary>
 internal static class BulkSubscribeMessageReader
 {
-    /// <summary>The entries' metadata, which nothing here reads: one empty dictionary rather than one an entry.</summary>
+    /// <summary>
+    /// The entries' metadata, which nothing here reads: one empty dictionary rather than one an entry.
+    /// </summary>
     private static readonly Dictionary<string, string> NoMetadata = [];
 
-    /// <summary>The entries' content type, which nothing here reads either (the decoder tells the forms apart itself).</summary>
+    /// <summary>
+    /// The entries' content type, which nothing here reads either (the decoder tells the forms apart itself).
+    /// </summary>
     private const string NoContentType = "";
 
     /// <returns>The request; null when the body is no JSON object with an <c>entries</c> array.</returns>
@@ -42,7 +46,9 @@ internal static class BulkSubscribeMessageReader
 
             if (seen.Add(entryId))
             {
-                var @event = entry.ValueKind == JsonValueKind.Object && entry.TryGetProperty("event", out var value) ? value : default;
+                var @event = entry.ValueKind == JsonValueKind.Object && entry.TryGetProperty("event", out var value)
+                    ? value
+                    : default;
                 read.Add(new BulkSubscribeMessageEntry<JsonElement>(entryId, NoContentType, NoMetadata, @event));
             }
         }
@@ -50,7 +56,8 @@ internal static class BulkSubscribeMessageReader
         return new BulkSubscribeMessage<JsonElement>(read, TextOf(root, "topic") ?? "", NoMetadata);
     }
 
-    /// <returns>The entry's id as the sidecar wrote it (a number as its text); null when it has none to answer under.</returns>
+    /// <returns>The entry's id as the sidecar wrote it (a number as its text); null when it has none to answer
+    /// under.</returns>
     private static string? EntryIdOf(JsonElement entry)
     {
         if (entry.ValueKind != JsonValueKind.Object || !entry.TryGetProperty("entryId", out var id))
@@ -67,7 +74,8 @@ internal static class BulkSubscribeMessageReader
     }
 
     private static string? TextOf(JsonElement parent, string property) =>
-        parent.ValueKind == JsonValueKind.Object && parent.TryGetProperty(property, out var value) && value.ValueKind == JsonValueKind.String
+        parent.ValueKind == JsonValueKind.Object && parent.TryGetProperty(property, out var value)
+            && value.ValueKind == JsonValueKind.String
             ? TextOf(value)
             : null;
 

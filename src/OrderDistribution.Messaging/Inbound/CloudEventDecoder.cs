@@ -20,7 +20,8 @@ public static class CloudEventDecoder
         {
             return DecodeAny(@event);
         }
-        catch (Exception e) when (e is JsonException or InvalidOperationException or FormatException or ArgumentException)
+        catch (Exception e)
+            when (e is JsonException or InvalidOperationException or FormatException or ArgumentException)
         {
             // For example a string whose escapes are not valid UTF-16, which the reader refuses to hand over.
             throw new InvalidOrderException($"not an order: {e.Message}");

@@ -17,8 +17,8 @@ namespace OrderDistribution.Messaging.Inbound;
 /// makes the pub/sub routes answer 500 or 400: each entry is decided on its own (an entry that is not a valid order is
 /// dropped with a warning), every request is answered within <see cref="MessagingOptions.RequestDeadline"/>, and only
 /// entries published or stored for certain are answered SUCCESS. The binding route carries one message and knows no
-/// statuses: it answers 400 for a message that can never succeed, by choice (<see cref="HandleBindingAsync"/>), and never
-/// 500. The bodies are read here, not by model binding, whose failures would answer 400 for the whole run.
+/// statuses: it answers 400 for a message that can never succeed, by choice (<see cref="HandleBindingAsync"/>), and
+/// never 500. The bodies are read here, not by model binding, whose failures would answer 400 for the whole run.
 /// </summary>
 public static class OrderEntryPoints
 {
@@ -39,7 +39,8 @@ public static class OrderEntryPoints
             HandleBindingAsync(request, new RequestRun(handler, options.Value, routes.InputBinding, logger, outage)));
 
         // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent. The bindings model keeps
-        // the bulk subscription as it always had: no pub/sub component is in its scope, so the sidecar delivers nothing on it.
+        // the bulk subscription as it always had: no pub/sub component is in its scope, so the sidecar delivers nothing
+        // on it.
         var messaging = options.Value;
         if (messaging.Model != MessagingModel.PubSubSingle)
         {
@@ -63,7 +64,8 @@ public static class OrderEntryPoints
     /// A body that is not a bulk request at all cannot be answered entry by entry: it gets a 404, the answer
     /// with which Dapr drops a request instead of sending it again forever.
     /// </summary>
-    private static async Task<Results<Ok<BulkSubscribeAppResponse>, ProblemHttpResult>> HandleBulkAsync(HttpRequest request, RequestRun run)
+    private static async Task<Results<Ok<BulkSubscribeAppResponse>, ProblemHttpResult>> HandleBulkAsync(
+        HttpRequest request, RequestRun run)
     {
         var (body, unreadable) = await ReadJsonAsync(request);
         using var _ = body;
@@ -91,16 +93,20 @@ public static class OrderEntryPoints
 
         var progress = await run.RunAsync(orders, MessagingModel.PubSubBulk, request.HttpContext.RequestAborted);
         var statuses = message.Entries
-            .Select(entry => dropped.Contains(entry.EntryId) || run.DropIfRefused(progress, entry.EntryId) ? BulkSubscribeAppResponseStatus.DROP
+            .Select(entry => dropped.Contains(entry.EntryId) || run.DropIfRefused(progress, entry.EntryId)
+                ? BulkSubscribeAppResponseStatus.DROP
                 : progress.IsDone(entry.EntryId) ? BulkSubscribeAppResponseStatus.SUCCESS
                 : BulkSubscribeAppResponseStatus.RETRY)
             .ToList();
         run.Answered(MessagingModel.PubSubBulk, statuses, progress);
         return TypedResults.Ok(new BulkSubscribeAppResponse(
-            message.Entries.Zip(statuses, (entry, status) => new BulkSubscribeAppResponseEntry(entry.EntryId, status)).ToList()));
+            message.Entries.Zip(statuses, (entry, status) => new BulkSubscribeAppResponseEntry(entry.EntryId, status))
+                .ToList()));
     }
 
-    /// <summary>Anything that is not one valid order is answered DROP, the status with which Dapr drops a message.</summary>
+    /// <summary>
+    /// Anything that is not one valid order is answered DROP, the status with which Dapr drops a message.
+    /// </summary>
     private static async Task<Ok<SingleRequestAnswer>> HandleSingleAsync(HttpRequest request, RequestRun run)
     {
         var (body, unreadable) = await ReadJsonAsync(request);
@@ -117,7 +123,8 @@ public static class OrderEntryPoints
             return Answer(BulkSubscribeAppResponseStatus.DROP);
         }
 
-        var progress = await run.RunAsync([new InboundOrder(entryId, order)], MessagingModel.PubSubSingle, request.HttpContext.RequestAborted);
+        var progress = await run.RunAsync(
+            [new InboundOrder(entryId, order)], MessagingModel.PubSubSingle, request.HttpContext.RequestAborted);
         return Answer(
             run.DropIfRefused(progress, entryId) ? BulkSubscribeAppResponseStatus.DROP
             : progress.IsDone(entryId) ? BulkSubscribeAppResponseStatus.SUCCESS
@@ -131,7 +138,8 @@ public static class OrderEntryPoints
         }
     }
 
-    /// <returns>The order, or null when the entry is no valid order: then it is dropped with one warning naming why.</returns>
+    /// <returns>The order, or null when the entry is no valid order: then it is dropped with one warning naming
+    /// why.</returns>
     private static Order? DecodeOrDrop(JsonElement root, string entryId, RequestRun run, out string invalid)
     {
         try
@@ -149,8 +157,9 @@ public static class OrderEntryPoints
 
     /// <summary>
     /// Input bindings know no statuses: 200 when done, 503 to have the broker deliver it again. What is not a
-    /// valid order, or an order the sidecar refuses for good, gets a 400, which a broker with a delivery limit dead-letters, or, on brokers that would
-    /// requeue it forever, a 200 after the drop is logged (<see cref="MessagingOptions.InvalidBindingMessage"/>).
+    /// valid order, or an order the sidecar refuses for good, gets a 400, which a broker with a delivery limit
+    /// dead-letters, or, on brokers that would requeue it forever, a 200 after the drop is logged (<see
+    /// cref="MessagingOptions.InvalidBindingMessage"/>).
     /// </summary>
     private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, RequestRun run)
     {
@@ -159,7 +168,8 @@ public static class OrderEntryPoints
         using var _ = body;
         if (body is null)
         {
-            run.NotARequest(request, unreadable!, run.RejectsInvalidBindingMessages ? "400, so that the broker dead-letters it" : "200, dropped");
+            run.NotARequest(request, unreadable!, run.RejectsInvalidBindingMessages
+                ? "400, so that the broker dead-letters it" : "200, dropped");
             return Invalid($"Not an order: {unreadable}.");
         }
 
@@ -168,14 +178,16 @@ public static class OrderEntryPoints
             return Invalid(invalid);
         }
 
-        var progress = await run.RunAsync([new InboundOrder(entryId, order)], MessagingModel.Bindings, request.HttpContext.RequestAborted);
+        var progress = await run.RunAsync(
+            [new InboundOrder(entryId, order)], MessagingModel.Bindings, request.HttpContext.RequestAborted);
         if (run.DropIfRefused(progress, entryId))
         {
             return Invalid($"Order {order.OrderId} can never be sent on: {progress.DroppedBecause(entryId)}.");
         }
 
         var done = progress.IsDone(entryId);
-        run.Answered(MessagingModel.Bindings, [done ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY], progress);
+        run.Answered(MessagingModel.Bindings,
+            [done ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY], progress);
         return done
             ? TypedResults.Ok()
             : TypedResults.Problem($"Order {order.OrderId} could not be processed now; deliver it again.",
@@ -190,7 +202,8 @@ public static class OrderEntryPoints
         }
     }
 
-    /// <returns>The CloudEvent's id; a placeholder when it has none that can be read as text (the answer names no id).</returns>
+    /// <returns>The CloudEvent's id; a placeholder when it has none that can be read as text (the answer names no
+    /// id).</returns>
     private static string CloudEventIdOf(JsonElement cloudEvent)
     {
         try
@@ -219,7 +232,9 @@ public static class OrderEntryPoints
         }
         catch (BadHttpRequestException e) when (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
         {
-            return (null, "the body is larger than any request of Messaging:MaxMessagesCount messages of Messaging:MaxMessageBytes");
+            return (null,
+                "the body is larger than any request of Messaging:MaxMessagesCount messages of " +
+                "Messaging:MaxMessageBytes");
         }
         catch (Exception e) when (e is OperationCanceledException or IOException or BadHttpRequestException)
         {

@@ -8,10 +8,12 @@ namespace OrderDistribution.Messaging.Inbound;
 /// request is answered from it when the handler finishes or its deadline passes, whichever comes first; an entry not
 /// marked by then is answered RETRY.
 /// </summary>
-/// <param name="entries">How many entries the request has: room for all is made at once, instead of growing as they are done.</param>
+/// <param name="entries">How many entries the request has: room for all is made at once, instead of growing as they are
+/// done.</param>
 public sealed class RequestProgress(int entries) : IOrderProgress
 {
-    private readonly ConcurrentDictionary<string, byte> _done = new(Environment.ProcessorCount, entries, StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, byte> _done =
+        new(Environment.ProcessorCount, entries, StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, string> _dropped = new(StringComparer.Ordinal);
     private string? _firstFailure;
 

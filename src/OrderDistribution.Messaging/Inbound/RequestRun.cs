@@ -6,7 +6,8 @@ using Microsoft.Extensions.Logging;
 namespace OrderDistribution.Messaging.Inbound;
 
 /// <summary>One request of the sidecar: runs the handler within the deadline and logs what became of it.</summary>
-internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions options, string source, ILogger logger, RetryOutage outage)
+internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions options, string source,
+    ILogger logger, RetryOutage outage)
 {
     private readonly long _started = Stopwatch.GetTimestamp();
 
@@ -35,7 +36,8 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
         }
         catch (OperationCanceledException) when (deadline.IsCancellationRequested)
         {
-            progress.MarkFailed("(all)", $"the request passed its deadline of {options.RequestDeadline.TotalSeconds:0.###} s");
+            progress.MarkFailed("(all)",
+                $"the request passed its deadline of {options.RequestDeadline.TotalSeconds:0.###} s");
         }
         catch (Exception e)
         {
@@ -77,14 +79,16 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
     /// One line per request, at Debug, naming the first failure. Entries answered RETRY count toward the app's outage
     /// (<see cref="RetryOutage"/>), which is logged as one; each dropped entry has its own warning line.
     /// </summary>
-    public void Answered(MessagingModel model, IReadOnlyList<BulkSubscribeAppResponseStatus> statuses, RequestProgress? progress)
+    public void Answered(MessagingModel model, IReadOnlyList<BulkSubscribeAppResponseStatus> statuses,
+        RequestProgress? progress)
     {
         var retryCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.RETRY);
         if (logger.IsEnabled(LogLevel.Debug))
         {
             var successCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.SUCCESS);
             var dropCount = statuses.Count - successCount - retryCount;
-            LogRequest(logger, statuses.Count, source, model.Text(), successCount, retryCount, dropCount, ElapsedMs, progress?.FirstFailure ?? "none");
+            LogRequest(logger, statuses.Count, source, model.Text(), successCount, retryCount, dropCount, ElapsedMs,
+                progress?.FirstFailure ?? "none");
         }
 
         outage.Answered(source, model, retryCount, progress?.FirstFailure ?? "none");
@@ -99,11 +103,13 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
         "Dropped the entry at position {Position} from {Source}: it has no entryId, so no status can name it")]
     private static partial void LogUnanswerable(ILogger logger, string source, int position);
 
-    [LoggerMessage(LogLevel.Warning, "A request to {Source} is not one the app can answer entry by entry, answered {Answer}: {Reason}")]
+    [LoggerMessage(LogLevel.Warning,
+        "A request to {Source} is not one the app can answer entry by entry, answered {Answer}: {Reason}")]
     private static partial void LogNotARequest(ILogger logger, string source, string reason, string answer);
 
     [LoggerMessage(LogLevel.Debug,
-        "Request of {Count} from {Source} ({Model}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} dropped in {ElapsedMs} ms; first failure: {FirstFailure}")]
+        "Request of {Count} from {Source} ({Model}): {SuccessCount} succeeded, {RetryCount} to retry, {DropCount} " +
+        "dropped in {ElapsedMs} ms; first failure: {FirstFailure}")]
     private static partial void LogRequest(
         ILogger logger, int count, string source, string model, int successCount, int retryCount, int dropCount,
         long elapsedMs, string firstFailure);
@@ -111,6 +117,7 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
     [LoggerMessage(LogLevel.Warning, "The caller of a request from {Source} ({Model}) hung up after {ElapsedMs} ms")]
     private static partial void LogCallerHungUp(ILogger logger, string source, string? model, long elapsedMs);
 
-    [LoggerMessage(LogLevel.Error, "Handling a request from {Source} ({Model}) failed: what is not done is answered RETRY")]
+    [LoggerMessage(LogLevel.Error,
+        "Handling a request from {Source} ({Model}) failed: what is not done is answered RETRY")]
     private static partial void LogHandlerFailed(ILogger logger, Exception exception, string source, string model);
 }

@@ -6,10 +6,11 @@ namespace OrderDistribution.Messaging.Inbound;
 /// <summary>
 /// Requests answered RETRY, logged as an outage instead of one by one (one per process, shared by every request):
 /// a warning when the first request of an outage is answered RETRY, naming its first failure; while requests go on
-/// being answered RETRY, a warning at most every <see cref="WarningPace.Interval"/> (the pace the circuit breakers share)
-/// with the count since the last line; and one line when none has been answered RETRY for <see cref="QuietPeriod"/>, with
-/// the outage's length and the requests and entries answered RETRY in all, which retry-drop.kql sums. An outage of a
-/// minute in single mode, 500 requests at once retried every second, was 160,000 lines.
+/// being answered RETRY, a warning at most every <see cref="WarningPace.Interval"/> (the pace the circuit breakers
+/// share) with the count since the last line; and one line when none has been answered RETRY for <see
+/// cref="QuietPeriod"/>, with the outage's length and the requests and entries answered RETRY in all, which
+/// retry-drop.kql sums. An outage of a minute in single mode, 500 requests at once retried every second, was 160,000
+/// lines.
 /// </summary>
 internal sealed partial class RetryOutage : IDisposable
 {
@@ -41,7 +42,9 @@ internal sealed partial class RetryOutage : IDisposable
         _logger = logger;
     }
 
-    /// <summary>A request was answered; it counts when <paramref name="retryCount"/> of its entries were answered RETRY.</summary>
+    /// <summary>
+    /// A request was answered; it counts when <paramref name="retryCount"/> of its entries were answered RETRY.
+    /// </summary>
     public void Answered(string source, MessagingModel model, int retryCount, string firstFailure)
     {
         if (retryCount == 0)
@@ -120,15 +123,21 @@ internal sealed partial class RetryOutage : IDisposable
     }
 
     [LoggerMessage(LogLevel.Warning,
-        "Requests from {Source} ({Model}) are answered RETRY: {RetryCount} entries in the first; one warning at most every 5 s while it lasts; first failure: {FirstFailure}")]
-    private static partial void LogStarted(ILogger logger, string source, string model, int retryCount, string firstFailure);
+        "Requests from {Source} ({Model}) are answered RETRY: {RetryCount} entries in the first; one warning at most " +
+        "every 5 s while it lasts; first failure: {FirstFailure}")]
+    private static partial void LogStarted(ILogger logger, string source, string model, int retryCount,
+        string firstFailure);
 
     [LoggerMessage(LogLevel.Warning,
-        "Requests from {Source} ({Model}) are still answered RETRY after {Seconds} s: {RequestCount} requests with {RetryCount} entries since the last line; first failure: {FirstFailure}")]
+        "Requests from {Source} ({Model}) are still answered RETRY after {Seconds} s: {RequestCount} requests with " +
+        "{RetryCount} entries since the last line; first failure: {FirstFailure}")]
     private static partial void LogGoesOn(
-        ILogger logger, string source, string model, double seconds, int requestCount, int retryCount, string firstFailure);
+        ILogger logger, string source, string model, double seconds, int requestCount, int retryCount,
+        string firstFailure);
 
     [LoggerMessage(LogLevel.Information,
-        "Requests from {Source} ({Model}) are answered again: for {Seconds} s, {RequestCount} requests were answered RETRY, with {RetryCount} entries in all")]
-    private static partial void LogEnded(ILogger logger, string source, string model, double seconds, int requestCount, int retryCount);
+        "Requests from {Source} ({Model}) are answered again: for {Seconds} s, {RequestCount} requests were answered " +
+        "RETRY, with {RetryCount} entries in all")]
+    private static partial void LogEnded(ILogger logger, string source, string model, double seconds, int requestCount,
+        int retryCount);
 }

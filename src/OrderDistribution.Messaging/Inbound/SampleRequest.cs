@@ -20,10 +20,13 @@ public static class SampleRequest
         Sample(4, Delivery.Standard),
     ];
 
-    /// <summary>Reads and decodes the sample request and writes its answers, as the entry points do, to nowhere.</summary>
+    /// <summary>
+    /// Reads and decodes the sample request and writes its answers, as the entry points do, to nowhere.
+    /// </summary>
     /// <param name="answerOptions">The options the app's answers are written with (ASP.NET's JSON options).</param>
     /// <returns>The orders decoded from it: <see cref="Orders"/>.</returns>
-    public static async Task<IReadOnlyList<Order>> DecodeAsync(JsonSerializerOptions answerOptions, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<Order>> DecodeAsync(JsonSerializerOptions answerOptions,
+        CancellationToken cancellationToken)
     {
         using var body = await JsonDocument.ParseAsync(new MemoryStream(Body()), default, cancellationToken);
         var message = BulkSubscribeMessageReader.Read(body, _ => { })
@@ -33,7 +36,8 @@ public static class SampleRequest
             .Select(entry => new BulkSubscribeAppResponseEntry(entry.EntryId, BulkSubscribeAppResponseStatus.SUCCESS))
             .ToList()), answerOptions, cancellationToken);
         await JsonSerializer.SerializeAsync(
-            Stream.Null, new SingleRequestAnswer(BulkSubscribeAppResponseStatus.SUCCESS), answerOptions, cancellationToken);
+            Stream.Null, new SingleRequestAnswer(BulkSubscribeAppResponseStatus.SUCCESS), answerOptions,
+            cancellationToken);
         return orders;
     }
 
@@ -44,8 +48,10 @@ public static class SampleRequest
         return Encoding.UTF8.GetBytes($$$"""
             {"topic":"warm-up","entries":[
               {"entryId":"1","contentType":"application/json","event":{{{json[0]}}}},
-              {"entryId":"2","contentType":"application/cloudevents+json","event":{"specversion":"1.0","id":"2","data":{{{json[1]}}}}},
-              {"entryId":"3","contentType":"application/cloudevents+json","event":{"specversion":"1.0","id":"3","data_base64":"{{{base64[2]}}}"}},
+              {"entryId":"2","contentType":"application/cloudevents+json",
+               "event":{"specversion":"1.0","id":"2","data":{{{json[1]}}}}},
+              {"entryId":"3","contentType":"application/cloudevents+json",
+               "event":{"specversion":"1.0","id":"3","data_base64":"{{{base64[2]}}}"}},
               {"entryId":"4","contentType":"application/octet-stream","event":"{{{base64[3]}}}"}
             ]}
             """);
@@ -59,6 +65,7 @@ public static class SampleRequest
         FirstName = "Sample",
         LastName = "Order",
         Delivery = delivery,
-        Items = [new OrderItem { OrderItemId = 1, SKU = "SAMPLE-1", Quantity = 1 }, new OrderItem { OrderItemId = 2, SKU = "SAMPLE-2", Quantity = 2 }],
+        Items = [new OrderItem { OrderItemId = 1, SKU = "SAMPLE-1", Quantity = 1 },
+            new OrderItem { OrderItemId = 2, SKU = "SAMPLE-2", Quantity = 2 }],
     };
 }
