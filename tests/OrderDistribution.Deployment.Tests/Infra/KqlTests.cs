@@ -107,7 +107,8 @@ public class KqlTests
     {
         var sources = Directory.GetFiles(Repo.PathOf("src"), "*.cs", SearchOption.AllDirectories)
             .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
-            .Select(File.ReadAllText)
+            // A template split over lines ("..." +\n "...") is read as the one string it compiles to.
+            .Select(f => Regex.Replace(File.ReadAllText(f), "\"\\s*\\+\\s*\"", ""))
             .ToList();
         foreach (var row in TelemetrySample.Rows("traces"))
         {
