@@ -4,16 +4,15 @@
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-wait_for_port() { # port seconds
-  for _ in $(seq 1 "$2"); do listening "$1" && return 0; sleep 1; done
-  echo "nothing listens on 127.0.0.1:$1 after $2 s" >&2; return 1
-}
+wait_for_port() { wait_for_port_of "" "$@"; } # port seconds
 
-# Waits for a process it started to listen; false at once if that process has ended.
+# Waits for a process it started (none: "") to listen; false at once if that process has ended.
 wait_for_port_of() { # pid port seconds
   for _ in $(seq 1 "$3"); do
     listening "$2" && return 0
-    kill -0 "$1" 2>/dev/null || { echo "the process that was to listen on 127.0.0.1:$2 has ended" >&2; return 1; }
+    if [[ -n "$1" ]] && ! kill -0 "$1" 2>/dev/null; then
+      echo "the process that was to listen on 127.0.0.1:$2 has ended" >&2; return 1
+    fi
     sleep 1
   done
   echo "nothing listens on 127.0.0.1:$2 after $3 s" >&2; return 1
