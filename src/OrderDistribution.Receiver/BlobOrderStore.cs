@@ -41,9 +41,10 @@ public sealed partial class BlobOrderStore(
 
     private readonly SemaphoreSlim _confirming = new(1, 1);
 
-    // The pipeline's attempt timeout bounds every write; the SDK's own bound sits above it so it never fires first.
+    // The pipeline bounds every write (DependencyLimits.AbandonAfter); the SDK's own bound sits above it so it never
+    // fires first.
     private readonly BlobContainerClient _container = BlobClientFactory
-        .Create(storage.Value, storage.Value.RequestTimeout * 2)
+        .Create(storage.Value, DependencyLimits.AbandonAfterFor(storage.Value.RequestTimeout) * 2)
         .GetBlobContainerClient(receiver.Value.ContainerName);
 
     private volatile bool _confirmed;

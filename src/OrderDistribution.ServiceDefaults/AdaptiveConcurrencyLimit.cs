@@ -11,8 +11,13 @@ namespace OrderDistribution.ServiceDefaults;
 /// never falls below a quarter of that: a process starved of CPU sees every call slow, and one call at a time would
 /// then cost it the throughput the store still has; a store that fails outright is the circuit breaker's.
 /// Calls beyond the limit wait here, in order, as long as their caller allows: a store that slows down is given less
-/// work at once instead of a queue of its own, where a call its caller gave up on still costs it the whole write
-/// (docs/architecture.md, "When storage slows down").
+/// work at once instead of a queue of its own.
+/// A caller waits for its call at most <see cref="DependencyLimits.AttemptTimeout"/> and is answered that the
+/// dependency did not answer (<see cref="TimeoutRejectedException"/>), but the call is not abandoned: it runs on, and
+/// keeps its place in the limit, until the dependency answers or <see cref="DependencyLimits.AbandonAfter"/> passes.
+/// A store that queues requests still does the work of one whose client hung up, and may never free what it held for
+/// it; counted until it ends, a slow call keeps the process from sending more (docs/architecture.md, "When storage
+/// slows down").
 /// </summary>
 internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProvider time) : ResilienceStrategy
 {
@@ -54,9 +59,53 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
         }
 
         var startedAt = time.GetTimestamp();
-        var outcome = await callback(context, state).ConfigureAwait(context.ContinueOnCapturedContext);
+        // Its own context: the caller's goes back to Polly's pool when the caller is answered, and the call may run on.
+        var own = ResilienceContextPool.Shared.Get(context.ContinueOnCapturedContext);
+        var call = callback(own, state);
+        if (call.IsCompletedSuccessfully)
+        {
+            return End(startedAt, call.Result, own);
+        }
+
+        var running = call.AsTask();
+        try
+        {
+            var outcome = await running.WaitAsync(limits.AttemptTimeout, time, context.CancellationToken)
+                .ConfigureAwait(context.ContinueOnCapturedContext);
+            return End(startedAt, outcome, own);
+        }
+        catch (Exception e) when (e is TimeoutException or OperationCanceledException)
+        {
+            _ = EndWhenAnsweredAsync(startedAt, running, own);
+            if (e is OperationCanceledException)
+            {
+                return Outcome.FromException<TResult>(e);
+            }
+
+            lock (_lock)
+            {
+                Adapt(startedAt, timedOut: true, failed: true);
+            }
+
+            return Outcome.FromException<TResult>(new TimeoutRejectedException(
+                $"The operation didn't complete within the allowed timeout of '{limits.AttemptTimeout}'.",
+                limits.AttemptTimeout));
+        }
+    }
+
+    private Outcome<TResult> End<TResult>(long startedAt, Outcome<TResult> outcome, ResilienceContext own)
+    {
+        ResilienceContextPool.Shared.Return(own);
         Exit(startedAt, outcome.Exception);
         return outcome;
+    }
+
+    private async Task EndWhenAnsweredAsync<TResult>(long startedAt, Task<Outcome<TResult>> running,
+        ResilienceContext own)
+    {
+        // The callback's outcome carries its failures; a task of Polly's does not fault.
+        var outcome = await running.ConfigureAwait(false);
+        End(startedAt, outcome, own);
     }
 
     private bool TryEnter(out LinkedListNode<TaskCompletionSource<bool>> slot)
@@ -97,7 +146,7 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
             _inFlight--;
             if (startedAt is { } started)
             {
-                Adapt(started, failure);
+                Adapt(started, timedOut: failure is TimeoutRejectedException, failed: failure is not null);
             }
 
             while (_inFlight < (int)_limit && _waiting.First is { } next)
@@ -118,13 +167,11 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
         }
     }
 
-    private void Adapt(long startedAt, Exception? failure)
+    private void Adapt(long startedAt, bool timedOut, bool failed)
     {
         // A call that failed otherwise says nothing of the store's pace (refused, reset: the circuit breaker's part).
         var now = time.GetTimestamp();
-        var slow =
-            failure is TimeoutRejectedException
-            || (failure is null && time.GetElapsedTime(startedAt, now) > limits.SlowCall);
+        var slow = timedOut || (!failed && time.GetElapsedTime(startedAt, now) > limits.SlowCall);
         if (slow)
         {
             // Calls that set out before the last cut were in flight at the load that caused it: they count once.
@@ -134,7 +181,7 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
                 _lastCutAt = now;
             }
         }
-        else if (failure is null)
+        else if (!failed)
         {
             _limit = Math.Min(limits.MaxConcurrentCalls, _limit + 1 / _limit);
         }

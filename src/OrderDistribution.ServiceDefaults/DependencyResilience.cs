@@ -14,10 +14,11 @@ namespace OrderDistribution.ServiceDefaults;
 /// circuit refused: the dependency is slow or down, and another try at once would only add to its load;</item>
 /// <item>concurrency limit: one pool of slots per process, shared by every request, so that 500 concurrent
 /// single requests cannot put 500 calls on the dependency at once, and smaller while the dependency is slow
-/// (<see cref="AdaptiveConcurrencyLimit"/>); a call waits for a slot, as long as its request's deadline allows;</item>
+/// (<see cref="AdaptiveConcurrencyLimit"/>); a call waits for a slot, as long as its request's deadline allows. It
+/// answers the caller after the attempt timeout, but the call it let through runs on in its slot;</item>
 /// <item>circuit breaker: when most recent calls failed, the calls behind them fail at once for a moment
 /// instead of each waiting out its own timeout; then one call, and only one, tries the dependency;</item>
-/// <item>timeout of each attempt.</item>
+/// <item>timeout of the call itself (<see cref="DependencyLimits.AbandonAfter"/>): when the app hangs up on it.</item>
 /// </list>
 /// Polly's own log lines are off (<see cref="ServiceDefaultsExtensions"/>): it logs every attempt, with a stack trace
 /// for each timeout. What the apps handle is logged as an outage by the requests it belongs to; the breaker warns when
@@ -80,7 +81,7 @@ public static partial class DependencyResilience
                     return default;
                 },
             })
-            .AddTimeout(limits.AttemptTimeout);
+            .AddTimeout(limits.AbandonAfter);
     }
 
     /// <summary>The adaptive limit has no options of its own: <see cref="DependencyLimits"/> sets it.</summary>

@@ -15,7 +15,10 @@ public sealed class StorageOptions : IValidatableObject
 
     public Uri? AccountUrl { get; set; }
 
-    /// <summary>The longest one storage call may take before it is abandoned and tried again.</summary>
+    /// <summary>
+    /// How long a write waits for storage before its order is answered RETRY. The call runs on after that, in its place
+    /// in the process's limit, until storage answers or six times this passed (<c>DependencyLimits.AbandonAfter</c>).
+    /// </summary>
     [Range(typeof(TimeSpan), "00:00:00.0000001", "10675199.02:48:05.4775807",
         ErrorMessage = "Storage:RequestTimeout must be positive.")]
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);

@@ -22,18 +22,21 @@ public sealed class DependencyResilienceTests
 
         Assert.Equal(16, slow.MostInFlight(first: 16));
         // Halved at each round of slow calls, down to a quarter.
-        Assert.True(slow.MostInFlight(last: 8) <= 4, $"still {slow.MostInFlight(last: 8)} calls at once on a slow store");
+        Assert.True(slow.MostInFlight(last: 8) <= 4,
+            $"still {slow.MostInFlight(last: 8)} calls at once on a slow store");
 
         var fast = new ConcurrencyProbe(TimeSpan.FromMilliseconds(20));
         await Task.WhenAll(Enumerable.Range(0, 600).Select(_ => pipeline.ExecuteAsync(fast.CallAsync).AsTask()));
 
-        Assert.True(fast.MostInFlight(last: 100) >= 10, $"only {fast.MostInFlight(last: 100)} calls at once on a store that keeps up again");
+        Assert.True(fast.MostInFlight(last: 100) >= 10,
+            $"only {fast.MostInFlight(last: 100)} calls at once on a store that keeps up again");
     }
 
     [Fact]
     public async Task A_call_that_timed_out_is_not_tried_again_at_once()
     {
-        var pipeline = Pipeline(new DependencyLimits(AttemptTimeout: TimeSpan.FromMilliseconds(200), MaxConcurrentCalls: 4));
+        var pipeline = Pipeline(
+            new DependencyLimits(AttemptTimeout: TimeSpan.FromMilliseconds(200), MaxConcurrentCalls: 4));
         var attempts = 0;
 
         await Assert.ThrowsAsync<TimeoutRejectedException>(() => pipeline.ExecuteAsync(async ct =>
@@ -45,13 +48,68 @@ public sealed class DependencyResilienceTests
         Assert.Equal(1, attempts);
     }
 
+    [Fact]
+    public async Task A_call_its_caller_stopped_waiting_for_runs_on_and_holds_its_place_until_the_dependency_answers()
+    {
+        var pipeline = Pipeline(
+            new DependencyLimits(AttemptTimeout: TimeSpan.FromMilliseconds(200), MaxConcurrentCalls: 1));
+        var answer = new TaskCompletionSource();
+        var ran = new TaskCompletionSource<bool>();
+
+        await Assert.ThrowsAsync<TimeoutRejectedException>(() => pipeline.ExecuteAsync(async ct =>
+        {
+            await answer.Task;
+            ran.SetResult(ct.IsCancellationRequested);
+        }).AsTask().WaitAsync(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken));
+
+        var next = new TaskCompletionSource();
+        var second = pipeline.ExecuteAsync(_ =>
+        {
+            next.TrySetResult();
+            return ValueTask.CompletedTask;
+        }, TestContext.Current.CancellationToken).AsTask();
+        await Task.Delay(500, TestContext.Current.CancellationToken);
+        Assert.False(next.Task.IsCompleted, "a second call went out while the first, timed out, still ran");
+
+        answer.SetResult();
+        Assert.False(await ran.Task, "the call was abandoned when its caller stopped waiting");
+        await second.WaitAsync(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken);
+    }
+
+    [Fact]
+    public async Task A_call_the_dependency_never_answers_is_abandoned_and_frees_its_place()
+    {
+        var limits = new DependencyLimits(AttemptTimeout: TimeSpan.FromMilliseconds(100), MaxConcurrentCalls: 1);
+        var pipeline = Pipeline(limits);
+        var abandoned = new TaskCompletionSource();
+
+        await Assert.ThrowsAsync<TimeoutRejectedException>(() => pipeline.ExecuteAsync(async ct =>
+        {
+            try
+            {
+                await Task.Delay(Timeout.Infinite, ct);
+            }
+            finally
+            {
+                abandoned.SetResult();
+            }
+        }).AsTask().WaitAsync(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken));
+
+        Assert.False(abandoned.Task.IsCompleted, "the call was abandoned when its caller stopped waiting");
+        await abandoned.Task.WaitAsync(limits.AbandonAfter * 4, TestContext.Current.CancellationToken);
+        await pipeline.ExecuteAsync(_ => ValueTask.CompletedTask, TestContext.Current.CancellationToken)
+            .AsTask().WaitAsync(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken);
+    }
+
     private static ResiliencePipeline Pipeline(DependencyLimits limits) =>
         new ResiliencePipelineBuilder()
             .AddDependencyStrategies(limits, isFailure: static _ => true, NullLogger.Instance, "storage",
                 new WarningPace(TimeProvider.System))
             .Build();
 
-    /// <summary>A stand-in for storage that takes a set time per call and notes how many calls it had at once.</summary>
+    /// <summary>
+    /// A stand-in for storage that takes a set time per call and notes how many calls it had at once.
+    /// </summary>
     private sealed class ConcurrencyProbe(TimeSpan perCall)
     {
         private readonly List<int> _inFlightAtStart = [];

@@ -29,7 +29,8 @@ public sealed class SettingsCheckTests : IDisposable
 
         Assert.Null(builder);
         var line = Assert.Single(error.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
-        Assert.Contains($"cannot start: Failed to load configuration from file '{file}'", line, StringComparison.Ordinal);
+        Assert.Contains(
+            $"cannot start: Failed to load configuration from file '{file}'", line, StringComparison.Ordinal);
         Assert.Contains("LineNumber: 4", line, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", line, StringComparison.Ordinal);
     }
@@ -37,7 +38,8 @@ public sealed class SettingsCheckTests : IDisposable
     [Fact]
     public void A_configuration_file_that_reads_gives_the_builder_its_settings()
     {
-        File.WriteAllText(Path.Combine(_contentRoot.FullName, "appsettings.json"), """{ "Readiness": { "Interval": "00:00:03" } }""");
+        File.WriteAllText(
+            Path.Combine(_contentRoot.FullName, "appsettings.json"), """{ "Readiness": { "Interval": "00:00:03" } }""");
         using var error = new StringWriter();
 
         var builder = SettingsCheck.CreateBuilderIfSettingsAreReadable(["--contentRoot", _contentRoot.FullName], error);

@@ -17,7 +17,11 @@ public sealed class SidecarOptions
 {
     public const string Section = "Dapr";
 
-    /// <summary>The longest one call to the sidecar may take before it is abandoned and tried again.</summary>
+    /// <summary>
+    /// How long a call waits for the sidecar before its orders are answered RETRY. The call runs on after that, in its
+    /// place in the process's limit, until the sidecar answers or six times this passed
+    /// (<c>DependencyLimits.AbandonAfter</c>).
+    /// </summary>
     [Range(typeof(TimeSpan), "00:00:00.0000001", "10675199.02:48:05.4775807",
         ErrorMessage = "Dapr:RequestTimeout must be positive.")]
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);
