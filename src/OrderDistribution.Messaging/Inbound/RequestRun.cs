@@ -30,18 +30,23 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
             // WaitAsync: the answer goes out at the deadline even if the handler is slow to notice it.
             await handler.HandleAsync(orders, model, progress, deadline.Token).WaitAsync(deadline.Token);
         }
-        catch (OperationCanceledException) when (requestAborted.IsCancellationRequested)
-        {
-            progress.MarkFailed("(all)", $"the sidecar hung up after {ElapsedMs} ms");
-        }
         catch (OperationCanceledException) when (deadline.IsCancellationRequested)
         {
-            progress.MarkFailed("(all)",
-                $"the request passed its deadline of {options.RequestDeadline.TotalSeconds:0.###} s");
+            // Named below: a handler that noticed the deadline first returns without throwing.
         }
         catch (Exception e)
         {
             LogHandlerFailed(logger, e, source, model.Text());
+        }
+
+        if (requestAborted.IsCancellationRequested)
+        {
+            progress.MarkFailed("(all)", $"the sidecar hung up after {ElapsedMs} ms");
+        }
+        else if (deadline.IsCancellationRequested)
+        {
+            progress.MarkFailed("(all)",
+                $"the request passed its deadline of {options.RequestDeadline.TotalSeconds:0.###} s");
         }
 
         return progress;

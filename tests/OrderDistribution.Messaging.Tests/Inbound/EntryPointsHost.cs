@@ -43,13 +43,18 @@ public sealed class EntryPointsHost : IAsyncDisposable
 
     public IServiceProvider Services => _app.Services;
 
-    public static async Task<EntryPointsHost> StartAsync(params (string Key, string? Value)[] settings)
+    public static Task<EntryPointsHost> StartAsync(params (string Key, string? Value)[] settings) =>
+        StartAsync(new TakingHandler(), settings);
+
+    /// <summary>The entry points over <paramref name="handler"/>.</summary>
+    public static async Task<EntryPointsHost> StartAsync(
+        IOrderHandler handler, params (string Key, string? Value)[] settings)
     {
-        var handler = new TakingHandler();
-        var (app, logs) = Build(new WebApplicationOptions(), settings, services => services.AddSingleton<IOrderHandler>(handler));
+        var (app, logs) = Build(
+            new WebApplicationOptions(), settings, services => services.AddSingleton(handler));
         app.MapOrderEntryPoints(Routes);
         await app.StartAsync();
-        return new EntryPointsHost(app, handler, logs);
+        return new EntryPointsHost(app, handler as TakingHandler, logs);
     }
 
     /// <summary>
