@@ -16,6 +16,8 @@ namespace OrderDistribution.Receiver;
 /// Stores each order as blob <c>{OrderId}.json</c> in the instance's outbox container, through the process's
 /// storage pipeline (one bound on writes in flight for all requests). It writes only into a container it
 /// has seen exist: one that vanishes (an upload answered "container not found") is created again.
+/// An order's upload that outlived its delivery's wait is not sent again for its next delivery (<see
+/// cref="OrderUploads"/>).
 /// It is also the receiver's readiness probe: storage is ready when the container can be confirmed. A check
 /// storage did not answer says nothing of the container, so the writes go on as before: had it made them confirm
 /// the container again, every write would wait behind that one check, and on a busy store time out with it.
@@ -24,6 +26,7 @@ public sealed partial class BlobOrderStore(
     IOptions<StorageOptions> storage,
     IOptions<ReceiverOptions> receiver,
     [FromKeyedServices(StorageResilience.Key)] ResiliencePipeline resilience,
+    OrderUploads uploads,
     TimeProvider time,
     ILogger<BlobOrderStore> logger) : IOrderStore, IReadinessProbe, IDisposable
 {
@@ -80,6 +83,17 @@ public sealed partial class BlobOrderStore(
     private async Task SaveAsync(Order order, string blobName, BlobRequestConditions? conditions,
         CancellationToken cancellationToken)
     {
+        if (conditions is null && uploads.TakeStoredLate(blobName))
+        {
+            return;
+        }
+
+        if (conditions is null && uploads.Running(blobName) is { } running)
+        {
+            await JoinAsync(running, blobName, cancellationToken);
+            return;
+        }
+
         var write = new Write(order, blobName, conditions);
         try
         {
@@ -97,11 +111,38 @@ public sealed partial class BlobOrderStore(
         }
         catch (TimeoutRejectedException e)
         {
-            throw new TimeoutException(string.Create(CultureInfo.InvariantCulture,
-                $"storage did not answer {write.Call ?? $"the upload of blob {_container.Name}/{write.BlobName}"} " +
-                $"within {e.Timeout.TotalSeconds:0.###} s"), e);
+            throw Unanswered(write.Call ?? $"the upload of blob {_container.Name}/{write.BlobName}", e.Timeout, e);
+        }
+        finally
+        {
+            write.DeliveryLeaves();
         }
     }
+
+    /// <summary>The order's upload for an earlier delivery still runs: this one waits for it, as long as one upload
+    /// is waited for.</summary>
+    private async Task JoinAsync(Task running, string blobName, CancellationToken cancellationToken)
+    {
+        var timeout = storage.Value.RequestTimeout;
+        try
+        {
+            await running.WaitAsync(timeout, time, cancellationToken);
+        }
+        catch (RequestFailedException e)
+        {
+            throw StorageFailure.OnOneLine(e);
+        }
+        catch (Exception e) when (e is TimeoutException
+            || (e is OperationCanceledException && !cancellationToken.IsCancellationRequested))
+        {
+            throw Unanswered(
+                $"the upload of blob {_container.Name}/{blobName} (sent for an earlier delivery)", timeout, e);
+        }
+    }
+
+    private static TimeoutException Unanswered(string call, TimeSpan timeout, Exception inner) =>
+        new(string.Create(CultureInfo.InvariantCulture,
+            $"storage did not answer {call} within {timeout.TotalSeconds:0.###} s"), inner);
 
     private async Task WriteAsync(Write write, CancellationToken cancellationToken)
     {
@@ -117,7 +158,7 @@ public sealed partial class BlobOrderStore(
         try
         {
             // No conditions for an order: the same order delivered again overwrites its blob.
-            await blob.UploadAsync(json, new BlobUploadOptions
+            var upload = blob.UploadAsync(json, new BlobUploadOptions
             {
                 HttpHeaders = JsonContent,
                 Metadata = new Dictionary<string, string>
@@ -126,6 +167,8 @@ public sealed partial class BlobOrderStore(
                 },
                 Conditions = write.Conditions,
             }, cancellationToken);
+            await (write.Conditions is null ? uploads.TrackAsync(write.BlobName, upload, write.StoredAfterDeliveryLeft)
+                : upload);
         }
         catch (RequestFailedException e) when (StorageFailure.IsContainerNotFound(e))
         {
@@ -185,8 +228,17 @@ public sealed partial class BlobOrderStore(
 
         public BlobRequestConditions? Conditions => conditions;
 
+        private const int Waiting = 0, Left = 1, Stored = 2;
+        private int _state;
+
         /// <summary>The call in flight when it is not the upload.</summary>
         public string? Call { get; set; }
+
+        /// <summary>The delivery has its answer: stored, or not done.</summary>
+        public void DeliveryLeaves() => Interlocked.CompareExchange(ref _state, Left, Waiting);
+
+        /// <returns>Whether the delivery had stopped waiting when the upload stored the blob.</returns>
+        public bool StoredAfterDeliveryLeft() => Interlocked.CompareExchange(ref _state, Stored, Waiting) == Left;
     }
 
     private sealed class RefusedWrites(BlobOrderStore store) : IOrderStore

@@ -15,6 +15,7 @@ public static class ReceiverExtensions
         builder.Services.AddOrderStorage(provider =>
             provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites);
         builder.Services.AddOrderEntryPoints();
+        builder.Services.AddSingleton<OrderUploads>();
         builder.Services.AddSingleton<BlobOrderStore>();
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<BlobOrderStore>());
