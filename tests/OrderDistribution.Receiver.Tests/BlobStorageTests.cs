@@ -77,9 +77,12 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
         using var app = Receiver();
         var client = app.CreateClient();
 
-        var single = await client.SendAsync(WireRecording.Load("single-rawpayload.request.json").ToRequest("/q-order-express-single"));
-        var binding = await client.SendAsync(WireRecording.Load("input-binding-storagequeue.request.json").ToRequest("/q-order-express-input"));
-        var bulk = await client.SendAsync(WireRecording.Load("bulk-cloudevent.request.json").ToRequest("/q-order-express-bulk"));
+        var single = await client.SendAsync(
+            WireRecording.Load("single-rawpayload.request.json").ToRequest("/q-order-express-single"));
+        var binding = await client.SendAsync(
+            WireRecording.Load("input-binding-storagequeue.request.json").ToRequest("/q-order-express-input"));
+        var bulk = await client.SendAsync(
+            WireRecording.Load("bulk-cloudevent.request.json").ToRequest("/q-order-express-bulk"));
 
         Assert.Equal(HttpStatusCode.OK, single.StatusCode);
         Assert.Equal(HttpStatusCode.OK, binding.StatusCode);
@@ -94,8 +97,10 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
         using var app = Receiver(Azurite.ConnectionStringFor(Azurite.FreePort()));
         var client = app.CreateClient();
 
-        var single = await client.SendAsync(WireRecording.Load("single-cloudevent.request.json").ToRequest("/q-order-express-single"));
-        var binding = await client.SendAsync(WireRecording.Load("input-binding-storagequeue.request.json").ToRequest("/q-order-express-input"));
+        var single = await client.SendAsync(
+            WireRecording.Load("single-cloudevent.request.json").ToRequest("/q-order-express-single"));
+        var binding = await client.SendAsync(
+            WireRecording.Load("input-binding-storagequeue.request.json").ToRequest("/q-order-express-input"));
 
         Assert.Contains("\"RETRY\"", await single.Content.ReadAsStringAsync(), StringComparison.Ordinal);
         Assert.Equal(HttpStatusCode.ServiceUnavailable, binding.StatusCode);
@@ -121,5 +126,6 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
     public static TheoryData<string> Recordings() => new(WireRecording.RequestNames());
 
     private ReceiverFactory Receiver(string? connectionString = null, params (string, string?)[] settings) =>
-        new(connectionString ?? storage.Azurite.ConnectionString, "express", [("Receiver:Container", _container), .. settings]);
+        new(connectionString ?? storage.Azurite.ConnectionString, "express",
+            [("Receiver:Container", _container), .. settings]);
 }

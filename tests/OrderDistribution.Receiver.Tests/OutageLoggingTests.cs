@@ -18,7 +18,7 @@ public sealed partial class OutageLoggingTests(AzuriteFixture storage) : IClassF
     private readonly string _container = $"outbox-{Guid.NewGuid():N}"[..20];
 
     [Fact]
-    public async Task Storage_refusing_500_requests_at_once_for_12_s_costs_a_warning_at_most_every_5_s_and_one_closing_line_with_the_count()
+    public async Task Storage_refusing_500_requests_at_once_for_12_s_warns_at_most_every_5_s_and_closes_with_the_count()
     {
         using var proxy = new TcpCutProxy(storage.Azurite.Port);
         using var app = new ReceiverFactory(Azurite.ConnectionStringFor(proxy.Port), "express",
@@ -47,16 +47,20 @@ public sealed partial class OutageLoggingTests(AzuriteFixture storage) : IClassF
         while (answers.Any(a => a == "RETRY") && clock.Elapsed < Outage * 2);
 
         Assert.All(answers, a => Assert.Equal("SUCCESS", a));
-        await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => OutageEnded().IsMatch(l.Message)), TimeSpan.FromSeconds(10));
+        await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => OutageEnded().IsMatch(l.Message)),
+            TimeSpan.FromSeconds(10));
         var lines = app.Logs.Lines.Skip(linesBefore).Where(l => l.Level >= LogLevel.Information).ToList();
         var warnings = lines.Where(l => l.Level >= LogLevel.Warning).ToList();
         TestContext.Current.TestOutputHelper?.WriteLine(
-            $"{retried} requests answered RETRY in {clock.Elapsed.TotalSeconds:0.0} s: {lines.Count} lines at Information or above, {warnings.Count} of them warnings");
+            $"{retried} requests answered RETRY in {clock.Elapsed.TotalSeconds:0.0} s: {lines.Count} lines at " +
+            $"Information or above, {warnings.Count} of them warnings");
         Assert.True(warnings.Count <= (int)(clock.Elapsed / TimeSpan.FromSeconds(5)) + 1,
-            $"{warnings.Count} warnings in {clock.Elapsed.TotalSeconds:0} s:\n{string.Join('\n', warnings.Select(w => w.Message))}");
+            $"{warnings.Count} warnings in {clock.Elapsed.TotalSeconds:0} s:\n" +
+            $"{string.Join('\n', warnings.Select(w => w.Message))}");
         Assert.All(warnings, w => Assert.Null(w.Exception));
         var ended = Assert.Single(lines, l => OutageEnded().IsMatch(l.Message));
-        Assert.Equal(retried, int.Parse(OutageEnded().Match(ended.Message).Groups["requests"].Value, System.Globalization.CultureInfo.InvariantCulture));
+        Assert.Equal(retried, int.Parse(OutageEnded().Match(ended.Message).Groups["requests"].Value,
+            System.Globalization.CultureInfo.InvariantCulture));
         Assert.True(retried >= 1_000, $"only {retried} requests were answered RETRY");
         Assert.DoesNotContain(lines, l => l.Message.StartsWith("Request of ", StringComparison.Ordinal));
     }
@@ -64,10 +68,13 @@ public sealed partial class OutageLoggingTests(AzuriteFixture storage) : IClassF
     private static Task<string[]> DeliverAsync(HttpClient client, IEnumerable<Order> orders) =>
         Task.WhenAll(orders.Select(async order =>
         {
-            var single = $$"""{"specversion":"1.0","id":"c{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
+            var single = $$"""{"specversion":"1.0","id":"c""" +
+                $$"""{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
             using var response = await client.PostAsync("/q-order-express-single", BulkRequest.Json(single));
             var answer = await response.Content.ReadAsStringAsync();
-            return answer.Contains("\"SUCCESS\"", StringComparison.Ordinal) ? "SUCCESS" : answer.Contains("\"RETRY\"", StringComparison.Ordinal) ? "RETRY" : answer;
+            return answer.Contains("\"SUCCESS\"", StringComparison.Ordinal) ? "SUCCESS"
+                : answer.Contains("\"RETRY\"", StringComparison.Ordinal) ? "RETRY"
+                : answer;
         }));
 
     [GeneratedRegex(@"are answered again: for [0-9.]+ s, (?<requests>[0-9]+) requests were answered RETRY")]

@@ -16,7 +16,8 @@ public sealed class ReceiverConfigurationTests
     {
         using var app = new ReceiverFactory(Unused, instance);
 
-        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+        var subscription = Assert.Single(
+            await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
 
         Assert.Equal($"q-order-{instance}", subscription.GetProperty("topic").GetString());
         Assert.Equal($"/q-order-{instance}-bulk", SubscriptionAnswer.RouteOf(subscription));
@@ -38,7 +39,8 @@ public sealed class ReceiverConfigurationTests
     [InlineData("Receiver:Topic", "q-order-express", "Receiver:Queue")]
     [InlineData("Messaging:PubSubMode", "single", "Messaging:Model")]
     [InlineData("Messaging:DeliveryDeadline", "00:00:05", "Messaging:RequestDeadline")]
-    public void A_renamed_key_still_set_stops_the_app_naming_the_key_that_replaced_it(string oldKey, string value, string newKey)
+    public void A_renamed_key_still_set_stops_the_app_naming_the_key_that_replaced_it(
+        string oldKey, string value, string newKey)
     {
         var error = Assert.IsType<OptionsValidationException>(
             AppStart.FailureOf("express", ("Storage:ConnectionString", Unused), (oldKey, value)));
@@ -51,7 +53,8 @@ public sealed class ReceiverConfigurationTests
     {
         using var app = new ReceiverFactory(Unused, "express", ("Receiver:Queue", "orders-fast"));
 
-        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+        var subscription = Assert.Single(
+            await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
 
         Assert.Equal("orders-fast", subscription.GetProperty("topic").GetString());
         Assert.Equal("/orders-fast-bulk", SubscriptionAnswer.RouteOf(subscription));

@@ -6,7 +6,8 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Receiver.Tests;
 
 /// <summary>A receiver instance in-process, storing into the given blob endpoint.</summary>
-public sealed class ReceiverFactory(string connectionString, string instance = "express", params (string Key, string? Value)[] settings)
+public sealed class ReceiverFactory(
+    string connectionString, string instance = "express", params (string Key, string? Value)[] settings)
     : WebApplicationFactory<OrderWriter>
 {
     public LogRecorder Logs { get; } = new();

@@ -7,7 +7,9 @@ using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Receiver.Tests;
 
-/// <summary>The receiver when storage misbehaves: bounded answers, readiness that follows storage, no lost container.</summary>
+/// <summary>
+/// The receiver when storage misbehaves: bounded answers, readiness that follows storage, no lost container.
+/// </summary>
 public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
 {
     private readonly string _container = $"outbox-{Guid.NewGuid():N}"[..20];
@@ -23,17 +25,19 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
         var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(500), "q-order-express");
 
         var clock = Stopwatch.StartNew();
-        var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(
+            await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
         clock.Stop();
 
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"answered after {clock.Elapsed.TotalSeconds:0.0} s, deadline 2 s");
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5),
+            $"answered after {clock.Elapsed.TotalSeconds:0.0} s, deadline 2 s");
         Assert.All(entryIds, id => Assert.Equal("RETRY", statuses[id]));
         Assert.Equal("Healthy", await client.GetStringAsync("/alive"));
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.ServiceUnavailable);
     }
 
     [Fact]
-    public async Task Readiness_goes_unready_within_seconds_of_storage_stopping_and_ready_again_when_it_returns_while_liveness_stays_up()
+    public async Task Readiness_follows_storage_stopping_and_returning_within_seconds_while_liveness_stays_up()
     {
         var port = Azurite.FreePort();
         var azurite = await Azurite.StartAsync(port: port);
@@ -51,7 +55,8 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
 
         // The restarted (in-memory) Azurite lost the container; the receiver confirmed it again, and writes.
         var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(3), "q-order-express");
-        var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(
+            await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
         Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
         Assert.Equal(3, await Outbox.CountAsync(restarted.ConnectionString, _container));
     }
@@ -81,7 +86,8 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
 
         var answers = await Task.WhenAll(orders.Select(async order =>
         {
-            var single = $$"""{"specversion":"1.0","id":"c{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
+            var single = $$"""{"specversion":"1.0","id":"c""" +
+                $$"""{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
             var response = await client.PostAsync("/q-order-express-single", BulkRequest.Json(single));
             return await response.Content.ReadAsStringAsync();
         }));
@@ -102,7 +108,8 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
 
         var after = DateTimeOffset.UtcNow;
         var storedAt = new List<DateTimeOffset?>();
-        await foreach (var blob in Outbox.Container(storage.Azurite.ConnectionString, _container).GetBlobsAsync(new GetBlobsOptions { Traits = BlobTraits.Metadata }))
+        await foreach (var blob in Outbox.Container(storage.Azurite.ConnectionString, _container)
+            .GetBlobsAsync(new GetBlobsOptions { Traits = BlobTraits.Metadata }))
         {
             storedAt.Add(OrderBlob.ParseStoredAt(blob.Metadata[OrderBlob.StoredAtMetadata]));
         }
@@ -128,5 +135,6 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
     }
 
     private ReceiverFactory Receiver(string connectionString, params (string, string?)[] settings) =>
-        new(connectionString, "express", [("Receiver:Container", _container), ("Readiness:Interval", "00:00:00.200"), .. settings]);
+        new(connectionString, "express",
+            [("Receiver:Container", _container), ("Readiness:Interval", "00:00:00.200"), .. settings]);
 }

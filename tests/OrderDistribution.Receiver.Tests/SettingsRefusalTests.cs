@@ -31,7 +31,8 @@ public sealed class SettingsRefusalTests
 
     [Theory]
     [MemberData(nameof(Refused))]
-    public async Task A_wrong_setting_stops_the_receiver_in_one_line_naming_it_without_a_crash(string key, string value, string named)
+    public async Task A_wrong_setting_stops_the_receiver_in_one_line_naming_it_without_a_crash(
+        string key, string value, string named)
     {
         var line = await AppRun.RefusalAsync("receiver", [.. Valid.Where(v => v.Key != key), (key, value)]);
 
@@ -39,7 +40,7 @@ public sealed class SettingsRefusalTests
     }
 
     [Fact]
-    public async Task A_configuration_file_that_is_not_JSON_stops_the_receiver_in_one_line_naming_the_file_without_a_crash()
+    public async Task A_configuration_file_that_is_not_JSON_stops_the_receiver_in_one_line_naming_it_without_a_crash()
     {
         var folder = Directory.CreateTempSubdirectory("receiver-settings-");
         try

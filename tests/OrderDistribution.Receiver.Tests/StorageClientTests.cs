@@ -18,7 +18,7 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
     private readonly string _container = $"outbox-{Guid.NewGuid():N}"[..20];
 
     [Fact]
-    public async Task A_write_storage_keeps_refusing_is_tried_three_times_in_all_because_the_sdk_adds_no_retries_of_its_own()
+    public async Task A_write_storage_keeps_refusing_is_tried_three_times_in_all_as_the_sdk_adds_no_retries_of_its_own()
     {
         var (answer, uploads, _) = await WriteOneOrderWhileStorageIsBusyAsync();
 
@@ -33,11 +33,14 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
         var (_, _, logs) = await WriteOneOrderWhileStorageIsBusyAsync();
 
         // The delivery reports its failed entries in its one line.
-        var appLines = logs.AtLeast(LogLevel.Warning).Where(l => l.Category.StartsWith("OrderDistribution", StringComparison.Ordinal)).ToList();
+        var appLines = logs.AtLeast(LogLevel.Warning)
+            .Where(l => l.Category.StartsWith("OrderDistribution", StringComparison.Ordinal))
+            .ToList();
         var line = Assert.Single(appLines);
         Assert.Equal(LogLevel.Warning, line.Level);
         Assert.Contains("503 ServerBusy: The server is busy", line.Message, StringComparison.Ordinal);
-        Assert.True(line.Exception is null && !line.Message.Contains('\n', StringComparison.Ordinal), $"{line.Message} {line.Exception}");
+        Assert.True(line.Exception is null && !line.Message.Contains('\n', StringComparison.Ordinal),
+            $"{line.Message} {line.Exception}");
         Assert.DoesNotContain(logs.Lines, l => l.Category.StartsWith("Azure", StringComparison.Ordinal));
     }
 
@@ -50,14 +53,18 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
         var before = app.Logs.Lines.Count;
         var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(100), "q-order-express");
 
-        var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(
+            await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
 
         Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
-        Assert.DoesNotContain(app.Logs.Lines.Skip(before), l => l.Category.StartsWith("OrderDistribution.Receiver", StringComparison.Ordinal));
+        Assert.DoesNotContain(app.Logs.Lines.Skip(before),
+            l => l.Category.StartsWith("OrderDistribution.Receiver", StringComparison.Ordinal));
         Assert.DoesNotContain(app.Logs.Lines, l => l.Category.StartsWith("Azure", StringComparison.Ordinal));
     }
 
-    /// <summary>One single delivery of order 7 to a receiver whose storage answers every upload 503 ServerBusy.</summary>
+    /// <summary>
+    /// One single delivery of order 7 to a receiver whose storage answers every upload 503 ServerBusy.
+    /// </summary>
     private async Task<(string Answer, int Uploads, LogRecorder Logs)> WriteOneOrderWhileStorageIsBusyAsync()
     {
         await using var busy = await BusyBlobEndpoint.StartAsync();
@@ -65,13 +72,15 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
         var client = app.CreateClient();
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
 
-        var answer = await client.PostAsync("/q-order-express-single", BulkRequest.Json(SingleDelivery(TestOrders.Make(7, Delivery.Express))));
+        var answer = await client.PostAsync("/q-order-express-single",
+            BulkRequest.Json(SingleDelivery(TestOrders.Make(7, Delivery.Express))));
 
         return (await answer.Content.ReadAsStringAsync(), busy.Calls.Count(c => c == "PUT 7.json"), app.Logs);
     }
 
     private static string SingleDelivery(Order order) =>
-        $$"""{"specversion":"1.0","id":"c{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
+        $$"""{"specversion":"1.0","id":"c""" +
+        $$"""{{order.OrderId}}","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}""";
 
     private ReceiverFactory Receiver(string connectionString) =>
         new(connectionString, "express", [("Receiver:Container", _container), ("Readiness:Interval", "00:00:00.200")]);
@@ -108,7 +117,8 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
                 context.Response.Headers["x-ms-error-code"] = "ServerBusy";
                 context.Response.ContentType = "application/xml";
                 await context.Response.WriteAsync(
-                    "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code><Message>The server is busy.</Message></Error>");
+                    "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code>" +
+                    "<Message>The server is busy.</Message></Error>");
                 return;
             }
 

@@ -8,7 +8,9 @@ using OrderDistribution.Messaging.Inbound;
 
 namespace OrderDistribution.Receiver.Tests;
 
-/// <summary>What the receiver tells Application Insights it stored: the end of the cycle in scripts/kql/cycle-time.kql.</summary>
+/// <summary>
+/// What the receiver tells Application Insights it stored: the end of the cycle in scripts/kql/cycle-time.kql.
+/// </summary>
 public sealed class StoredOrdersTelemetryTests
 {
     [Fact]
@@ -33,7 +35,8 @@ public sealed class StoredOrdersTelemetryTests
     {
         var channel = new RecordingChannel();
 
-        await Writer(channel, failing: 1).HandleAsync([Inbound(1)], MessagingModel.PubSubSingle, new RequestProgress(1), CancellationToken.None);
+        await Writer(channel, failing: 1)
+            .HandleAsync([Inbound(1)], MessagingModel.PubSubSingle, new RequestProgress(1), CancellationToken.None);
 
         Assert.Empty(channel.Items);
     }

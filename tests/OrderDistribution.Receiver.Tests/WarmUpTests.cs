@@ -11,14 +11,18 @@ public sealed class WarmUpTests(AzuriteFixture storage) : IClassFixture<AzuriteF
     [Fact]
     public async Task The_receiver_warms_up_before_it_answers_its_first_request_and_its_outbox_stays_empty()
     {
-        using var app = new ReceiverFactory(storage.Azurite.ConnectionString, settings: [("Receiver:Container", _container), ("Logging:LogLevel:Default", "Debug")]);
+        using var app = new ReceiverFactory(storage.Azurite.ConnectionString,
+            settings: [("Receiver:Container", _container), ("Logging:LogLevel:Default", "Debug")]);
 
         using var response = await app.CreateClient().GetAsync("/alive", TestContext.Current.CancellationToken);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Contains(app.Logs.Lines, l => l.Category == typeof(ReceiverWarmUp).FullName && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
-        Assert.DoesNotContain(app.Logs.Lines, l => l.Message.StartsWith("Warm-up: the connections are not open", StringComparison.Ordinal));
-        Assert.True(await Outbox.Container(storage.Azurite.ConnectionString, _container).ExistsAsync(TestContext.Current.CancellationToken));
+        Assert.Contains(app.Logs.Lines, l => l.Category == typeof(ReceiverWarmUp).FullName
+            && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
+        Assert.DoesNotContain(app.Logs.Lines,
+            l => l.Message.StartsWith("Warm-up: the connections are not open", StringComparison.Ordinal));
+        Assert.True(await Outbox.Container(storage.Azurite.ConnectionString, _container)
+            .ExistsAsync(TestContext.Current.CancellationToken));
         Assert.Equal(0, await Outbox.CountAsync(storage.Azurite.ConnectionString, _container));
     }
 
