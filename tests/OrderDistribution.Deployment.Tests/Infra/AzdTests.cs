@@ -183,7 +183,7 @@ public partial class AzdTests
     [Fact]
     public void Env_template_settings_reach_the_bicep_parameters_through_the_azd_environment()
     {
-        var parameters = string.Join('\n', BicepTests.MainParameters().Values);
+        var parameters = string.Join('\n', MainBicepTests.MainParameters().Values);
         var sync = Repo.Read("scripts/azd-env-sync.sh");
         foreach (var key in ModelSettings)
         {

@@ -183,7 +183,7 @@ public class AzureDeploymentTests
     public void The_users_role_assignments_take_the_principal_type_given_and_else_leave_it_to_arm(string given, string? expected)
     {
         // azd sets no AZURE_PRINCIPAL_TYPE: a guessed User would make ARM refuse them for a service principal (CI).
-        Assert.Equal("${AZURE_PRINCIPAL_TYPE}", BicepTests.MainParameters()["principalType"]);
+        Assert.Equal("${AZURE_PRINCIPAL_TYPE}", MainBicepTests.MainParameters()["principalType"]);
         var assignments = InfraSnapshot.Of(("principalType", given)).OfType("Microsoft.Authorization/roleAssignments")
             .Where(r => r["properties"]!["principalId"]!.GetValue<string>() == InfraSnapshot.UserPrincipalId)
             .ToList();
@@ -285,7 +285,7 @@ public class AzureDeploymentTests
         // In Azure, with main.parameters.json's default: one Service Bus input binding per queue, with that many
         // handlers (and twice as many locked).
         var snapshot = InfraSnapshot.Of(("messagingModel", "bindings"));
-        Assert.Equal($"${{BINDING_CONSUMERS_PER_QUEUE={perQueue}}}", BicepTests.MainParameters()["bindingConsumersPerQueue"]);
+        Assert.Equal($"${{BINDING_CONSUMERS_PER_QUEUE={perQueue}}}", MainBicepTests.MainParameters()["bindingConsumersPerQueue"]);
         foreach (var binding in Contract.Bindings.Where(b => b.Direction == "input"))
         {
             var component = snapshot.Component(binding.Name);

@@ -3,6 +3,10 @@ using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Deployment.Tests;
 
+/// <summary>
+/// The KQL queries (scripts/kql) against the apps' code and settings and a telemetry sample in Application Insights'
+/// shape: what they filter, what they keep, and that they parse.
+/// </summary>
 public class KqlTests
 {
     private static IEnumerable<string> KqlFiles() =>
@@ -172,63 +176,6 @@ public class KqlTests
     }
 
     [Fact]
-    public void The_burst_workbooks_queries_parse_against_the_telemetry_schema()
-    {
-        RequiredTools.KqlChecker();
-        var folder = Directory.CreateTempSubdirectory("workbook-kql-").FullName;
-        try
-        {
-            var files = Workbook.Queries().Select(q =>
-            {
-                var file = Path.Combine(folder, q.Key + ".kql");
-                File.WriteAllText(file, q.Value);
-                return file;
-            }).ToArray();
-            Assert.Equal(3, files.Length);
-
-            var (exitCode, output) = Repo.Run("node", ["scripts/kql-check.js", .. files]);
-            Assert.True(exitCode == 0, output);
-        }
-        finally
-        {
-            Directory.Delete(folder, recursive: true);
-        }
-    }
-
-    [Fact]
-    public void The_burst_workbook_shows_cycle_time_throughput_per_5_s_retries_drops_and_dead_letters_per_model()
-    {
-        var queries = Workbook.Queries();
-
-        // Cycle time per burst: to the last order a receiver stored (as cycle-time.kql), from the scheduled instant when given.
-        Assert.Contains($"| where name == \"{OrderDistribution.Receiver.StoredOrdersTelemetry.EventName}\"", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("lastStored = maxif(timestamp, origin == \"store\")", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("cycleSeconds = datetime_diff(\"millisecond\", lastStored, start)", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("let scheduledAt = todatetime(\"{ScheduledAt}\");", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("bin(timestamp, 5s)", queries["throughput"], StringComparison.Ordinal);
-        Assert.Contains("customDimensions.RetryCount", queries["retries-drops"], StringComparison.Ordinal);
-        Assert.Contains("format startswith \"Dropped entry\"", queries["retries-drops"], StringComparison.Ordinal);
-
-        // Per model: the routes the apps serve name the model.
-        var routes = new OrderDistribution.Messaging.Inbound.OrderRoutes("q-order-express", "q-order-express-input");
-        foreach (var (route, model) in new[] { (routes.Bulk, "pubsub-bulk"), (routes.Single, "pubsub-single"), (routes.Binding, "bindings") })
-        {
-            var suffix = route[route.LastIndexOf('-')..];
-            Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["bursts"], StringComparison.Ordinal);
-            Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["throughput"], StringComparison.Ordinal);
-        }
-
-        Assert.Contains("isnotempty(tostring(customDimensions.Model)), tostring(customDimensions.Model)", queries["retries-drops"], StringComparison.Ordinal);
-
-        // Dead letters: Service Bus's own metric, per queue.
-        var metric = Workbook.Item("dead-letters")["content"]!;
-        Assert.Equal(["__SERVICE_BUS_ID__"], metric["resourceIds"]!.AsArray().Select(n => n!.GetValue<string>()));
-        var deadLetters = Assert.Single(metric["metrics"]!.AsArray())!;
-        Assert.Equal("microsoft.servicebus/namespaces--DeadletteredMessages", deadLetters["metric"]!.GetValue<string>());
-        Assert.Equal(["EntityName"], deadLetters["splitBy"]!.AsArray().Select(n => n!.GetValue<string>()));
-    }
-
-    [Fact]
     public void The_kql_checker_reports_an_unknown_column()
     {
         RequiredTools.KqlChecker();
@@ -250,22 +197,6 @@ public class KqlTests
     private static Type AppTypeNamed(string name) =>
         Assert.Single(new[] { typeof(OrderDistribution.Messaging.Inbound.OrderRoutes).Assembly, typeof(OrderDistribution.Receiver.BlobOrderStore).Assembly }
             .SelectMany(a => a.GetTypes()), t => t.Name == name);
-
-    /// <summary>infra/workbook/bursts.workbook.json, the workbook main.bicep deploys.</summary>
-    internal static class Workbook
-    {
-        public const string File = "infra/workbook/bursts.workbook.json";
-
-        public static System.Text.Json.Nodes.JsonObject Item(string name) =>
-            System.Text.Json.Nodes.JsonNode.Parse(Repo.Read(File))!["items"]!.AsArray()
-                .Single(item => item!["name"]!.GetValue<string>() == name)!.AsObject();
-
-        /// <summary>The KQL items' queries by item name.</summary>
-        public static Dictionary<string, string> Queries() =>
-            System.Text.Json.Nodes.JsonNode.Parse(Repo.Read(File))!["items"]!.AsArray()
-                .Where(item => item!["type"]!.GetValue<int>() == 3)
-                .ToDictionary(item => item!["name"]!.GetValue<string>(), item => item!["content"]!["query"]!.GetValue<string>());
-    }
 
     private enum Level
     {

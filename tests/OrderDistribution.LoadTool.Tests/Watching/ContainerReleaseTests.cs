@@ -46,11 +46,6 @@ public sealed class ContainerReleaseTests
         Assert.Contains("receivers create a missing outbox", failure.WhatToDo, StringComparison.Ordinal);
     }
 
-    private sealed class SynchronousProgress<T>(Action<T> report) : IProgress<T>
-    {
-        public void Report(T value) => report(value);
-    }
-
     /// <summary>Deletes at once; refuses the first <c>blockedCreates</c> container creations as Azure does while it deletes.</summary>
     private sealed class BlockingBlobEndpoint : IAsyncDisposable
     {

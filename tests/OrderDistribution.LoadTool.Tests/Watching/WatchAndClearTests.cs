@@ -178,7 +178,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         var progress = new List<string>();
         var storage = new OutboxStorage(Client(), OrderTopology.Outboxes) { KeepContainers = true, ClearPageSize = 30, ClearConcurrency = 4 };
 
-        await storage.ClearAsync(new SynchronousProgress(progress.Add), default);
+        await storage.ClearAsync(new SynchronousProgress<string>(progress.Add), default);
 
         Assert.Empty(await Outboxes().AllAsync());
         // The same containers: not deleted and created again (a new container has a new ETag).
@@ -223,11 +223,6 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         }
 
         return created;
-    }
-
-    private sealed class SynchronousProgress(Action<string> report) : IProgress<string>
-    {
-        public void Report(string value) => report(value);
     }
 
     /// <summary>As a receiver does: the order's JSON as <c>{OrderId}.json</c>, its stored time as metadata <c>storedat</c>.</summary>
