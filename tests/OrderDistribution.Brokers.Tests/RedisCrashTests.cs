@@ -109,8 +109,10 @@ public class RedisCrashTests
             });
 
             // Bounded: writers that all failed would never reach the count.
-            await Eventually.TrueAsync(() => outcome.Added.Count >= 5_000 || writers.All(w => w.IsCompleted), TimeSpan.FromSeconds(60));
-            Assert.True(outcome.Added.Count >= 5_000, $"the writers stopped after {outcome.Added.Count} entries, before the crash");
+            await Eventually.TrueAsync(() => outcome.Added.Count >= 5_000 || writers.All(w => w.IsCompleted),
+                TimeSpan.FromSeconds(60));
+            Assert.True(outcome.Added.Count >= 5_000,
+                $"the writers stopped after {outcome.Added.Count} entries, before the crash");
 
             redis.Kill();
             await stop.CancelAsync();

@@ -81,9 +81,12 @@ public partial class RunLocalStorageTests(ITestOutputHelper output)
             }
 
             ProcessProbe.Signal(script.Id, "TERM");
-            Assert.True(await ExitsAsync(script, TimeSpan.FromSeconds(30)), "run-local.sh did not end within 30 s of TERM");
+            Assert.True(await ExitsAsync(script, TimeSpan.FromSeconds(30)),
+                "run-local.sh did not end within 30 s of TERM");
             var gone = await ProcessProbe.EndsAsync(azurite, TimeSpan.FromSeconds(5));
-            Assert.True(gone, $"Azurite {azurite} still runs after run-local.sh ended; the script printed:\n{string.Join('\n', lines)}");
+            Assert.True(gone,
+                $"Azurite {azurite} still runs after run-local.sh ended; the script " +
+                $"printed:\n{string.Join('\n', lines)}");
         }
         finally
         {

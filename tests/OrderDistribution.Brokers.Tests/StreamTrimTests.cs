@@ -75,7 +75,8 @@ public class StreamTrimTests
         var inFlight = new Queue<RedisValue[]>();
         while (true)
         {
-            var bulk = (await db.StreamReadGroupAsync("q-order-ingress", "distributor", "sidecar", ">", count: BulkSize)).Select(e => e.Id).ToArray();
+            var bulk = (await db.StreamReadGroupAsync("q-order-ingress", "distributor", "sidecar", ">",
+                count: BulkSize)).Select(e => e.Id).ToArray();
             if (bulk.Length == 0 && inFlight.Count == 0)
             {
                 break;

@@ -68,7 +68,8 @@ public sealed class OrderJsonTests
         { """{"OrderGuid":"6c1f6a6e-8a55-4c43-9a3e-3f2b0b1c2d4e","Delivery":"Express"}""", "OrderId" },
         { """{"OrderId":7,"Delivery":"Express"}""", "OrderGuid" },
         { """{"OrderId":7,"OrderGuid":"6c1f6a6e-8a55-4c43-9a3e-3f2b0b1c2d4e"}""", "Delivery" },
-        { """{"OrderId":"seven","OrderGuid":"6c1f6a6e-8a55-4c43-9a3e-3f2b0b1c2d4e","Delivery":"Express"}""", "OrderId" },
+        { """{"OrderId":"seven","OrderGuid":"6c1f6a6e-8a55-4c43-9a3e-3f2b0b1c2d4e","Delivery":"Express"}""",
+            "OrderId" },
     };
 
     [Theory]

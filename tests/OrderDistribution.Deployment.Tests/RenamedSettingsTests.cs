@@ -21,11 +21,14 @@ public sealed partial class RenamedSettingsTests
         { @"\bdaprPubSubModel\b", "messagingModel" },
         { @"\bDELIVERY_DEADLINE_SECONDS\b", "REQUEST_DEADLINE_SECONDS" },
         { @"\bdeliveryDeadlineSeconds\b", "requestDeadlineSeconds" },
-        { @"Distributor(__|:)(Ingress|Express|Standard)Topic\b", "Distributor:IngressQueue, ExpressQueue, StandardQueue" },
+        { @"Distributor(__|:)(Ingress|Express|Standard)Topic\b",
+            "Distributor:IngressQueue, ExpressQueue, StandardQueue" },
         { @"--pubsub-mode\b", "--model pubsub-bulk|pubsub-single" },
         { @"--model (pubsub|bulk|single|binding)(?![\w-])", "--model bindings|pubsub-single|pubsub-bulk" },
-        { @"run-local\.sh( --render-only| --missing-consumers)? (pubsub|bindings) (bulk|single)\b", "scripts/run-local.sh bindings|pubsub-single|pubsub-bulk" },
-        { @"run-local\.sh( --render-only| --missing-consumers)? pubsub(?![\w-])", "scripts/run-local.sh pubsub-bulk|pubsub-single" },
+        { @"run-local\.sh( --render-only| --missing-consumers)? (pubsub|bindings) (bulk|single)\b",
+            "scripts/run-local.sh bindings|pubsub-single|pubsub-bulk" },
+        { @"run-local\.sh( --render-only| --missing-consumers)? pubsub(?![\w-])",
+            "scripts/run-local.sh pubsub-bulk|pubsub-single" },
     };
 
     [Theory]
@@ -48,11 +51,13 @@ public sealed partial class RenamedSettingsTests
     [InlineData("scripts/azd-env-sync.sh", RenamedSettings.Variable)]
     public void Each_script_refuses_renamed_names_from_the_one_table_not_a_list_of_its_own(string script, string kind)
     {
-        var code = string.Join('\n', File.ReadLines(Repo.PathOf(script)).Where(line => !line.TrimStart().StartsWith('#')));
+        var code = string.Join('\n',
+            File.ReadLines(Repo.PathOf(script)).Where(line => !line.TrimStart().StartsWith('#')));
 
         Assert.Contains("renamed-settings.tsv", code, StringComparison.Ordinal);
         Assert.Matches($@"==\s*""?{kind}\b", code);
-        Assert.All(RenamedSettings.All.Where(row => row.Kind == kind), row => Assert.DoesNotContain(row.Old, code, StringComparison.Ordinal));
+        Assert.All(RenamedSettings.All.Where(row => row.Kind == kind),
+            row => Assert.DoesNotContain(row.Old, code, StringComparison.Ordinal));
     }
 
     /// <summary>Dapr's run files and components, azd's files, Bicep, the scripts, the README and the docs.</summary>
@@ -64,7 +69,8 @@ public sealed partial class RenamedSettingsTests
             yield return file;
         }
 
-        foreach (var (folder, pattern) in new[] { ("components-pubsub", "*.yaml"), ("components-bindings", "*.yaml"), ("infra", "*.bicep"), ("infra", "*.json"), ("scripts", "*.sh"), ("scripts", "*.kql"), ("docs", "*.md") })
+        foreach (var (folder, pattern) in new[] { ("components-pubsub", "*.yaml"), ("components-bindings", "*.yaml"),
+            ("infra", "*.bicep"), ("infra", "*.json"), ("scripts", "*.sh"), ("scripts", "*.kql"), ("docs", "*.md") })
         {
             foreach (var path in Directory.EnumerateFiles(Repo.PathOf(folder), pattern, SearchOption.AllDirectories))
             {

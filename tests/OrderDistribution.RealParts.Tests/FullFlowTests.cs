@@ -27,6 +27,8 @@ public sealed class FullFlowTests
 
         var warm = await load.BurstAsync(1_000, seed: 23);
         warm.AssertExact(valid: 1_000, poison: 0);
-        TestContext.Current.TestOutputHelper?.WriteLine($"{trio.Model.Text()}: first burst after the start {cold.CycleSeconds:0.000} s, second {warm.CycleSeconds:0.000} s");
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"{trio.Model.Text()}: first burst after the start {cold.CycleSeconds:0.000} s, second " +
+            $"{warm.CycleSeconds:0.000} s");
     }
 }

@@ -18,7 +18,8 @@ public sealed class OutboxCountTests
         Assert.Equal(0, await OutboxCount.CountAsync(outbox, ct));
 
         await outbox.CreateAsync(cancellationToken: ct);
-        await Task.WhenAll(Enumerable.Range(0, 20).Select(i => outbox.UploadBlobAsync($"{i}.json", BinaryData.FromString("{}"), ct)));
+        await Task.WhenAll(
+            Enumerable.Range(0, 20).Select(i => outbox.UploadBlobAsync($"{i}.json", BinaryData.FromString("{}"), ct)));
         Assert.Equal(20, await OutboxCount.CountAsync(outbox, ct));
 
         // The clear of order-load, again and again, while the count goes on.

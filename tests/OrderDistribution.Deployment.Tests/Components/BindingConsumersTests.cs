@@ -20,7 +20,8 @@ public class BindingConsumersTests
             inputs.Select(c => (c.Name, c["queueName"]!)).Order());
         Assert.All(inputs, c => Assert.Null(c["route"]));
         Assert.Equal(inputs.Select(c => c.Name).Order(StringComparer.Ordinal),
-            Assert.Single(DaprResiliency.LoadFolder(ComponentFolders.Bindings)).InboundByComponent.Keys.Order(StringComparer.Ordinal));
+            Assert.Single(DaprResiliency.LoadFolder(ComponentFolders.Bindings)).InboundByComponent.Keys.Order(
+                StringComparer.Ordinal));
     }
 
     [RequiresProgramTheory("bash", "apt-get install bash")]
@@ -42,7 +43,8 @@ public class BindingConsumersTests
 
         // main.parameters.json gives azd's default for the same setting: ${BINDING_CONSUMERS_PER_QUEUE=4}.
         var azure = MainBicepTests.MainParameters()["bindingConsumersPerQueue"];
-        var azureDefault = int.Parse(azure[(azure.IndexOf('=', StringComparison.Ordinal) + 1)..^1], CultureInfo.InvariantCulture);
+        var azureDefault = int.Parse(azure[(azure.IndexOf('=', StringComparison.Ordinal) + 1)..^1],
+            CultureInfo.InvariantCulture);
         Assert.Equal($"${{{RenderedBindings.Setting}={azureDefault}}}", azure);
         AssertConsumersPerQueue(rendered, azureDefault);
     }
@@ -55,10 +57,12 @@ public class BindingConsumersTests
 
         foreach (var file in Directory.EnumerateFiles(committed).Where(f => Path.GetFileName(f) != "resiliency.yaml"))
         {
-            Assert.Equal(File.ReadAllText(file), File.ReadAllText(Path.Combine(rendered.Folder, Path.GetFileName(file))));
+            Assert.Equal(File.ReadAllText(file),
+                File.ReadAllText(Path.Combine(rendered.Folder, Path.GetFileName(file))));
         }
 
-        var further = rendered.Components.Select(c => c.Name).Except(DaprComponent.LoadFolder(ComponentFolders.Bindings).Select(c => c.Name)).ToList();
+        var further = rendered.Components.Select(c => c.Name)
+            .Except(DaprComponent.LoadFolder(ComponentFolders.Bindings).Select(c => c.Name)).ToList();
         Assert.Equal(2 * Contract.Bindings.Count(b => b.Direction == "input"), further.Count);
         var source = Assert.Single(DaprResiliency.LoadFolder(ComponentFolders.Bindings));
         Assert.Equal(source.Retries, rendered.Resiliency.Retries);
@@ -70,14 +74,15 @@ public class BindingConsumersTests
     public void Rabbitmq_input_bindings_set_no_global_prefetch_which_the_quorum_queues_of_the_local_vhost_refuse()
     {
         // bindings.rabbitmq makes prefetchCount a global prefetch (basic.qos global=true), and RabbitMQ refuses a
-        // consumer of a quorum queue on such a channel (docs/dapr-sidecar.md, "bindings.rabbitmq's channel"; the Brokers tests' BindingChannelTests
-        // shows it on RabbitMQ itself).
+        // consumer of a quorum queue on such a channel (docs/dapr-sidecar.md, "bindings.rabbitmq's channel"; the
+        // Brokers tests' BindingChannelTests shows it on RabbitMQ itself).
         using var rendered = RenderedBindings.Default();
         foreach (var input in rendered.Components.Where(c => c["direction"] == "input"))
         {
             Assert.True(
                 (input["prefetchCount"] ?? "0") == "0",
-                $"{input.Name}: prefetchCount \"{input["prefetchCount"]}\", a global prefetch its quorum queue refuses");
+                $"{input.Name}: prefetchCount \"{input["prefetchCount"]}\", a global prefetch its quorum queue " +
+                $"refuses");
         }
     }
 
@@ -96,18 +101,21 @@ public class BindingConsumersTests
             var first = DaprComponent.Named(components, binding.Name, rendered.Folder);
             var queue = inputs.Where(c => c["queueName"] == binding.Queue).ToList();
             Assert.Equal(
-                Enumerable.Range(1, consumers).Select(k => k == 1 ? binding.Name : $"{binding.Name}-{k}").Order(StringComparer.Ordinal),
+                Enumerable.Range(1, consumers).Select(k => k == 1 ? binding.Name : $"{binding.Name}-{k}")
+                    .Order(StringComparer.Ordinal),
                 queue.Select(c => c.Name).Order(StringComparer.Ordinal));
             foreach (var consumer in queue)
             {
                 Assert.Equal($"/{binding.Name}", consumer["route"] ?? $"/{consumer.Name}");
                 Assert.Equal([binding.AppId], consumer.Scopes);
                 Assert.Equal(first.Type, consumer.Type);
-                Assert.Equal(first.Metadata.Where(m => m.Key != "route"), consumer.Metadata.Where(m => m.Key != "route"));
+                Assert.Equal(first.Metadata.Where(m => m.Key != "route"),
+                    consumer.Metadata.Where(m => m.Key != "route"));
                 Assert.Equal(resiliency.InboundByComponent[binding.Name], resiliency.InboundByComponent[consumer.Name]);
             }
         }
 
-        Assert.Equal(inputs.Select(c => c.Name).Order(StringComparer.Ordinal), resiliency.InboundByComponent.Keys.Order(StringComparer.Ordinal));
+        Assert.Equal(inputs.Select(c => c.Name).Order(StringComparer.Ordinal),
+            resiliency.InboundByComponent.Keys.Order(StringComparer.Ordinal));
     }
 }

@@ -20,7 +20,8 @@ public class ComponentTests
         foreach (var binding in Contract.Bindings.Append(Contract.LocalIngressOutput))
         {
             Assert.Contains(binding.AppId, appIds);
-            Assert.Equal([binding.AppId], DaprComponent.Named(bindings, binding.Name, ComponentFolders.Bindings).Scopes);
+            Assert.Equal([binding.AppId],
+                DaprComponent.Named(bindings, binding.Name, ComponentFolders.Bindings).Scopes);
         }
     }
 
@@ -55,7 +56,8 @@ public class ComponentTests
         var expected = Contract.Bindings.Append(Contract.LocalIngressOutput).ToList();
         var distributor = AppSettings.Load(Contract.DistributorSettings);
 
-        Assert.Equal(expected.Select(b => b.Name).Order(StringComparer.Ordinal), components.Select(c => c.Name).Order(StringComparer.Ordinal));
+        Assert.Equal(expected.Select(b => b.Name).Order(StringComparer.Ordinal),
+            components.Select(c => c.Name).Order(StringComparer.Ordinal));
         foreach (var binding in expected)
         {
             var component = DaprComponent.Named(components, binding.Name, ComponentFolders.Bindings);
@@ -67,9 +69,15 @@ public class ComponentTests
         }
 
         // The names the distributor's settings use are components of this folder, in the right direction.
-        Assert.Equal("input", DaprComponent.Named(components, distributor.Required("Distributor:IngressInputBinding"), ComponentFolders.Bindings)["direction"]);
-        Assert.Equal("output", DaprComponent.Named(components, distributor.Required("Distributor:ExpressOutputBinding"), ComponentFolders.Bindings)["direction"]);
-        Assert.Equal("output", DaprComponent.Named(components, distributor.Required("Distributor:StandardOutputBinding"), ComponentFolders.Bindings)["direction"]);
+        Assert.Equal("input",
+            DaprComponent.Named(components, distributor.Required("Distributor:IngressInputBinding"),
+            ComponentFolders.Bindings)["direction"]);
+        Assert.Equal("output",
+            DaprComponent.Named(components, distributor.Required("Distributor:ExpressOutputBinding"),
+            ComponentFolders.Bindings)["direction"]);
+        Assert.Equal("output",
+            DaprComponent.Named(components, distributor.Required("Distributor:StandardOutputBinding"),
+            ComponentFolders.Bindings)["direction"]);
     }
 
     [Fact]
@@ -84,7 +92,8 @@ public class ComponentTests
         ];
         foreach (var component in DaprComponent.LoadFolder(ComponentFolders.Bindings))
         {
-            Assert.All(component.Metadata.Keys, key => Assert.True(known.Contains(key), $"{component.File}: {key} is not a bindings.rabbitmq field"));
+            Assert.All(component.Metadata.Keys,
+                key => Assert.True(known.Contains(key), $"{component.File}: {key} is not a bindings.rabbitmq field"));
         }
     }
 
@@ -93,7 +102,8 @@ public class ComponentTests
     {
         foreach (var component in DaprComponent.LoadFolder(ComponentFolders.Bindings))
         {
-            var host = new Uri(component["host"] ?? throw new Xunit.Sdk.XunitException($"{component.File} has no host"));
+            var host = new Uri(component["host"]
+                ?? throw new Xunit.Sdk.XunitException($"{component.File} has no host"));
             Assert.Equal("amqp", host.Scheme);
             Assert.Equal("127.0.0.1", host.Host);
             Assert.Equal(5672, host.Port);
@@ -108,7 +118,8 @@ public class ComponentTests
         // first (PRECONDITION_FAILED) and the binding is left without a channel.
         string[] declared = ["durable", "deleteWhenUnused", "exclusive", "ttlInSeconds", "maxPriority"];
         using var rendered = RenderedBindings.Default();
-        foreach (var queue in DaprComponent.LoadFolder(ComponentFolders.Bindings).Concat(rendered.Components).GroupBy(c => c["queueName"]))
+        foreach (var queue in DaprComponent.LoadFolder(ComponentFolders.Bindings).Concat(rendered.Components)
+            .GroupBy(c => c["queueName"]))
         {
             foreach (var key in declared)
             {

@@ -17,7 +17,8 @@ public class RedisPubSubTests
         Assert.True(processingTimeout >= deadline + TimeSpan.FromSeconds(5),
             $"processingTimeout {processingTimeout} is not 5 s above the apps' delivery deadline {deadline}");
         // Far below the component's 60 s default: recovery waits for this timer.
-        Assert.True(processingTimeout <= TimeSpan.FromSeconds(30), $"processingTimeout {processingTimeout} delays recovery");
+        Assert.True(processingTimeout <= TimeSpan.FromSeconds(30),
+            $"processingTimeout {processingTimeout} delays recovery");
     }
 
     [Fact]
@@ -29,7 +30,8 @@ public class RedisPubSubTests
 
         // 0 disables redelivery; a quarter of processingTimeout at most adds little to it.
         Assert.True(redeliverInterval > TimeSpan.Zero, "redeliverInterval 0 disables redelivery");
-        Assert.True(redeliverInterval * 4 <= processingTimeout, $"redeliverInterval {redeliverInterval} is long next to processingTimeout {processingTimeout}");
+        Assert.True(redeliverInterval * 4 <= processingTimeout,
+            $"redeliverInterval {redeliverInterval} is long next to processingTimeout {processingTimeout}");
     }
 
     [Fact]

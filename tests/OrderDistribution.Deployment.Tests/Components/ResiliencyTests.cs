@@ -12,7 +12,8 @@ public class ResiliencyTests
         var expectedTargets = new Dictionary<string, string[]>
         {
             [ComponentFolders.PubSub] = [Contract.PubSubName],
-            [ComponentFolders.Bindings] = DaprComponent.LoadFolder(ComponentFolders.Bindings).Where(c => c["direction"] == "input").Select(c => c.Name).ToArray(),
+            [ComponentFolders.Bindings] = DaprComponent.LoadFolder(ComponentFolders.Bindings)
+                .Where(c => c["direction"] == "input").Select(c => c.Name).ToArray(),
         };
         foreach (var (runFile, folder) in DaprRunFile.Models)
         {
@@ -21,15 +22,19 @@ public class ResiliencyTests
             var appIds = DaprRunFile.Load(runFile).Apps.Select(a => a.Id).ToHashSet();
 
             Assert.Equal("dapr.io/v1alpha1", spec.ApiVersion);
-            Assert.Equal(expectedTargets[folder].Order(StringComparer.Ordinal), spec.InboundByComponent.Keys.Order(StringComparer.Ordinal));
+            Assert.Equal(expectedTargets[folder].Order(StringComparer.Ordinal),
+                spec.InboundByComponent.Keys.Order(StringComparer.Ordinal));
             Assert.All(spec.InboundByComponent.Keys, name => Assert.Contains(name, components));
             Assert.All(spec.Scopes, scope => Assert.Contains(scope, appIds));
             foreach (var (component, inbound) in spec.InboundByComponent)
             {
                 Assert.True(inbound.Retry is not null, $"{folder}: {component} inbound has no retry policy");
-                Assert.True(spec.Retries.ContainsKey(inbound.Retry!), $"{folder}: {component} names retry policy {inbound.Retry}, which does not exist");
-                Assert.True(inbound.Timeout is null || spec.Timeouts.ContainsKey(inbound.Timeout), $"{folder}: {component} names a missing timeout {inbound.Timeout}");
-                Assert.True(inbound.CircuitBreaker is null || spec.CircuitBreakers.Contains(inbound.CircuitBreaker), $"{folder}: {component} names a missing circuit breaker");
+                Assert.True(spec.Retries.ContainsKey(inbound.Retry!),
+                    $"{folder}: {component} names retry policy {inbound.Retry}, which does not exist");
+                Assert.True(inbound.Timeout is null || spec.Timeouts.ContainsKey(inbound.Timeout),
+                    $"{folder}: {component} names a missing timeout {inbound.Timeout}");
+                Assert.True(inbound.CircuitBreaker is null || spec.CircuitBreakers.Contains(inbound.CircuitBreaker),
+                    $"{folder}: {component} names a missing circuit breaker");
             }
         }
     }
@@ -41,7 +46,8 @@ public class ResiliencyTests
         {
             // Dapr's default maxRetries is -1, forever; RabbitMQ requeues the message once they are spent.
             Assert.InRange(retry.MaxRetriesOrDefault, 1, 60);
-            Assert.True(GoDuration.Parse(retry.Duration ?? "5s") * retry.MaxRetriesOrDefault <= TimeSpan.FromMinutes(1), $"{name} retries longer than a minute");
+            Assert.True(GoDuration.Parse(retry.Duration ?? "5s") * retry.MaxRetriesOrDefault <= TimeSpan.FromMinutes(1),
+                $"{name} retries longer than a minute");
         }
     }
 
@@ -57,8 +63,10 @@ public class ResiliencyTests
         var spec = Assert.Single(DaprResiliency.LoadFolder(ComponentFolders.PubSub));
         var retry = spec.Retries[spec.InboundByComponent[Contract.PubSubName].Retry!];
 
-        Assert.True(retry.MaxRetriesOrDefault == -1 || GoDuration.Parse(retry.Duration) * retry.MaxRetriesOrDefault > processingTimeout,
-            $"{retry.MaxRetriesOrDefault} retries of {retry.Duration} end before processingTimeout {processingTimeout}");
+        Assert.True(retry.MaxRetriesOrDefault == -1
+            || GoDuration.Parse(retry.Duration) * retry.MaxRetriesOrDefault > processingTimeout,
+            $"{retry.MaxRetriesOrDefault} retries of {retry.Duration} end before processingTimeout " +
+            $"{processingTimeout}");
         // A retry at least every few seconds: the rest of a burst is stored soon after storage answers again.
         Assert.True(GoDuration.Parse(retry.Duration) <= TimeSpan.FromSeconds(2), $"retries {retry.Duration} apart");
     }
@@ -74,11 +82,15 @@ public class ResiliencyTests
             foreach (var (component, inbound) in spec.InboundByComponent)
             {
                 // A timeout below the deadline would cut off answers the app is about to give.
-                var timeout = GoDuration.Parse(spec.Timeouts[inbound.Timeout ?? throw new Xunit.Sdk.XunitException($"{folder}: {component} has no inbound timeout")]);
-                Assert.True(timeout > deadline, $"{folder}: {component} inbound timeout {timeout} is not above the delivery deadline {deadline}");
+                var timeout = GoDuration.Parse(
+                    spec.Timeouts[inbound.Timeout
+                    ?? throw new Xunit.Sdk.XunitException($"{folder}: {component} has no inbound timeout")]);
+                Assert.True(timeout > deadline,
+                    $"{folder}: {component} inbound timeout {timeout} is not above the delivery deadline {deadline}");
                 if (folder == ComponentFolders.PubSub)
                 {
-                    Assert.True(timeout < processingTimeout, $"inbound timeout {timeout} is not below processingTimeout {processingTimeout}");
+                    Assert.True(timeout < processingTimeout,
+                        $"inbound timeout {timeout} is not below processingTimeout {processingTimeout}");
                 }
             }
         }
@@ -102,7 +114,8 @@ public class ResiliencyTests
         var bindings = Assert.Single(DaprResiliency.LoadFolder(ComponentFolders.Bindings));
         foreach (var (component, inbound) in bindings.InboundByComponent)
         {
-            Assert.True(bindings.Retries[inbound.Retry!].RetriesStatus(503), $"{component}: the app's 503 (try again) is not retried");
+            Assert.True(bindings.Retries[inbound.Retry!].RetriesStatus(503),
+                $"{component}: the app's 503 (try again) is not retried");
         }
 
         var runFile = DaprRunFile.Load(DaprRunFile.Bindings);

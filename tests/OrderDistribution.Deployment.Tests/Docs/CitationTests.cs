@@ -15,8 +15,11 @@ public sealed partial class CitationTests
         string[] folders = ["components-pubsub", "components-bindings", "infra", "scripts", "docs", "src"];
         var files = roots.Select(Repo.PathOf).Concat(folders.SelectMany(folder =>
             Directory.EnumerateFiles(Repo.PathOf(folder), "*", SearchOption.AllDirectories)
-                .Where(path => !path.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
-                               && !path.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
+                .Where(path =>
+                    !path.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}",
+                    StringComparison.Ordinal)
+                               && !path.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}",
+                                   StringComparison.Ordinal)
                                && Path.GetExtension(path) is ".md" or ".yaml" or ".yml" or ".bicep" or ".sh" or ".kql" or ".cs" or ".json")));
 
         var found = files

@@ -89,7 +89,8 @@ internal static class BicepCompiler
         var mode = File.GetUnixFileMode(binary);
         if (!mode.HasFlag(UnixFileMode.UserExecute))
         {
-            File.SetUnixFileMode(binary, mode | UnixFileMode.UserExecute | UnixFileMode.GroupExecute | UnixFileMode.OtherExecute);
+            File.SetUnixFileMode(binary,
+                mode | UnixFileMode.UserExecute | UnixFileMode.GroupExecute | UnixFileMode.OtherExecute);
         }
 
         return binary;

@@ -12,7 +12,8 @@ public class BicepTests
     {
         var names = InfraSnapshot.Default.Components.Select(c => c.Name).ToList();
 
-        Assert.Equal(BindingNames.Prepend(Contract.PubSubName).Order(StringComparer.Ordinal), names.Order(StringComparer.Ordinal));
+        Assert.Equal(BindingNames.Prepend(Contract.PubSubName).Order(StringComparer.Ordinal),
+            names.Order(StringComparer.Ordinal));
         Assert.DoesNotContain(Contract.LocalIngressOutput.Name, names);
     }
 
@@ -43,11 +44,13 @@ public class BicepTests
         Assert.Equal("pubsub.azure.servicebus.queues", pubSub.ComponentType);
         Assert.Equal("true", pubSub.Metadata["disableEntityManagement"]);
         Assert.Equal(snapshot.Output("SERVICEBUS_NAMESPACE_FQDN"), pubSub.Metadata["namespaceName"]);
-        Assert.Equal($"{snapshot.Output("SERVICEBUS_NAMESPACE")}.servicebus.windows.net", pubSub.Metadata["namespaceName"]);
+        Assert.Equal($"{snapshot.Output("SERVICEBUS_NAMESPACE")}.servicebus.windows.net",
+            pubSub.Metadata["namespaceName"]);
         // The component ignores maxBulkPubBytes at this level (it reads it from each bulk publish request).
         Assert.False(pubSub.Metadata.ContainsKey("maxBulkPubBytes"));
 
-        var tuned = InfraSnapshot.Of(("maxActiveMessages", 300), ("maxConcurrentHandlers", 2)).Component(Contract.PubSubName);
+        var tuned = InfraSnapshot.Of(("maxActiveMessages", 300), ("maxConcurrentHandlers", 2))
+            .Component(Contract.PubSubName);
         Assert.Equal(300, tuned.IntMetadata("maxActiveMessages"));
         Assert.Equal(2, tuned.IntMetadata("maxConcurrentHandlers"));
     }
@@ -55,7 +58,8 @@ public class BicepTests
     [RequiresBicepTheory]
     [InlineData("pubsub-bulk", 250, 1)]
     [InlineData("pubsub-single", 128, 64)]
-    public void Order_pubsub_gets_the_handler_settings_of_the_chosen_pubsub_model(string model, int activeMessages, int handlers)
+    public void Order_pubsub_gets_the_handler_settings_of_the_chosen_pubsub_model(string model, int activeMessages,
+        int handlers)
     {
         var pubSub = InfraSnapshot.Of(("messagingModel", model)).Component(Contract.PubSubName);
 
@@ -70,9 +74,12 @@ public class BicepTests
         var single = InfraSnapshot.Of(("messagingModel", "pubsub-single")).Component(Contract.PubSubName);
 
         Assert.Equal(1, bulk.IntMetadata("maxConcurrentHandlers"));
-        Assert.Equal(AppSettings.Load(Contract.DistributorSettings).RequiredInt("Messaging:MaxMessagesCount"), bulk.IntMetadata("maxActiveMessages"));
-        Assert.True(single.IntMetadata("maxConcurrentHandlers") > 1, "single mode with one handler handles one message at a time");
-        Assert.True(single.IntMetadata("maxActiveMessages") >= single.IntMetadata("maxConcurrentHandlers"), "fewer active messages than handlers leaves handlers idle");
+        Assert.Equal(AppSettings.Load(Contract.DistributorSettings).RequiredInt("Messaging:MaxMessagesCount"),
+            bulk.IntMetadata("maxActiveMessages"));
+        Assert.True(single.IntMetadata("maxConcurrentHandlers") > 1,
+            "single mode with one handler handles one message at a time");
+        Assert.True(single.IntMetadata("maxActiveMessages") >= single.IntMetadata("maxConcurrentHandlers"),
+            "fewer active messages than handlers leaves handlers idle");
     }
 
     [RequiresBicepFact]
@@ -98,7 +105,8 @@ public class BicepTests
     [RequiresBicepTheory]
     [InlineData("Standard", 262144)]
     [InlineData("Premium", 1048576)]
-    public void The_service_bus_sku_parameter_drives_the_namespace_tier_and_the_byte_budget(string sku, int tierBatchLimit)
+    public void The_service_bus_sku_parameter_drives_the_namespace_tier_and_the_byte_budget(string sku,
+        int tierBatchLimit)
     {
         var snapshot = InfraSnapshot.Of(("serviceBusSku", sku), ("serviceBusMessagingUnits", 2));
         var ns = Assert.Single(snapshot.OfType("Microsoft.ServiceBus/namespaces"));
@@ -111,7 +119,9 @@ public class BicepTests
         var budget = int.Parse(snapshot.Output("MAX_BULK_PUBLISH_BYTES"), CultureInfo.InvariantCulture);
         Assert.InRange(budget, tierBatchLimit - 16 * 1024, tierBatchLimit - 1024);
         Assert.InRange(budget, 1024, 1048576);
-        Assert.All(snapshot.ContainerApps, app => Assert.Equal(budget.ToString(CultureInfo.InvariantCulture), app.Env["Messaging__MaxBulkPublishBytes"]));
+        Assert.All(snapshot.ContainerApps,
+            app => Assert.Equal(budget.ToString(CultureInfo.InvariantCulture),
+            app.Env["Messaging__MaxBulkPublishBytes"]));
     }
 
     [RequiresBicepFact]

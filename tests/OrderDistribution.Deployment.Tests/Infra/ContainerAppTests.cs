@@ -30,7 +30,8 @@ public class ContainerAppTests
             Assert.Equal("pubsub-single", app.Env["Messaging__Model"]);
             Assert.Equal("100", app.Env["Messaging__MaxMessagesCount"]);
             Assert.Equal("secretref:appinsights-connection-string", app.Env["APPLICATIONINSIGHTS_CONNECTION_STRING"]);
-            Assert.Contains($"/userAssignedIdentities/id-{app.Name}-", app.Env["AZURE_CLIENT_ID"], StringComparison.Ordinal);
+            Assert.Contains($"/userAssignedIdentities/id-{app.Name}-", app.Env["AZURE_CLIENT_ID"],
+                StringComparison.Ordinal);
             if (app.Name.StartsWith("receiver-", StringComparison.Ordinal))
             {
                 Assert.Equal(app.Name["receiver-".Length..], app.Env["INSTANCE"]);
@@ -71,7 +72,8 @@ public class ContainerAppTests
         // Not yet deployed by azd: the placeholder image, which serves neither probe path, and no probes.
         Assert.All(InfraSnapshot.Of(("distributorExists", false)).ContainerApps, app =>
         {
-            Assert.StartsWith("mcr.microsoft.com/", app.Container["image"]!.GetValue<string>(), StringComparison.Ordinal);
+            Assert.StartsWith("mcr.microsoft.com/", app.Container["image"]!.GetValue<string>(),
+                StringComparison.Ordinal);
             Assert.Empty(app.Container["probes"]!.AsArray());
         });
 
@@ -81,10 +83,12 @@ public class ContainerAppTests
         Assert.Contains("/containerApps/distributor'", deployed["image"]!.GetValue<string>(), StringComparison.Ordinal);
         var probes = deployed["probes"]!.GetValue<string>();
         Assert.StartsWith("[if(not(equals(coalesce(tryGet(tryGet(reference(", probes, StringComparison.Ordinal);
-        Assert.Contains("'mcr.microsoft.com/dotnet/samples:aspnetapp')), variables('probes'), createArray())]", probes, StringComparison.Ordinal);
+        Assert.Contains("'mcr.microsoft.com/dotnet/samples:aspnetapp')), variables('probes'), createArray())]", probes,
+            StringComparison.Ordinal);
 
         // Liveness never checks dependencies: a storage outage must not restart containers.
-        var module = Assert.Single(BicepCompiler.Resources(BicepCompiler.Main), r => r["name"]?.GetValue<string>() == "app-distributor");
+        var module = Assert.Single(BicepCompiler.Resources(BicepCompiler.Main),
+            r => r["name"]?.GetValue<string>() == "app-distributor");
         var declared = module["properties"]!["template"]!["variables"]!["probes"]!.AsArray()
             .ToDictionary(p => p!["type"]!.GetValue<string>(), p => p!["httpGet"]!["path"]!.GetValue<string>());
         Assert.Equal(Contract.LivenessPath, declared["Liveness"]);
@@ -94,8 +98,9 @@ public class ContainerAppTests
     [RequiresBicepFact]
     public void No_container_app_runs_the_dapr_app_health_check_which_stops_bulk_subscriptions_and_input_bindings_for_good()
     {
-        // docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own": a subscription or input binding stopped by app health wedged daprd 1.14.
-        // Backpressure is the apps' per-entry RETRY answer; the container probes stay.
+        // docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own": a subscription or input
+        // binding stopped by app health wedged daprd 1.14. Backpressure is the apps' per-entry RETRY answer; the
+        // container probes stay.
         foreach (var model in OrderDistribution.Messaging.MessagingModels.Spellings)
         {
             var apps = InfraSnapshot.Of(("messagingModel", model)).ContainerApps;
@@ -110,9 +115,11 @@ public class ContainerAppTests
         var single = InfraSnapshot.Of(("messagingModel", "pubsub-single"));
         var handlers = single.Component(Contract.PubSubName).IntMetadata("maxConcurrentHandlers");
         Assert.Equal(64, handlers);
-        Assert.All(single.ContainerApps, app => Assert.Equal(handlers, app.Configuration["dapr"]!["maxConcurrency"]!.GetValue<int>()));
+        Assert.All(single.ContainerApps,
+            app => Assert.Equal(handlers, app.Configuration["dapr"]!["maxConcurrency"]!.GetValue<int>()));
 
-        foreach (var other in new[] { InfraSnapshot.Of(("messagingModel", "pubsub-bulk")), InfraSnapshot.Of(("messagingModel", "bindings")) })
+        foreach (var other in new[] { InfraSnapshot.Of(("messagingModel", "pubsub-bulk")),
+            InfraSnapshot.Of(("messagingModel", "bindings")) })
         {
             Assert.All(other.ContainerApps, app => Assert.Null(app.Configuration["dapr"]!["maxConcurrency"]));
         }

@@ -15,12 +15,14 @@ public class MainBicepTests
 
         foreach (var (name, parameter) in declared)
         {
-            Assert.True(parameter!["defaultValue"] is not null || given.ContainsKey(name), $"main.parameters.json does not set {name}");
+            Assert.True(parameter!["defaultValue"] is not null || given.ContainsKey(name),
+                $"main.parameters.json does not set {name}");
         }
 
         foreach (var name in given.Keys)
         {
-            Assert.True(declared.ContainsKey(name), $"main.parameters.json sets {name}, which main.bicep does not declare");
+            Assert.True(declared.ContainsKey(name),
+                $"main.parameters.json sets {name}, which main.bicep does not declare");
         }
     }
 
@@ -46,9 +48,12 @@ public class MainBicepTests
         var outputs = InfraSnapshot.Default.Outputs.Select(o => o.Key).ToList();
         foreach (var name in new[]
                  {
-                     "AZURE_RESOURCE_GROUP", "AZURE_CONTAINER_REGISTRY_ENDPOINT", "AZURE_CONTAINER_APPS_ENVIRONMENT_NAME",
-                     "SERVICEBUS_NAMESPACE", "SERVICEBUS_NAMESPACE_FQDN", "STORAGE_ACCOUNT_NAME", "STORAGE_BLOB_ENDPOINT",
-                     "APPLICATIONINSIGHTS_NAME", "LOG_ANALYTICS_WORKSPACE_ID", "DAPR_PLACEHOLDER_SCOPE", "MAX_BULK_PUBLISH_BYTES",
+                     "AZURE_RESOURCE_GROUP", "AZURE_CONTAINER_REGISTRY_ENDPOINT",
+                         "AZURE_CONTAINER_APPS_ENVIRONMENT_NAME",
+                     "SERVICEBUS_NAMESPACE", "SERVICEBUS_NAMESPACE_FQDN", "STORAGE_ACCOUNT_NAME",
+                         "STORAGE_BLOB_ENDPOINT",
+                     "APPLICATIONINSIGHTS_NAME", "LOG_ANALYTICS_WORKSPACE_ID", "DAPR_PLACEHOLDER_SCOPE",
+                         "MAX_BULK_PUBLISH_BYTES",
                  })
         {
             Assert.Contains(name, outputs);
@@ -60,7 +65,8 @@ public class MainBicepTests
     [RequiresBicepFact]
     public void Main_bicep_targets_the_subscription_and_creates_the_resource_group()
     {
-        Assert.Contains("subscriptionDeploymentTemplate", BicepCompiler.Main["$schema"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Contains("subscriptionDeploymentTemplate", BicepCompiler.Main["$schema"]!.GetValue<string>(),
+            StringComparison.Ordinal);
         var group = Assert.Single(InfraSnapshot.Default.OfType("Microsoft.Resources/resourceGroups"));
         Assert.Equal($"rg-{InfraSnapshot.EnvironmentName}", group["name"]!.GetValue<string>());
     }

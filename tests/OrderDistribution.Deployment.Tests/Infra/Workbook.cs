@@ -13,5 +13,6 @@ internal static class Workbook
     public static Dictionary<string, string> Queries() =>
         System.Text.Json.Nodes.JsonNode.Parse(Repo.Read(File))!["items"]!.AsArray()
             .Where(item => item!["type"]!.GetValue<int>() == 3)
-            .ToDictionary(item => item!["name"]!.GetValue<string>(), item => item!["content"]!["query"]!.GetValue<string>());
+            .ToDictionary(item => item!["name"]!.GetValue<string>(),
+                item => item!["content"]!["query"]!.GetValue<string>());
 }

@@ -18,7 +18,8 @@ public class WorkbookTests
 
         // The deployed content is the workbook file with both placeholders replaced by those resource ids.
         var file = Repo.Read(Workbook.File);
-        var expected = file.Replace("__APP_INSIGHTS_ID__", appInsights, StringComparison.Ordinal).Replace("__SERVICE_BUS_ID__", serviceBus, StringComparison.Ordinal);
+        var expected = file.Replace("__APP_INSIGHTS_ID__", appInsights, StringComparison.Ordinal)
+            .Replace("__SERVICE_BUS_ID__", serviceBus, StringComparison.Ordinal);
         Assert.NotEqual(file, expected);
         Assert.Equal(expected, workbook["properties"]!["serializedData"]!.GetValue<string>());
         Assert.Equal("Notebook/1.0", System.Text.Json.Nodes.JsonNode.Parse(file)!["version"]!.GetValue<string>());
@@ -53,31 +54,40 @@ public class WorkbookTests
     {
         var queries = Workbook.Queries();
 
-        // Cycle time per burst: to the last order a receiver stored (as cycle-time.kql), from the scheduled instant when given.
-        Assert.Contains($"| where name == \"{OrderDistribution.Receiver.StoredOrdersTelemetry.EventName}\"", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("lastStored = maxif(timestamp, origin == \"store\")", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("cycleSeconds = datetime_diff(\"millisecond\", lastStored, start)", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("let scheduledAt = todatetime(\"{ScheduledAt}\");", queries["bursts"], StringComparison.Ordinal);
+        // Cycle time per burst: to the last order a receiver stored (as cycle-time.kql), from the scheduled instant
+        // when given.
+        Assert.Contains($"| where name == \"{OrderDistribution.Receiver.StoredOrdersTelemetry.EventName}\"",
+            queries["bursts"], StringComparison.Ordinal);
+        Assert.Contains("lastStored = maxif(timestamp, origin == \"store\")", queries["bursts"],
+            StringComparison.Ordinal);
+        Assert.Contains("cycleSeconds = datetime_diff(\"millisecond\", lastStored, start)", queries["bursts"],
+            StringComparison.Ordinal);
+        Assert.Contains("let scheduledAt = todatetime(\"{ScheduledAt}\");", queries["bursts"],
+            StringComparison.Ordinal);
         Assert.Contains("bin(timestamp, 5s)", queries["throughput"], StringComparison.Ordinal);
         Assert.Contains("customDimensions.RetryCount", queries["retries-drops"], StringComparison.Ordinal);
         Assert.Contains("format startswith \"Dropped entry\"", queries["retries-drops"], StringComparison.Ordinal);
 
         // Per model: the routes the apps serve name the model.
         var routes = new OrderDistribution.Messaging.Inbound.OrderRoutes("q-order-express", "q-order-express-input");
-        foreach (var (route, model) in new[] { (routes.Bulk, "pubsub-bulk"), (routes.Single, "pubsub-single"), (routes.Binding, "bindings") })
+        foreach (var (route, model) in new[] { (routes.Bulk, "pubsub-bulk"), (routes.Single, "pubsub-single"),
+            (routes.Binding, "bindings") })
         {
             var suffix = route[route.LastIndexOf('-')..];
             Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["bursts"], StringComparison.Ordinal);
-            Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["throughput"], StringComparison.Ordinal);
+            Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["throughput"],
+                StringComparison.Ordinal);
         }
 
-        Assert.Contains("isnotempty(tostring(customDimensions.Model)), tostring(customDimensions.Model)", queries["retries-drops"], StringComparison.Ordinal);
+        Assert.Contains("isnotempty(tostring(customDimensions.Model)), tostring(customDimensions.Model)",
+            queries["retries-drops"], StringComparison.Ordinal);
 
         // Dead letters: Service Bus's own metric, per queue.
         var metric = Workbook.Item("dead-letters")["content"]!;
         Assert.Equal(["__SERVICE_BUS_ID__"], metric["resourceIds"]!.AsArray().Select(n => n!.GetValue<string>()));
         var deadLetters = Assert.Single(metric["metrics"]!.AsArray())!;
-        Assert.Equal("microsoft.servicebus/namespaces--DeadletteredMessages", deadLetters["metric"]!.GetValue<string>());
+        Assert.Equal("microsoft.servicebus/namespaces--DeadletteredMessages",
+            deadLetters["metric"]!.GetValue<string>());
         Assert.Equal(["EntityName"], deadLetters["splitBy"]!.AsArray().Select(n => n!.GetValue<string>()));
     }
 }

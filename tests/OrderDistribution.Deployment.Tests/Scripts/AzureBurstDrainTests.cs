@@ -39,24 +39,31 @@ public sealed class AzureBurstDrainTests
         var (exitCode, output) = azure.Run("bash", "scripts/azure-burst.sh", "--drain-only", "--drain-timeout", "0");
 
         Assert.Equal(1, exitCode);
-        Assert.Contains("still on the queues after 0 s: 15 messages (active and scheduled)", output, StringComparison.Ordinal);
+        Assert.Contains("still on the queues after 0 s: 15 messages (active and scheduled)", output,
+            StringComparison.Ordinal);
         Assert.Contains("dead-lettered in this burst: 0", output, StringComparison.Ordinal);
         Assert.All(azure.Calls.Where(c => c.Contains("activeMessageCount", StringComparison.Ordinal)), call =>
-            Assert.Contains("--query [countDetails.activeMessageCount,countDetails.scheduledMessageCount]", call, StringComparison.Ordinal));
+            Assert.Contains("--query [countDetails.activeMessageCount,countDetails.scheduledMessageCount]", call,
+                StringComparison.Ordinal));
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void The_azure_burst_reports_an_az_failure_while_draining_and_still_prints_the_dead_letter_report()
     {
         using var azure = new FakeAzure();
-        azure.Fail("activeMessageCount", "(AuthorizationFailed) no read access to the namespace").Respond("deadLetterMessageCount", "2");
+        azure.Fail("activeMessageCount", "(AuthorizationFailed) no read access to the namespace")
+            .Respond("deadLetterMessageCount", "2");
 
         var (exitCode, output) = azure.Run("bash", "scripts/azure-burst.sh", "--drain-only", "--drain-timeout", "0");
 
         Assert.Equal(1, exitCode);
-        Assert.Contains("az could not read q-order-ingress: ERROR: (AuthorizationFailed) no read access to the namespace", output, StringComparison.Ordinal);
-        Assert.Contains("could not read q-order-ingress q-order-express q-order-standard", output, StringComparison.Ordinal);
-        Assert.Contains("dead-lettered: q-order-standard 2 (now 2 in its dead-letter queue)", output, StringComparison.Ordinal);
+        Assert.Contains(
+            "az could not read q-order-ingress: ERROR: (AuthorizationFailed) no read access to the namespace", output,
+            StringComparison.Ordinal);
+        Assert.Contains("could not read q-order-ingress q-order-express q-order-standard", output,
+            StringComparison.Ordinal);
+        Assert.Contains("dead-lettered: q-order-standard 2 (now 2 in its dead-letter queue)", output,
+            StringComparison.Ordinal);
         Assert.Contains("dead-lettered in this burst: 6", output, StringComparison.Ordinal);
     }
 
@@ -64,15 +71,19 @@ public sealed class AzureBurstDrainTests
     public void The_azure_burst_reports_a_queue_whose_dead_letters_az_cannot_read_and_goes_on_with_the_others()
     {
         using var azure = new FakeAzure();
-        azure.Fail("--name q-order-express --query [countDetails.deadLetterMessageCount]", "(ResourceNotFound) queue not found")
+        azure.Fail("--name q-order-express --query [countDetails.deadLetterMessageCount]",
+            "(ResourceNotFound) queue not found")
             .Respond("deadLetterMessageCount", "1");
 
         var (exitCode, output) = azure.Run("bash", "scripts/azure-burst.sh", "--dead-letters-only");
 
         Assert.Equal(1, exitCode);
-        Assert.Contains("dead-lettered: q-order-express unknown (az failed, see above)", output, StringComparison.Ordinal);
-        Assert.Contains("dead-lettered: q-order-standard 1 (now 1 in its dead-letter queue)", output, StringComparison.Ordinal);
-        Assert.Contains("dead-lettered in this burst: 2 (and the queues az could not read)", output, StringComparison.Ordinal);
+        Assert.Contains("dead-lettered: q-order-express unknown (az failed, see above)", output,
+            StringComparison.Ordinal);
+        Assert.Contains("dead-lettered: q-order-standard 1 (now 1 in its dead-letter queue)", output,
+            StringComparison.Ordinal);
+        Assert.Contains("dead-lettered in this burst: 2 (and the queues az could not read)", output,
+            StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]

@@ -10,11 +10,14 @@ public sealed class AzureBurstLoadToolTests
     public void The_azure_burst_sidecar_publishes_to_the_service_bus_ingress_queue_as_the_apps_pubsub_signed_in_without_secrets()
     {
         var (exitCode, output) = Repo.Run("env", "SERVICEBUS_NAMESPACE_FQDN=sb-test.servicebus.windows.net",
-            "STORAGE_BLOB_ENDPOINT=https://sttest.blob.core.windows.net/", "bash", "scripts/azure-burst.sh", "--render-only");
+            "STORAGE_BLOB_ENDPOINT=https://sttest.blob.core.windows.net/", "bash", "scripts/azure-burst.sh",
+                "--render-only");
         Assert.True(exitCode == 0, output);
 
         var component = Assert.Single(DaprComponent.LoadFolder(".dapr/azure-load"));
-        Assert.Equal(AppSettings.Load("src/OrderDistribution.Distributor/appsettings.json").Required("Messaging:PubSubName"), component.Name);
+        Assert.Equal(
+            AppSettings.Load("src/OrderDistribution.Distributor/appsettings.json").Required("Messaging:PubSubName"),
+            component.Name);
         Assert.Equal("pubsub.azure.servicebus.queues", component.Type);
         Assert.Equal("sb-test.servicebus.windows.net", component["namespaceName"]);
         Assert.Equal("true", component["disableEntityManagement"]);
@@ -26,12 +29,14 @@ public sealed class AzureBurstLoadToolTests
     public void The_azure_burst_sidecar_leaves_the_byte_budget_to_each_bulk_publish_request()
     {
         var (exitCode, output) = Repo.Run("env", "SERVICEBUS_NAMESPACE_FQDN=sb-test.servicebus.windows.net",
-            "STORAGE_BLOB_ENDPOINT=https://sttest.blob.core.windows.net/", "bash", "scripts/azure-burst.sh", "--render-only");
+            "STORAGE_BLOB_ENDPOINT=https://sttest.blob.core.windows.net/", "bash", "scripts/azure-burst.sh",
+                "--render-only");
         Assert.True(exitCode == 0, output);
 
         // A component-level maxBulkPubBytes is ignored; the load tool sends --max-bulk-bytes with each request.
         Assert.Null(Assert.Single(DaprComponent.LoadFolder(".dapr/azure-load"))["maxBulkPubBytes"]);
-        Assert.Contains("--max-bulk-bytes \"$MAX_BULK_PUBLISH_BYTES\"", Repo.Read("scripts/azure-burst.sh"), StringComparison.Ordinal);
+        Assert.Contains("--max-bulk-bytes \"$MAX_BULK_PUBLISH_BYTES\"", Repo.Read("scripts/azure-burst.sh"),
+            StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -45,11 +50,19 @@ public sealed class AzureBurstLoadToolTests
         // The record as System.Text.Json writes it (ScheduleRecord): the instant comes out as UTC with a Z.
         using var azure = new FakeAzure();
         var record = azure.WriteFile("record.json", System.Text.Json.JsonSerializer.Serialize(
-            new { ScheduledAt = DateTimeOffset.FromUnixTimeSeconds(1_795_000_000), Model = "pubsub-bulk", Count = 10_000, ClockSkewSeconds = 0.4 }));
+            new
+            {
+                ScheduledAt = DateTimeOffset.FromUnixTimeSeconds(1_795_000_000),
+                Model = "pubsub-bulk",
+                Count = 10_000,
+                ClockSkewSeconds = 0.4
+            }));
         var function = System.Text.RegularExpressions.Regex.Match(Repo.Read("scripts/lib/burst-record.sh"), @"^scheduled_instant\(\) \{.*?^\}", System.Text.RegularExpressions.RegexOptions.Multiline | System.Text.RegularExpressions.RegexOptions.Singleline).Value;
         var (exitCode, output) = Repo.Run("bash", "-c", function + "\nscheduled_instant \"$1\"", "bash", record);
 
         Assert.True(exitCode == 0, output);
-        Assert.Equal(DateTimeOffset.FromUnixTimeSeconds(1_795_000_000).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", System.Globalization.CultureInfo.InvariantCulture), output.Trim());
+        Assert.Equal(
+            DateTimeOffset.FromUnixTimeSeconds(1_795_000_000).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ",
+            System.Globalization.CultureInfo.InvariantCulture), output.Trim());
     }
 }

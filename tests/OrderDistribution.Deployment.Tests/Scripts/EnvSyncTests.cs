@@ -11,7 +11,8 @@ public sealed class EnvSyncTests
     {
         using var azure = new FakeAzure();
         azure.SetAzdValue("MAX_ACTIVE_MESSAGES", "500").SetAzdValue("REQUEST_DEADLINE_SECONDS", "20");
-        var env = azure.WriteFile(".env", "AZURE_LOCATION=eastus\nMESSAGING_MODEL=bindings\n# MAX_ACTIVE_MESSAGES=500\n");
+        var env = azure.WriteFile(".env",
+            "AZURE_LOCATION=eastus\nMESSAGING_MODEL=bindings\n# MAX_ACTIVE_MESSAGES=500\n");
 
         var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
 
@@ -29,7 +30,8 @@ public sealed class EnvSyncTests
     [InlineData("DAPR_COMPONENTS_MODEL", "pubsub", "MESSAGING_MODEL")]
     [InlineData("DAPR_PUBSUB_MODEL", "single", "MESSAGING_MODEL")]
     [InlineData("DELIVERY_DEADLINE_SECONDS", "20", "REQUEST_DEADLINE_SECONDS")]
-    public void Env_sync_stops_the_provision_in_one_line_naming_the_new_setting_when_dot_env_sets_a_renamed_one(string old, string value, string renamed)
+    public void Env_sync_stops_the_provision_in_one_line_naming_the_new_setting_when_dot_env_sets_a_renamed_one(
+        string old, string value, string renamed)
     {
         using var azure = new FakeAzure();
         var env = azure.WriteFile(".env", $"AZURE_LOCATION=eastus\nMESSAGING_MODEL=pubsub-bulk\n{old}={value}\n");
@@ -39,23 +41,30 @@ public sealed class EnvSyncTests
         Assert.Equal(1, exitCode);
         var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.Contains($"sets {old}, which is no longer read: set {renamed}", line, StringComparison.Ordinal);
-        Assert.DoesNotContain(azure.AzdCalls, call => call.StartsWith("env set", StringComparison.Ordinal) || call.StartsWith("env unset", StringComparison.Ordinal));
+        Assert.DoesNotContain(azure.AzdCalls,
+            call => call.StartsWith("env set", StringComparison.Ordinal)
+            || call.StartsWith("env unset", StringComparison.Ordinal));
     }
 
     [RequiresProgramTheory("sh", "apt-get install dash")]
     [InlineData(true)]
     [InlineData(false)]
-    public void Env_sync_stops_the_provision_naming_messaging_model_when_the_azd_environment_still_sets_the_old_model(bool withDotEnv)
+    public void Env_sync_stops_the_provision_naming_messaging_model_when_the_azd_environment_still_sets_the_old_model(
+        bool withDotEnv)
     {
         using var azure = new FakeAzure();
         azure.SetAzdValue("DAPR_COMPONENTS_MODEL", "bindings");
-        var env = withDotEnv ? azure.WriteFile(".env", "AZURE_LOCATION=eastus\nMESSAGING_MODEL=bindings\n") : Path.Combine(Path.GetTempPath(), $"no-env-{Guid.NewGuid():N}");
+        var env = withDotEnv ? azure.WriteFile(".env",
+            "AZURE_LOCATION=eastus\nMESSAGING_MODEL=bindings\n") : Path.Combine(Path.GetTempPath(),
+            $"no-env-{Guid.NewGuid():N}");
 
         var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
 
         Assert.Equal(1, exitCode);
         var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
-        Assert.Contains("the azd environment sets DAPR_COMPONENTS_MODEL, which is no longer read: set MESSAGING_MODEL (bindings, pubsub-single or pubsub-bulk)", line, StringComparison.Ordinal);
+        Assert.Contains(
+            "the azd environment sets DAPR_COMPONENTS_MODEL, which is no longer read: set MESSAGING_MODEL (bindings, " +
+            "pubsub-single or pubsub-bulk)", line, StringComparison.Ordinal);
         Assert.Contains("azd env unset DAPR_COMPONENTS_MODEL", line, StringComparison.Ordinal);
     }
 
@@ -79,7 +88,8 @@ public sealed class EnvSyncTests
         using var azure = new FakeAzure();
         var env = azure.WriteFile(".env",
             "AZURE_LOCATION=eastus\r\nMESSAGING_MODEL=pubsub-single   # one message per request\r\n" +
-            "SERVICE_BUS_SKU=\"Premium\"\nMAX_MESSAGES_COUNT = 100\t# smaller bulks\nSINGLE_MAX_CONCURRENT_HANDLERS='32'");
+            "SERVICE_BUS_SKU=\"Premium\"\nMAX_MESSAGES_COUNT = 100\t# smaller " +
+            "bulks\nSINGLE_MAX_CONCURRENT_HANDLERS='32'");
 
         var (exitCode, output) = azure.Run("sh", "scripts/azd-env-sync.sh", env);
 
@@ -102,7 +112,9 @@ public sealed class EnvSyncTests
         Assert.Equal(1, exitCode);
         Assert.Contains("AZURE_LOCATION=westeurope", output, StringComparison.Ordinal);
         Assert.Contains("deployed in eastus", output, StringComparison.Ordinal);
-        Assert.DoesNotContain(azure.AzdCalls, call => call.StartsWith("env set", StringComparison.Ordinal) || call.StartsWith("env unset", StringComparison.Ordinal));
+        Assert.DoesNotContain(azure.AzdCalls,
+            call => call.StartsWith("env set", StringComparison.Ordinal)
+            || call.StartsWith("env unset", StringComparison.Ordinal));
         Assert.Equal("eastus", azure.AzdValues["AZURE_LOCATION"]);
     }
 

@@ -14,11 +14,13 @@ public sealed class ExportTelemetryTests
             """.Trim());
         var file = Path.Combine(azure.Folder, "recorded.json");
 
-        var (exitCode, output) = azure.Run("bash", "scripts/export-telemetry.sh", "--start", "2026-11-20T09:59:00Z", "--end", "2026-11-20T10:05:00Z", "--out", file);
+        var (exitCode, output) = azure.Run("bash", "scripts/export-telemetry.sh", "--start", "2026-11-20T09:59:00Z",
+            "--end", "2026-11-20T10:05:00Z", "--out", file);
 
         Assert.True(exitCode == 0, output);
         var sample = System.Text.Json.Nodes.JsonNode.Parse(File.ReadAllText(file))!;
-        Assert.StartsWith("RECORDED by scripts/export-telemetry.sh", sample["about"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.StartsWith("RECORDED by scripts/export-telemetry.sh", sample["about"]!.GetValue<string>(),
+            StringComparison.Ordinal);
         var stored = Assert.Single(sample["customEvents"]!.AsArray())!;
         Assert.Equal("receiver-express", stored["cloud_RoleName"]!.GetValue<string>());
         // A dynamic column is an object, as in the sample the tests read, not JSON text.

@@ -15,9 +15,11 @@ public sealed class PostProvisionTests
         var (exitCode, output) = PostProvision(azure);
 
         Assert.True(exitCode == 0, output);
-        var removes = azure.Calls.Where(c => c.StartsWith("containerapp env dapr-component remove", StringComparison.Ordinal)).ToList();
+        var removes = azure.Calls.Where(c =>
+            c.StartsWith("containerapp env dapr-component remove", StringComparison.Ordinal)).ToList();
         Assert.Equal(2, removes.Count);
-        Assert.All(azure.Calls, call => Assert.Contains($"--subscription {FakeAzure.Subscription} ", call, StringComparison.Ordinal));
+        Assert.All(azure.Calls,
+            call => Assert.Contains($"--subscription {FakeAzure.Subscription} ", call, StringComparison.Ordinal));
         Assert.Contains("--dapr-component-name q-order-express-input", removes[1], StringComparison.Ordinal);
     }
 
@@ -47,7 +49,9 @@ public sealed class PostProvisionTests
         var (exitCode, output) = PostProvision(azure);
 
         Assert.True(exitCode == 0, output);
-        Assert.Contains("skipped removing the Dapr components q-order-ingress-input (ERROR: (AuthorizationFailed) no write access)", output, StringComparison.Ordinal);
+        Assert.Contains(
+            "skipped removing the Dapr components q-order-ingress-input (ERROR: (AuthorizationFailed) no write access)",
+            output, StringComparison.Ordinal);
         Assert.Contains("To finish: az login && sh scripts/postprovision.sh", output, StringComparison.Ordinal);
     }
 
@@ -61,8 +65,10 @@ public sealed class PostProvisionTests
         var (exitCode, output) = azure.Run("sh", "scripts/postprovision.sh");
 
         Assert.True(exitCode == 0, output);
-        var remove = Assert.Single(azure.Calls, c => c.StartsWith("containerapp env dapr-component remove", StringComparison.Ordinal));
-        Assert.Contains($"--subscription {FakeAzure.Subscription} --resource-group rg-fake --name cae-fake", remove, StringComparison.Ordinal);
+        var remove = Assert.Single(azure.Calls,
+            c => c.StartsWith("containerapp env dapr-component remove", StringComparison.Ordinal));
+        Assert.Contains($"--subscription {FakeAzure.Subscription} --resource-group rg-fake --name cae-fake", remove,
+            StringComparison.Ordinal);
     }
 
     private static (int ExitCode, string Output) PostProvision(FakeAzure azure) =>

@@ -10,18 +10,24 @@ public sealed class QueryKqlTests
     {
         using var azure = new FakeAzure();
         Assert.Equal(0, azure.Run("bash", "scripts/query-kql.sh", "cycle-time").ExitCode);
-        Assert.Contains($"--subscription {FakeAzure.Subscription} ", azure.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)), StringComparison.Ordinal);
+        Assert.Contains($"--subscription {FakeAzure.Subscription} ",
+            azure.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)),
+            StringComparison.Ordinal);
 
         using var other = new FakeAzure();
-        Assert.Equal(0, other.Run("bash", "scripts/query-kql.sh", "--subscription", "other-sub", "cycle-time").ExitCode);
-        Assert.Contains("--subscription other-sub ", other.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)), StringComparison.Ordinal);
+        Assert.Equal(0,
+            other.Run("bash", "scripts/query-kql.sh", "--subscription", "other-sub", "cycle-time").ExitCode);
+        Assert.Contains("--subscription other-sub ",
+            other.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)),
+            StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void Query_kql_measures_the_cycle_time_from_the_scheduled_instant_it_is_given()
     {
         using var azure = new FakeAzure();
-        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "--scheduled-at", "2026-11-24T10:00:30Z", "cycle-time");
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "--scheduled-at", "2026-11-24T10:00:30Z",
+            "cycle-time");
 
         Assert.True(exitCode == 0, output);
         var query = azure.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal));
@@ -37,7 +43,8 @@ public sealed class QueryKqlTests
         Assert.True(exitCode == 0, output);
         Assert.Contains("cycle-time: no --scheduled-at, so no cycle time", output, StringComparison.Ordinal);
 
-        var (refused, message) = azure.Run("bash", "scripts/query-kql.sh", "--scheduled-at", "2026-11-24 10:00:30", "cycle-time");
+        var (refused, message) = azure.Run("bash", "scripts/query-kql.sh", "--scheduled-at", "2026-11-24 10:00:30",
+            "cycle-time");
         Assert.Equal(2, refused);
         Assert.Contains("is not a UTC instant", message, StringComparison.Ordinal);
     }
@@ -74,14 +81,18 @@ public sealed class QueryKqlTests
     public void Query_kql_turns_an_offset_into_the_iso_duration_log_analytics_wants(string offset, string timespan)
     {
         using var azure = new FakeAzure();
-        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "--offset", offset, "lock-lost", "cycle-time");
+        var (exitCode, output) = azure.Run("bash", "scripts/query-kql.sh", "--offset", offset, "lock-lost",
+            "cycle-time");
 
         Assert.True(exitCode == 0, output);
-        var logAnalytics = azure.Calls.Single(c => c.StartsWith("monitor log-analytics query", StringComparison.Ordinal));
+        var logAnalytics = azure.Calls.Single(c =>
+            c.StartsWith("monitor log-analytics query", StringComparison.Ordinal));
         Assert.EndsWith($"--timespan {timespan} -o json", logAnalytics, StringComparison.Ordinal);
         Assert.Contains($"--subscription {FakeAzure.Subscription} ", logAnalytics, StringComparison.Ordinal);
         // app-insights query takes the offset as typed (##d##h##m).
-        Assert.Contains($"--offset {offset} -o json", azure.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)), StringComparison.Ordinal);
+        Assert.Contains($"--offset {offset} -o json",
+            azure.Calls.Single(c => c.StartsWith("monitor app-insights query", StringComparison.Ordinal)),
+            StringComparison.Ordinal);
     }
 
     [RequiresProgramTheory("bash", "apt-get install bash")]

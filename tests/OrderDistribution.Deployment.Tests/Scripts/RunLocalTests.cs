@@ -21,7 +21,8 @@ public sealed class RunLocalTests
     [InlineData("DAPR_HTTP_ENDPOINT", "http://127.0.0.1:3500")]
     public void Run_local_refuses_a_sidecar_endpoint_set_in_the_shell_with_one_line(string variable, string value)
     {
-        var (exitCode, output) = Repo.Run("env", $"{variable}={value}", "bash", "scripts/run-local.sh", "--render-only", "pubsub-bulk");
+        var (exitCode, output) = Repo.Run("env", $"{variable}={value}", "bash", "scripts/run-local.sh", "--render-only",
+            "pubsub-bulk");
 
         Assert.Equal(2, exitCode);
         var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
@@ -51,8 +52,8 @@ public sealed class RunLocalTests
         var fakes = Directory.CreateTempSubdirectory("fake-brokers-");
         try
         {
-            // Each queue consumed by the app the code routes it to (the input bindings' scopes), each stream read by the
-            // group pubsub.redis names after that app: the script's own list of both must agree.
+            // Each queue consumed by the app the code routes it to (the input bindings' scopes), each stream read by
+            // the group pubsub.redis names after that app: the script's own list of both must agree.
             new FakeBrokers(fakes.FullName).AllReady(consumers: 4);
 
             foreach (var model in new[] { "bindings", "pubsub-bulk" })
@@ -93,22 +94,26 @@ public sealed class RunLocalTests
     }
 
     private static (int ExitCode, string Output) MissingConsumers(string fakes, string model, string consumers) =>
-        Repo.Run("env", $"{RenderedBindings.Setting}={consumers}", $"PATH={fakes}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}",
+        Repo.Run("env", $"{RenderedBindings.Setting}={consumers}",
+            $"PATH={fakes}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}",
             "bash", "scripts/run-local.sh", "--missing-consumers", model);
 
     [RequiresProgramTheory("bash", "apt-get install bash")]
     [InlineData("dapr.yaml", "pubsub-bulk")]
     [InlineData("dapr.bindings.yaml", "bindings")]
-    public void Run_local_refuses_an_app_api_token_in_the_run_file_which_daprd_would_never_get(string runFile, string model)
+    public void Run_local_refuses_an_app_api_token_in_the_run_file_which_daprd_would_never_get(string runFile,
+        string model)
     {
         var copy = Directory.CreateTempSubdirectory("run-local-");
         try
         {
             Repo.CopyRunLocal(copy.FullName);
-            var withToken = Regex.Replace(Repo.Read(runFile), @"^(\s*)Messaging__Model:.*$", "$0\n$1APP_API_TOKEN: secret", RegexOptions.Multiline);
+            var withToken = Regex.Replace(Repo.Read(runFile), @"^(\s*)Messaging__Model:.*$",
+                "$0\n$1APP_API_TOKEN: secret", RegexOptions.Multiline);
             File.WriteAllText(Path.Combine(copy.FullName, runFile), withToken);
 
-            var (exitCode, output) = Repo.Run("bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--render-only", model);
+            var (exitCode, output) = Repo.Run("bash", Path.Combine(copy.FullName, "scripts/run-local.sh"),
+                "--render-only", model);
 
             Assert.Equal(2, exitCode);
             var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
@@ -130,14 +135,16 @@ public sealed class RunLocalTests
             Repo.CopyRunLocal(copy.FullName);
             var azurite = Path.Combine(copy.FullName, ".tools/node_modules/.bin/azurite");
             Directory.CreateDirectory(Path.GetDirectoryName(azurite)!);
-            File.WriteAllText(azurite, "#!/bin/sh\necho 'Exit due to unhandled error: listen EADDRINUSE: address already in use'\nexit 1\n");
+            File.WriteAllText(azurite,
+                "#!/bin/sh\necho 'Exit due to unhandled error: listen EADDRINUSE: address already in use'\nexit 1\n");
             Assert.Equal(0, Repo.Run("chmod", "+x", azurite).ExitCode);
 
             var (exitCode, output) = Repo.Run("env", "AZURITE_BLOB_PORT=1", "AZURITE_QUEUE_PORT=2",
                 "bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--storage-only");
 
             Assert.Equal(1, exitCode);
-            Assert.Contains("Azurite did not start: Exit due to unhandled error: listen EADDRINUSE", output, StringComparison.Ordinal);
+            Assert.Contains("Azurite did not start: Exit due to unhandled error: listen EADDRINUSE", output,
+                StringComparison.Ordinal);
             Assert.DoesNotContain("Azurite: started", output, StringComparison.Ordinal);
         }
         finally

@@ -30,7 +30,8 @@ public class ScriptTests
             File.CreateSymbolicLink(Path.Combine(onlySed.FullName, "sed"), Repo.FindOnPath("sed")!);
             foreach (var script in ShellScripts())
             {
-                var (exitCode, output) = Repo.Run("/usr/bin/env", "-i", $"PATH={onlySed.FullName}", Repo.FindOnPath("bash")!, script, "--help");
+                var (exitCode, output) = Repo.Run("/usr/bin/env", "-i", $"PATH={onlySed.FullName}",
+                    Repo.FindOnPath("bash")!, script, "--help");
 
                 var name = Path.GetRelativePath(Repo.Root, script);
                 Assert.True(exitCode == 0, $"{name} --help exited {exitCode}: {output}");
@@ -68,7 +69,8 @@ public class ScriptTests
         foreach (var script in ShellScripts().Append(Repo.PathOf("scripts/kql-check.js")))
         {
             Assert.StartsWith("#!", File.ReadLines(script).First(), StringComparison.Ordinal);
-            Assert.True(File.GetUnixFileMode(script).HasFlag(UnixFileMode.UserExecute), $"{Path.GetFileName(script)} is not executable");
+            Assert.True(File.GetUnixFileMode(script).HasFlag(UnixFileMode.UserExecute),
+                $"{Path.GetFileName(script)} is not executable");
         }
     }
 
@@ -80,7 +82,8 @@ public class ScriptTests
         {
             var name = Path.GetFileName(file);
             Assert.Equal("# shellcheck shell=bash", File.ReadLines(file).First());
-            Assert.True(scripts.Any(script => script.Contains($". \"$ROOT/scripts/lib/{name}\"", StringComparison.Ordinal)),
+            Assert.True(
+                scripts.Any(script => script.Contains($". \"$ROOT/scripts/lib/{name}\"", StringComparison.Ordinal)),
                 $"scripts/lib/{name} is sourced by no script");
         }
     }
@@ -106,14 +109,16 @@ public class ScriptTests
     {
         // Case conversion, associative arrays, mapfile/readarray, namerefs, &>> and |& came with bash 4.
         var bash4 = new Regex(@"\$\{[A-Za-z_][A-Za-z_0-9]*(\^\^?|,,?)[^}]*\}|\bmapfile\b|\breadarray\b|\bdeclare\s+-[A-Za-z]*[An]|\blocal\s+-n\b|&>>|\|&|\bwait\s+-n\b");
-        foreach (var script in EveryShellFile().Where(s => File.ReadLines(s).First().Contains("bash", StringComparison.Ordinal)))
+        foreach (var script in EveryShellFile()
+            .Where(s => File.ReadLines(s).First().Contains("bash", StringComparison.Ordinal)))
         {
             var lines = File.ReadAllLines(script);
             for (var i = 0; i < lines.Length; i++)
             {
                 if (!lines[i].TrimStart().StartsWith('#'))
                 {
-                    Assert.False(bash4.IsMatch(lines[i]), $"{Path.GetFileName(script)}:{i + 1} needs bash 4: {lines[i].Trim()}");
+                    Assert.False(bash4.IsMatch(lines[i]),
+                        $"{Path.GetFileName(script)}:{i + 1} needs bash 4: {lines[i].Trim()}");
                 }
             }
         }

@@ -20,9 +20,11 @@ public sealed class PoisonSchedulingTests(AzuriteFixture storage) : SchedulingTe
         var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub-bulk", .. Common()]);
 
         Assert.Equal(0, exit);
-        var events = Sidecar.BulkPublishes(OrderTopology.IngressQueue).SelectMany(r => r.Json.EnumerateArray()).Select(e => e.GetProperty("event")).ToList();
+        var events = Sidecar.BulkPublishes(OrderTopology.IngressQueue).SelectMany(r => r.Json.EnumerateArray())
+            .Select(e => e.GetProperty("event")).ToList();
         Assert.Equal(300, events.Count);
-        var texts = events.Where(e => e.ValueKind == System.Text.Json.JsonValueKind.String).Select(e => e.GetString()!).ToList();
+        var texts = events.Where(e => e.ValueKind == System.Text.Json.JsonValueKind.String).Select(e => e.GetString()!)
+            .ToList();
         Assert.Equal(set.Poison.Where(p => p.Kind == PoisonKind.NotJson).Select(p => p.Payload).Order(), texts.Order());
         var objects = events.Where(e => e.ValueKind == System.Text.Json.JsonValueKind.Object).ToList();
         var valid = objects.Select(Valid).OfType<Order>().Select(o => o.OrderId).ToList();
@@ -54,7 +56,8 @@ public sealed class PoisonSchedulingTests(AzuriteFixture storage) : SchedulingTe
         var requests = Sidecar.BulkPublishes(OrderTopology.IngressQueue)
             .Select(r => r.Json.EnumerateArray().Select(e => IdOf(e.GetProperty("event"))).ToList()).ToList();
         Assert.All(requests, ids => Assert.Equal(ids.Order(), ids));
-        Assert.Equal(set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id)).Order(), requests.SelectMany(ids => ids).Order());
+        Assert.Equal(set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id)).Order(),
+            requests.SelectMany(ids => ids).Order());
 
         // Poison that is not JSON at all reads "order <id> for ...".
         static long IdOf(System.Text.Json.JsonElement e) => e.ValueKind == System.Text.Json.JsonValueKind.String
@@ -66,7 +69,8 @@ public sealed class PoisonSchedulingTests(AzuriteFixture storage) : SchedulingTe
     public async Task An_orders_file_whose_last_order_repeats_an_id_stops_schedule_before_anything_is_published()
     {
         var orders = OrderGenerator.Generate(SidecarScheduler.PublishChunk + 10, seed: 11);
-        await OrderFile.WriteAsync(Path.Combine(Folder, "orders.json"), OrderSet.ValidOnly([.. orders, orders[0]]), default);
+        await OrderFile.WriteAsync(Path.Combine(Folder, "orders.json"), OrderSet.ValidOnly([.. orders, orders[0]]),
+            default);
         var cli = new Cli();
 
         var exit = await cli.RunAsync(["schedule", "--model", "pubsub-bulk", .. Common()]);
@@ -84,7 +88,8 @@ public sealed class PoisonSchedulingTests(AzuriteFixture storage) : SchedulingTe
 
         Assert.Equal(0, await new Cli().RunAsync(["schedule", "--model", "bindings", .. Common()]));
 
-        Assert.Equal(100, Sidecar.Requests.Count(r => r.Path == $"/v1.0/bindings/{OrderTopology.IngressOutputBinding}"));
+        Assert.Equal(100,
+            Sidecar.Requests.Count(r => r.Path == $"/v1.0/bindings/{OrderTopology.IngressOutputBinding}"));
         var notJson = set.Poison.Where(p => p.Kind == PoisonKind.NotJson).Select(p => p.Payload).ToHashSet();
         Assert.Equal(notJson, Sidecar.Requests.Select(r => r.Json.GetProperty("data"))
             .Where(d => d.ValueKind == System.Text.Json.JsonValueKind.String).Select(d => d.GetString()!).ToHashSet());

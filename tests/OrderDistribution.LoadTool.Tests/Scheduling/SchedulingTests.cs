@@ -10,7 +10,9 @@ namespace OrderDistribution.LoadTool.Tests.Scheduling;
 /// </summary>
 public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(storage)
 {
-    /// <summary>The distributor's metadata in the pubsub model: a subscription to q-order-ingress on order-pubsub.</summary>
+    /// <summary>
+    /// The distributor's metadata in the pubsub model: a subscription to q-order-ingress on order-pubsub.
+    /// </summary>
     private const string PubsubDistributor = """
         {"id":"distributor","runtimeVersion":"1.14.0","enabledFeatures":[],"actors":[],
          "components":[{"name":"order-pubsub","type":"pubsub.redis","version":"v1","capabilities":["SUBSCRIBE_WILDCARDS"]}],
@@ -19,7 +21,9 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
          "httpEndpoints":[],"appConnectionProperties":{"port":5001,"protocol":"http","channelAddress":"127.0.0.1"}}
         """;
 
-    /// <summary>The distributor's metadata in the bindings model: input binding q-order-ingress-input, no subscriptions.</summary>
+    /// <summary>
+    /// The distributor's metadata in the bindings model: input binding q-order-ingress-input, no subscriptions.
+    /// </summary>
     private const string BindingsDistributor = """
         {"id":"distributor","runtimeVersion":"1.14.0","enabledFeatures":[],"actors":[],
          "components":[{"name":"q-order-ingress-input","type":"bindings.rabbitmq","version":"v1","capabilities":["INPUT_BINDING","OUTPUT_BINDING"]},
@@ -33,14 +37,16 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
         Sidecar.MaxBulkRequestBytes = 32_768;
         var orders = await GenerateAsync(2_000);
 
-        var exit = await new Cli().RunAsync(["schedule", "--model", "pubsub-bulk", "--max-bulk-bytes", "32768", .. Common()]);
+        var exit = await new Cli()
+            .RunAsync(["schedule", "--model", "pubsub-bulk", "--max-bulk-bytes", "32768", .. Common()]);
 
         Assert.Equal(0, exit);
         var requests = Sidecar.BulkPublishes(OrderTopology.IngressQueue).ToList();
         Assert.True(requests.Count > 1);
         Assert.All(requests, r => Assert.True(r.Body.Length <= 32_768, $"a request of {r.Body.Length} bytes"));
         Assert.All(requests, r => Assert.Equal("true", r.Query["metadata.rawPayload"]));
-        var published = requests.SelectMany(r => r.Json.EnumerateArray()).Select(e => OrderJson.Deserialize(e.GetProperty("event")).OrderId);
+        var published = requests.SelectMany(r => r.Json.EnumerateArray())
+            .Select(e => OrderJson.Deserialize(e.GetProperty("event")).OrderId);
         Assert.Equal(orders.Select(o => o.OrderId).Order(), published.Order());
     }
 
@@ -65,7 +71,8 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
     [Theory]
     [InlineData("1.14")]
     [InlineData("1.17")]
-    public async Task Bindings_scheduling_puts_no_transport_header_and_no_invalid_trace_context_on_a_message(string runtime)
+    public async Task Bindings_scheduling_puts_no_transport_header_and_no_invalid_trace_context_on_a_message(
+        string runtime)
     {
         Sidecar.Runtime = DaprRuntimeProfile.All.Single(r => r.Version == runtime);
         await GenerateAsync(20);
@@ -109,14 +116,17 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
     [InlineData("pub/sub", "bindings", "Run with --model pubsub-bulk or pubsub-single")]
     [InlineData("bindings", "pubsub-bulk", "Run with --model bindings")]
     [InlineData("bindings", "pubsub-single", "Run with --model bindings")]
-    public async Task A_trio_running_another_model_than_model_stops_schedule_before_anything_is_published(string running, string asked, string advice)
+    public async Task A_trio_running_another_model_than_model_stops_schedule_before_anything_is_published(
+        string running, string asked, string advice)
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Metadata = running == "pub/sub" ? PubsubDistributor : BindingsDistributor;
         await GenerateAsync(10);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync(["schedule", "--model", asked, "--sidecar", sidecar.Address.ToString(), "--storage", Storage.Azurite.ConnectionString,
+        var exit = await cli.RunAsync(
+            ["schedule", "--model", asked, "--sidecar", sidecar.Address.ToString(), "--storage",
+            Storage.Azurite.ConnectionString,
             "--orders", Path.Combine(Folder, "orders.json"), "--state", Path.Combine(Folder, "schedule.json")]);
 
         Assert.Equal(ExitCodes.BadInput, exit);
@@ -134,7 +144,10 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
         sidecar.Metadata = BindingsDistributor;
         await GenerateAsync(10);
 
-        var exit = await new Cli().RunAsync(["schedule", "--model", "bindings", "--sidecar", sidecar.Address.ToString(), "--storage", Storage.Azurite.ConnectionString,
+        var exit = await new Cli()
+            .RunAsync(
+            ["schedule", "--model", "bindings", "--sidecar", sidecar.Address.ToString(), "--storage",
+            Storage.Azurite.ConnectionString,
             "--orders", Path.Combine(Folder, "orders.json"), "--state", Path.Combine(Folder, "schedule.json")]);
 
         Assert.Equal(0, exit);
@@ -147,7 +160,8 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
         await GenerateAsync(10);
         var port = Azurite.FreePort();
 
-        var (exit, lines) = await Cli.RunProgramAsync("schedule", "--sidecar", $"http://127.0.0.1:{port}", "--storage", Storage.Azurite.ConnectionString,
+        var (exit, lines) = await Cli.RunProgramAsync("schedule", "--sidecar", $"http://127.0.0.1:{port}", "--storage",
+            Storage.Azurite.ConnectionString,
             "--orders", Path.Combine(Folder, "orders.json"), "--state", Path.Combine(Folder, "schedule.json"));
 
         Assert.Equal(ExitCodes.Unreachable, exit);

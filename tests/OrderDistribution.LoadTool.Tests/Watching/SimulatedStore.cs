@@ -7,11 +7,14 @@ namespace OrderDistribution.LoadTool.Tests.Watching;
 /// Each order appears in its outbox, with its storedat, at its arrival time; every listing is counted, the looks'
 /// (names only) apart from those with the stored times.
 /// </summary>
-internal sealed class SimulatedStore(SimulatedClock clock, IEnumerable<(Order Order, DateTimeOffset At)> arrivals) : IOutboxReader
+internal sealed class SimulatedStore(SimulatedClock clock,
+    IEnumerable<(Order Order, DateTimeOffset At)> arrivals) : IOutboxReader
 {
     /// <summary>Per outbox, every blob it will hold, in name order (the order a listing returns).</summary>
     private readonly Dictionary<string, OutboxBlob[]> _blobs = arrivals
-        .Select(a => new OutboxBlob(WatchExpectation.OutboxFor(a.Order.Delivery), OrderBlob.NameOf(a.Order), a.At.AddTicks(-(a.At.Ticks % TimeSpan.TicksPerSecond)), a.At))
+        .Select(a =>
+            new OutboxBlob(WatchExpectation.OutboxFor(a.Order.Delivery), OrderBlob.NameOf(a.Order),
+            a.At.AddTicks(-(a.At.Ticks % TimeSpan.TicksPerSecond)), a.At))
         .GroupBy(b => b.Container)
         .ToDictionary(g => g.Key, g => g.OrderBy(b => b.Name, StringComparer.Ordinal).ToArray());
 
@@ -30,7 +33,10 @@ internal sealed class SimulatedStore(SimulatedClock clock, IEnumerable<(Order Or
     /// <summary>Per outbox, when a listing without the stored times last asked for names of the burst.</summary>
     public Dictionary<string, DateTimeOffset> LastListed { get; } = [];
 
-    /// <summary>The blobs under the prefix that have arrived by now, a page at a time; the continuation is the last name returned.</summary>
+    /// <summary>
+    /// The blobs under the prefix that have arrived by now, a page at a time; the continuation is the last name
+    /// returned.
+    /// </summary>
     public Task<OutboxPage> ListPageAsync(
         string container, string prefix, string? continuation, int pageSize, bool storedTimes,
         CancellationToken cancellationToken)

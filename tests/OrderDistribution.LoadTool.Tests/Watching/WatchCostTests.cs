@@ -20,11 +20,14 @@ public sealed class WatchCostTests
         var every1s = await WatchSimulatedBurstAsync(WatchPacing.Fixed(TimeSpan.FromSeconds(1)));
 
         // Figures for the report: listing calls and blob names returned.
-        TestContext.Current.TestOutputHelper?.WriteLine($"defaults: {defaults.Report.ListingCalls} calls, {defaults.Report.NamesListed} names, {defaults.Report.FinalListingCalls} calls with the stored times; " +
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"defaults: {defaults.Report.ListingCalls} calls, {defaults.Report.NamesListed} names, " +
+            $"{defaults.Report.FinalListingCalls} calls with the stored times; " +
                           $"--poll 15000: {every15s.Report.ListingCalls} calls, {every15s.Report.NamesListed} names; " +
                           $"fixed 1 s: {every1s.Report.ListingCalls} calls, {every1s.Report.NamesListed} names");
         // A name once seen in a finished prefix is not listed again: a faster poll costs calls, not names.
-        Assert.All([defaults, every15s, every1s], r => Assert.True(r.Report.NamesListed <= 3 * 10_000, $"{r.Report.NamesListed} names"));
+        Assert.All([defaults, every15s, every1s],
+            r => Assert.True(r.Report.NamesListed <= 3 * 10_000, $"{r.Report.NamesListed} names"));
         Assert.True(defaults.Report.ListingCalls <= 40, $"{defaults.Report.ListingCalls} listing calls");
         // ...and it still notices the end within a few seconds of it, where the 15 s poll waits up to 15 s.
         Assert.InRange((defaults.EndedAt - Start).TotalSeconds, 18.7, 22);
@@ -43,7 +46,8 @@ public sealed class WatchCostTests
 
         Assert.All(results, r => Assert.True(r.Report.Complete));
         Assert.All(results, r => Assert.Equal(results[0].Report.CycleTime, r.Report.CycleTime));
-        Assert.InRange(results[0].Report.CycleTime!.Value.TotalMilliseconds, 2_000 + 9_999 * 1_000.0 / 600 - 1, 2_000 + 9_999 * 1_000.0 / 600 + 1);
+        Assert.InRange(results[0].Report.CycleTime!.Value.TotalMilliseconds, 2_000 + 9_999 * 1_000.0 / 600 - 1,
+            2_000 + 9_999 * 1_000.0 / 600 + 1);
     }
 
     [Fact]
@@ -59,7 +63,8 @@ public sealed class WatchCostTests
         var store = new SimulatedStore(clock, arrivals);
 
         var report = await new OutboxWatcher(store, WatchPacing.Fixed(TimeSpan.FromSeconds(1)), clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null,
+                default);
 
         Assert.True(report.Complete);
         // Express is not listed again after its last order came in (3 s); standard until its own end (20 s).
@@ -72,13 +77,16 @@ public sealed class WatchCostTests
     {
         var burst = new BurstId(483_920);
         var orders = OrderGenerator.Generate(1_000, seed: 4, burst);
-        // Another burst's three orders come in with this one's last, when the watch lists only prefixes of this burst's.
+        // Another burst's three orders come in with this one's last, when the watch lists only prefixes of this
+        // burst's.
         var other = OrderGenerator.Generate(3, seed: 5, new BurstId(512_345));
-        var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i))).Concat(other.Select(o => (o, Start.AddMilliseconds(20.0 * 999))));
+        var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i)))
+            .Concat(other.Select(o => (o, Start.AddMilliseconds(20.0 * 999))));
         var clock = new SimulatedClock(Start);
 
         var watch = new OutboxWatcher(new SimulatedStore(clock, arrivals), WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null,
+                default);
 
         var shared = await Assert.ThrowsAsync<LoadToolException>(() => watch);
         Assert.Equal(ExitCodes.SharedStore, shared.ExitCode);
@@ -93,7 +101,8 @@ public sealed class WatchCostTests
         var store = new SimulatedStore(clock, orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i))));
 
         var report = await new OutboxWatcher(store, WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null,
+                default);
 
         Assert.True(report.Complete);
         // One page an outbox (500 names each, pages of 5,000), each blob with its stored time once.
@@ -121,7 +130,8 @@ public sealed class WatchCostTests
         var store = new SimulatedStore(clock, arrivals);
 
         var report = await new OutboxWatcher(store, WatchPacing.Fixed(TimeSpan.FromSeconds(1)), clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null,
+                default);
 
         Assert.True(report.Complete);
         Assert.Equal([twice.OrderId], report.Duplicated);
@@ -136,7 +146,8 @@ public sealed class WatchCostTests
         var orders = OrderGenerator.Generate(10, seed: 1);
 
         var report = await new OutboxWatcher(store, WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(120), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(120), null, null,
+                default);
 
         Assert.False(report.Complete);
         // 1, 2, 4, 8, then every 15 s: about 12 looks in 120 s instead of 120, two outboxes each.
@@ -149,8 +160,9 @@ public sealed class WatchCostTests
     public async Task At_150000_orders_each_blob_is_listed_a_few_times_not_once_per_look(bool shuffled)
     {
         var orders = OrderGenerator.Generate(150_000, seed: 1);
-        // 140 s of arrivals in about the order scheduled, each up to 10 s early or late (two receivers, retries); or, the
-        // worst case for listing by prefix, in no order at all, so that the orders still missing are spread over every prefix.
+        // 140 s of arrivals in about the order scheduled, each up to 10 s early or late (two receivers, retries); or,
+        // the worst case for listing by prefix, in no order at all, so that the orders still missing are spread over
+        // every prefix.
         var random = new Random(5);
         var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(shuffled
             ? 12_000 + random.NextDouble() * 140_000
@@ -160,14 +172,18 @@ public sealed class WatchCostTests
         var progress = new List<int>();
 
         var (report, cost) = await WatchCostMeasure.OfAsync(() => new OutboxWatcher(store, WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(10), new SynchronousProgress<int>(progress.Add), null, default));
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(10),
+                new SynchronousProgress<int>(progress.Add), null, default));
 
-        TestContext.Current.TestOutputHelper?.WriteLine($"150,000 orders{(shuffled ? ", shuffled" : "")}: {report.ListingCalls} listing calls, {report.NamesListed} names listed " +
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"150,000 orders{(shuffled ? ", shuffled" : "")}: {report.ListingCalls} listing calls, " +
+            $"{report.NamesListed} names listed " +
                           $"({report.NamesListed / 150_000.0:0.00} per blob); the watch's own work (no HTTP): {cost}");
         Assert.True(report.Complete);
         Assert.Empty(report.Duplicated);
         Assert.Equal(report.NamesListed, store.NamesListed);
-        Assert.True(report.NamesListed <= (shuffled ? 8L : 3L) * orders.Count, $"{report.NamesListed} names listed for {orders.Count} blobs");
+        Assert.True(report.NamesListed <= (shuffled ? 8L : 3L) * orders.Count,
+            $"{report.NamesListed} names listed for {orders.Count} blobs");
         // The looks list names only: each blob's stored time is read once, at the end.
         Assert.Equal(orders.Count, store.NamesWithStoredTimes);
         // Progress from the first page on, never backwards.
@@ -181,10 +197,12 @@ public sealed class WatchCostTests
         var orders = OrderGenerator.Generate(2_000, seed: 2);
         var lost = orders[1_234];
         var clock = new SimulatedClock(Start);
-        var store = new SimulatedStore(clock, orders.Where(o => o != lost).Select((o, i) => (o, Start.AddMilliseconds(i))));
+        var store = new SimulatedStore(clock,
+            orders.Where(o => o != lost).Select((o, i) => (o, Start.AddMilliseconds(i))));
 
         var report = await new OutboxWatcher(store, WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(60), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(60), null, null,
+                default);
 
         Assert.Equal([lost.OrderId], report.Missing);
     }
@@ -194,10 +212,13 @@ public sealed class WatchCostTests
     {
         var orders = OrderGenerator.Generate(10, seed: 3);
 
-        var watcher = new OutboxWatcher(new EndlessListing(), WatchPacing.Default) { FinalListingBudget = TimeSpan.FromSeconds(1) };
+        var watcher = new OutboxWatcher(new EndlessListing(),
+            WatchPacing.Default)
+        { FinalListingBudget = TimeSpan.FromSeconds(1) };
 
         var report = await watcher
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), DateTimeOffset.UtcNow, TimeSpan.FromSeconds(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), DateTimeOffset.UtcNow,
+                TimeSpan.FromSeconds(1), null, null, default);
 
         Assert.Equal(orders.Select(o => o.OrderId).Order(), report.Missing);
     }
@@ -209,7 +230,8 @@ public sealed class WatchCostTests
         var clock = new SimulatedClock(Start);
         var store = new SimulatedStore(clock, arrivals);
         var report = await new OutboxWatcher(store, pacing, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(300), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(300), null, null,
+                default);
         return (report, clock.UtcNow);
     }
 

@@ -15,7 +15,8 @@ public sealed class RequestLimitsTests
     [Fact]
     public async Task The_request_body_limit_fits_the_largest_valid_bulk_and_not_much_more()
     {
-        await using var app = await EntryPointsHost.StartAsync(("Messaging:MaxMessagesCount", "10"), ("Messaging:MaxMessageBytes", "4096"));
+        await using var app = await EntryPointsHost.StartAsync(("Messaging:MaxMessagesCount", "10"),
+            ("Messaging:MaxMessageBytes", "4096"));
         var limit = app.Services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits.MaxRequestBodySize;
         var largestEvent = Convert.ToBase64String(new byte[4096]);
         var largestBulk = Encoding.UTF8.GetByteCount(JsonSerializer.Serialize(new
@@ -51,7 +52,9 @@ public sealed class RequestLimitsTests
         var response = await app.Client.SendAsync(request);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Warning && l.Message.StartsWith("Dropped entry m-1 from q-order-ingress-input:", StringComparison.Ordinal));
+        Assert.Contains(app.Logs.Lines,
+            l => l.Level == LogLevel.Warning
+            && l.Message.StartsWith("Dropped entry m-1 from q-order-ingress-input:", StringComparison.Ordinal));
         Assert.Empty(app.Handler.Orders);
     }
 }
