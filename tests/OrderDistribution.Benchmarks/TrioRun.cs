@@ -54,7 +54,8 @@ public static class TrioRun
             : null,
         });
         var sidecar = trio.Sidecar;
-        var deadline = trio.Apps[0].Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.RequestDeadline;
+        var deadline = trio.Apps[0].Services
+            .GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.RequestDeadline;
 
         var clock = Stopwatch.StartNew();
         trio.Schedule(valid.Select(OrderJson.Serialize).Concat(poison));

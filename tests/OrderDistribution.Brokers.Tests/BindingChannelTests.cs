@@ -21,7 +21,7 @@ public class BindingChannelTests(ITestOutputHelper output)
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
 
     [Fact]
-    public async Task Every_input_binding_consumes_and_acknowledges_from_its_queue_and_a_broker_kill_keeps_the_message_it_had_not_acknowledged()
+    public async Task Every_input_binding_consumes_and_acks_its_queue_and_a_broker_kill_keeps_what_it_had_not_acked()
     {
         Assert.SkipWhen(RabbitMqServer.MissingProgram is not null, $"{RabbitMqServer.MissingProgram} is not installed");
         var inputs = DaprComponent.LoadFolder(LocalRabbitMq.ComponentsFolder)

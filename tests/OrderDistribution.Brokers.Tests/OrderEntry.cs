@@ -11,6 +11,10 @@ internal static class OrderEntry
         var order = TestOrders.Json(
             TestOrders.Make(id, id % 2 == 0 ? Delivery.Express : Delivery.Standard, descriptionLength: 200));
         return System.Text.Encoding.UTF8.GetBytes(
-            $$"""{"specversion":"1.0","id":"{{Guid.NewGuid()}}","source":"distributor","type":"com.dapr.event.sent","datacontenttype":"application/json","topic":"q-order-express","pubsubname":"order-pubsub","data":{{order}}}""");
+            $$"""
+            {"specversion":"1.0","id":"{{Guid.NewGuid()}}","source":"distributor","type":"com.dapr.event.sent",
+             "datacontenttype":"application/json","topic":"q-order-express","pubsubname":"order-pubsub",
+             "data":{{order}}}
+            """);
     }
 }

@@ -67,7 +67,8 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
                         await channel.BasicPublishAsync("", Queue, mandatory: false, properties, OrderEntry.For(i));
                         accepted.Add(id);
                     }
-                    catch (Exception gone) when (gone is RabbitMQClientException or IOException or OperationInterruptedException or ObjectDisposedException)
+                    catch (Exception gone) when (gone is RabbitMQClientException or IOException
+                        or OperationInterruptedException or ObjectDisposedException)
                     {
                         return;
                     }

@@ -15,7 +15,7 @@ public class RedisCrashTests
     private const string Group = "receiver-express";
 
     [Fact]
-    public async Task With_the_local_runs_persistence_a_crash_loses_no_entry_redis_acknowledged_and_keeps_the_group_state()
+    public async Task With_the_local_persistence_a_crash_loses_no_entry_redis_acknowledged_and_keeps_the_group_state()
     {
         Assert.SkipWhen(RedisServer.MissingProgram is not null, $"{RedisServer.MissingProgram} is not installed");
         await using var redis = await RedisServer.StartAsync(RunLocal.RedisPersistenceArgs());

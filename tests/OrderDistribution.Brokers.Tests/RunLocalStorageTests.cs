@@ -75,7 +75,8 @@ public partial class RunLocalStorageTests(ITestOutputHelper output)
             using (var http = new HttpClient())
             {
                 using var answer = await http.GetAsync(
-                    new Uri($"http://127.0.0.1:{blobPort.ToString(CultureInfo.InvariantCulture)}/{Azurite.AccountName}?comp=list"),
+                    new Uri(string.Create(
+                        CultureInfo.InvariantCulture, $"http://127.0.0.1:{blobPort}/{Azurite.AccountName}?comp=list")),
                     TestContext.Current.CancellationToken);
                 output.WriteLine($"Azurite answered {(int)answer.StatusCode}");
             }

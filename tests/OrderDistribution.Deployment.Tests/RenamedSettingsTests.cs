@@ -82,6 +82,8 @@ public sealed partial class RenamedSettingsTests
     /// <summary>A line that names the new setting or says the old one is refused or renamed.</summary>
     private static bool NamesTheReplacement(string line) => Replacement().IsMatch(line);
 
-    [GeneratedRegex(@"MESSAGING_MODEL|Messaging(__|:)Model|messagingModel|REQUEST_DEADLINE_SECONDS|RequestDeadline|requestDeadlineSeconds|(Ingress|Express|Standard)Queue|pubsub-(bulk|single)|no longer read|renamed")]
+    [GeneratedRegex(
+        @"MESSAGING_MODEL|Messaging(__|:)Model|messagingModel|REQUEST_DEADLINE_SECONDS|RequestDeadline" +
+        @"|requestDeadlineSeconds|(Ingress|Express|Standard)Queue|pubsub-(bulk|single)|no longer read|renamed")]
     private static partial Regex Replacement();
 }

@@ -44,7 +44,7 @@ public sealed class SettingsRefusalTests
     }
 
     [Fact]
-    public async Task A_configuration_file_that_is_not_JSON_stops_the_distributor_in_one_line_naming_the_file_without_a_crash()
+    public async Task A_configuration_file_not_JSON_stops_the_distributor_in_one_line_naming_the_file_without_a_crash()
     {
         var folder = Directory.CreateTempSubdirectory("distributor-settings-");
         try

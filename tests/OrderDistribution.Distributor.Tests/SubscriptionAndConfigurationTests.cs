@@ -9,7 +9,7 @@ namespace OrderDistribution.Distributor.Tests;
 public sealed class SubscriptionAndConfigurationTests
 {
     [Fact]
-    public async Task In_the_pubsub_bulk_model_the_distributor_subscribes_to_the_ingress_queue_in_bulk_with_raw_payload()
+    public async Task In_the_pubsub_bulk_model_the_distributor_subscribes_to_the_ingress_in_bulk_with_raw_payload()
     {
         using var app = new DistributorFactory(("Messaging:MaxMessagesCount", "100"),
             ("Messaging:MaxAwaitDurationMs", "25"));

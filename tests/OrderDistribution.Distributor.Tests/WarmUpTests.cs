@@ -9,7 +9,7 @@ namespace OrderDistribution.Distributor.Tests;
 public sealed class WarmUpTests
 {
     [Fact]
-    public async Task The_distributor_warms_up_and_opens_both_sidecar_connections_before_it_answers_its_first_request_and_publishes_nothing()
+    public async Task The_distributor_warms_up_opening_both_sidecar_connections_before_it_answers_publishing_nothing()
     {
         using var app = new DistributorFactory(("Logging:LogLevel:Default", "Debug"));
 

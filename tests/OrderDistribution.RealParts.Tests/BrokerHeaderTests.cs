@@ -29,7 +29,8 @@ public sealed class BrokerHeaderTests
         // its orders file for the watch below.
         Assert.Equal(0, (await load.RunAsync("generate", "--count", $"{Orders}", "--seed", "26")).ExitCode);
         var scheduledAt = DateTimeOffset.UtcNow;
-        await using (var connection = await new ConnectionFactory { Uri = trio.Parts.RabbitMqForTests! }.CreateConnectionAsync(ct))
+        var factory = new ConnectionFactory { Uri = trio.Parts.RabbitMqForTests! };
+        await using (var connection = await factory.CreateConnectionAsync(ct))
         await using (var channel = await connection.CreateChannelAsync(cancellationToken: ct))
         {
             foreach (var order in (await OrderFile.ReadSetAsync(load.OrdersFile, ct)).Orders)

@@ -41,7 +41,7 @@ public sealed class ComponentFolderTests : IDisposable
     }
 
     [Fact]
-    public async Task The_bindings_sidecars_run_the_scripts_rendered_consumers_per_queue_every_one_reaching_the_started_rabbitmq()
+    public async Task The_bindings_sidecars_run_the_rendered_consumers_per_queue_each_reaching_the_started_rabbitmq()
     {
         // The trio renders the folder its run file names: for bindings, the copy scripts/run-local.sh writes with the
         // further consumers of each queue, not the committed folder's one consumer per queue.

@@ -14,7 +14,7 @@ namespace OrderDistribution.RealParts.Tests;
 public sealed class LocalProcessBackendTests
 {
     [Fact]
-    public async Task For_the_pubsub_model_it_starts_redis_and_azurite_on_free_ports_both_answer_and_both_are_gone_after_dispose()
+    public async Task For_the_pubsub_model_it_starts_redis_and_azurite_on_free_ports_answering_and_gone_on_dispose()
     {
         SkipUnlessInstalled(RedisServer.MissingProgram);
 
@@ -31,7 +31,7 @@ public sealed class LocalProcessBackendTests
     }
 
     [Fact]
-    public async Task For_the_bindings_model_it_starts_rabbitmq_and_azurite_on_free_ports_rabbitmq_takes_the_components_login_and_both_are_gone_after_dispose()
+    public async Task For_the_bindings_model_it_starts_rabbitmq_with_the_components_login_and_azurite_gone_on_dispose()
     {
         SkipUnlessInstalled(RabbitMqServer.MissingProgram);
 

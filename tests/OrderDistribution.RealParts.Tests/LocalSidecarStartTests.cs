@@ -17,7 +17,9 @@ public sealed class LocalSidecarStartTests
           const args = process.argv.slice(1);
           const port = Number(args[args.indexOf("--dapr-http-port") + 1]);
           require("net").createServer()
-            .on("error", e => { console.log(`level=fatal msg="Fatal error from runtime: ${e.message}"`); process.exit(1); })
+            .on("error", e => {
+              console.log(`level=fatal msg="Fatal error from runtime: ${e.message}"`); process.exit(1);
+            })
             .listen(port, "127.0.0.1", () => console.log(`level=info msg="HTTP server is running on port ${port}"`));
         ' -- "$@"
         """;
@@ -65,7 +67,7 @@ public sealed class LocalSidecarStartTests
     }
 
     [Fact]
-    public async Task A_daprd_that_finds_its_port_taken_on_every_start_is_given_up_after_the_last_attempt_with_its_output()
+    public async Task A_daprd_finding_its_port_taken_on_every_start_is_given_up_after_the_last_try_with_its_output()
     {
         Assert.SkipWhen(ProgramPath.Find("node") is null,
             "node is not installed (the fake daprd of this test runs on it).");

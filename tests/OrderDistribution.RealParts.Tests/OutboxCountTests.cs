@@ -7,7 +7,7 @@ namespace OrderDistribution.RealParts.Tests;
 public sealed class OutboxCountTests
 {
     [Fact]
-    public async Task An_outbox_deleted_and_made_again_while_it_is_counted_counts_as_empty_or_as_what_it_holds_never_as_an_error()
+    public async Task An_outbox_deleted_and_made_again_while_counted_counts_as_empty_or_what_it_holds_never_an_error()
     {
         var missing = Azurite.MissingPrerequisite();
         Assert.SkipWhen(missing is not null, missing ?? "");

@@ -77,7 +77,7 @@ public sealed class RealPartsChoiceTests
     }
 
     [Fact]
-    public void Set_to_a_back_end_this_machine_lacks_they_skip_naming_the_setting_and_what_is_missing_not_the_other_back_end()
+    public void Set_to_a_back_end_this_machine_lacks_they_skip_naming_the_setting_and_what_is_missing_only()
     {
         var docker = RealParts.Choose("docker", NoDocker, WithDaprd, []);
         var local = RealParts.Choose("local", null, WithoutDaprd,
@@ -126,7 +126,7 @@ public sealed class RealPartsChoiceTests
     /// why none.
     /// </summary>
     [Fact]
-    public async Task This_machines_line_is_written_for_ci_and_without_docker_or_daprd_says_they_are_skipped_naming_daprd()
+    public async Task This_machines_line_is_written_for_ci_and_without_docker_or_daprd_says_they_skip_naming_daprd()
     {
         var line = await RealParts.LineAsync();
         TestContext.Current.TestOutputHelper?.WriteLine(line);

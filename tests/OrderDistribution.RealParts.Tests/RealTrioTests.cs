@@ -14,7 +14,7 @@ public sealed class RealTrioTests
     [InlineData(MessagingModel.PubSubBulk, "components-pubsub")]
     [InlineData(MessagingModel.PubSubSingle, "components-pubsub")]
     [InlineData(MessagingModel.Bindings, "components-bindings")]
-    public async Task Each_app_of_the_users_run_file_gets_a_daprd_with_its_app_id_its_rendered_components_and_the_single_modes_concurrency_cap(
+    public async Task Each_app_of_the_run_file_gets_a_daprd_with_its_id_components_and_pubsub_single_concurrency(
         MessagingModel model, string folder)
     {
         var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(model));
@@ -40,7 +40,7 @@ public sealed class RealTrioTests
     }
 
     [Fact]
-    public async Task A_receiver_of_the_run_file_runs_in_the_test_process_on_its_own_port_stops_and_answers_again_after_a_start()
+    public async Task A_receiver_of_the_run_file_runs_in_the_test_process_on_its_own_port_stops_and_answers_on_restart()
     {
         var ct = TestContext.Current.CancellationToken;
         var entry = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(MessagingModel.PubSubBulk))
@@ -68,7 +68,7 @@ public sealed class RealTrioTests
 
     [Fact]
     [System.Runtime.Versioning.SupportedOSPlatform("linux")]
-    public async Task A_daprd_that_exits_at_start_fails_the_trios_start_with_what_it_printed_and_leaves_no_part_running()
+    public async Task A_daprd_exiting_at_start_fails_the_trios_start_with_what_it_printed_and_leaves_no_part_running()
     {
         Assert.SkipWhen(RedisServer.MissingProgram is not null,
             "redis-server is not installed (apt-get install redis-server).");

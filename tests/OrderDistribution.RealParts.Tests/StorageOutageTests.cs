@@ -26,7 +26,8 @@ public sealed partial class StorageOutageTests
     [Theory]
     [InlineData(MessagingModel.PubSubBulk)]
     [InlineData(MessagingModel.PubSubSingle)]
-    public async Task Storage_refusing_every_call_for_longer_than_the_retry_window_leaves_every_order_stored_within_30_s_of_its_return(MessagingModel model)
+    public async Task Storage_refusing_every_call_past_the_retry_window_leaves_each_order_stored_30_s_after_its_return(
+        MessagingModel model)
     {
         var ct = TestContext.Current.CancellationToken;
         var shipped = PubSubRetries.Shipped();
@@ -96,9 +97,10 @@ public sealed partial class StorageOutageTests
     private static async Task<string> LastLinesAsync(RealTrio trio)
     {
         var apps = new[] { Contract.Distributor, Contract.ReceiverExpress, Contract.ReceiverStandard }.Select(id =>
-            $"{id}:\n{string.Join('\n', trio.App(id).Logs.AtLeast(LogLevel.Information).TakeLast(15).Select(l => l.Message))}");
-        return $"daprd of " +
-            $"{Contract.Distributor}:\n{await trio.DistributorSidecar.LogTailAsync()}\n{string.Join('\n', apps)}";
+            $"{id}:\n{string.Join('\n', trio.App(id).Logs.AtLeast(LogLevel.Information).TakeLast(15)
+                .Select(l => l.Message))}");
+        return $"daprd of {Contract.Distributor}:\n{await trio.DistributorSidecar.LogTailAsync()}\n" +
+            string.Join('\n', apps);
     }
 
     private static async Task<int> CountStoredAsync(string connectionString, CancellationToken ct)

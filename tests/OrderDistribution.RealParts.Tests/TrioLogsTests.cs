@@ -5,7 +5,7 @@ namespace OrderDistribution.RealParts.Tests;
 public sealed class TrioLogsTests
 {
     [Fact]
-    public async Task After_a_failed_test_the_folder_is_kept_and_named_and_the_output_ends_with_each_logs_last_30_lines()
+    public async Task After_a_failed_test_the_folder_is_kept_and_named_and_the_output_ends_with_each_logs_last_lines()
     {
         var logs = TrioLogs.Create();
         await logs.WriteAsync("daprd-distributor",

@@ -178,7 +178,8 @@ public sealed class TcpCutProxy : IDisposable
                 CopyWithLatencyAsync(inbound.GetStream(), outbound.GetStream()),
                 outbound.GetStream().CopyToAsync(inbound.GetStream(), _cut.Token));
         }
-        catch (Exception e) when (e is OperationCanceledException or IOException or SocketException or ObjectDisposedException)
+        catch (Exception e) when (e is OperationCanceledException or IOException or SocketException
+            or ObjectDisposedException)
         {
         }
         finally

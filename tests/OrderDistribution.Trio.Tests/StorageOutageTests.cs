@@ -39,7 +39,7 @@ public sealed class StorageOutageTests
     [InlineData("1.14", MessagingModel.PubSubSingle)]
     [InlineData("1.17", MessagingModel.PubSubBulk)]
     [InlineData("1.17", MessagingModel.PubSubSingle)]
-    public async Task With_the_shipped_policy_storage_refusing_for_longer_than_the_retry_window_loses_no_order_and_the_rest_is_stored_soon_after(
+    public async Task With_the_shipped_policy_storage_refusing_past_the_retry_window_loses_no_order_rest_stored_soon(
         string runtime, MessagingModel model)
     {
         var shipped = PubSubRetries.Shipped();
@@ -86,7 +86,8 @@ public sealed class StorageOutageTests
     [Theory]
     [InlineData(MessagingModel.PubSubBulk)]
     [InlineData(MessagingModel.PubSubSingle)]
-    public async Task The_former_fifteen_retry_policy_has_orders_acknowledged_unstored_on_Dapr_117_and_this_test_sees_them_lost(MessagingModel model)
+    public async Task The_old_fifteen_retry_policy_has_orders_acked_unstored_on_Dapr_117_and_this_test_sees_them_lost(
+        MessagingModel model)
     {
         var shippedPolicy = PubSubRetries.ShippedText("resiliency.yaml");
         Assert.Contains("maxRetries: -1", shippedPolicy, StringComparison.Ordinal);

@@ -13,7 +13,7 @@ namespace OrderDistribution.Trio.Tests;
 public sealed class TrioRunTests
 {
     [Fact]
-    public async Task A_thousand_orders_through_failing_publishes_failing_writes_duplicates_and_poison_end_as_exactly_the_valid_blobs()
+    public async Task A_thousand_orders_with_failing_publishes_and_writes_duplicates_and_poison_end_as_the_valid_blobs()
     {
         var report = await TrioRun.RunAsync(new TrioRunOptions
         {

@@ -144,7 +144,8 @@ internal static class OrderFileReader
         if (content?.Format != OrderFile.CurrentFormat)
         {
             throw new InvalidDataException(
-                $"The orders file is not format {OrderFile.CurrentFormat}: generate it again with this version of order-load.");
+                $"The orders file is not format {OrderFile.CurrentFormat}: " +
+                "generate it again with this version of order-load.");
         }
 
         if (content.Orders is null)

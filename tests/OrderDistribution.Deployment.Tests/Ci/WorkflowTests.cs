@@ -52,7 +52,7 @@ public sealed class WorkflowTests
     }
 
     [Fact]
-    public void The_real_parts_workflow_runs_ci_on_daprd_1_14_1_16_and_a_newer_runtime_installed_by_dapr_init_slim_as_local_processes()
+    public void The_real_parts_workflow_runs_ci_on_daprd_1_14_1_16_and_a_newer_one_from_dapr_init_slim_locally()
     {
         var workflow = Yaml.LoadMapping(Repo.Read(".github/workflows/real-parts.yml"));
         var job = Assert.IsType<YamlMappingNode>(Assert.Single(workflow.Mapping("jobs")!.Children).Value);
@@ -72,7 +72,7 @@ public sealed class WorkflowTests
     }
 
     [Fact]
-    public void The_azd_workflow_signs_in_with_federated_credentials_from_the_variables_azd_pipeline_config_sets_then_provisions_and_deploys()
+    public void The_azd_workflow_signs_in_with_the_federated_credentials_of_azd_pipeline_config_then_deploys()
     {
         var workflow = Yaml.LoadMapping(Repo.Read(".github/workflows/azure-dev.yml"));
         var job = Assert.IsType<YamlMappingNode>(Assert.Single(workflow.Mapping("jobs")!.Children).Value);

@@ -29,7 +29,8 @@ public class BindingConsumersTests
     [InlineData("2")]
     [InlineData("7")]
     [InlineData("16")]
-    public void Run_local_renders_the_set_number_of_consumers_per_queue_each_delivering_to_the_first_ones_route_with_its_resiliency(string setting)
+    public void Run_local_renders_the_set_consumers_per_queue_each_on_the_first_ones_route_and_resiliency(
+        string setting)
     {
         using var rendered = RenderedBindings.With(setting);
 

@@ -118,7 +118,7 @@ public class DaprRunFileTests
     }
 
     [Fact]
-    public void The_two_run_files_differ_only_in_the_components_folder_they_load_their_model_and_the_bindings_poison_answer()
+    public void The_two_run_files_differ_only_in_their_components_folder_model_and_the_bindings_poison_answer()
     {
         static string[] Significant(string file) =>
             Repo.Read(file).Split('\n')

@@ -57,7 +57,9 @@ public sealed class PublishTests
 
             var (exitCode, printed) = Repo.Run("dotnet", TimeSpan.FromMinutes(8), [.. arguments]);
 
-            Assert.True(exitCode == 0, $"{command} exited {exitCode}:\n{string.Join('\n', printed.Split('\n').Where(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)).Take(10))}");
+            var errors = printed.Split('\n')
+                .Where(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)).Take(10);
+            Assert.True(exitCode == 0, $"{command} exited {exitCode}:\n{string.Join('\n', errors)}");
             Assert.True(File.Exists(Path.Combine(folder, main)), $"{command} published no {main}");
             var ownSettings = File.Exists(
                 Repo.PathOf(

@@ -11,6 +11,9 @@ public class AppDeployTests
 {
     private const string PushedImage = "crfake.azurecr.io/order-distribution/distributor-fake:azd-deploy-1";
 
+    private const string Identities =
+        "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.ManagedIdentity/userAssignedIdentities";
+
     [RequiresBicepFact]
     public void Each_service_is_deployed_with_the_template_and_the_settings_main_bicep_provisions_it_with()
     {
@@ -65,9 +68,9 @@ public class AppDeployTests
             ["environmentId"] =
                 "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.App/managedEnvironments/cae-fake",
             ["registryServer"] = "crfake.azurecr.io",
-            ["identityId"] = "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.ManagedIdentity/userAssignedIdentities/id-fake",
+            ["identityId"] = $"{Identities}/id-fake",
             ["identityClientId"] = "00000000-0000-0000-0000-0000000000c1",
-            ["scalerIdentityId"] = "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.ManagedIdentity/userAssignedIdentities/id-scaler-fake",
+            ["scalerIdentityId"] = $"{Identities}/id-scaler-fake",
             ["serviceBusNamespaceName"] = "sb-fake",
             ["scalePollingIntervalSeconds"] = 10,
             ["scaleCooldownPeriodSeconds"] = 300,

@@ -146,7 +146,8 @@ public class AzureDeploymentTests
     [RequiresBicepTheory]
     [InlineData("pubsub-bulk")]
     [InlineData("bindings")]
-    public void Every_component_signs_in_with_its_apps_system_assigned_identity_so_no_app_holds_a_service_bus_right_twice(string model)
+    public void Every_component_signs_in_as_its_apps_system_assigned_identity_so_no_app_holds_a_service_bus_right_twice(
+        string model)
     {
         var snapshot = InfraSnapshot.Of(("messagingModel", model));
         Assert.All(snapshot.Components,

@@ -72,7 +72,9 @@ internal static class BicepCompiler
             return onPath;
         }
 
-        if (!OperatingSystem.IsLinux() || System.Runtime.InteropServices.RuntimeInformation.OSArchitecture != System.Runtime.InteropServices.Architecture.X64)
+        if (!OperatingSystem.IsLinux()
+            || System.Runtime.InteropServices.RuntimeInformation.OSArchitecture
+                != System.Runtime.InteropServices.Architecture.X64)
         {
             return null;
         }

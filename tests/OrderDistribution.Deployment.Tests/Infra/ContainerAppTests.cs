@@ -96,7 +96,7 @@ public class ContainerAppTests
     }
 
     [RequiresBicepFact]
-    public void No_container_app_runs_the_dapr_app_health_check_which_stops_bulk_subscriptions_and_input_bindings_for_good()
+    public void No_container_app_runs_the_dapr_app_health_check_which_stops_bulk_subscriptions_and_bindings_for_good()
     {
         // docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own": a subscription or input
         // binding stopped by app health wedged daprd 1.14. Backpressure is the apps' per-entry RETRY answer; the
@@ -110,7 +110,7 @@ public class ContainerAppTests
     }
 
     [RequiresBicepFact]
-    public void Pubsub_single_bounds_the_requests_each_sidecar_runs_into_its_app_with_the_handlers_number_and_nothing_else_does()
+    public void Pubsub_single_bounds_each_sidecars_requests_into_its_app_by_its_handlers_and_nothing_else_does()
     {
         var single = InfraSnapshot.Of(("messagingModel", "pubsub-single"));
         var handlers = single.Component(Contract.PubSubName).IntMetadata("maxConcurrentHandlers");

@@ -70,7 +70,8 @@ public class KqlTests
         {
             Assert.Equal(OrderDistribution.Receiver.StoredOrdersTelemetry.EventName, row["name"]!.GetValue<string>());
             Assert.StartsWith("receiver-", row["cloud_RoleName"]!.GetValue<string>(), StringComparison.Ordinal);
-            Assert.True(row["customMeasurements"]![OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount]!.GetValue<double>() > 0);
+            var stored = row["customMeasurements"]![OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount]!;
+            Assert.True(stored.GetValue<double>() > 0);
             Assert.True(MessagingModels.TryParse(
                 TelemetrySample.Dimension(row, OrderDistribution.Receiver.StoredOrdersTelemetry.Model), out _));
         });

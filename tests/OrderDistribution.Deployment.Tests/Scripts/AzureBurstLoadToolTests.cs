@@ -1,3 +1,5 @@
+using System.Text.RegularExpressions;
+
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
@@ -7,7 +9,7 @@ namespace OrderDistribution.Deployment.Tests;
 public sealed class AzureBurstLoadToolTests
 {
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void The_azure_burst_sidecar_publishes_to_the_service_bus_ingress_queue_as_the_apps_pubsub_signed_in_without_secrets()
+    public void The_azure_burst_sidecar_publishes_to_the_ingress_queue_as_the_apps_pubsub_signed_in_without_secrets()
     {
         var (exitCode, output) = Repo.Run("env", "SERVICEBUS_NAMESPACE_FQDN=sb-test.servicebus.windows.net",
             "STORAGE_BLOB_ENDPOINT=https://sttest.blob.core.windows.net/", "bash", "scripts/azure-burst.sh",
@@ -57,7 +59,9 @@ public sealed class AzureBurstLoadToolTests
                 Count = 10_000,
                 ClockSkewSeconds = 0.4
             }));
-        var function = System.Text.RegularExpressions.Regex.Match(Repo.Read("scripts/lib/burst-record.sh"), @"^scheduled_instant\(\) \{.*?^\}", System.Text.RegularExpressions.RegexOptions.Multiline | System.Text.RegularExpressions.RegexOptions.Singleline).Value;
+        var function = Regex.Match(
+            Repo.Read("scripts/lib/burst-record.sh"), @"^scheduled_instant\(\) \{.*?^\}",
+            RegexOptions.Multiline | RegexOptions.Singleline).Value;
         var (exitCode, output) = Repo.Run("bash", "-c", function + "\nscheduled_instant \"$1\"", "bash", record);
 
         Assert.True(exitCode == 0, output);

@@ -173,7 +173,7 @@ public partial class AzureBurstTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void A_burst_the_load_tool_refuses_because_another_holds_the_store_ends_at_once_draining_and_recording_nothing()
+    public void A_burst_refused_as_another_holds_the_store_ends_at_once_draining_and_recording_nothing()
     {
         using var azure = Deployed();
         // The load tool's refusal: one line and exit 5 (docs/load-tool.md).
@@ -277,7 +277,9 @@ public partial class AzureBurstTests
                 printf '%s\n' "$*" > '{{LoadToolCall(azure)}}'
                 while [ $# -gt 0 ]; do
                   if [ "$1" = --state ]; then printf '%s' '{{record}}' > "$2"; fi
-                  if [ "$1" = --results ]; then printf '| 2026-11-20T10:00:30 | pubsub-bulk | 10 | 41.2 | 243 | 1 | cold |\n' >> "$2"; fi
+                  if [ "$1" = --results ]; then
+                    printf '| 2026-11-20T10:00:30 | pubsub-bulk | 10 | 41.2 | 243 | 1 | cold |\n' >> "$2"
+                  fi
                   shift
                 done
                 """);

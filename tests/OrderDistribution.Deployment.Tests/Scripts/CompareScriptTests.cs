@@ -33,9 +33,15 @@ public sealed class CompareScriptTests : IDisposable
               if [[ "$1" == --results ]]; then echo "| a row |" >> "$2"; fi
               shift
             done
-            if [[ "$all" == *bindings-broker* ]]; then echo "bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s"; fi
-            if [[ -f '{{_dir}}/dotnet-fails' && "$all" == *"$(cat '{{_dir}}/dotnet-fails')"* ]]; then exit "$(cat '{{_dir}}/dotnet-exit' 2>/dev/null || echo 1)"; fi
-            if [[ -f '{{_dir}}/dotnet-interrupts' && "$all" == *"$(cat '{{_dir}}/dotnet-interrupts')"* ]]; then kill -TERM "$PPID"; sleep 1; fi
+            if [[ "$all" == *bindings-broker* ]]; then
+              echo "bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s"
+            fi
+            if [[ -f '{{_dir}}/dotnet-fails' && "$all" == *"$(cat '{{_dir}}/dotnet-fails')"* ]]; then
+              exit "$(cat '{{_dir}}/dotnet-exit' 2>/dev/null || echo 1)"
+            fi
+            if [[ -f '{{_dir}}/dotnet-interrupts' && "$all" == *"$(cat '{{_dir}}/dotnet-interrupts')"* ]]; then
+              kill -TERM "$PPID"; sleep 1
+            fi
             exit 0
             """);
         // curl: storage (port 10000) answers only once it was started, as Azurite does.
@@ -55,7 +61,7 @@ public sealed class CompareScriptTests : IDisposable
     private List<string> Calls => File.Exists(CallLog) ? [.. File.ReadAllLines(CallLog)] : [];
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void Storage_alone_first_then_each_model_its_own_trio_a_cold_burst_then_warm_ones_then_storage_alone_again_and_the_report()
+    public void Storage_alone_then_each_model_its_own_trio_a_cold_burst_then_warm_ones_storage_alone_again_the_report()
     {
         var (exitCode, output) = Compare("--runs", "2", "--models", "pubsub-bulk,pubsub-single,bindings");
 
@@ -157,7 +163,7 @@ public sealed class CompareScriptTests : IDisposable
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void A_bindings_trio_whose_queue_lacks_consumers_is_not_ready_and_its_one_line_names_the_queue_and_the_sidecar_log()
+    public void A_bindings_trio_whose_queue_lacks_consumers_is_not_ready_and_its_line_names_queue_and_sidecar_log()
     {
         // As on a real sidecar whose binding the broker refused: the sidecars and apps answer, nothing consumes.
         _brokers.Consumers(Contract.IngressQueue, 0);
@@ -178,7 +184,7 @@ public sealed class CompareScriptTests : IDisposable
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void A_pubsub_trio_whose_stream_has_no_consumer_group_is_not_ready_and_its_one_line_names_the_stream_and_the_sidecar_log()
+    public void A_pubsub_trio_whose_stream_lacks_its_group_is_not_ready_and_its_line_names_stream_and_sidecar_log()
     {
         _brokers.WithoutGroups(Contract.ExpressQueue);
 

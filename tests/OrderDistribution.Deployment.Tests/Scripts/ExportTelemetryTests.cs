@@ -10,7 +10,10 @@ public sealed class ExportTelemetryTests
     {
         using var azure = new FakeAzure();
         azure.Respond("customEvents | where", """
-            {"tables":[{"name":"PrimaryResult","columns":[{"name":"cloud_RoleName","type":"string"},{"name":"name","type":"string"},{"name":"timestamp","type":"datetime"},{"name":"customMeasurements","type":"dynamic"}],"rows":[["receiver-express","OrdersStored","2026-11-20T10:00:06.42Z","{\"StoredCount\":250}"]]}]}
+            {"tables":[{"name":"PrimaryResult",
+              "columns":[{"name":"cloud_RoleName","type":"string"},{"name":"name","type":"string"},
+                         {"name":"timestamp","type":"datetime"},{"name":"customMeasurements","type":"dynamic"}],
+              "rows":[["receiver-express","OrdersStored","2026-11-20T10:00:06.42Z","{\"StoredCount\":250}"]]}]}
             """.Trim());
         var file = Path.Combine(azure.Folder, "recorded.json");
 

@@ -31,7 +31,9 @@ internal sealed class FakeAzure : IDisposable
             printf '%s\n' "$*" >> '{{AzdLog}}'
             state='{{AzdEnvironment}}'
             case "$1 $2" in
-              'env set') grep -v "^$3=" "$state" > "$state.new"; printf '%s="%s"\n' "$3" "$4" >> "$state.new"; mv "$state.new" "$state" ;;
+              'env set')
+                grep -v "^$3=" "$state" > "$state.new"; printf '%s="%s"\n' "$3" "$4" >> "$state.new"
+                mv "$state.new" "$state" ;;
               'env unset')
                 if [ -f '{{NoUnsetMarker}}' ]; then echo 'Error: unknown command "unset" for "azd env"' >&2; exit 1; fi
                 grep -v "^$3=" "$state" > "$state.new"; mv "$state.new" "$state" ;;

@@ -89,7 +89,11 @@ public class PreflightTests
         var azure = new FakeAzure();
         foreach (var ns in offered.GroupBy(o => o.Type.Split('/')[0]))
         {
-            var rows = ns.Select(o => $"{o.Type[(ns.Key.Length + 1)..]}\t{(o.Type == missingIn ? "West Europe" : "West Europe;East US")}\t2024-01-01;{o.Version}");
+            var rows = ns.Select(o =>
+            {
+                var regions = o.Type == missingIn ? "West Europe" : "West Europe;East US";
+                return $"{o.Type[(ns.Key.Length + 1)..]}\t{regions}\t2024-01-01;{o.Version}";
+            });
             azure.Respond($"--namespace {ns.Key} ", string.Join('\n', rows));
         }
 

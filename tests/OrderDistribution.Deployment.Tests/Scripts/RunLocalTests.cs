@@ -36,7 +36,8 @@ public sealed class RunLocalTests
     [InlineData("4.5")]
     [InlineData("-1")]
     [InlineData("04")]
-    public void Run_local_refuses_a_consumer_count_that_is_not_a_whole_number_from_1_to_16_with_one_line_and_writes_nothing(string consumers)
+    public void Run_local_refuses_a_consumer_count_not_a_whole_number_from_1_to_16_with_one_line_and_writes_nothing(
+        string consumers)
     {
         var (exitCode, output, wroteFiles) = RenderedBindings.Try(consumers);
 
@@ -47,7 +48,7 @@ public sealed class RunLocalTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void Run_local_finds_the_trio_able_to_consume_once_every_queue_has_its_consumers_and_every_stream_its_apps_group()
+    public void Run_local_finds_the_trio_ready_once_every_queue_has_its_consumers_and_every_stream_its_apps_group()
     {
         var fakes = Directory.CreateTempSubdirectory("fake-brokers-");
         try
@@ -70,7 +71,7 @@ public sealed class RunLocalTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void Run_local_names_a_queue_short_of_its_configured_consumers_and_the_sidecar_log_of_the_app_that_consumes_it()
+    public void Run_local_names_a_queue_short_of_its_consumers_and_the_sidecar_log_of_the_app_consuming_it()
     {
         var fakes = Directory.CreateTempSubdirectory("fake-brokers-");
         try

@@ -108,7 +108,9 @@ public class ScriptTests
     public void No_bash_script_uses_a_construct_that_macos_bash_3_2_lacks()
     {
         // Case conversion, associative arrays, mapfile/readarray, namerefs, &>> and |& came with bash 4.
-        var bash4 = new Regex(@"\$\{[A-Za-z_][A-Za-z_0-9]*(\^\^?|,,?)[^}]*\}|\bmapfile\b|\breadarray\b|\bdeclare\s+-[A-Za-z]*[An]|\blocal\s+-n\b|&>>|\|&|\bwait\s+-n\b");
+        var bash4 = new Regex(
+            @"\$\{[A-Za-z_][A-Za-z_0-9]*(\^\^?|,,?)[^}]*\}|\bmapfile\b|\breadarray\b|\bdeclare\s+-[A-Za-z]*[An]" +
+            @"|\blocal\s+-n\b|&>>|\|&|\bwait\s+-n\b");
         foreach (var script in EveryShellFile()
             .Where(s => File.ReadLines(s).First().Contains("bash", StringComparison.Ordinal)))
         {

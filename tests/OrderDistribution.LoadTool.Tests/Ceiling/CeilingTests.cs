@@ -14,7 +14,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
 
     [Fact]
-    public async Task Ceiling_uploads_every_blob_into_a_container_it_creates_and_deletes_and_never_touches_the_outboxes()
+    public async Task Ceiling_uploads_every_blob_into_a_container_it_creates_and_deletes_never_touching_the_outboxes()
     {
         var service = new BlobServiceClient(storage.Azurite.ConnectionString);
         var outbox = service.GetBlobContainerClient(WatchExpectation.OutboxFor(Delivery.Express));
@@ -40,7 +40,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     }
 
     [Fact]
-    public async Task In_a_container_that_was_there_as_in_Azure_ceiling_removes_only_what_it_wrote_and_leaves_the_container()
+    public async Task In_a_container_already_there_as_in_Azure_ceiling_removes_only_what_it_wrote_and_leaves_the_rest()
     {
         var service = new BlobServiceClient(storage.Azurite.ConnectionString);
         var deployed = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
@@ -54,7 +54,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     }
 
     [Fact]
-    public async Task The_order_blobs_a_killed_ceiling_left_are_removed_before_the_next_measures_and_it_says_so_in_one_line()
+    public async Task The_blobs_a_killed_ceiling_left_are_removed_before_the_next_measures_and_it_says_so_in_a_line()
     {
         // What a kill -9 in the middle of a measurement leaves in the container that was there: its order blobs.
         var service = new BlobServiceClient(storage.Azurite.ConnectionString);

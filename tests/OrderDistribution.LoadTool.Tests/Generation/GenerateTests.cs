@@ -42,7 +42,7 @@ public sealed class GenerateTests
     }
 
     [Fact]
-    public async Task Generate_streams_the_same_file_as_the_whole_burst_writes_and_it_reads_back_as_ids_deliveries_and_poison()
+    public async Task Generate_streams_the_file_the_whole_burst_writes_and_it_reads_back_as_ids_deliveries_and_poison()
     {
         var streamed = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
         var whole = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");

@@ -19,7 +19,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     private readonly string _folder = Directory.CreateTempSubdirectory("order-load-lease-").FullName;
 
     [Fact]
-    public async Task A_second_run_while_the_first_is_in_flight_is_refused_in_one_line_and_clears_generates_and_schedules_nothing()
+    public async Task A_second_run_while_the_first_runs_is_refused_in_a_line_clearing_generating_scheduling_nothing()
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         var first = new Cli();

@@ -45,7 +45,7 @@ public sealed class PoisonSchedulingTests(AzuriteFixture storage) : SchedulingTe
     }
 
     [Fact]
-    public async Task A_burst_of_several_publish_chunks_goes_out_whole_once_each_with_the_poison_among_the_orders_by_id()
+    public async Task A_burst_of_several_chunks_goes_out_whole_once_each_with_the_poison_among_the_orders_by_id()
     {
         var set = OrderGenerator.Generate((SidecarScheduler.PublishChunk * 2) + 500, 0.01, seed: 5);
         await OrderFile.WriteAsync(Path.Combine(Folder, "orders.json"), set, default);

@@ -15,9 +15,11 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
     /// </summary>
     private const string PubsubDistributor = """
         {"id":"distributor","runtimeVersion":"1.14.0","enabledFeatures":[],"actors":[],
-         "components":[{"name":"order-pubsub","type":"pubsub.redis","version":"v1","capabilities":["SUBSCRIBE_WILDCARDS"]}],
+         "components":[{"name":"order-pubsub","type":"pubsub.redis","version":"v1",
+                        "capabilities":["SUBSCRIBE_WILDCARDS"]}],
          "extended":{"appCommand":"dotnet run"},
-         "subscriptions":[{"pubsubname":"order-pubsub","topic":"q-order-ingress","rules":[{"path":"/q-order-ingress-bulk"}],"type":"PROGRAMMATIC"}],
+         "subscriptions":[{"pubsubname":"order-pubsub","topic":"q-order-ingress",
+                           "rules":[{"path":"/q-order-ingress-bulk"}],"type":"PROGRAMMATIC"}],
          "httpEndpoints":[],"appConnectionProperties":{"port":5001,"protocol":"http","channelAddress":"127.0.0.1"}}
         """;
 
@@ -26,8 +28,10 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
     /// </summary>
     private const string BindingsDistributor = """
         {"id":"distributor","runtimeVersion":"1.14.0","enabledFeatures":[],"actors":[],
-         "components":[{"name":"q-order-ingress-input","type":"bindings.rabbitmq","version":"v1","capabilities":["INPUT_BINDING","OUTPUT_BINDING"]},
-                       {"name":"q-order-express-output","type":"bindings.rabbitmq","version":"v1","capabilities":["INPUT_BINDING","OUTPUT_BINDING"]}],
+         "components":[{"name":"q-order-ingress-input","type":"bindings.rabbitmq","version":"v1",
+                        "capabilities":["INPUT_BINDING","OUTPUT_BINDING"]},
+                       {"name":"q-order-express-output","type":"bindings.rabbitmq","version":"v1",
+                        "capabilities":["INPUT_BINDING","OUTPUT_BINDING"]}],
          "subscriptions":[],"httpEndpoints":[],"appConnectionProperties":{"port":5001,"protocol":"http"}}
         """;
 

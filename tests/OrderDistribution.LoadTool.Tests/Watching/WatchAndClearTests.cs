@@ -25,7 +25,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
     [Fact]
-    public async Task When_every_order_is_a_blob_watch_reports_the_cycle_time_from_the_last_stored_at_to_the_millisecond()
+    public async Task When_every_order_is_a_blob_watch_reports_the_cycle_time_to_the_last_stored_at_to_the_ms()
     {
         var scheduledAt = DateTimeOffset.UtcNow.AddSeconds(-30);
         var lastStoredAt = scheduledAt.AddMilliseconds(12_345.678);
@@ -87,7 +87,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     }
 
     [Fact]
-    public async Task Another_bursts_blobs_stored_while_the_watch_waits_for_its_last_orders_are_found_once_every_order_is_in()
+    public async Task Another_bursts_blobs_stored_while_the_watch_waits_for_its_last_orders_are_found_once_all_are_in()
     {
         // Enough that each outbox's first listing is split: more than 100 names.
         var orders = OrderGenerator.Generate(600, seed: 7, new BurstId(483_920));
@@ -196,7 +196,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     }
 
     [Fact]
-    public async Task Clear_signed_in_with_entra_deletes_the_blobs_page_by_page_and_keeps_the_containers_their_roles_are_scoped_to()
+    public async Task Clear_signed_in_with_entra_deletes_the_blobs_page_by_page_keeping_the_containers_of_its_roles()
     {
         await StoreAsync(_orders);
         var before = await ContainerCreationsAsync();

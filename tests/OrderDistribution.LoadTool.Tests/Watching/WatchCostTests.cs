@@ -73,7 +73,7 @@ public sealed class WatchCostTests
     }
 
     [Fact]
-    public async Task Once_every_order_is_in_the_watch_asks_each_outbox_beside_the_bursts_prefix_and_finds_another_bursts_blobs_there()
+    public async Task Once_all_orders_are_in_watch_asks_each_outbox_beside_the_bursts_prefix_finding_others_blobs()
     {
         var burst = new BurstId(483_920);
         var orders = OrderGenerator.Generate(1_000, seed: 4, burst);
@@ -208,7 +208,7 @@ public sealed class WatchCostTests
     }
 
     [Fact]
-    public async Task A_listing_still_running_at_the_timeout_reports_the_orders_not_seen_as_missing_not_a_storage_failure()
+    public async Task A_listing_running_at_the_timeout_reports_the_orders_not_seen_as_missing_not_a_storage_failure()
     {
         var orders = OrderGenerator.Generate(10, seed: 3);
 

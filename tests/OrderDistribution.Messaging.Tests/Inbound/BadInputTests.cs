@@ -16,7 +16,7 @@ public sealed class BadInputTests : IAsyncLifetime
     public async ValueTask InitializeAsync() => _app = await EntryPointsHost.StartAsync();
 
     [Fact]
-    public async Task A_bulk_body_that_is_not_JSON_is_answered_404_so_that_the_sidecar_drops_it_instead_of_redelivering_it_forever()
+    public async Task A_bulk_body_that_is_not_JSON_is_answered_404_so_the_sidecar_drops_it_not_redelivers_it_forever()
     {
         var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json("{not json"));
 
@@ -58,7 +58,7 @@ public sealed class BadInputTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task A_single_CloudEvent_whose_id_is_no_readable_text_is_handed_to_the_app_like_any_other_and_answered_without_500()
+    public async Task A_single_CloudEvent_whose_id_is_not_text_is_handed_on_like_any_other_and_answered_without_500()
     {
         var order = TestOrders.Json(TestOrders.Make(5, Delivery.Express));
         var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkRequest.Json(
@@ -112,7 +112,9 @@ public sealed class BadInputTests : IAsyncLifetime
     [Fact]
     public async Task Camel_case_orders_are_accepted_as_DaprClient_defaults_write_them()
     {
-        const string camel = """{"orderId":5,"orderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","delivery":"standard","items":[{"orderItemId":1,"sku":"A","quantity":1}]}""";
+        const string camel =
+            """{"orderId":5,"orderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","delivery":"standard","items":[""" +
+            """{"orderItemId":1,"sku":"A","quantity":1}]}""";
 
         var response = await _app.Client.PostAsync("/q-order-ingress-input", BulkRequest.Json(camel));
 

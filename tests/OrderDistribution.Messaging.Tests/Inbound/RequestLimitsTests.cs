@@ -40,7 +40,7 @@ public sealed class RequestLimitsTests
     }
 
     [Fact]
-    public async Task With_InvalidBindingMessage_Drop_an_invalid_binding_message_is_answered_200_after_its_drop_is_logged()
+    public async Task With_InvalidBindingMessage_Drop_an_invalid_binding_message_gets_200_once_its_drop_is_logged()
     {
         await using var app = await EntryPointsHost.StartAsync(("Messaging:InvalidBindingMessage", "Drop"));
         using var request = new HttpRequestMessage(HttpMethod.Post, EntryPointsHost.Routes.Binding)

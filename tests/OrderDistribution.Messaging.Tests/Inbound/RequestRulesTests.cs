@@ -40,7 +40,8 @@ public sealed class RequestRulesTests : IAsyncLifetime
               {"entryId":"e5","event":"\uD800abc"},
               {"entryId":"e1","event":"{{{Event(1)}}}"},
               {"entryId":"e6","event":"{{{Convert.ToBase64String("not json at all"u8.ToArray())}}}"},
-              {"entryId":"e8","event":{"OrderId":8,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Overnight"}},
+              {"entryId":"e8",
+               "event":{"OrderId":8,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Overnight"}},
               "not an entry",
               {"entryId":"e9","event":"{{{Event(9)}}}"}
             ]}
@@ -132,7 +133,8 @@ public sealed class RequestRulesTests : IAsyncLifetime
     [InlineData("/q-order-ingress-bulk")]
     [InlineData("/q-order-ingress-single")]
     [InlineData("/q-order-ingress-input")]
-    public async Task With_a_sidecar_that_never_answers_a_request_is_answered_within_its_deadline_and_nothing_is_SUCCESS(string route)
+    public async Task With_a_sidecar_that_never_answers_a_request_is_answered_by_its_deadline_and_nothing_is_SUCCESS(
+        string route)
     {
         _sidecar.Hang = new TaskCompletionSource().Task;
         await using var app = await ForwardingAsync(("Messaging:RequestDeadline", "00:00:01"));
@@ -261,7 +263,7 @@ public sealed class RequestRulesTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task With_an_app_API_token_only_health_is_open_without_it_and_the_sidecar_token_goes_with_every_publish()
+    public async Task With_an_app_API_token_only_health_is_open_without_it_and_every_publish_carries_the_sidecars()
     {
         await using var app = await ForwardingAsync(("APP_API_TOKEN", "app-secret"),
             ("DAPR_API_TOKEN", "sidecar-secret"));

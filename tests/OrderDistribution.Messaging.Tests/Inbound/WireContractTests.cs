@@ -126,7 +126,9 @@ public sealed class WireContractTests : IAsyncLifetime
     [Fact]
     public async Task A_binding_request_whose_forward_fails_gets_a_503_so_the_broker_delivers_it_again()
     {
-        _sidecar.BindingAnswer = _ => (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: channel/connection is not open"}""");
+        _sidecar.BindingAnswer = _ =>
+            (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding """ +
+            """q-order-express-output: channel/connection is not open"}""");
         await using var app = await EntryPointsHost.ForwardingAsync(_sidecar.Address);
 
         var response = await app.Client.SendAsync(

@@ -92,7 +92,8 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
         _sidecar.FailEntry = entry => entry.ToString().Contains("\"OrderId\":2", StringComparison.Ordinal);
         _sidecar.BulkAnswer = request =>
             Encoding.UTF8.GetString(request.Body).Contains("\"OrderId\":2", StringComparison.Ordinal)
-            ? (500, $$"""{"failedEntries":[{"entryId":"{{EntryIdOfOrder(request, 2)}}","error":"the message is too large"}],"errorCode":"ERR_PUBSUB_PUBLISH_MESSAGE"}""")
+            ? (500, $$"""{"failedEntries":[{"entryId":"{{EntryIdOfOrder(request, 2)}}","error":"the message is """ +
+                $$"""too large"}],"errorCode":"ERR_PUBSUB_PUBLISH_MESSAGE"}""")
             : (200, "");
         await using var publishing = Publishing();
 
@@ -106,7 +107,9 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     [Fact]
     public async Task A_transient_failure_is_tried_again_then_left_to_be_delivered_again_and_nothing_is_dropped()
     {
-        _sidecar.BulkAnswer = _ => (500, """{"errorCode":"ERR_PUBSUB_PUBLISH_MESSAGE","message":"error when publishing to topic q-order-express in pubsub order-pubsub: OOM command not allowed"}""");
+        _sidecar.BulkAnswer = _ =>
+            (500, """{"errorCode":"ERR_PUBSUB_PUBLISH_MESSAGE","message":"error when publishing to topic """ +
+            """q-order-express in pubsub order-pubsub: OOM command not allowed"}""");
         await using var publishing = Publishing();
 
         var unconfirmed = await PublishAsync(publishing, Messages(TestOrders.Many(3)));
@@ -121,8 +124,11 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     [Theory]
     [InlineData(404, """{"errorCode":"ERR_PUBSUB_NOT_FOUND","message":"pubsub order-pubsub is not found"}""")]
     [InlineData(401, "")]
-    [InlineData(403, """{"errorCode":"ERR_PUBSUB_FORBIDDEN","message":"topic q-order-express is not allowed for app id distributor"}""")]
-    public async Task A_refusal_of_every_order_drops_none_makes_the_app_not_ready_with_one_error_line_until_a_call_goes_through(int status, string body)
+    [InlineData(403,
+        """{"errorCode":"ERR_PUBSUB_FORBIDDEN","message":"topic q-order-express is not allowed for app id """ +
+        """distributor"}""")]
+    public async Task Refusing_every_order_drops_none_and_makes_the_app_unready_with_one_error_line_until_a_call_passes(
+        int status, string body)
     {
         _sidecar.BulkAnswer = _ => (status, body);
         await using var publishing = Publishing();
@@ -167,7 +173,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task Entries_confirmed_before_the_retry_of_their_neighbour_is_refused_for_good_are_published_once_and_reported_published()
+    public async Task Entries_confirmed_before_a_neighbours_retry_is_refused_for_good_are_published_once_and_said_so()
     {
         // Try 1 confirms 1 and 2 and fails 3 for now; the retry of 3 alone is refused for good as a whole request.
         Script((call, _, request) =>
@@ -181,7 +187,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task Entries_confirmed_before_the_retries_of_their_neighbours_are_refused_for_good_as_a_request_are_published_once()
+    public async Task Entries_confirmed_before_their_neighbours_retries_are_refused_as_a_request_are_published_once()
     {
         // Try 1 confirms 1 and 2; the retry of 3 and 4 together is refused for its size, so the halves find order 4.
         Script((call, orders, request) => call == 1 ? FailEntries(request, (3, "busy"), (4, "busy"))
@@ -196,7 +202,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task A_whole_request_failure_after_a_partial_success_leaves_only_the_unconfirmed_entries_to_be_delivered_again()
+    public async Task A_whole_request_failure_after_a_partial_success_leaves_only_the_unconfirmed_entries_to_redeliver()
     {
         Script((call, _, request) => call == 1
             ? FailEntries(request, (3, "busy"))
@@ -210,7 +216,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task An_entry_refused_for_good_among_entries_failed_for_now_is_dropped_once_and_the_others_are_published_on_retry()
+    public async Task An_entry_refused_for_good_among_ones_failed_for_now_is_dropped_once_the_rest_published_on_retry()
     {
         Script((call, _, request) =>
             call == 1 ? FailEntries(request, (2, "busy"), (4, "the message is too large")) : (200, ""));
@@ -223,7 +229,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task Entries_that_fail_for_now_on_every_try_after_a_refusal_for_good_are_reported_failed_and_never_dropped()
+    public async Task Entries_failing_for_now_on_every_try_after_a_refusal_for_good_are_reported_failed_never_dropped()
     {
         Script((call, _, request) => call == 1
             ? FailEntries(request, (1, "the message is too large"), (2, "busy"), (3, "busy"))
@@ -238,7 +244,7 @@ public sealed class BulkOrderPublisherTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task Entries_confirmed_before_the_deadline_stay_published_and_the_rest_are_left_unconfirmed_without_a_drop()
+    public async Task Entries_confirmed_by_the_deadline_stay_published_and_the_rest_are_left_unconfirmed_undropped()
     {
         Script((_, _, request) =>
         {

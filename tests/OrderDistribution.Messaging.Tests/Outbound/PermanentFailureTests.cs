@@ -60,7 +60,9 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     {
         _sidecar.BulkAnswer = _ => (401, "");
         _sidecar.PublishAnswer = _ => (401, "");
-        _sidecar.BindingAnswer = _ => (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: couldn't find output binding q-order-express-output"}""");
+        _sidecar.BindingAnswer = _ =>
+            (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding """ +
+            """q-order-express-output: couldn't find output binding q-order-express-output"}""");
         await using var app = await ForwardingAsync();
         var client = await ReadyClientAsync(app);
 

@@ -74,7 +74,7 @@ public sealed class SidecarFailureTests
     }
 
     [Fact]
-    public void A_broken_connection_a_timeout_and_an_open_circuit_are_transient_and_only_transient_failures_count_against_the_sidecar()
+    public void A_broken_connection_a_timeout_and_an_open_circuit_are_transient_and_only_they_count_against_it()
     {
         Assert.Equal(SidecarFailureKind.Transient,
             SidecarFailure.Classify(new HttpRequestException("connection refused")));

@@ -108,10 +108,15 @@ public sealed class SidecarOutputBindingsTests
     }
 
     [Theory]
-    [InlineData(500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: couldn't find output binding q-order-express-output"}""", SidecarFailureKind.RejectsEveryOrder)]
+    [InlineData(500,
+        """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding """ +
+        """q-order-express-output: couldn't find output binding q-order-express-output"}""",
+        SidecarFailureKind.RejectsEveryOrder)]
     [InlineData(401, "", SidecarFailureKind.RejectsEveryOrder)]
     [InlineData(413, "", SidecarFailureKind.RejectsOrder)]
-    [InlineData(500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: channel/connection is not open"}""", SidecarFailureKind.Transient)]
+    [InlineData(500,
+        """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding """ +
+        """q-order-express-output: channel/connection is not open"}""", SidecarFailureKind.Transient)]
     public async Task A_refused_binding_call_says_what_it_says_about_the_order(int status, string body,
         SidecarFailureKind expected)
     {

@@ -75,7 +75,7 @@ public sealed class SidecarPublishingTests
     /// Unknown.
     /// </summary>
     [Fact]
-    public async Task A_sidecar_before_runtime_1_17_that_answers_the_stable_bulk_publish_with_failed_to_proxy_gets_the_alpha_one_from_then_on()
+    public async Task A_sidecar_before_1_17_answering_the_stable_bulk_publish_failed_to_proxy_gets_the_alpha_one_after()
     {
         _dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ThrowsAsyncForAnyArgs(
             new DaprException("Bulk Publish operation failed", new RpcException(new Status(
@@ -109,7 +109,7 @@ public sealed class SidecarPublishingTests
     }
 
     [Fact]
-    public async Task The_alpha_bulk_publish_sends_the_requests_ids_bytes_metadata_and_api_token_and_reports_only_entries_it_sent()
+    public async Task The_alpha_bulk_publish_sends_ids_bytes_metadata_and_api_token_and_reports_only_entries_it_sent()
     {
         var grpc = Substitute.For<GrpcDapr.DaprClient>();
         GrpcBulkPublishRequest? sent = null;
