@@ -4,7 +4,7 @@ using OrderDistribution.ServiceDefaults;
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
-/// The settings renamed for one vocabulary (issue 35): the apps, scripts and azd hook refuse the old names, and no file
+/// The settings renamed for one vocabulary: the apps, scripts and azd hook refuse the old names, and no file
 /// that Dapr, azd, Bicep, a script or a reader of the docs takes still sets or shows one. A line may name an old
 /// setting only beside the one that replaced it (where it is refused or listed as renamed).
 /// </summary>

@@ -80,7 +80,7 @@ public sealed partial class StorageOutageTests
         }
     }
 
-    /// <summary>Issue 39: at most one warning per 5 s while it lasts, and a closing line with the count.</summary>
+    /// <summary>At most one warning per 5 s while it lasts, and a closing line with the count.</summary>
     private static void AssertLoggedAsOneOutage(InProcessApp receiver, TimeSpan lasted)
     {
         var warnings = receiver.Logs.AtLeast(LogLevel.Warning)

@@ -12,9 +12,8 @@ namespace OrderDistribution.Trio.Tests;
 /// <summary>
 /// Storage stopped cleanly (every call refused at once) as a burst starts, for longer than the inbound retry window,
 /// then back: the trio in-process behind the sidecar emulator, which runs the shipped components-pubsub/ policy and
-/// timers at
-/// <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a request"). On Dapr
-/// 1.17 and newer the component acknowledges a message whose retries are spent while its context still runs.
+/// timers at <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a request").
+/// On Dapr 1.17 and newer the component acknowledges a message whose retries are spent while its context still runs.
 /// </summary>
 [Collection(TrioRuns.Name)]
 public sealed class StorageOutageTests
@@ -26,7 +25,7 @@ public sealed class StorageOutageTests
 
     private const int Orders = 1_000;
 
-    /// <summary>The outage of issue 34, a minute, scaled.</summary>
+    /// <summary>A minute's outage, scaled.</summary>
     private static readonly TimeSpan Outage = TimeSpan.FromSeconds(60) * Scale;
 
     /// <summary>
@@ -53,14 +52,14 @@ public sealed class StorageOutageTests
         Assert.Equal(0, run.AcknowledgedUnstored);
         Assert.Equal(Orders, run.Stored);
         Assert.True(run.StoredAtRestore < Orders && run.Retried > 0, $"the outage hit no order. {run}");
-        // Issue 34: the rest of the burst within 30 s of storage answering again. The Dapr timers run at the test's
+        // The rest of the burst within 30 s of storage answering again. The Dapr timers run at the test's
         // scale but the drain runs on the cores the test shares with Azurite and the trio, so the bound is twice the
         // scaled 30 s: a recovery as slow as the 110 s measured on daprd 1.14 would take 22 s at this scale. The figure
         // is printed above.
         Assert.True(run.AfterRestore <= TimeSpan.FromSeconds(30) * Scale * 2,
             $"stored {run.AfterRestore.TotalSeconds:0.0} s after storage answered again. {run}");
 
-        // Issue 39: an outage is one outage in each receiver's log, not a line per delivery.
+        // An outage is one outage in each receiver's log, not a line per delivery.
         foreach (var (receiver, logs) in run.ReceiverLogs)
         {
             var warnings = logs.AtLeast(LogLevel.Warning)
