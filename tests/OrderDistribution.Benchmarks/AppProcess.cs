@@ -6,10 +6,10 @@ namespace OrderDistribution.Benchmarks;
 
 /// <summary>
 /// One of the trio's apps in a process of its own, as each runs beside its sidecar: this benchmark started again as
-/// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; &lt;model&gt; [--console]</c>, hosting only that app (<see cref="AppHost.StartAsync"/>,
-/// with the settings <see cref="EmulatedTrioOptions.AppOptions"/> gives each app of an emulated trio) on the app's own
-/// GC settings. It says where it listens, then answers each <c>stats</c> line on its standard input
-/// with its <see cref="AppStats"/>, and stops when its standard input closes.
+/// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; &lt;model&gt; [--console]</c>, hosting only that app (<see
+/// cref="AppHost.StartAsync"/>, with the settings <see cref="EmulatedTrioOptions.AppOptions"/> gives each app of an
+/// emulated trio) on the app's own GC settings. It says where it listens, then answers each <c>stats</c> line on its
+/// standard input with its <see cref="AppStats"/>, and stops when its standard input closes.
 /// </summary>
 public sealed class AppProcess : IAsyncDisposable
 {
@@ -28,7 +28,8 @@ public sealed class AppProcess : IAsyncDisposable
 
     public Uri Address { get; }
 
-    public static async Task<AppProcess> StartAsync(string member, Uri sidecar, string storage, MessagingModel model, TimeSpan timeout)
+    public static async Task<AppProcess> StartAsync(string member, Uri sidecar, string storage, MessagingModel model,
+        TimeSpan timeout)
     {
         var start = new ProcessStartInfo(Environment.ProcessPath!)
         {
@@ -53,7 +54,8 @@ public sealed class AppProcess : IAsyncDisposable
 
         // The apps run on server GC (the web SDK's default, in their runtimeconfig.json); this benchmark does not.
         start.Environment["DOTNET_gcServer"] = "1";
-        var process = Process.Start(start) ?? throw new InvalidOperationException($"could not start a process for {member}");
+        var process = Process.Start(start)
+            ?? throw new InvalidOperationException($"could not start a process for {member}");
         try
         {
             using var deadline = new CancellationTokenSource(timeout);
@@ -66,7 +68,8 @@ public sealed class AppProcess : IAsyncDisposable
             }
 
             await process.WaitForExitAsync(deadline.Token);
-            throw new InvalidOperationException($"{member}'s process ended before it listened (exit code {process.ExitCode})");
+            throw new InvalidOperationException(
+                $"{member}'s process ended before it listened (exit code {process.ExitCode})");
         }
         catch
         {

@@ -3,8 +3,11 @@ using System.Globalization;
 
 namespace OrderDistribution.Benchmarks;
 
-/// <summary>What an app's process has cost since it started: as <see cref="AppProcess"/> reads it from the process itself.</summary>
-public sealed record AppStats(TimeSpan Cpu, long Allocated, long MethodsCompiled, TimeSpan JitTime, long PeakWorkingSet, int LogLines)
+/// <summary>
+/// What an app's process has cost since it started: as <see cref="AppProcess"/> reads it from the process itself.
+/// </summary>
+public sealed record AppStats(TimeSpan Cpu, long Allocated, long MethodsCompiled, TimeSpan JitTime, long PeakWorkingSet,
+    int LogLines)
 {
     private const string Prefix = "stats ";
 

@@ -20,7 +20,8 @@ internal static class AppsAlone
     /// </summary>
     public static async Task Measure(string name, HttpClient app, List<Order> orders, string queue)
     {
-        // The sidecar builds the requests, not the apps: the first try of each is made, down to the bytes sent, before measuring.
+        // The sidecar builds the requests, not the apps: the first try of each is made, down to the bytes sent, before
+        // measuring.
         var bulks = orders.Chunk(BulkSize).Select(chunk => (Orders: chunk, Request: RequestOf(chunk, queue))).ToList();
         var retried = 0;
         var allocated = GC.GetTotalAllocatedBytes(precise: true);
@@ -33,8 +34,10 @@ internal static class AppsAlone
         cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s, " +
-            $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, {cpu.TotalSeconds:0.0} CPU-s (the apps and this harness), " +
+            $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, " +
+            $"{orders.Count / clock.Elapsed.TotalSeconds:0} orders/s, " +
+            $"{allocated / 1024.0 / orders.Count:0.0} KiB allocated per order, {cpu.TotalSeconds:0.0} CPU-s (the " +
+            $"apps and this harness), " +
             $"peak working set {Process.GetCurrentProcess().PeakWorkingSet64 / 1024 / 1024} MiB, " +
             $"{retried} entries answered RETRY"));
     }
@@ -42,7 +45,8 @@ internal static class AppsAlone
     /// <summary>
     /// As the sidecar does (resiliency.yaml): what the app answers RETRY is delivered again a second later, on its own.
     /// </summary>
-    public static async Task<int> DeliverAsync(HttpClient app, IReadOnlyList<Order> orders, string queue, (HttpContent Body, List<string> EntryIds)? first = null)
+    public static async Task<int> DeliverAsync(HttpClient app, IReadOnlyList<Order> orders, string queue,
+        (HttpContent Body, List<string> EntryIds)? first = null)
     {
         const int Requests = 15;
         var retried = 0;
@@ -58,7 +62,8 @@ internal static class AppsAlone
 
             if (attempt == Requests)
             {
-                throw new InvalidOperationException($"{orders.Count} entries were not SUCCESS after {Requests} requests");
+                throw new InvalidOperationException(
+                    $"{orders.Count} entries were not SUCCESS after {Requests} requests");
             }
 
             retried += orders.Count;
@@ -85,7 +90,8 @@ internal static class AppsAlone
         var result = await ceiling.MeasureAsync(orders, 64, null, default);
         var allocated = (GC.GetTotalAllocatedBytes(precise: true) - before) / 1024.0 / orders.Count;
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"storage alone: {orders.Count} blobs in {result.Elapsed.TotalSeconds:0.00} s, {result.Failed} failed, {allocated:0.0} KiB allocated per blob (the blob client's own)"));
+            $"storage alone: {orders.Count} blobs in {result.Elapsed.TotalSeconds:0.00} s, {result.Failed} failed, " +
+            $"{allocated:0.0} KiB allocated per blob (the blob client's own)"));
         return result.Elapsed;
     }
 }

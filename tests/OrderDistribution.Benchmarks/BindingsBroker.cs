@@ -11,11 +11,11 @@ using RabbitMQ.Client.Exceptions;
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
-/// RabbitMQ alone, driven the way bindings.rabbitmq drives it (docs/dapr-sidecar.md, "bindings.rabbitmq's channel"): the output binding
-/// publishes each order persistent, one at a time, without publisher confirms; each input binding is a connection
-/// of its own whose channel has a global prefetch (basic.qos global=true) and handles one message at a time, acking
-/// it before the next. The queue is declared with components-bindings' durable/exclusive/deleteWhenUnused values in
-/// a vhost made as scripts/run-local.sh makes it. Per queue setting, four figures:
+/// RabbitMQ alone, driven the way bindings.rabbitmq drives it (docs/dapr-sidecar.md, "bindings.rabbitmq's channel"):
+/// the output binding publishes each order persistent, one at a time, without publisher confirms; each input binding is
+/// a connection of its own whose channel has a global prefetch (basic.qos global=true) and handles one message at a
+/// time, acking it before the next. The queue is declared with components-bindings' durable/exclusive/deleteWhenUnused
+/// values in a vhost made as scripts/run-local.sh makes it. Per queue setting, four figures:
 /// burst: the consumers connected, then the orders published: first publish to last ack;
 /// held: the most unacknowledged orders one consumer holds (what sits in its sidecar's memory) while its app is busy;
 /// backlog: the orders published first, then the consumers connected one after another, each taking
@@ -30,9 +30,11 @@ internal static class BindingsBroker
     /// <summary>What each order costs the app in the backlog run (the burst is the broker's cost alone).</summary>
     private static readonly TimeSpan AppTime = TimeSpan.FromMilliseconds(5);
 
-    private sealed record Setting(string Name, string? QueueType, ushort GlobalPrefetch, ushort? DefaultConsumerPrefetch);
+    private sealed record Setting(string Name, string? QueueType, ushort GlobalPrefetch,
+        ushort? DefaultConsumerPrefetch);
 
-    /// <param name="asConfigured">Only the setting components-bindings/ has (its prefetchCount, the vhost's default type).</param>
+    /// <param name="asConfigured">Only the setting components-bindings/ has (its prefetchCount, the vhost's default
+    /// type).</param>
     public static async Task<int> RunAsync(int count, bool asConfigured)
     {
         var bodies = OrderGenerator.Generate(count, seed: 1).Select(OrderJson.Serialize).ToList();
@@ -41,7 +43,8 @@ internal static class BindingsBroker
         var component = LocalRabbitMq.InputComponent(OrderTopology.IngressQueue);
         var version = (await rabbit.ControlAsync("eval", "rabbit_misc:version().")).Trim();
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"bindings broker: {count} orders of {bodies.Average(b => b.Length):0} bytes, {Consumers} consumers acking one at a time, " +
+            $"bindings broker: {count} orders of {bodies.Average(b => b.Length):0} bytes, {Consumers} consumers " +
+            $"acking one at a time, " +
             $"one publisher without confirms, RabbitMQ {version}, " +
             $"components' prefetchCount \"{component["prefetchCount"]}\", {Environment.ProcessorCount} cores"));
 
@@ -68,10 +71,13 @@ internal static class BindingsBroker
                 var held = await HeldAsync(target, bodies);
                 var backlog = await BacklogWithCrashAsync(target, bodies);
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"bindings broker, {setting.Name}: burst {burst.Elapsed.TotalSeconds:0.0} s (published in {burst.Published.TotalSeconds:0.0} s, " +
+                    $"bindings broker, {setting.Name}: burst {burst.Elapsed.TotalSeconds:0.0} s (published in " +
+                    $"{burst.Published.TotalSeconds:0.0} s, " +
                     $"shares {Shares(burst.Acked)}); held per consumer {string.Join('/', held)} " +
-                    $"({held.Max() * bodies.Average(b => b.Length) / 1e6:0.0} MB of bodies at most); backlog with {AppTime.TotalMilliseconds:0} ms per order {backlog.Elapsed.TotalSeconds:0.0} s " +
-                    $"(shares {Shares(backlog.Acked)}); crash of consumer 1 after {backlog.AckedBeforeCrash}: {backlog.Redelivered} redelivered, " +
+                    $"({held.Max() * bodies.Average(b => b.Length) / 1e6:0.0} MB of bodies at most); backlog with " +
+                    $"{AppTime.TotalMilliseconds:0} ms per order {backlog.Elapsed.TotalSeconds:0.0} s " +
+                    $"(shares {Shares(backlog.Acked)}); crash of consumer 1 after {backlog.AckedBeforeCrash}: " +
+                    $"{backlog.Redelivered} redelivered, " +
                     $"{backlog.Distinct}/{count} acknowledged"));
             }
             catch (OperationInterruptedException refused) when (refused.ShutdownReason?.ReplyCode == 540)
@@ -80,7 +86,8 @@ internal static class BindingsBroker
             }
             catch (Exception failed) when (failed is TimeoutException or RabbitMQClientException or IOException)
             {
-                Console.WriteLine($"bindings broker, {setting.Name}: FAILED: {failed.GetType().Name}: {failed.Message}");
+                Console.WriteLine(
+                    $"bindings broker, {setting.Name}: FAILED: {failed.GetType().Name}: {failed.Message}");
                 failures++;
             }
         }
@@ -92,9 +99,12 @@ internal static class BindingsBroker
     // The broker's default per-consumer prefetch (advanced.config {rabbit, [{default_consumer_prefetch, {false, N}}]}),
     // set on the running node: each channel takes it when it opens.
     private static Task<string> SetDefaultConsumerPrefetchAsync(RabbitMqServer rabbit, ushort prefetch) =>
-        rabbit.ControlAsync("eval", $"application:set_env(rabbit, default_consumer_prefetch, {{false, {prefetch.ToString(CultureInfo.InvariantCulture)}}}).");
+        rabbit.ControlAsync("eval",
+            $"application:set_env(rabbit, default_consumer_prefetch, {{false, " +
+            $"{prefetch.ToString(CultureInfo.InvariantCulture)}}}).");
 
-    private static async Task<(TimeSpan Elapsed, TimeSpan Published, int[] Acked)> BurstAsync(Target target, List<byte[]> bodies)
+    private static async Task<(TimeSpan Elapsed, TimeSpan Published, int[] Acked)> BurstAsync(Target target,
+        List<byte[]> bodies)
     {
         var queue = target.Queue("burst");
         var acked = new ConcurrentDictionary<string, int>();
@@ -127,7 +137,8 @@ internal static class BindingsBroker
         {
             for (var c = 0; c < Consumers; c++)
             {
-                consumers.Add(await Consumer.StartAsync(target, queue, c, new ConcurrentDictionary<string, int>(), busy));
+                consumers.Add(
+                    await Consumer.StartAsync(target, queue, c, new ConcurrentDictionary<string, int>(), busy));
             }
 
             await PublishAsync(target, queue, bodies);
@@ -135,7 +146,8 @@ internal static class BindingsBroker
             var last = -1;
             for (var stable = 0; stable < 3; await Task.Delay(500))
             {
-                var channels = await target.Rabbit.ControlAsync("list_channels", "-s", "name", "messages_unacknowledged");
+                var channels = await target.Rabbit.ControlAsync("list_channels", "-s", "name",
+                    "messages_unacknowledged");
                 var byConnection = channels.Split('\n', StringSplitOptions.RemoveEmptyEntries)
                     .Select(line => line.Split('\t'))
                     .Where(f => f.Length == 2)
@@ -158,11 +170,13 @@ internal static class BindingsBroker
         }
     }
 
-    private static async Task<(TimeSpan Elapsed, int[] Acked, int AckedBeforeCrash, int Redelivered, int Distinct)> BacklogWithCrashAsync(
+    private static async Task<(TimeSpan Elapsed, int[] Acked, int AckedBeforeCrash, int Redelivered,
+        int Distinct)> BacklogWithCrashAsync(
         Target target, List<byte[]> bodies)
     {
         var queue = target.Queue("backlog");
-        await using (var declaring = await Consumer.StartAsync(target, queue, -1, new ConcurrentDictionary<string, int>(), consume: false))
+        await using (var declaring = await Consumer.StartAsync(target, queue, -1, new ConcurrentDictionary<string,
+            int>(), consume: false))
         {
             await PublishAsync(target, queue, bodies);
         }
@@ -178,11 +192,13 @@ internal static class BindingsBroker
                 consumers.Add(await Consumer.StartAsync(target, queue, c, acked, appTime: AppTime));
             }
 
-            await WaitAsync(target, () => consumers[0].Acked >= crashAfter || acked.Count >= bodies.Count, $"{queue}: consumer 1 at {crashAfter}");
+            await WaitAsync(target, () => consumers[0].Acked >= crashAfter || acked.Count >= bodies.Count,
+                $"{queue}: consumer 1 at {crashAfter}");
             var beforeCrash = consumers[0].Acked;
             await consumers[0].CrashAsync();
             await WaitAsync(target, () => acked.Count >= bodies.Count, $"{queue}: {bodies.Count} acknowledged");
-            return (watch.Elapsed, [.. consumers.Select(c => c.Acked)], beforeCrash, consumers.Sum(c => c.Redelivered), acked.Count);
+            return (watch.Elapsed, [.. consumers.Select(c => c.Acked)], beforeCrash, consumers.Sum(c => c.Redelivered),
+                acked.Count);
         }
         finally
         {
@@ -213,9 +229,11 @@ internal static class BindingsBroker
         {
             if (deadline.Elapsed > TimeSpan.FromMinutes(2))
             {
-                var queues = await target.Rabbit.ControlAsync("list_queues", "-p", LocalRabbitMq.VhostOf(target.Component), "-s",
+                var queues = await target.Rabbit.ControlAsync("list_queues", "-p",
+                    LocalRabbitMq.VhostOf(target.Component), "-s",
                     "name", "type", "messages_ready", "messages_unacknowledged", "consumers");
-                throw new TimeoutException($"not reached within 2 minutes: {what}; queues (name type ready unacked consumers):\n{queues}");
+                throw new TimeoutException(
+                    $"not reached within 2 minutes: {what}; queues (name type ready unacked consumers):\n{queues}");
             }
 
             await Task.Delay(20);
@@ -224,7 +242,8 @@ internal static class BindingsBroker
 
     private static string Shares(int[] acked) => string.Join('/', acked);
 
-    private sealed record Target(RabbitMqServer Rabbit, TestSupport.Components.DaprComponent Component, Setting Setting, string Prefix)
+    private sealed record Target(RabbitMqServer Rabbit, TestSupport.Components.DaprComponent Component, Setting Setting,
+        string Prefix)
     {
         public ConnectionFactory Factory { get; } = new()
         {
@@ -242,7 +261,9 @@ internal static class BindingsBroker
                 durable: Component["durable"] == "true",
                 exclusive: Component["exclusive"] == "true",
                 autoDelete: Component["deleteWhenUnused"] == "true",
-                arguments: Setting.QueueType is null ? [] : new Dictionary<string, object?> { ["x-queue-type"] = Setting.QueueType });
+                arguments: Setting.QueueType is null ? [] : new Dictionary<string,
+                    object?>
+                { ["x-queue-type"] = Setting.QueueType });
     }
 
     /// <summary>One input binding: a connection and channel of its own, handling one delivery at a time.</summary>
@@ -267,7 +288,8 @@ internal static class BindingsBroker
         public int Redelivered => Volatile.Read(ref _redelivered);
 
         public static async Task<Consumer> StartAsync(
-            Target target, string queue, int index, ConcurrentDictionary<string, int> acked, TaskCompletionSource? busy = null, bool consume = true, TimeSpan appTime = default)
+            Target target, string queue, int index, ConcurrentDictionary<string, int> acked,
+                TaskCompletionSource? busy = null, bool consume = true, TimeSpan appTime = default)
         {
             var name = $"{queue}-input-{index.ToString(CultureInfo.InvariantCulture)}";
             var connection = await target.Factory.CreateConnectionAsync(name);
@@ -291,7 +313,8 @@ internal static class BindingsBroker
             return consumer;
         }
 
-        private async Task ConsumeAsync(string queue, ConcurrentDictionary<string, int> acked, TaskCompletionSource? busy, TimeSpan appTime)
+        private async Task ConsumeAsync(string queue, ConcurrentDictionary<string, int> acked,
+            TaskCompletionSource? busy, TimeSpan appTime)
         {
             var channel = _channel;
             var consumer = this;
@@ -331,11 +354,17 @@ internal static class BindingsBroker
             await channel.BasicConsumeAsync(queue, autoAck: false, handler);
         }
 
-        /// <summary>Whether a channel as list_channels names it ("client address:port -> server address:port (n)") is this one's.</summary>
+        /// <summary>
+        /// Whether a channel as list_channels names it ("client address:port -> server address:port (n)") is this
+        /// one's.
+        /// </summary>
         public bool Owns(string channel) =>
-            channel.Contains($":{_connection.LocalPort.ToString(CultureInfo.InvariantCulture)} ->", StringComparison.Ordinal);
+            channel.Contains($":{_connection.LocalPort.ToString(CultureInfo.InvariantCulture)} ->",
+                StringComparison.Ordinal);
 
-        /// <summary>The connection dropped, as when the sidecar dies: RabbitMQ requeues what it held unacknowledged.</summary>
+        /// <summary>
+        /// The connection dropped, as when the sidecar dies: RabbitMQ requeues what it held unacknowledged.
+        /// </summary>
         public async Task CrashAsync()
         {
             _crashed = true;

@@ -18,13 +18,16 @@ namespace OrderDistribution.Benchmarks;
 /// </summary>
 public static class InProcessApps
 {
-    /// <summary>No sidecar listens there: the distributor alone publishes through <see cref="EmulatorDaprClient.Accepting"/>.</summary>
+    /// <summary>
+    /// No sidecar listens there: the distributor alone publishes through <see cref="EmulatorDaprClient.Accepting"/>.
+    /// </summary>
     private static readonly Uri NoSidecar = new("http://127.0.0.1:1");
 
     /// <summary>Whether the apps also log to the console (the benchmark's <c>--console</c>).</summary>
     public static bool Console { get; set; }
 
-    /// <param name="toStandardError">The console lines go to standard error: an app's own process, whose standard output answers the benchmark.</param>
+    /// <param name="toStandardError">The console lines go to standard error: an app's own process, whose standard
+    /// output answers the benchmark.</param>
     public static void Log(ILoggingBuilder logging, LogRecorder logs, bool toStandardError = false)
     {
         logging.ClearProviders().AddProvider(logs);
@@ -33,23 +36,30 @@ public static class InProcessApps
             logging.AddSimpleConsole();
             if (toStandardError)
             {
-                logging.Services.Configure<ConsoleLoggerOptions>(console => console.LogToStandardErrorThreshold = LogLevel.Trace);
+                logging.Services.Configure<ConsoleLoggerOptions>(console =>
+                    console.LogToStandardErrorThreshold = LogLevel.Trace);
             }
         }
     }
 
-    /// <summary>The distributor alone: every publish taken at no cost, so that what is left is the distributor's own work.</summary>
+    /// <summary>
+    /// The distributor alone: every publish taken at no cost, so that what is left is the distributor's own work.
+    /// </summary>
     public static Task<WebApplication> DistributorAsync(LogRecorder logs) =>
-        StartAsync(AppHost.Distributor, logs, [], services => services.Replace(ServiceDescriptor.Singleton(EmulatorDaprClient.Accepting())));
+        StartAsync(AppHost.Distributor, logs, [],
+            services => services.Replace(ServiceDescriptor.Singleton(EmulatorDaprClient.Accepting())));
 
     /// <summary>The express receiver alone, storing into <paramref name="storage"/>.</summary>
     public static Task<WebApplication> ReceiverAsync(string storage, LogRecorder logs) =>
-        StartAsync(OrderTopology.InstanceOf(Delivery.Express), logs, new() { ["Storage:ConnectionString"] = storage }, _ => { });
+        StartAsync(OrderTopology.InstanceOf(Delivery.Express), logs, new() { ["Storage:ConnectionString"] = storage },
+            _ => { });
 
     /// <summary>A client of an app started here, through the test server's own handler.</summary>
-    public static HttpClient ClientOf(WebApplication app) => ((TestServer)app.Services.GetRequiredService<IServer>()).CreateClient();
+    public static HttpClient ClientOf(WebApplication app) =>
+        ((TestServer)app.Services.GetRequiredService<IServer>()).CreateClient();
 
-    private static Task<WebApplication> StartAsync(string member, LogRecorder logs, Dictionary<string, string?> settings, Action<IServiceCollection> configure) =>
+    private static Task<WebApplication> StartAsync(string member, LogRecorder logs, Dictionary<string,
+        string?> settings, Action<IServiceCollection> configure) =>
         AppHost.StartAsync(member, new AppHostOptions
         {
             Sidecar = NoSidecar,

@@ -10,7 +10,7 @@
 //    receiver alone: the express orders in bulk deliveries to the express receiver, each stored in Azurite, beside
 //    storage alone (the same uploads with no app around them): what the receiver adds to the blob client's own;
 // 3. single mode: the trio in this process (EmulatedTrio, as `order-load in-process` hosts it) behind the emulator,
-//    which delivers one message per request, as many at once per app as run-local.sh's appMaxConcurrency lets the sidecar.
+// which delivers one message per request, as many at once per app as run-local.sh's appMaxConcurrency lets the sidecar.
 // Each trio line ends with the log lines the apps printed (Information and above, stack traces counted).
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- scale [<orders>...; default 10000 100000]
 // The scale line: at each count, storage alone and the warm trio (in its processes), each on a fresh Azurite on disk,
@@ -18,11 +18,11 @@
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault [<orders, default 10000>]
 // The fault run: bulk model, 5% of publishes and 5% of blob writes failing, every message delivered twice,
 // 1% poison; it ends with exactly the valid orders stored, and exits 1 if anything is lost or duplicated.
-//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- bindings-broker [<orders, default 10000>] [--as-configured]
-// RabbitMQ alone (rabbitmq-server installed; a node of its own on free ports) driven the way bindings.rabbitmq drives
-// it, per queue type and prefetch (--as-configured: only components-bindings' own): a burst through one queue with 4
-// consumers, what each consumer holds, how a backlog is shared and what a consumer crash redelivers (BindingsBroker;
-// docs/brokers.md has the figures).
+// dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- bindings-broker [<orders, default 10000>]
+// [--as-configured] RabbitMQ alone (rabbitmq-server installed; a node of its own on free ports) driven the way
+// bindings.rabbitmq drives it, per queue type and prefetch (--as-configured: only components-bindings' own): a burst
+// through one queue with 4 consumers, what each consumer holds, how a backlog is shared and what a consumer crash
+// redelivers (BindingsBroker; docs/brokers.md has the figures).
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- watch [<orders, default 150000>] [--shuffled]
 // What order-load watch costs its machine (CPU-s and peak RSS, by /usr/bin/time) while a burst is stored into Azurite,
 // and then on the burst stored whole (WatchAtScale; docs/load-tool.md, "Watching at scale").
@@ -61,31 +61,38 @@ if (args is ["bindings-broker", .. var brokerArgs])
 {
     var brokerCount = brokerArgs.Where(a => a != "--as-configured").ToList();
     return await BindingsBroker.RunAsync(
-        brokerCount.Count > 0 ? int.Parse(brokerCount[0], CultureInfo.InvariantCulture) : 10_000, brokerArgs.Contains("--as-configured"));
+        brokerCount.Count > 0 ? int.Parse(brokerCount[0], CultureInfo.InvariantCulture) : 10_000,
+            brokerArgs.Contains("--as-configured"));
 }
 
 if (args is ["watch", .. var watchArgs])
 {
     var watchCount = watchArgs.Where(a => a != "--shuffled").ToList();
     return await WatchAtScale.RunAsync(
-        watchCount.Count > 0 ? int.Parse(watchCount[0], CultureInfo.InvariantCulture) : 150_000, watchArgs.Contains("--shuffled"));
+        watchCount.Count > 0 ? int.Parse(watchCount[0], CultureInfo.InvariantCulture) : 150_000,
+            watchArgs.Contains("--shuffled"));
 }
 
 if (args is ["cold", .. var coldCount])
 {
-    await TrioBursts.MeasureFirstBurst(OrderGenerator.Generate(coldCount.Length > 0 ? int.Parse(coldCount[0], CultureInfo.InvariantCulture) : 10_000, seed: 1));
+    await TrioBursts.MeasureFirstBurst(
+        OrderGenerator.Generate(coldCount.Length > 0 ? int.Parse(coldCount[0], CultureInfo.InvariantCulture) : 10_000,
+        seed: 1));
     return 0;
 }
 
 if (args is ["models", .. var modelCount])
 {
-    await TrioBursts.MeasureModels(OrderGenerator.Generate(modelCount.Length > 0 ? int.Parse(modelCount[0], CultureInfo.InvariantCulture) : 10_000, seed: 1));
+    await TrioBursts.MeasureModels(
+        OrderGenerator.Generate(modelCount.Length > 0 ? int.Parse(modelCount[0], CultureInfo.InvariantCulture) : 10_000,
+        seed: 1));
     return 0;
 }
 
 if (args is ["scale", .. var counts])
 {
-    foreach (var burst in (counts.Length > 0 ? counts.Select(c => int.Parse(c, CultureInfo.InvariantCulture)) : [10_000, 100_000])
+    foreach (var burst in (counts.Length > 0 ? counts.Select(c => int.Parse(c, CultureInfo.InvariantCulture)) : [10_000,
+        100_000])
              .Select(c => OrderGenerator.Generate(c, seed: 1)))
     {
         await TrioBursts.MeasureScale(burst);
@@ -97,14 +104,16 @@ if (args is ["scale", .. var counts])
 var count = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 10_000;
 var orders = OrderGenerator.Generate(count, seed: 1);
 Console.WriteLine($"{count} orders, {orders.Average(o => OrderJson.Serialize(o).Length):0} bytes each on average, " +
-                  $"ingress bulks of {AppsAlone.BulkSize}, {AppsAlone.ConcurrentBulks} at a time, {Environment.ProcessorCount} cores");
+                  $"ingress bulks of {AppsAlone.BulkSize}, {AppsAlone.ConcurrentBulks} at a time, " +
+                  $"{Environment.ProcessorCount} cores");
 
 await TrioBursts.MeasureFirstBurst(orders);
 
 await using (var distributor = await InProcessApps.DistributorAsync(new LogRecorder()))
 {
     using var client = InProcessApps.ClientOf(distributor);
-    await AppsAlone.DeliverAsync(client, orders.Take(AppsAlone.BulkSize).ToList(), OrderTopology.IngressQueue); // a new host: its first request
+    // a new host: its first request
+    await AppsAlone.DeliverAsync(client, orders.Take(AppsAlone.BulkSize).ToList(), OrderTopology.IngressQueue);
     await AppsAlone.Measure("distributor alone", client, orders, OrderTopology.IngressQueue);
 }
 
@@ -116,7 +125,9 @@ await using (var azurite = await Azurite.StartAsync(receiverData.FullName))
     await AppsAlone.MeasureStorageAlone(azurite.ConnectionString, express);
     await using var receiver = await InProcessApps.ReceiverAsync(azurite.ConnectionString, new LogRecorder());
     using var client = InProcessApps.ClientOf(receiver);
-    await AppsAlone.DeliverAsync(client, BurstRounds.WithIdsOfTheirOwn(express.Take(AppsAlone.BulkSize), round: 1), queue); // its first request
+    // its first request
+    await AppsAlone.DeliverAsync(client, BurstRounds.WithIdsOfTheirOwn(express.Take(AppsAlone.BulkSize), round: 1),
+        queue);
     await AppsAlone.Measure("receiver alone", client, express, queue);
 }
 
@@ -128,6 +139,7 @@ var single = await TrioRun.RunAsync(new TrioRunOptions
     Model = MessagingModel.PubSubSingle,
     AzuriteDataFolder = Directory.CreateTempSubdirectory("azurite-single").FullName,
 });
-Console.WriteLine(single.Line("single mode") + string.Create(CultureInfo.InvariantCulture, $", {count / single.Elapsed.TotalSeconds:0} orders/s"));
+Console.WriteLine(single.Line("single mode") +
+    string.Create(CultureInfo.InvariantCulture, $", {count / single.Elapsed.TotalSeconds:0} orders/s"));
 Console.WriteLine(single.Details);
 return single.Proven ? 0 : 1;

@@ -16,9 +16,9 @@ internal static class TrioBursts
 {
     /// <summary>
     /// First, the first burst on freshly started apps, each in a process of its own as in every real run (and every
-    /// burst in Azure, where the receivers scale from zero); then the next burst on the same processes. The emulator and
-    /// the store are warmed up before, by a burst through apps that then stop: a real sidecar is compiled ahead of time,
-    /// and the store is warm in a real run's first burst too.
+    /// burst in Azure, where the receivers scale from zero); then the next burst on the same processes. The emulator
+    /// and the store are warmed up before, by a burst through apps that then stop: a real sidecar is compiled ahead of
+    /// time, and the store is warm in a real run's first burst too.
     /// </summary>
     public static async Task MeasureFirstBurst(List<Order> orders)
     {
@@ -28,22 +28,26 @@ internal static class TrioBursts
             var appStart = TimeSpan.FromSeconds(60);
             await using (var warmingUp = await TrioProcesses.StartAsync(azurite.ConnectionString, appStart))
             {
-                warmingUp.Schedule(BurstRounds.WithIdsOfTheirOwn(orders.Take(1_000), round: 1).Select(OrderJson.Serialize));
+                warmingUp.Schedule(
+                    BurstRounds.WithIdsOfTheirOwn(orders.Take(1_000), round: 1).Select(OrderJson.Serialize));
                 await warmingUp.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
             }
 
             await using var trio = await TrioProcesses.StartAsync(azurite.ConnectionString, appStart);
             var startUp = await trio.StatsAsync();
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"trio start: every app ready {trio.StartUp.TotalSeconds:0.00} s after its process started; the apps {startUp.Sum(s => s.Cpu.TotalSeconds):0.0} CPU-s, " +
-                $"{startUp.Sum(s => s.MethodsCompiled):N0} methods compiled in {startUp.Sum(s => s.JitTime.TotalSeconds):0.00} s"));
+                $"trio start: every app ready {trio.StartUp.TotalSeconds:0.00} s after its process started; the apps " +
+                $"{startUp.Sum(s => s.Cpu.TotalSeconds):0.0} CPU-s, " +
+                $"{startUp.Sum(s => s.MethodsCompiled):N0} methods compiled in " +
+                $"{startUp.Sum(s => s.JitTime.TotalSeconds):0.00} s"));
             var cold = await MeasureProcesses("trio cold", trio, orders);
             await ReportStoredAsync(azurite.ConnectionString, orders, cold.Started);
             // New blobs, as the cold burst wrote: overwriting them would cost the store more than writing them did.
             var next = BurstRounds.WithIdsOfTheirOwn(orders, round: 2);
             var warm = await MeasureProcesses("trio warm", trio, next);
             await ReportStoredAsync(azurite.ConnectionString, next, warm.Started);
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  cold/warm: {cold.Elapsed / warm.Elapsed:0.00}"));
+            Console.WriteLine(
+                string.Create(CultureInfo.InvariantCulture, $"  cold/warm: {cold.Elapsed / warm.Elapsed:0.00}"));
         }
 
         data.Delete(recursive: true);
@@ -72,7 +76,8 @@ internal static class TrioBursts
             var (elapsed, started) = await MeasureProcesses($"trio at {orders.Count}", trio, orders);
             await ReportStoredAsync(azurite.ConnectionString, orders, started);
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"  scale {orders.Count}: trio {elapsed.TotalSeconds:0.0} s, storage alone {alone.TotalSeconds:0.0} s, trio / storage alone {elapsed / alone:0.00}"));
+                $"  scale {orders.Count}: trio {elapsed.TotalSeconds:0.0} s, storage alone {alone.TotalSeconds:0.0} " +
+                $"s, trio / storage alone {elapsed / alone:0.00}"));
         }
 
         trioData.Delete(recursive: true);
@@ -88,9 +93,11 @@ internal static class TrioBursts
         await using (var azurite = await Azurite.StartAsync(data.FullName))
         {
             var round = 1;
-            foreach (var model in new[] { MessagingModel.PubSubBulk, MessagingModel.PubSubSingle, MessagingModel.Bindings })
+            foreach (var model in new[] { MessagingModel.PubSubBulk, MessagingModel.PubSubSingle,
+                MessagingModel.Bindings })
             {
-                await using var trio = await TrioProcesses.StartAsync(azurite.ConnectionString, TimeSpan.FromSeconds(60), model, recordRequests: true);
+                await using var trio = await TrioProcesses.StartAsync(azurite.ConnectionString,
+                    TimeSpan.FromSeconds(60), model, recordRequests: true);
                 trio.Schedule(BurstRounds.WithIdsOfTheirOwn(orders.Take(1_000), round++).Select(OrderJson.Serialize));
                 await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
                 var burst = BurstRounds.WithIdsOfTheirOwn(orders, round++);
@@ -98,11 +105,13 @@ internal static class TrioBursts
                 var before = await trio.StatsAsync();
                 await MeasureProcesses($"{model.Text()} warm", trio, burst);
                 var spent = (await trio.StatsAsync()).Zip(before, (after, b) => after - b).ToList();
-                var perOrder = string.Join(", ", trio.Apps.Zip(spent, (app, cost) => string.Create(CultureInfo.InvariantCulture,
+                var perOrder = string.Join(", ",
+                    trio.Apps.Zip(spent, (app, cost) => string.Create(CultureInfo.InvariantCulture,
                     $"{app.Member} {cost.Cpu.TotalMilliseconds / OrdersOf(app.Member, burst):0.00} ms")));
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"  {model.Text()}: CPU per order each app handled: {perOrder}; " +
-                    $"calls to the sidecar per order {(trio.Sidecar.Requests.Count - calls) / (double)burst.Count:0.000}"));
+                    $"calls to the sidecar per order " +
+                    $"{(trio.Sidecar.Requests.Count - calls) / (double)burst.Count:0.000}"));
             }
         }
 
@@ -112,9 +121,11 @@ internal static class TrioBursts
     /// <summary>
     /// The burst goes on the ingress queue at once; it ends when the emulator has every message answered SUCCESS (each
     /// order a blob). CPU, allocation, JIT and working set are each app process's own; allocation is per order of the
-    /// burst (each receiver stores about half of them), so the apps' figures add up to what the trio allocates per order.
+    /// burst (each receiver stores about half of them), so the apps' figures add up to what the trio allocates per
+    /// order.
     /// </summary>
-    public static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(string name, TrioProcesses trio, List<Order> orders)
+    public static async Task<(TimeSpan Elapsed, DateTimeOffset Started)> MeasureProcesses(string name,
+        TrioProcesses trio, List<Order> orders)
     {
         var payloads = orders.Select(OrderJson.Serialize).ToList();
         var before = await trio.StatsAsync();
@@ -132,13 +143,18 @@ internal static class TrioBursts
         emulatorCpu = Process.GetCurrentProcess().TotalProcessorTime - emulatorCpu;
         var burst = (await trio.StatsAsync()).Zip(before, (after, b) => after - b).ToList();
         var perApp = string.Join("; ", trio.Apps.Zip(burst, (app, cost) => string.Create(CultureInfo.InvariantCulture,
-            $"{app.Member} {cost.Cpu.TotalSeconds:0.0} CPU-s, {cost.MethodsCompiled:N0} methods in {cost.JitTime.TotalSeconds:0.00} s, " +
+            $"{app.Member} {cost.Cpu.TotalSeconds:0.0} CPU-s, {cost.MethodsCompiled:N0} methods in " +
+            $"{cost.JitTime.TotalSeconds:0.00} s, " +
             $"{cost.Allocated / 1024.0 / orders.Count:0.0} KiB/order, peak {cost.PeakWorkingSet / 1024 / 1024} MiB")));
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, {orders.Count / clock.Elapsed.TotalSeconds:0} orders/s; " +
-            $"the apps {burst.Sum(c => c.Cpu.TotalSeconds):0.0} CPU-s, {burst.Sum(c => c.Allocated) / 1024.0 / orders.Count:0.0} KiB allocated per order, " +
-            $"{burst.Sum(c => c.MethodsCompiled):N0} methods compiled in {burst.Sum(c => c.JitTime.TotalSeconds):0.00} s ({perApp}); " +
-            $"the emulator {emulatorCpu.TotalSeconds:0.0} CPU-s; {trio.Sidecar.Queues.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
+            $"{name}: {orders.Count} orders in {clock.Elapsed.TotalSeconds:0.00} s, " +
+            $"{orders.Count / clock.Elapsed.TotalSeconds:0} orders/s; " +
+            $"the apps {burst.Sum(c => c.Cpu.TotalSeconds):0.0} CPU-s, " +
+            $"{burst.Sum(c => c.Allocated) / 1024.0 / orders.Count:0.0} KiB allocated per order, " +
+            $"{burst.Sum(c => c.MethodsCompiled):N0} methods compiled in " +
+            $"{burst.Sum(c => c.JitTime.TotalSeconds):0.00} s ({perApp}); " +
+            $"the emulator {emulatorCpu.TotalSeconds:0.0} CPU-s; " +
+            $"{trio.Sidecar.Queues.Values.Sum(t => t.Retried) - retriedBefore} entries answered RETRY, " +
             $"{burst.Sum(c => c.LogLines)} log lines"));
         return (clock.Elapsed, started);
     }
@@ -147,7 +163,8 @@ internal static class TrioBursts
     /// The orders an app handles: the distributor every one, a receiver those of its delivery.
     /// </summary>
     public static int OrdersOf(string member, List<Order> orders) =>
-        member == AppHost.Distributor ? orders.Count : orders.Count(o => OrderTopology.InstanceOf(o.Delivery) == member);
+        member == AppHost.Distributor ? orders.Count : orders.Count(o =>
+            OrderTopology.InstanceOf(o.Delivery) == member);
 
     /// <summary>
     /// Every order of the burst, and none twice, is a blob stored since the burst started.
@@ -161,14 +178,18 @@ internal static class TrioBursts
             string? continuation = null;
             do
             {
-                var page = await outbox.ListPageAsync(container, "", continuation, OutboxStorage.PageSize, storedTimes: true, default);
+                var page = await outbox.ListPageAsync(container, "", continuation, OutboxStorage.PageSize,
+                    storedTimes: true, default);
                 blobs.AddRange(page.Blobs.Where(b => b.StoredAt >= since));
                 continuation = page.Continuation;
             }
             while (continuation is not null);
         }
 
-        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(orders)), OrderTopology.Outboxes, since, blobs);
-        Console.WriteLine($"  blobs: {orders.Count - report.Missing.Count}/{orders.Count} stored in this burst, {report.Duplicated.Count} duplicated");
+        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(orders)), OrderTopology.Outboxes, since,
+            blobs);
+        Console.WriteLine(
+            $"  blobs: {orders.Count - report.Missing.Count}/{orders.Count} stored in this burst, " +
+            $"{report.Duplicated.Count} duplicated");
     }
 }

@@ -3,16 +3,17 @@ using OrderDistribution.Messaging;
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
-/// The trio in one model (bulk unless told) with each app in a fresh process of its own (<see cref="AppProcess"/>), started at
-/// once as a new revision starts them, behind a sidecar emulator in this process: each app pays its own start-up and
-/// compiles its own code, on the cores the others, the emulator and the store also need.
+/// The trio in one model (bulk unless told) with each app in a fresh process of its own (<see cref="AppProcess"/>),
+/// started at once as a new revision starts them, behind a sidecar emulator in this process: each app pays its own
+/// start-up and compiles its own code, on the cores the others, the emulator and the store also need.
 /// </summary>
 public sealed class TrioProcesses : IAsyncDisposable
 {
     private readonly List<AppProcess> _apps;
     private readonly List<HttpClient> _clients;
 
-    private TrioProcesses(EmulatedSidecar sidecar, List<AppProcess> apps, List<HttpClient> clients, MessagingModel model)
+    private TrioProcesses(EmulatedSidecar sidecar, List<AppProcess> apps, List<HttpClient> clients,
+        MessagingModel model)
     {
         Sidecar = sidecar;
         Model = model;
@@ -31,7 +32,8 @@ public sealed class TrioProcesses : IAsyncDisposable
     public IReadOnlyList<AppProcess> Apps => _apps;
 
     /// <summary>Starts the three processes, and returns when each app has reported ready.</summary>
-    /// <param name="recordRequests">The emulator keeps every request the apps make (<see cref="EmulatedSidecar.Requests"/>).</param>
+    /// <param name="recordRequests">The emulator keeps every request the apps make (<see
+    /// cref="EmulatedSidecar.Requests"/>).</param>
     public static async Task<TrioProcesses> StartAsync(
         string storage, TimeSpan timeout, MessagingModel model = MessagingModel.PubSubBulk, bool recordRequests = false)
     {
@@ -41,7 +43,8 @@ public sealed class TrioProcesses : IAsyncDisposable
             ConcurrentSingleRequests = new TrioRunOptions().ConcurrentSingleRequests,
         });
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        var starting = AppHost.Members.Select(member => AppProcess.StartAsync(member, sidecar.Address, storage, model, timeout)).ToList();
+        var starting = AppHost.Members.Select(member =>
+            AppProcess.StartAsync(member, sidecar.Address, storage, model, timeout)).ToList();
         try
         {
             await Task.WhenAll(starting);
@@ -77,7 +80,8 @@ public sealed class TrioProcesses : IAsyncDisposable
     /// <summary>Puts every payload on the ingress queue at once, as the load tool schedules a burst.</summary>
     public void Schedule(IEnumerable<byte[]> payloads) => Sidecar.Enqueue(EmulatedTrio.IngressOf(Model), payloads);
 
-    public async Task<IReadOnlyList<AppStats>> StatsAsync() => await Task.WhenAll(_apps.Select(app => app.StatsAsync()));
+    public async Task<IReadOnlyList<AppStats>> StatsAsync() =>
+        await Task.WhenAll(_apps.Select(app => app.StatsAsync()));
 
     public async ValueTask DisposeAsync()
     {

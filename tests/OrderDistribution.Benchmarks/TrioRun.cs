@@ -13,8 +13,9 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Benchmarks;
 
 /// <summary>
-/// The whole trio in-process (<see cref="EmulatedTrio"/>) behind the <see cref="EmulatedSidecar"/>, into a real Azurite: the orders (and poison) go on
-/// the ingress queue at once, and the run ends when every message is done. Then every blob is read back.
+/// The whole trio in-process (<see cref="EmulatedTrio"/>) behind the <see cref="EmulatedSidecar"/>, into a real
+/// Azurite: the orders (and poison) go on the ingress queue at once, and the run ends when every message is done. Then
+/// every blob is read back.
 /// </summary>
 public static class TrioRun
 {
@@ -38,20 +39,23 @@ public static class TrioRun
                 RetryInterval = options.RetryInterval,
                 Seed = options.Seed,
             },
-            ConfigureLogging = (app, logging) => InProcessApps.Log(logging, app == AppHost.Distributor ? distributorLogs : receiverLogs),
+            ConfigureLogging = (app, logging) =>
+                InProcessApps.Log(logging, app == AppHost.Distributor ? distributorLogs : receiverLogs),
             ConfigureServices = options.WriteFailureRate > 0
                 ? (member, services) =>
                 {
                     if (member != AppHost.Distributor)
                     {
                         services.Replace(ServiceDescriptor.Singleton<IOrderStore>(provider =>
-                            new FlakyOrderStore(provider.GetRequiredService<BlobOrderStore>(), options.WriteFailureRate, options.Seed + member.Length)));
+                            new FlakyOrderStore(provider.GetRequiredService<BlobOrderStore>(), options.WriteFailureRate,
+                                options.Seed + member.Length)));
                     }
                 }
             : null,
         });
         var sidecar = trio.Sidecar;
-        var deadline = trio.Apps[0].Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.RequestDeadline;
+        var deadline = trio.Apps[0].Services
+            .GetRequiredService<Microsoft.Extensions.Options.IOptions<MessagingOptions>>().Value.RequestDeadline;
 
         var clock = Stopwatch.StartNew();
         trio.Schedule(valid.Select(OrderJson.Serialize).Concat(poison));
@@ -76,9 +80,11 @@ public static class TrioRun
             Duplicated: blobs.Count(b => b.Value.Count > 1),
             Misplaced: blobs.Count(b => !validById.TryGetValue(b.Key, out var order)
                                         || b.Value.Any(copy => copy != (ContainerOf(order), TestOrders.Json(order)))),
-            ValidDropped: sidecar.Queues.Values.Sum(t => t.DroppedMessages.Values.Count(p => !poisonTexts.Contains(Encoding.UTF8.GetString(p)))),
+            ValidDropped: sidecar.Queues.Values.Sum(t =>
+                t.DroppedMessages.Values.Count(p => !poisonTexts.Contains(Encoding.UTF8.GetString(p)))),
             DropStatuses: ingress.Dropped,
-            DropLogLines: distributorLogs.Lines.Count(l => l.Level == Microsoft.Extensions.Logging.LogLevel.Warning && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal)),
+            DropLogLines: distributorLogs.Lines.Count(l => l.Level == Microsoft.Extensions.Logging.LogLevel.Warning
+                && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal)),
             Quiet: quiet,
             Elapsed: clock.Elapsed,
             LongestAnswer: sidecar.Queues.Values.Max(t => t.LongestAnswer),
@@ -88,10 +94,13 @@ public static class TrioRun
             PublishesRefused: sidecar.PublishesRefused,
             LogLines: distributorLogs.PrintedLines() + receiverLogs.PrintedLines(),
             PerQueue: string.Join("; ", sidecar.Queues.Select(t => string.Create(CultureInfo.InvariantCulture,
-                $"{t.Key}: {t.Value.Requests} requests, longest {t.Value.LongestAnswer.TotalSeconds:0.00} s, {t.Value.WholeRequestsRedelivered} redelivered whole"))));
+                $"{t.Key}: {t.Value.Requests} requests, longest {t.Value.LongestAnswer.TotalSeconds:0.00} s, " +
+                $"{t.Value.WholeRequestsRedelivered} redelivered whole"))));
     }
 
-    /// <summary>Replaces a share of the orders with poison of three kinds: unknown delivery, missing fields, not JSON.</summary>
+    /// <summary>
+    /// Replaces a share of the orders with poison of three kinds: unknown delivery, missing fields, not JSON.
+    /// </summary>
     private static (List<Order> Valid, List<byte[]> Poison) MixInPoison(List<Order> orders, double rate, int seed)
     {
         var count = (int)Math.Round(orders.Count * rate);
@@ -100,17 +109,20 @@ public static class TrioRun
         var poisoned = chosen.Take(count).Select(o => o.OrderId).ToHashSet();
         var poison = orders.Where(o => poisoned.Contains(o.OrderId)).Select((o, i) => (i % 3) switch
         {
-            0 => Encoding.UTF8.GetBytes($$"""{"OrderId":{{o.OrderId}},"OrderGuid":"{{o.OrderGuid}}","Delivery":"Overnight"}"""),
+            0 => Encoding.UTF8.GetBytes(
+                $$"""{"OrderId":{{o.OrderId}},"OrderGuid":"{{o.OrderGuid}}","Delivery":"Overnight"}"""),
             1 => Encoding.UTF8.GetBytes($$"""{"OrderId":{{o.OrderId}}}"""),
             _ => Encoding.UTF8.GetBytes($"order {o.OrderId}, but not as JSON"),
         }).ToList();
         return (orders.Where(o => !poisoned.Contains(o.OrderId)).ToList(), poison);
     }
 
-    private static string ContainerOf(Order order) => order.Delivery == Delivery.Express ? "express-outbox" : "standard-outbox";
+    private static string ContainerOf(Order order) =>
+        order.Delivery == Delivery.Express ? "express-outbox" : "standard-outbox";
 
     /// <summary>Every blob of both outboxes, by the order id it is named after: its container and content.</summary>
-    private static async Task<Dictionary<long, List<(string Container, string Json)>>> ReadOutboxesAsync(string connectionString)
+    private static async Task<Dictionary<long,
+        List<(string Container, string Json)>>> ReadOutboxesAsync(string connectionString)
     {
         var client = new BlobServiceClient(connectionString);
         var found = new List<(long Id, string Container, BlobClient Blob)>();
@@ -129,10 +141,12 @@ public static class TrioRun
         }
 
         var contents = new (long Id, string Container, string Json)[found.Count];
-        await Parallel.ForEachAsync(Enumerable.Range(0, found.Count), new ParallelOptions { MaxDegreeOfParallelism = 32 }, async (i, ct) =>
+        await Parallel.ForEachAsync(Enumerable.Range(0, found.Count),
+            new ParallelOptions { MaxDegreeOfParallelism = 32 }, async (i, ct) =>
         {
             var (id, container, blob) = found[i];
-            contents[i] = (id, container, TestOrders.Json(OrderJson.Deserialize((await blob.DownloadContentAsync(ct)).Value.Content.ToArray())));
+            contents[i] = (id, container,
+                TestOrders.Json(OrderJson.Deserialize((await blob.DownloadContentAsync(ct)).Value.Content.ToArray())));
         });
         return contents.GroupBy(c => c.Id).ToDictionary(g => g.Key, g => g.Select(c => (c.Container, c.Json)).ToList());
     }

@@ -15,7 +15,9 @@ public sealed record TrioRunOptions
 
     public bool DeliverEveryMessageTwice { get; init; }
 
-    /// <summary>Single requests the sidecar runs into each app at once: run-local.sh's appMaxConcurrency in single mode.</summary>
+    /// <summary>
+    /// Single requests the sidecar runs into each app at once: run-local.sh's appMaxConcurrency in single mode.
+    /// </summary>
     public int ConcurrentSingleRequests { get; init; } = 64;
 
     public TimeSpan RetryInterval { get; init; } = TimeSpan.FromMilliseconds(200);

@@ -41,7 +41,9 @@ internal static class WatchAtScale
         var stored = clock.Elapsed;
         var during = await watching;
         var how = shuffled ? "in no order" : "in order";
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"watch of {count} orders stored {how} over {stored.TotalSeconds:0} s, ")
+        Console.WriteLine(
+            string.Create(CultureInfo.InvariantCulture,
+            $"watch of {count} orders stored {how} over {stored.TotalSeconds:0} s, ")
                           + $"{WritesInFlight} writes in flight: {during.Line(count)}");
 
         var after = await WatchAsync(azurite.ConnectionString, ordersFile, folder, scheduledAt);
@@ -50,7 +52,9 @@ internal static class WatchAtScale
         return during.Exit == 0 && after.Exit == 0 ? 0 : 1;
     }
 
-    /// <summary>The tool's own watch: its exit code, CPU-seconds (user and system), peak RSS and its result line.</summary>
+    /// <summary>
+    /// The tool's own watch: its exit code, CPU-seconds (user and system), peak RSS and its result line.
+    /// </summary>
     private static async Task<WatchCost> WatchAsync(
         string storage, string ordersFile, string folder, DateTimeOffset scheduledAt)
     {
@@ -76,7 +80,8 @@ internal static class WatchAtScale
         await process.WaitForExitAsync();
         var lines = time.Split('\n', StringSplitOptions.TrimEntries);
         double Figure(string name) => double.Parse(
-            lines.First(l => l.StartsWith(name, StringComparison.Ordinal))[(name.Length + 1)..], CultureInfo.InvariantCulture);
+            lines.First(l => l.StartsWith(name, StringComparison.Ordinal))[(name.Length + 1)..],
+                CultureInfo.InvariantCulture);
         var cpu = Figure("User time (seconds):") + Figure("System time (seconds):");
         var peak = Figure("Maximum resident set size (kbytes):") * 1024 / 1e6;
         var result = (await output).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)

@@ -11,16 +11,17 @@ namespace OrderDistribution.Brokers.Tests;
 
 /// <summary>
 /// Each input component of components-bindings/ on the real RabbitMQ, its channel opened the way bindings.rabbitmq
-/// opens it (docs/dapr-sidecar.md, "bindings.rabbitmq's channel"): basic.qos with the file's prefetchCount as a global prefetch, the queue
-/// declared with the file's durable/exclusive/deleteWhenUnused and no argument (so the vhost's default queue type),
-/// basic.consume without auto-ack, one ack per message. The vhost is made with scripts/run-local.sh's own calls.
+/// opens it (docs/dapr-sidecar.md, "bindings.rabbitmq's channel"): basic.qos with the file's prefetchCount as a global
+/// prefetch, the queue declared with the file's durable/exclusive/deleteWhenUnused and no argument (so the vhost's
+/// default queue type), basic.consume without auto-ack, one ack per message. The vhost is made with
+/// scripts/run-local.sh's own calls.
 /// </summary>
 public class BindingChannelTests(ITestOutputHelper output)
 {
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
 
     [Fact]
-    public async Task Every_input_binding_consumes_and_acknowledges_from_its_queue_and_a_broker_kill_keeps_the_message_it_had_not_acknowledged()
+    public async Task Every_input_binding_consumes_and_acks_its_queue_and_a_broker_kill_keeps_what_it_had_not_acked()
     {
         Assert.SkipWhen(RabbitMqServer.MissingProgram is not null, $"{RabbitMqServer.MissingProgram} is not installed");
         var inputs = DaprComponent.LoadFolder(LocalRabbitMq.ComponentsFolder)
@@ -82,8 +83,14 @@ public class BindingChannelTests(ITestOutputHelper output)
         await using var connection = await InputBinding.Factory(rabbit, outputComponent).CreateConnectionAsync();
         await using var channel = await connection.CreateChannelAsync();
         await InputBinding.DeclareAsync(channel, outputComponent);
-        var properties = new BasicProperties { Persistent = true, ContentType = "application/json", MessageId = messageId };
-        await channel.BasicPublishAsync("", outputComponent["queueName"]!, mandatory: false, properties, Encoding.UTF8.GetBytes("{}"));
+        var properties = new BasicProperties
+        {
+            Persistent = true,
+            ContentType = "application/json",
+            MessageId = messageId
+        };
+        await channel.BasicPublishAsync("", outputComponent["queueName"]!, mandatory: false, properties,
+            Encoding.UTF8.GetBytes("{}"));
     }
 
     private sealed record Delivery(string MessageId, bool Redelivered, ulong Tag);
@@ -131,12 +138,15 @@ public class BindingChannelTests(ITestOutputHelper output)
                     var channel = await connection.CreateChannelAsync();
                     var binding = new InputBinding(connection, channel);
                     // The component's prefetchCount, 0 when the file sets none, as its channel-wide (global) prefetch.
-                    await channel.BasicQosAsync(0, ushort.Parse(component["prefetchCount"] ?? "0", CultureInfo.InvariantCulture), global: true);
+                    await channel.BasicQosAsync(0,
+                        ushort.Parse(component["prefetchCount"] ?? "0", CultureInfo.InvariantCulture), global: true);
                     await DeclareAsync(channel, component);
                     var consumer = new AsyncEventingBasicConsumer(channel);
                     consumer.ReceivedAsync += (_, message) =>
                     {
-                        binding._deliveries.Add(new Delivery(message.BasicProperties.MessageId ?? "", message.Redelivered, message.DeliveryTag));
+                        binding._deliveries.Add(
+                            new Delivery(message.BasicProperties.MessageId ?? "", message.Redelivered,
+                            message.DeliveryTag));
                         return Task.CompletedTask;
                     };
                     await channel.BasicConsumeAsync(Setting(component, "queueName"), autoAck: false, consumer);
@@ -151,11 +161,14 @@ public class BindingChannelTests(ITestOutputHelper output)
                         await connection.DisposeAsync();
                     }
 
-                    Assert.Fail($"{component.File} (prefetchCount \"{component["prefetchCount"]}\") cannot consume from " +
-                                $"{component["queueName"]}: {refused.ShutdownReason.ReplyCode} {refused.ShutdownReason.ReplyText}");
+                    Assert.Fail(
+                        $"{component.File} (prefetchCount \"{component["prefetchCount"]}\") cannot consume from " +
+                                $"{component["queueName"]}: {refused.ShutdownReason.ReplyCode} " +
+                                $"{refused.ShutdownReason.ReplyText}");
                     throw;
                 }
-                catch (Exception notYet) when (DateTime.UtcNow < deadline && notYet is BrokerUnreachableException or OperationInterruptedException or IOException)
+                catch (Exception notYet) when (DateTime.UtcNow < deadline
+                    && notYet is BrokerUnreachableException or OperationInterruptedException or IOException)
                 {
                     if (connection is not null)
                     {

@@ -8,8 +8,13 @@ internal static class OrderEntry
 {
     public static byte[] For(long id)
     {
-        var order = TestOrders.Json(TestOrders.Make(id, id % 2 == 0 ? Delivery.Express : Delivery.Standard, descriptionLength: 200));
+        var order = TestOrders.Json(
+            TestOrders.Make(id, id % 2 == 0 ? Delivery.Express : Delivery.Standard, descriptionLength: 200));
         return System.Text.Encoding.UTF8.GetBytes(
-            $$"""{"specversion":"1.0","id":"{{Guid.NewGuid()}}","source":"distributor","type":"com.dapr.event.sent","datacontenttype":"application/json","topic":"q-order-express","pubsubname":"order-pubsub","data":{{order}}}""");
+            $$"""
+            {"specversion":"1.0","id":"{{Guid.NewGuid()}}","source":"distributor","type":"com.dapr.event.sent",
+             "datacontenttype":"application/json","topic":"q-order-express","pubsubname":"order-pubsub",
+             "data":{{order}}}
+            """);
     }
 }

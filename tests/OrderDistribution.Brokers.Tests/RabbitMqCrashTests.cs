@@ -50,17 +50,25 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
             using var stop = new CancellationTokenSource();
             var publishers = Enumerable.Range(0, 8).Select(p => Task.Run(async () =>
             {
-                await using var channel = await connection.CreateChannelAsync(new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true));
+                await using var channel = await connection.CreateChannelAsync(
+                    new CreateChannelOptions(publisherConfirmationsEnabled: true,
+                    publisherConfirmationTrackingEnabled: true));
                 for (var i = 0L; !stop.IsCancellationRequested; i++)
                 {
                     var id = $"{p}-{i}";
-                    var properties = new BasicProperties { Persistent = true, ContentType = "application/json", MessageId = id };
+                    var properties = new BasicProperties
+                    {
+                        Persistent = true,
+                        ContentType = "application/json",
+                        MessageId = id
+                    };
                     try
                     {
                         await channel.BasicPublishAsync("", Queue, mandatory: false, properties, OrderEntry.For(i));
                         accepted.Add(id);
                     }
-                    catch (Exception gone) when (gone is RabbitMQClientException or IOException or OperationInterruptedException or ObjectDisposedException)
+                    catch (Exception gone) when (gone is RabbitMQClientException or IOException
+                        or OperationInterruptedException or ObjectDisposedException)
                     {
                         return;
                     }
@@ -68,8 +76,10 @@ public class RabbitMqCrashTests(ITestOutputHelper output)
             })).ToList();
 
             // Bounded: publishers that all failed would never reach the count.
-            await Eventually.TrueAsync(() => accepted.Count >= 3_000 || publishers.All(p => p.IsCompleted), TimeSpan.FromSeconds(60));
-            Assert.True(accepted.Count >= 3_000, $"the publishers stopped after {accepted.Count} messages, before the crash");
+            await Eventually.TrueAsync(() => accepted.Count >= 3_000 || publishers.All(p => p.IsCompleted),
+                TimeSpan.FromSeconds(60));
+            Assert.True(accepted.Count >= 3_000,
+                $"the publishers stopped after {accepted.Count} messages, before the crash");
 
             rabbit.Kill();
             watch.Stop();

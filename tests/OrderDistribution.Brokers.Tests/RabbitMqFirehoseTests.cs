@@ -28,7 +28,8 @@ public class RabbitMqFirehoseTests(ITestOutputHelper output)
 
         await using var connection = await new ConnectionFactory { Uri = vhostUri }.CreateConnectionAsync(ct);
         await using var channel = await connection.CreateChannelAsync(cancellationToken: ct);
-        await channel.QueueDeclareAsync(Queue, durable: true, exclusive: false, autoDelete: false, cancellationToken: ct);
+        await channel.QueueDeclareAsync(Queue, durable: true, exclusive: false, autoDelete: false,
+            cancellationToken: ct);
         // A consumer that takes each message at once, as a running sidecar does: the firehose sees them all the same.
         var taken = 0;
         var consumer = new RabbitMQ.Client.Events.AsyncEventingBasicConsumer(channel);
@@ -39,13 +40,16 @@ public class RabbitMqFirehoseTests(ITestOutputHelper output)
         };
         await channel.BasicConsumeAsync(Queue, autoAck: true, consumer, ct);
 
-        await PublishAsync(channel, "clean", new() { ["traceparent"] = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" }, ct);
-        await PublishAsync(channel, "grpc-header", new() { ["grpc-accept-encoding"] = "gzip", ["user-agent"] = "grpc-go/1.60" }, ct);
+        await PublishAsync(channel, "clean",
+            new() { ["traceparent"] = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" }, ct);
+        await PublishAsync(channel, "grpc-header",
+            new() { ["grpc-accept-encoding"] = "gzip", ["user-agent"] = "grpc-go/1.60" }, ct);
         await PublishAsync(channel, "dapr-header", new() { ["dapr-app-id"] = "distributor" }, ct);
         await PublishAsync(channel, "token-in-value", new() { ["x-note"] = $"Bearer {Token}" }, ct);
 
         var seen = await firehose.WaitForAsync(Queue, 4, TimeSpan.FromSeconds(30), ct);
-        Assert.Equal(["clean", "grpc-header", "dapr-header", "token-in-value"], seen.Select(m => m.Properties["message_id"]));
+        Assert.Equal(["clean", "grpc-header", "dapr-header", "token-in-value"],
+            seen.Select(m => m.Properties["message_id"]));
         var forbidden = seen.ToDictionary(m => m.Properties["message_id"], m => RabbitMqFirehose.Forbidden(m, Token));
         foreach (var (id, found) in forbidden)
         {
@@ -53,14 +57,16 @@ public class RabbitMqFirehoseTests(ITestOutputHelper output)
         }
 
         Assert.Empty(forbidden["clean"]);
-        Assert.Equal(["header grpc-accept-encoding: gzip", "header user-agent: grpc-go/1.60"], forbidden["grpc-header"].Order());
+        Assert.Equal(["header grpc-accept-encoding: gzip", "header user-agent: grpc-go/1.60"],
+            forbidden["grpc-header"].Order());
         Assert.Equal(["header dapr-app-id: distributor"], forbidden["dapr-header"]);
         Assert.Equal([$"header x-note: Bearer {Token}"], forbidden["token-in-value"]);
         Assert.Equal("{}", Encoding.UTF8.GetString(seen[0].Body));
         Assert.True(Volatile.Read(ref taken) > 0, "the consumer took nothing");
     }
 
-    private static async Task PublishAsync(IChannel channel, string id, Dictionary<string, object?> headers, CancellationToken ct)
+    private static async Task PublishAsync(IChannel channel, string id, Dictionary<string, object?> headers,
+        CancellationToken ct)
     {
         var properties = new BasicProperties
         {

@@ -15,7 +15,7 @@ public class RedisCrashTests
     private const string Group = "receiver-express";
 
     [Fact]
-    public async Task With_the_local_runs_persistence_a_crash_loses_no_entry_redis_acknowledged_and_keeps_the_group_state()
+    public async Task With_the_local_persistence_a_crash_loses_no_entry_redis_acknowledged_and_keeps_the_group_state()
     {
         Assert.SkipWhen(RedisServer.MissingProgram is not null, $"{RedisServer.MissingProgram} is not installed");
         await using var redis = await RedisServer.StartAsync(RunLocal.RedisPersistenceArgs());
@@ -109,8 +109,10 @@ public class RedisCrashTests
             });
 
             // Bounded: writers that all failed would never reach the count.
-            await Eventually.TrueAsync(() => outcome.Added.Count >= 5_000 || writers.All(w => w.IsCompleted), TimeSpan.FromSeconds(60));
-            Assert.True(outcome.Added.Count >= 5_000, $"the writers stopped after {outcome.Added.Count} entries, before the crash");
+            await Eventually.TrueAsync(() => outcome.Added.Count >= 5_000 || writers.All(w => w.IsCompleted),
+                TimeSpan.FromSeconds(60));
+            Assert.True(outcome.Added.Count >= 5_000,
+                $"the writers stopped after {outcome.Added.Count} entries, before the crash");
 
             redis.Kill();
             await stop.CancelAsync();

@@ -15,12 +15,17 @@ internal static class RunLocal
 
     private static List<string> Run(string option)
     {
-        var start = new ProcessStartInfo("bash") { RedirectStandardOutput = true, WorkingDirectory = RepositoryRoot.Path };
+        var start = new ProcessStartInfo("bash")
+        {
+            RedirectStandardOutput = true,
+            WorkingDirectory = RepositoryRoot.Path
+        };
         start.ArgumentList.Add("scripts/run-local.sh");
         start.ArgumentList.Add(option);
         using var script = Process.Start(start)!;
         var lines = script.StandardOutput.ReadToEnd().Split('\n', StringSplitOptions.RemoveEmptyEntries).ToList();
-        Assert.True(script.WaitForExit(TimeSpan.FromSeconds(30)), $"scripts/run-local.sh {option} did not end within 30 s");
+        Assert.True(script.WaitForExit(TimeSpan.FromSeconds(30)),
+            $"scripts/run-local.sh {option} did not end within 30 s");
         Assert.Equal(0, script.ExitCode);
         return lines;
     }

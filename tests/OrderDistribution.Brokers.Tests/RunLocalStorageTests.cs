@@ -75,15 +75,19 @@ public partial class RunLocalStorageTests(ITestOutputHelper output)
             using (var http = new HttpClient())
             {
                 using var answer = await http.GetAsync(
-                    new Uri($"http://127.0.0.1:{blobPort.ToString(CultureInfo.InvariantCulture)}/{Azurite.AccountName}?comp=list"),
+                    new Uri(string.Create(
+                        CultureInfo.InvariantCulture, $"http://127.0.0.1:{blobPort}/{Azurite.AccountName}?comp=list")),
                     TestContext.Current.CancellationToken);
                 output.WriteLine($"Azurite answered {(int)answer.StatusCode}");
             }
 
             ProcessProbe.Signal(script.Id, "TERM");
-            Assert.True(await ExitsAsync(script, TimeSpan.FromSeconds(30)), "run-local.sh did not end within 30 s of TERM");
+            Assert.True(await ExitsAsync(script, TimeSpan.FromSeconds(30)),
+                "run-local.sh did not end within 30 s of TERM");
             var gone = await ProcessProbe.EndsAsync(azurite, TimeSpan.FromSeconds(5));
-            Assert.True(gone, $"Azurite {azurite} still runs after run-local.sh ended; the script printed:\n{string.Join('\n', lines)}");
+            Assert.True(gone,
+                $"Azurite {azurite} still runs after run-local.sh ended; the script " +
+                $"printed:\n{string.Join('\n', lines)}");
         }
         finally
         {

@@ -59,11 +59,14 @@ public class RunLocalVhostTests(ITestOutputHelper output)
                 exclusive: bool.Parse(component["exclusive"] ?? "false"),
                 autoDelete: bool.Parse(component["deleteWhenUnused"] ?? "false"),
                 arguments: new Dictionary<string, object?>());
-            output.WriteLine($"{component.File}: connected to vhost '{LocalRabbitMq.VhostOf(component)}' as guest and declared {component["queueName"]}");
+            output.WriteLine(
+                $"{component.File}: connected to vhost '{LocalRabbitMq.VhostOf(component)}' as guest and declared " +
+                $"{component["queueName"]}");
         }
 
         // The step's other half: the vhost's queues are quorum queues (they keep what they accepted through a crash).
-        var queues = await rabbit.ControlAsync("-q", "list_queues", "-p", LocalRabbitMq.VhostOf(components[0]), "name", "type");
+        var queues = await rabbit.ControlAsync("-q", "list_queues", "-p", LocalRabbitMq.VhostOf(components[0]), "name",
+            "type");
         Assert.All(components.Select(c => c["queueName"]!).Distinct(), queue =>
             Assert.Contains(queues.Split('\n'), line => line.Split('\t') is [var name, "quorum"] && name == queue));
     }

@@ -18,14 +18,16 @@ public sealed class PackageReferenceTests
             .Where(name => Directory.Exists(Repo.PathOf($"src/{name}")))
             .ToList();
         var used = projects
-            .SelectMany(name => Assembly.LoadFrom(Path.Combine(AppContext.BaseDirectory, $"{name}.dll")).GetReferencedAssemblies())
+            .SelectMany(name =>
+                Assembly.LoadFrom(Path.Combine(AppContext.BaseDirectory, $"{name}.dll")).GetReferencedAssemblies())
             .Select(reference => reference.Name)
             .ToHashSet(StringComparer.OrdinalIgnoreCase);
 
         var unused = projects
             .SelectMany(name => DirectPackages(name).Select(package => (name, package.Name, package.Assemblies)))
             .Where(package => package.Assemblies.Count > 0
-                && !package.Assemblies.Any(assembly => used.Contains(assembly) || ForwardsInto(assembly).Any(used.Contains)))
+                && !package.Assemblies.Any(assembly => used.Contains(assembly)
+                    || ForwardsInto(assembly).Any(used.Contains)))
             .Select(package => $"{package.name}: {package.Name}")
             .ToList();
 
@@ -34,8 +36,8 @@ public sealed class PackageReferenceTests
     }
 
     /// <summary>
-    /// The assemblies a package's assembly hands its types on to (Azure.Identity's credentials live in Azure.Core): code
-    /// that uses them references those.
+    /// The assemblies a package's assembly hands its types on to (Azure.Identity's credentials live in Azure.Core):
+    /// code that uses them references those.
     /// </summary>
     private static IEnumerable<string> ForwardsInto(string assembly)
     {
@@ -68,7 +70,8 @@ public sealed class PackageReferenceTests
         var libraries = root.GetProperty("targets").GetProperty(framework).EnumerateObject().ToList();
         foreach (var package in dependencies.EnumerateObject())
         {
-            var library = libraries.Single(l => l.Name.StartsWith($"{package.Name}/", StringComparison.OrdinalIgnoreCase));
+            var library = libraries.Single(l =>
+                l.Name.StartsWith($"{package.Name}/", StringComparison.OrdinalIgnoreCase));
             IReadOnlyList<string> assemblies = library.Value.TryGetProperty("compile", out var compile)
                 ? [.. compile.EnumerateObject().Select(c => Path.GetFileName(c.Name))
                     .Where(file => file.EndsWith(".dll", StringComparison.OrdinalIgnoreCase))

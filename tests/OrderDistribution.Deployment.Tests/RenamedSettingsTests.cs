@@ -4,7 +4,7 @@ using OrderDistribution.ServiceDefaults;
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
-/// The settings renamed for one vocabulary (issue 35): the apps, scripts and azd hook refuse the old names, and no file
+/// The settings renamed for one vocabulary: the apps, scripts and azd hook refuse the old names, and no file
 /// that Dapr, azd, Bicep, a script or a reader of the docs takes still sets or shows one. A line may name an old
 /// setting only beside the one that replaced it (where it is refused or listed as renamed).
 /// </summary>
@@ -21,11 +21,14 @@ public sealed partial class RenamedSettingsTests
         { @"\bdaprPubSubModel\b", "messagingModel" },
         { @"\bDELIVERY_DEADLINE_SECONDS\b", "REQUEST_DEADLINE_SECONDS" },
         { @"\bdeliveryDeadlineSeconds\b", "requestDeadlineSeconds" },
-        { @"Distributor(__|:)(Ingress|Express|Standard)Topic\b", "Distributor:IngressQueue, ExpressQueue, StandardQueue" },
+        { @"Distributor(__|:)(Ingress|Express|Standard)Topic\b",
+            "Distributor:IngressQueue, ExpressQueue, StandardQueue" },
         { @"--pubsub-mode\b", "--model pubsub-bulk|pubsub-single" },
         { @"--model (pubsub|bulk|single|binding)(?![\w-])", "--model bindings|pubsub-single|pubsub-bulk" },
-        { @"run-local\.sh( --render-only| --missing-consumers)? (pubsub|bindings) (bulk|single)\b", "scripts/run-local.sh bindings|pubsub-single|pubsub-bulk" },
-        { @"run-local\.sh( --render-only| --missing-consumers)? pubsub(?![\w-])", "scripts/run-local.sh pubsub-bulk|pubsub-single" },
+        { @"run-local\.sh( --render-only| --missing-consumers)? (pubsub|bindings) (bulk|single)\b",
+            "scripts/run-local.sh bindings|pubsub-single|pubsub-bulk" },
+        { @"run-local\.sh( --render-only| --missing-consumers)? pubsub(?![\w-])",
+            "scripts/run-local.sh pubsub-bulk|pubsub-single" },
     };
 
     [Theory]
@@ -48,11 +51,13 @@ public sealed partial class RenamedSettingsTests
     [InlineData("scripts/azd-env-sync.sh", RenamedSettings.Variable)]
     public void Each_script_refuses_renamed_names_from_the_one_table_not_a_list_of_its_own(string script, string kind)
     {
-        var code = string.Join('\n', File.ReadLines(Repo.PathOf(script)).Where(line => !line.TrimStart().StartsWith('#')));
+        var code = string.Join('\n',
+            File.ReadLines(Repo.PathOf(script)).Where(line => !line.TrimStart().StartsWith('#')));
 
         Assert.Contains("renamed-settings.tsv", code, StringComparison.Ordinal);
         Assert.Matches($@"==\s*""?{kind}\b", code);
-        Assert.All(RenamedSettings.All.Where(row => row.Kind == kind), row => Assert.DoesNotContain(row.Old, code, StringComparison.Ordinal));
+        Assert.All(RenamedSettings.All.Where(row => row.Kind == kind),
+            row => Assert.DoesNotContain(row.Old, code, StringComparison.Ordinal));
     }
 
     /// <summary>Dapr's run files and components, azd's files, Bicep, the scripts, the README and the docs.</summary>
@@ -64,7 +69,8 @@ public sealed partial class RenamedSettingsTests
             yield return file;
         }
 
-        foreach (var (folder, pattern) in new[] { ("components-pubsub", "*.yaml"), ("components-bindings", "*.yaml"), ("infra", "*.bicep"), ("infra", "*.json"), ("scripts", "*.sh"), ("scripts", "*.kql"), ("docs", "*.md") })
+        foreach (var (folder, pattern) in new[] { ("components-pubsub", "*.yaml"), ("components-bindings", "*.yaml"),
+            ("infra", "*.bicep"), ("infra", "*.json"), ("scripts", "*.sh"), ("scripts", "*.kql"), ("docs", "*.md") })
         {
             foreach (var path in Directory.EnumerateFiles(Repo.PathOf(folder), pattern, SearchOption.AllDirectories))
             {
@@ -76,6 +82,8 @@ public sealed partial class RenamedSettingsTests
     /// <summary>A line that names the new setting or says the old one is refused or renamed.</summary>
     private static bool NamesTheReplacement(string line) => Replacement().IsMatch(line);
 
-    [GeneratedRegex(@"MESSAGING_MODEL|Messaging(__|:)Model|messagingModel|REQUEST_DEADLINE_SECONDS|RequestDeadline|requestDeadlineSeconds|(Ingress|Express|Standard)Queue|pubsub-(bulk|single)|no longer read|renamed")]
+    [GeneratedRegex(
+        @"MESSAGING_MODEL|Messaging(__|:)Model|messagingModel|REQUEST_DEADLINE_SECONDS|RequestDeadline" +
+        @"|requestDeadlineSeconds|(Ingress|Express|Standard)Queue|pubsub-(bulk|single)|no longer read|renamed")]
     private static partial Regex Replacement();
 }

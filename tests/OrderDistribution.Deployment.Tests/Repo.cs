@@ -21,7 +21,8 @@ internal static class Repo
     {
         var script = Read(relative);
         var sourced = Directory.GetFiles(PathOf("scripts/lib"), "*.sh").Order(StringComparer.Ordinal)
-            .Where(file => script.Contains($". \"$ROOT/scripts/lib/{Path.GetFileName(file)}\"", StringComparison.Ordinal));
+            .Where(file =>
+                script.Contains($". \"$ROOT/scripts/lib/{Path.GetFileName(file)}\"", StringComparison.Ordinal));
         return string.Join('\n', sourced.Select(File.ReadAllText).Prepend(script));
     }
 
@@ -33,8 +34,10 @@ internal static class Repo
     /// </summary>
     public static void CopyRunLocal(string copy)
     {
-        var sourced = Directory.GetFiles(PathOf("scripts/lib"), "*.sh").Select(file => Path.GetRelativePath(Root, file));
-        foreach (var file in sourced.Prepend("src/OrderDistribution.ServiceDefaults/renamed-settings.tsv").Prepend("scripts/run-local.sh"))
+        var sourced = Directory.GetFiles(PathOf("scripts/lib"), "*.sh")
+            .Select(file => Path.GetRelativePath(Root, file));
+        foreach (var file in sourced.Prepend("src/OrderDistribution.ServiceDefaults/renamed-settings.tsv")
+            .Prepend("scripts/run-local.sh"))
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(copy, file))!);
             File.Copy(PathOf(file), Path.Combine(copy, file));
@@ -54,7 +57,10 @@ internal static class Repo
     public static (int ExitCode, string Output) Run(string program, params string[] arguments) =>
         Run(program, TimeSpan.FromSeconds(60), arguments);
 
-    /// <summary>Runs a program in the repository root, for at most <paramref name="limit"/>, and returns its exit code and output.</summary>
+    /// <summary>
+    /// Runs a program in the repository root, for at most <paramref name="limit"/>, and returns its exit code and
+    /// output.
+    /// </summary>
     public static (int ExitCode, string Output) Run(string program, TimeSpan limit, params string[] arguments)
     {
         var start = new ProcessStartInfo(program)

@@ -8,7 +8,9 @@ public static class RequiredTools
     /// <summary>node, and @kusto/language-service-next in ./.tools.</summary>
     public static void KqlChecker()
     {
-        Assert.SkipWhen(Repo.FindOnPath("node") is null, "node is not on PATH (install Node.js 20+), so the KQL files cannot be parsed");
-        Assert.SkipUnless(Repo.Exists(KqlCheckerPackageJson), "the Kusto language service is not installed: run scripts/install-tools.sh");
+        Assert.SkipWhen(Repo.FindOnPath("node") is null,
+            "node is not on PATH (install Node.js 20+), so the KQL files cannot be parsed");
+        Assert.SkipUnless(Repo.Exists(KqlCheckerPackageJson),
+            "the Kusto language service is not installed: run scripts/install-tools.sh");
     }
 }

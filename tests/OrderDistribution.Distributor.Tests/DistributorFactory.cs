@@ -9,9 +9,11 @@ namespace OrderDistribution.Distributor.Tests;
 
 /// <summary>
 /// The distributor in-process. By default its DaprClient is a <see cref="RecordingEmulatorClient"/>; with
-/// <see cref="OverEmulator"/>, one over the sidecar emulator that DAPR_HTTP_ENDPOINT names (<see cref="EmulatorDaprClient"/>).
+/// <see cref="OverEmulator"/>, one over the sidecar emulator that DAPR_HTTP_ENDPOINT names (<see
+/// cref="EmulatorDaprClient"/>).
 /// </summary>
-public sealed class DistributorFactory(params (string Key, string? Value)[] settings) : WebApplicationFactory<OrderRouter>
+public sealed class DistributorFactory(
+    params (string Key, string? Value)[] settings) : WebApplicationFactory<OrderRouter>
 {
     public RecordingEmulatorClient Sidecar { get; } = new();
 

@@ -27,7 +27,8 @@ public sealed class SettingsRefusalTests
 
     [Theory]
     [MemberData(nameof(Refused))]
-    public async Task A_wrong_setting_stops_the_distributor_in_one_line_naming_it_without_a_crash(string key, string value, string named)
+    public async Task A_wrong_setting_stops_the_distributor_in_one_line_naming_it_without_a_crash(string key,
+        string value, string named)
     {
         var line = await AppRun.RefusalAsync("distributor", (key, value));
 
@@ -43,7 +44,7 @@ public sealed class SettingsRefusalTests
     }
 
     [Fact]
-    public async Task A_configuration_file_that_is_not_JSON_stops_the_distributor_in_one_line_naming_the_file_without_a_crash()
+    public async Task A_configuration_file_not_JSON_stops_the_distributor_in_one_line_naming_the_file_without_a_crash()
     {
         var folder = Directory.CreateTempSubdirectory("distributor-settings-");
         try
@@ -68,12 +69,14 @@ public sealed class SettingsRefusalTests
     [Fact]
     public async Task With_debug_logging_the_refusal_is_followed_by_its_stack()
     {
-        await using var run = AppRun.Start("distributor", [("Messaging:Model", "foo"), ("Logging:LogLevel:Default", "Debug")]);
+        await using var run = AppRun.Start("distributor",
+            [("Messaging:Model", "foo"), ("Logging:LogLevel:Default", "Debug")]);
 
         var (exitCode, _, errors) = await run.ExitAsync(TimeSpan.FromSeconds(60));
 
         Assert.Equal(2, exitCode);
-        Assert.StartsWith("OrderDistribution.Distributor cannot start: Messaging:Model: 'foo' is not a messaging model", errors, StringComparison.Ordinal);
+        Assert.StartsWith("OrderDistribution.Distributor cannot start: Messaging:Model: 'foo' is not a messaging model",
+            errors, StringComparison.Ordinal);
         Assert.Contains("   at ", errors, StringComparison.Ordinal);
     }
 }

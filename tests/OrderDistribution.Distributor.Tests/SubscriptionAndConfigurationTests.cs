@@ -9,11 +9,13 @@ namespace OrderDistribution.Distributor.Tests;
 public sealed class SubscriptionAndConfigurationTests
 {
     [Fact]
-    public async Task In_the_pubsub_bulk_model_the_distributor_subscribes_to_the_ingress_queue_in_bulk_with_raw_payload()
+    public async Task In_the_pubsub_bulk_model_the_distributor_subscribes_to_the_ingress_in_bulk_with_raw_payload()
     {
-        using var app = new DistributorFactory(("Messaging:MaxMessagesCount", "100"), ("Messaging:MaxAwaitDurationMs", "25"));
+        using var app = new DistributorFactory(("Messaging:MaxMessagesCount", "100"),
+            ("Messaging:MaxAwaitDurationMs", "25"));
 
-        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe")
+            ?? []);
 
         Assert.Equal("order-pubsub", Field(subscription, "pubsubname").GetString());
         Assert.Equal("q-order-ingress", subscription.GetProperty("topic").GetString());
@@ -42,7 +44,8 @@ public sealed class SubscriptionAndConfigurationTests
     {
         using var app = new DistributorFactory(("Messaging:Model", "pubsub-single"));
 
-        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe")
+            ?? []);
 
         Assert.Equal("/q-order-ingress-single", RouteOf(subscription));
         Assert.False(subscription.TryGetProperty("bulkSubscribe", out _));
@@ -52,7 +55,8 @@ public sealed class SubscriptionAndConfigurationTests
     [Fact]
     public async Task Queue_and_binding_names_are_configurable_and_move_the_routes_with_them()
     {
-        using var app = new DistributorFactory(("Distributor:IngressQueue", "orders-in"), ("Distributor:IngressInputBinding", "orders-in-binding"));
+        using var app = new DistributorFactory(("Distributor:IngressQueue", "orders-in"),
+            ("Distributor:IngressInputBinding", "orders-in-binding"));
         var client = app.CreateClient();
 
         var subscription = Assert.Single(await client.GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
@@ -68,7 +72,8 @@ public sealed class SubscriptionAndConfigurationTests
     {
         using var app = new DistributorFactory(("Messaging:Model", "bindings"));
 
-        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe") ?? []);
+        var subscription = Assert.Single(await app.CreateClient().GetFromJsonAsync<JsonElement[]>("/dapr/subscribe")
+            ?? []);
 
         Assert.Equal("/q-order-ingress-bulk", RouteOf(subscription));
     }
@@ -79,7 +84,8 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Bulk")]
     public void A_model_not_spelled_one_of_the_three_ways_stops_the_app_naming_the_key_and_the_spellings(string value)
     {
-        var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(AppHost.Distributor, ("Messaging:Model", value)));
+        var error = Assert.IsType<OptionsValidationException>(
+            AppStart.FailureOf(AppHost.Distributor, ("Messaging:Model", value)));
 
         Assert.Contains("Messaging:Model", error.Message, StringComparison.Ordinal);
         Assert.Contains("bindings, pubsub-single or pubsub-bulk", error.Message, StringComparison.Ordinal);
@@ -91,7 +97,8 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Distributor:IngressTopic", "q-order-ingress", "Distributor:IngressQueue")]
     [InlineData("Distributor:ExpressTopic", "q-order-express", "Distributor:ExpressQueue")]
     [InlineData("Distributor:StandardTopic", "q-order-standard", "Distributor:StandardQueue")]
-    public void A_renamed_key_still_set_stops_the_app_naming_the_key_that_replaced_it(string oldKey, string value, string newKey)
+    public void A_renamed_key_still_set_stops_the_app_naming_the_key_that_replaced_it(string oldKey, string value,
+        string newKey)
     {
         var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(AppHost.Distributor, (oldKey, value)));
 
@@ -105,7 +112,8 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("Dapr:RequestTimeout", "00:00:00", "Dapr:RequestTimeout")]
     [InlineData("Dapr:MaxConcurrentRequests", "0", "Dapr:MaxConcurrentRequests")]
     [InlineData("Dapr:MaxRequestBodySizeMb", "2048", "Dapr:MaxRequestBodySizeMb")]
-    public void Invalid_configuration_stops_the_app_at_start_with_a_message_naming_the_setting(string key, string value, string named)
+    public void Invalid_configuration_stops_the_app_at_start_with_a_message_naming_the_setting(string key, string value,
+        string named)
     {
         var error = Assert.IsType<OptionsValidationException>(AppStart.FailureOf(AppHost.Distributor, (key, value)));
 
@@ -116,7 +124,9 @@ public sealed class SubscriptionAndConfigurationTests
     public async Task Readiness_follows_the_sidecar_while_liveness_stays_up()
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString())) { OverEmulator = true };
+        using var app = new DistributorFactory(
+            ("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString()))
+        { OverEmulator = true };
         var client = app.CreateClient();
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.OK);
@@ -131,12 +141,15 @@ public sealed class SubscriptionAndConfigurationTests
     [Fact]
     public async Task With_no_sidecar_from_the_start_the_distributor_is_live_but_not_ready_and_says_so()
     {
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}")) { OverEmulator = true };
+        using var app = new DistributorFactory(
+            ("DAPR_HTTP_ENDPOINT", $"http://127.0.0.1:{Azurite.FreePort()}"))
+        { OverEmulator = true };
         var client = app.CreateClient();
 
         await Eventually.StatusAsync(client, "/health", System.Net.HttpStatusCode.ServiceUnavailable);
         Assert.Equal("Healthy", await client.GetStringAsync("/alive"));
-        await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => l.Message.StartsWith("Not ready: Dapr sidecar", StringComparison.Ordinal)));
+        await Eventually.TrueAsync(() =>
+            app.Logs.Lines.Any(l => l.Message.StartsWith("Not ready: Dapr sidecar", StringComparison.Ordinal)));
     }
 
     [Theory]
@@ -145,7 +158,8 @@ public sealed class SubscriptionAndConfigurationTests
     [InlineData("DAPR_HTTP_PORT", "http")]
     public void A_bad_sidecar_address_stops_the_app_with_a_message_naming_the_variable(string variable, string value)
     {
-        var error = Assert.IsType<InvalidOperationException>(AppStart.FailureOf(AppHost.Distributor, (variable, value)));
+        var error = Assert.IsType<InvalidOperationException>(
+            AppStart.FailureOf(AppHost.Distributor, (variable, value)));
 
         Assert.Contains(variable, error.Message, StringComparison.Ordinal);
     }

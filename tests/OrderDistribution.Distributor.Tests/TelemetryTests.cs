@@ -9,7 +9,8 @@ public sealed class TelemetryTests
     [Theory]
     [InlineData("distributor", "order-distributor-app", "order-distributor-app")]
     [InlineData("distributor", null, "distributor")]
-    public void Telemetry_carries_the_container_app_name_as_cloud_role_else_the_dapr_app_id(string appId, string? containerApp, string expected)
+    public void Telemetry_carries_the_container_app_name_as_cloud_role_else_the_dapr_app_id(string appId,
+        string? containerApp, string expected)
     {
         using var app = new DistributorFactory(("APP_ID", appId), ("CONTAINER_APP_NAME", containerApp));
         var request = new RequestTelemetry();

@@ -3,19 +3,25 @@ using NSubstitute;
 
 namespace OrderDistribution.Distributor.Tests;
 
-/// <summary>The warm-up at start: it runs before the app answers anything, publishes nothing, and never stops the start.</summary>
+/// <summary>
+/// The warm-up at start: it runs before the app answers anything, publishes nothing, and never stops the start.
+/// </summary>
 public sealed class WarmUpTests
 {
     [Fact]
-    public async Task The_distributor_warms_up_and_opens_both_sidecar_connections_before_it_answers_its_first_request_and_publishes_nothing()
+    public async Task The_distributor_warms_up_opening_both_sidecar_connections_before_it_answers_publishing_nothing()
     {
         using var app = new DistributorFactory(("Logging:LogLevel:Default", "Debug"));
 
-        using var response = await app.CreateClient().GetAsync(ServiceDefaults.ServiceDefaultsExtensions.LivenessPath, TestContext.Current.CancellationToken);
+        using var response = await app.CreateClient()
+            .GetAsync(ServiceDefaults.ServiceDefaultsExtensions.LivenessPath, TestContext.Current.CancellationToken);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Contains(app.Logs.Lines, l => l.Category == typeof(DistributorWarmUp).FullName && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
-        Assert.DoesNotContain(app.Logs.Lines, l => l.Message.StartsWith("Warm-up: the connections are not open", StringComparison.Ordinal));
+        Assert.Contains(app.Logs.Lines,
+            l => l.Category == typeof(DistributorWarmUp).FullName
+            && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
+        Assert.DoesNotContain(app.Logs.Lines,
+            l => l.Message.StartsWith("Warm-up: the connections are not open", StringComparison.Ordinal));
         await app.Sidecar.Client.ReceivedWithAnyArgs().CheckOutboundHealthAsync(default);
         await app.Sidecar.Client.ReceivedWithAnyArgs().GetMetadataAsync(default);
         Assert.Empty(app.Sidecar.BulkPublishes);
@@ -28,12 +34,18 @@ public sealed class WarmUpTests
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Metadata = """{"id":"distributor"}""";
-        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString()), ("Logging:LogLevel:Default", "Debug")) { OverEmulator = true };
+        using var app = new DistributorFactory(("DAPR_HTTP_ENDPOINT", sidecar.Address.ToString()),
+            ("Logging:LogLevel:Default", "Debug"))
+        { OverEmulator = true };
 
-        using var response = await app.CreateClient().GetAsync(ServiceDefaults.ServiceDefaultsExtensions.LivenessPath, TestContext.Current.CancellationToken);
+        using var response = await app.CreateClient()
+            .GetAsync(ServiceDefaults.ServiceDefaultsExtensions.LivenessPath, TestContext.Current.CancellationToken);
 
-        Assert.Contains(app.Logs.Lines, l => l.Category == typeof(DistributorWarmUp).FullName && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
-        Assert.DoesNotContain(app.Logs.Lines, l => l.Message.StartsWith("Warm-up: the connections are not open", StringComparison.Ordinal));
+        Assert.Contains(app.Logs.Lines,
+            l => l.Category == typeof(DistributorWarmUp).FullName
+            && l.Message.StartsWith("Warmed up in ", StringComparison.Ordinal));
+        Assert.DoesNotContain(app.Logs.Lines,
+            l => l.Message.StartsWith("Warm-up: the connections are not open", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -47,8 +59,10 @@ public sealed class WarmUpTests
         });
         var client = app.CreateClient();
 
-        using var alive = await client.GetAsync(ServiceDefaults.ServiceDefaultsExtensions.LivenessPath, TestContext.Current.CancellationToken);
-        using var ready = await client.GetAsync(ServiceDefaults.ServiceDefaultsExtensions.ReadinessPath, TestContext.Current.CancellationToken);
+        using var alive = await client.GetAsync(ServiceDefaults.ServiceDefaultsExtensions.LivenessPath,
+            TestContext.Current.CancellationToken);
+        using var ready = await client.GetAsync(ServiceDefaults.ServiceDefaultsExtensions.ReadinessPath,
+            TestContext.Current.CancellationToken);
 
         Assert.Equal(HttpStatusCode.OK, alive.StatusCode);
         Assert.Equal(HttpStatusCode.ServiceUnavailable, ready.StatusCode);

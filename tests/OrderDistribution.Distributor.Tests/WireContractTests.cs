@@ -42,7 +42,8 @@ public sealed class WireContractTests : IDisposable
     [InlineData("single-rawpayload.request.json")]
     public async Task A_single_request_is_published_once_to_its_queue_and_answered_SUCCESS(string recording)
     {
-        var response = await _app.CreateClient().SendAsync(WireRecording.Load(recording).ToRequest("/q-order-ingress-single"));
+        var response = await _app.CreateClient()
+            .SendAsync(WireRecording.Load(recording).ToRequest("/q-order-ingress-single"));
 
         Assert.Equal("SUCCESS", await StatusAsync(response));
         var (topic, payload) = Assert.Single(_app.Sidecar.Publishes);
@@ -72,6 +73,7 @@ public sealed class WireContractTests : IDisposable
     private static async Task<string> StatusAsync(HttpResponseMessage response)
     {
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        return JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString()!;
+        return JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
+            .GetString()!;
     }
 }

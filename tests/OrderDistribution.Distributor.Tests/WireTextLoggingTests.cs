@@ -24,7 +24,8 @@ public sealed class WireTextLoggingTests
         await using var sidecar = await RefusingSidecarAsync();
         var port = Azurite.FreePort();
         var address = AppHost.AddressOf(sidecar).ToString();
-        await using var app = AppRun.Start(AppHost.Distributor, [("DAPR_HTTP_ENDPOINT", address), ("DAPR_GRPC_ENDPOINT", address)], $"http://127.0.0.1:{port}");
+        await using var app = AppRun.Start(AppHost.Distributor,
+            [("DAPR_HTTP_ENDPOINT", address), ("DAPR_GRPC_ENDPOINT", address)], $"http://127.0.0.1:{port}");
         using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}") };
         await Eventually.TrueAsync(() => app.OutputSoFar.Contains("Now listening", StringComparison.Ordinal)
             || app.OutputSoFar.Contains("Application started", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
@@ -47,7 +48,8 @@ public sealed class WireTextLoggingTests
             pubsubname = "orders",
             type = "x",
             metadata = new { },
-            entries = entries.Prepend(new { entryId, @event = 42, contentType = "application/json", metadata = new { } }),
+            entries = entries.Prepend(
+                new { entryId, @event = 42, contentType = "application/json", metadata = new { } }),
         }));
         await PostAsync(client, $"/{OrderTopology.IngressQueue}-single", "application/cloudevents+json",
             Json(new { specversion = "1.0", id = Forge("s"), type = Forge("t"), data = "zzz" }));
@@ -68,7 +70,8 @@ public sealed class WireTextLoggingTests
         Assert.Contains(Escaped(entryId), output, StringComparison.Ordinal);
     }
 
-    private static string Escaped(string text) => text.Replace("\n", "\\n", StringComparison.Ordinal).Replace("\r", "\\r", StringComparison.Ordinal);
+    private static string Escaped(string text) =>
+        text.Replace("\n", "\\n", StringComparison.Ordinal).Replace("\r", "\\r", StringComparison.Ordinal);
 
     private static string Json(object value) => System.Text.Json.JsonSerializer.Serialize(value);
 
@@ -89,7 +92,8 @@ public sealed class WireTextLoggingTests
         {
             context.Response.StatusCode = StatusCodes.Status500InternalServerError;
             context.Response.ContentType = "application/json";
-            return context.Response.WriteAsync("""{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"SIDECAR down\ncrit: FORGED by the sidecar"}""");
+            return context.Response.WriteAsync(
+                """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"SIDECAR down\ncrit: FORGED by the sidecar"}""");
         });
         await sidecar.StartAsync();
         return sidecar;

@@ -25,10 +25,17 @@ public sealed class Cli
         return await LoadToolCommands.InvokeAsync(console, writer, args, services => services.UseSidecarEmulator());
     }
 
-    /// <summary>The real program in a process of its own, as a user starts it (to be killed), its output read and dropped.</summary>
+    /// <summary>
+    /// The real program in a process of its own, as a user starts it (to be killed), its output read and dropped.
+    /// </summary>
     public static Process StartProgram(params string[] args)
     {
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = Path.GetTempPath() };
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            WorkingDirectory = Path.GetTempPath()
+        };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "order-load.dll"));
         foreach (var arg in args)
         {
@@ -43,7 +50,10 @@ public sealed class Cli
         return process;
     }
 
-    /// <summary>The real program (order-load.dll beside the tests) in its own process: its exit code and every line it printed, stdout and stderr.</summary>
+    /// <summary>
+    /// The real program (order-load.dll beside the tests) in its own process: its exit code and every line it printed,
+    /// stdout and stderr.
+    /// </summary>
     public static async Task<(int ExitCode, IReadOnlyList<string> Lines)> RunProgramAsync(params string[] args)
     {
         var start = new ProcessStartInfo("dotnet")
@@ -63,7 +73,8 @@ public sealed class Cli
         var stderr = process.StandardError.ReadToEndAsync();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
         await process.WaitForExitAsync(timeout.Token);
-        var lines = (await stdout + await stderr).Split('\n').Select(l => l.TrimEnd('\r')).Where(l => l.Trim().Length > 0).ToList();
+        var lines = (await stdout + await stderr).Split('\n').Select(l => l.TrimEnd('\r'))
+            .Where(l => l.Trim().Length > 0).ToList();
         return (process.ExitCode, lines);
     }
 }

@@ -13,7 +13,8 @@ internal static class Listing
             string? continuation = null;
             do
             {
-                var page = await storage.ListPageAsync(outbox, "", continuation, OutboxStorage.PageSize, storedTimes: true, default);
+                var page = await storage.ListPageAsync(outbox, "", continuation, OutboxStorage.PageSize,
+                    storedTimes: true, default);
                 found.AddRange(page.Blobs);
                 continuation = page.Continuation;
             }

@@ -35,10 +35,12 @@ public sealed class MessagingModelsTests
     [Fact]
     public void The_configuration_binder_reads_the_hyphenated_spelling()
     {
-        var configuration = new ConfigurationBuilder().AddInMemoryCollection([new("Messaging:Model", "pubsub-single")]).Build();
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection([new("Messaging:Model", "pubsub-single")])
+            .Build();
 
         Assert.Equal(MessagingModel.PubSubSingle, configuration.GetSection("Messaging").Get<MessagingOptions>()!.Model);
-        Assert.Equal("pubsub-single", TypeDescriptor.GetConverter(typeof(MessagingModel)).ConvertToInvariantString(MessagingModel.PubSubSingle));
+        Assert.Equal("pubsub-single",
+            TypeDescriptor.GetConverter(typeof(MessagingModel)).ConvertToInvariantString(MessagingModel.PubSubSingle));
     }
 
     [Fact]
@@ -46,8 +48,10 @@ public sealed class MessagingModelsTests
     {
         var configuration = new ConfigurationBuilder().AddInMemoryCollection([new("Messaging:Model", "bulk")]).Build();
 
-        var refused = Assert.Throws<InvalidOperationException>(() => configuration.GetSection("Messaging").Get<MessagingOptions>());
+        var refused = Assert.Throws<InvalidOperationException>(() =>
+            configuration.GetSection("Messaging").Get<MessagingOptions>());
         Assert.Contains("Messaging:Model", refused.Message, StringComparison.Ordinal);
-        Assert.Contains("bindings, pubsub-single or pubsub-bulk", refused.InnerException!.Message, StringComparison.Ordinal);
+        Assert.Contains("bindings, pubsub-single or pubsub-bulk", refused.InnerException!.Message,
+            StringComparison.Ordinal);
     }
 }

@@ -25,27 +25,32 @@ public sealed class BrokerHeaderTests
         await trio.Parts.RabbitMqControl!(["trace_on", "-p", LocalProcessBackend.BindingsVhost], ct);
         await using var firehose = await RabbitMqFirehose.OpenAsync(trio.Parts.RabbitMqForTests!, ct);
 
-        // The burst straight onto the ingress queue (the load tool would need the token in its own environment), and its
-        // orders file for the watch below.
+        // The burst straight onto the ingress queue (the load tool would need the token in its own environment), and
+        // its orders file for the watch below.
         Assert.Equal(0, (await load.RunAsync("generate", "--count", $"{Orders}", "--seed", "26")).ExitCode);
         var scheduledAt = DateTimeOffset.UtcNow;
-        await using (var connection = await new ConnectionFactory { Uri = trio.Parts.RabbitMqForTests! }.CreateConnectionAsync(ct))
+        var factory = new ConnectionFactory { Uri = trio.Parts.RabbitMqForTests! };
+        await using (var connection = await factory.CreateConnectionAsync(ct))
         await using (var channel = await connection.CreateChannelAsync(cancellationToken: ct))
         {
             foreach (var order in (await OrderFile.ReadSetAsync(load.OrdersFile, ct)).Orders)
             {
-                await channel.BasicPublishAsync("", OrderTopology.IngressQueue, true, new BasicProperties { Persistent = true }, OrderJson.Serialize(order), ct);
+                await channel.BasicPublishAsync("", OrderTopology.IngressQueue, true,
+                    new BasicProperties { Persistent = true }, OrderJson.Serialize(order), ct);
             }
         }
 
-        var watch = await load.RunAsync("watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "180", "--poll", "200", "--max-poll", "1000");
+        var watch = await load.RunAsync("watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "180",
+            "--poll", "200", "--max-poll", "1000");
         watch.AssertExact(valid: Orders, poison: 0);
 
         // Every order was stored, so the distributor published each one to its receiver's queue at least once.
         var published = OrderTopology.Instances.Select(OrderTopology.QueueOf).SelectMany(firehose.PublishedTo).ToList();
-        Assert.True(published.Count >= Orders, $"the firehose saw {published.Count} of the distributor's {Orders} messages");
+        Assert.True(published.Count >= Orders,
+            $"the firehose saw {published.Count} of the distributor's {Orders} messages");
         TestContext.Current.TestOutputHelper?.WriteLine(
-            $"{published.Count} messages of the distributor's; their headers: {string.Join(", ", published.SelectMany(m => m.Headers.Keys).Distinct())}");
+            $"{published.Count} messages of the distributor's; their headers: " +
+            $"{string.Join(", ", published.SelectMany(m => m.Headers.Keys).Distinct())}");
         var forbidden = published.SelectMany(m => RabbitMqFirehose.Forbidden(m, token)).Distinct().ToList();
         Assert.True(forbidden.Count == 0, $"on the distributor's messages: {string.Join("; ", forbidden.Take(10))}");
     }

@@ -17,7 +17,9 @@ public static class ComponentFolder
         ["bindings.rabbitmq"] = "host",
     };
 
-    /// <summary>Writes the copy of <paramref name="source"/> into <paramref name="target"/> (created if need be).</summary>
+    /// <summary>
+    /// Writes the copy of <paramref name="source"/> into <paramref name="target"/> (created if need be).
+    /// </summary>
     public static void Render(string source, string target, ComponentAddresses addresses)
     {
         Directory.CreateDirectory(target);
@@ -45,7 +47,9 @@ public static class ComponentFolder
                     ?? throw new InvalidDataException($"{file} has no metadata value {key}.");
         var address = key == "redisHost"
             ? addresses.Redis ?? throw new InvalidOperationException($"{file} needs Redis, and none was started.")
-            : WithAuthority(value.Value ?? "", addresses.RabbitMq ?? throw new InvalidOperationException($"{file} needs RabbitMQ, and none was started."));
+            : WithAuthority(value.Value ?? "",
+                addresses.RabbitMq
+                ?? throw new InvalidOperationException($"{file} needs RabbitMQ, and none was started."));
 
         // The value's own characters only: comments, quoting of other values and layout stay as they are.
         var start = (int)value.Start.Index;
@@ -59,7 +63,8 @@ public static class ComponentFolder
     private static string WithAuthority(string uri, string hostAndPort)
     {
         var parsed = new Uri(uri);
-        var at = uri.IndexOf(parsed.Authority, uri.IndexOf("//", StringComparison.Ordinal) + 2, StringComparison.Ordinal);
+        var at = uri.IndexOf(parsed.Authority, uri.IndexOf("//", StringComparison.Ordinal) + 2,
+            StringComparison.Ordinal);
         return string.Concat(uri.AsSpan(0, at), hostAndPort, uri.AsSpan(at + parsed.Authority.Length));
     }
 }

@@ -2,7 +2,9 @@ using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
-/// <summary>The components the fixture's sidecars run are the repository's, pointed at the brokers it started.</summary>
+/// <summary>
+/// The components the fixture's sidecars run are the repository's, pointed at the brokers it started.
+/// </summary>
 [Trait("Category", "RealParts")]
 public sealed class ComponentFolderTests : IDisposable
 {
@@ -31,14 +33,15 @@ public sealed class ComponentFolderTests : IDisposable
         }
 
         // Resiliency, configuration and every comment: byte for byte.
-        foreach (var file in Directory.EnumerateFiles(Repo.PathOf(folder)).Where(f => !source.Any(c => c.File == Path.GetFileName(f))))
+        foreach (var file in Directory.EnumerateFiles(Repo.PathOf(folder))
+            .Where(f => !source.Any(c => c.File == Path.GetFileName(f))))
         {
             Assert.Equal(File.ReadAllBytes(file), File.ReadAllBytes(Path.Combine(_target, Path.GetFileName(file))));
         }
     }
 
     [Fact]
-    public async Task The_bindings_sidecars_run_the_scripts_rendered_consumers_per_queue_every_one_reaching_the_started_rabbitmq()
+    public async Task The_bindings_sidecars_run_the_rendered_consumers_per_queue_each_reaching_the_started_rabbitmq()
     {
         // The trio renders the folder its run file names: for bindings, the copy scripts/run-local.sh writes with the
         // further consumers of each queue, not the committed folder's one consumer per queue.
@@ -49,11 +52,14 @@ public sealed class ComponentFolderTests : IDisposable
         ComponentFolder.Render(folder, _target, Started);
 
         var inputs = DaprComponent.LoadFolder(_target).Where(c => c["direction"] == "input").ToList();
-        var committed = DaprComponent.LoadFolder(Repo.PathOf("components-bindings")).Count(c => c["direction"] == "input");
+        var committed = DaprComponent.LoadFolder(Repo.PathOf("components-bindings"))
+            .Count(c => c["direction"] == "input");
         Assert.Equal(DaprComponent.LoadFolder(folder).Count(c => c["direction"] == "input"), inputs.Count);
-        Assert.True(inputs.Count > committed, $"{inputs.Count} input components, as many as the committed folder's {committed}");
+        Assert.True(inputs.Count > committed,
+            $"{inputs.Count} input components, as many as the committed folder's {committed}");
         Assert.All(inputs, c => Assert.Equal("amqp://guest:guest@127.0.0.1:41002/orders", c["host"]));
-        Assert.Equal(File.ReadAllBytes(Path.Combine(folder, "resiliency.yaml")), File.ReadAllBytes(Path.Combine(_target, "resiliency.yaml")));
+        Assert.Equal(File.ReadAllBytes(Path.Combine(folder, "resiliency.yaml")),
+            File.ReadAllBytes(Path.Combine(_target, "resiliency.yaml")));
     }
 
     [Fact]
@@ -73,7 +79,9 @@ public sealed class ComponentFolderTests : IDisposable
             .Zip(DaprComponent.LoadFolder(_target), (before, after) => (Before: before["host"]!, After: after["host"]!))
             .ToList();
         Assert.NotEmpty(hosts);
-        Assert.All(hosts, h => Assert.Equal(h.Before.Replace("127.0.0.1:5672", "127.0.0.1:41002", StringComparison.Ordinal), h.After));
+        Assert.All(hosts,
+            h => Assert.Equal(h.Before.Replace("127.0.0.1:5672", "127.0.0.1:41002", StringComparison.Ordinal),
+            h.After));
         Assert.All(hosts, h => Assert.Equal("amqp://guest:guest@127.0.0.1:41002/orders", h.After));
     }
 
@@ -83,7 +91,8 @@ public sealed class ComponentFolderTests : IDisposable
         foreach (var folder in new[] { "components-pubsub", "components-bindings" })
         {
             var target = Path.Combine(_target, folder);
-            ComponentFolder.Render(Repo.PathOf(folder), target, new ComponentAddresses("localhost:6379", "127.0.0.1:5672"));
+            ComponentFolder.Render(Repo.PathOf(folder), target,
+                new ComponentAddresses("localhost:6379", "127.0.0.1:5672"));
 
             foreach (var file in Directory.EnumerateFiles(Repo.PathOf(folder)))
             {

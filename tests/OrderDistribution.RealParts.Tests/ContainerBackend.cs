@@ -68,12 +68,16 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
         else
         {
             // The components log in as guest, which the image admits from other hosts (loopback_users.guest = false).
-            var rabbitMq = await StartAsync(new RabbitMqBuilder(RabbitMqImage).WithUsername("guest").WithPassword("guest").Build(), ct);
+            var rabbitMq = await StartAsync(
+                new RabbitMqBuilder(RabbitMqImage).WithUsername("guest").WithPassword("guest").Build(), ct);
             // The vhost the bindings components connect to, made as scripts/run-local.sh makes it (docs/brokers.md).
-            await ControlAsync(rabbitMq, ct, "add_vhost", LocalProcessBackend.BindingsVhost, "--default-queue-type", "quorum");
-            await ControlAsync(rabbitMq, ct, "set_permissions", "-p", LocalProcessBackend.BindingsVhost, "guest", ".*", ".*", ".*");
+            await ControlAsync(rabbitMq, ct, "add_vhost", LocalProcessBackend.BindingsVhost, "--default-queue-type",
+                "quorum");
+            await ControlAsync(rabbitMq, ct, "set_permissions", "-p", LocalProcessBackend.BindingsVhost, "guest", ".*",
+                ".*", ".*");
             var port = rabbitMq.GetMappedPublicPort(RabbitMqBuilder.RabbitMqPort);
-            rabbitMqForTests = new Uri($"amqp://guest:guest@{rabbitMq.Hostname}:{port}/{LocalProcessBackend.BindingsVhost}");
+            rabbitMqForTests = new Uri(
+                $"amqp://guest:guest@{rabbitMq.Hostname}:{port}/{LocalProcessBackend.BindingsVhost}");
             rabbitMqForSidecars = await ExposedAsync(port, ct);
             rabbitMqControl = (arguments, token) => ControlAsync(rabbitMq, token, arguments);
         }
@@ -86,7 +90,8 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
             .Build(), ct);
         return new StartedParts(
             new ComponentAddresses(redisForSidecars, rabbitMqForSidecars), redisForTests, rabbitMqForTests,
-            Azurite.ConnectionStringFor(azurite.GetMappedPublicPort(AzuriteBlobPort)).Replace("127.0.0.1", azurite.Hostname, StringComparison.Ordinal),
+            Azurite.ConnectionStringFor(azurite.GetMappedPublicPort(AzuriteBlobPort))
+                .Replace("127.0.0.1", azurite.Hostname, StringComparison.Ordinal),
             rabbitMqControl);
     }
 
@@ -120,7 +125,8 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
                 var (stdout, stderr) = await daprd.GetLogsAsync(timestampsEnabled: false);
                 return stdout + stderr;
             },
-            async () => daprd.State == TestcontainersStates.Exited ? $"exited with code {await daprd.GetExitCodeAsync()}" : null,
+            async () => daprd.State == TestcontainersStates.Exited ? $"exited with code " +
+                $"{await daprd.GetExitCodeAsync()}" : null,
             daprd.DisposeAsync);
     }
 
@@ -144,7 +150,8 @@ public sealed class ContainerBackend(DaprRuntime runtime) : IRealPartsBackend
         var result = await rabbitMq.ExecAsync(["rabbitmqctl", .. arguments], ct);
         if (result.ExitCode != 0)
         {
-            throw new InvalidOperationException($"rabbitmqctl {string.Join(' ', arguments)} exited {result.ExitCode}: {result.Stderr}");
+            throw new InvalidOperationException(
+                $"rabbitmqctl {string.Join(' ', arguments)} exited {result.ExitCode}: {result.Stderr}");
         }
     }
 

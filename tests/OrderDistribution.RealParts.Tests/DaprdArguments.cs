@@ -8,7 +8,8 @@ namespace OrderDistribution.RealParts.Tests;
 /// </summary>
 internal static class DaprdArguments
 {
-    /// <param name="appChannelAddress">Where daprd reaches its app: 127.0.0.1, or the test's host from a container.</param>
+    /// <param name="appChannelAddress">Where daprd reaches its app: 127.0.0.1, or the test's host from a
+    /// container.</param>
     /// <param name="listenAddress">Where daprd's own APIs listen.</param>
     /// <param name="resourcesPaths">The component folders as daprd sees them.</param>
     /// <param name="configPath">The configuration file as daprd sees it.</param>

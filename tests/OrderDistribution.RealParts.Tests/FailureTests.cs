@@ -12,7 +12,9 @@ namespace OrderDistribution.RealParts.Tests;
 [Trait("Category", "RealParts")]
 public sealed class FailureTests
 {
-    /// <summary>daprd's gRPC server takes at most 4 MiB per call (docs/dapr-sidecar.md, "Measured on the current code").</summary>
+    /// <summary>
+    /// daprd's gRPC server takes at most 4 MiB per call (docs/dapr-sidecar.md, "Measured on the current code").
+    /// </summary>
     private const int OverTheSidecarsLimit = 5 * 1024 * 1024;
 
     [Theory(Timeout = RealTrio.TestTimeoutMilliseconds)]
@@ -26,11 +28,13 @@ public sealed class FailureTests
         var express = trio.App(Contract.ReceiverExpress);
 
         var burst = load.BurstAsync(1_000, seed: 24);
-        var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString).GetBlobContainerClient(OrderTopology.OutboxOf("express"));
+        var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString)
+            .GetBlobContainerClient(OrderTopology.OutboxOf("express"));
         var deadline = DateTime.UtcNow.AddMinutes(2);
         while (await OutboxCount.CountAsync(outbox, ct) < 50)
         {
-            Assert.True(DateTime.UtcNow < deadline, "fewer than 50 orders were stored within 2 minutes of the burst's start");
+            Assert.True(DateTime.UtcNow < deadline,
+                "fewer than 50 orders were stored within 2 minutes of the burst's start");
             Assert.False(burst.IsCompleted, "the burst ended before the receiver could be restarted in it");
             await Task.Delay(100, ct);
         }
@@ -67,18 +71,23 @@ public sealed class FailureTests
         }
         else
         {
-            await using var connection = await new ConnectionFactory { Uri = trio.Parts.RabbitMqForTests! }.CreateConnectionAsync(ct);
+            await using var connection =
+                await new ConnectionFactory { Uri = trio.Parts.RabbitMqForTests! }.CreateConnectionAsync(ct);
             await using var channel = await connection.CreateChannelAsync(cancellationToken: ct);
-            await channel.BasicPublishAsync("", OrderTopology.IngressQueue, true, new BasicProperties { Persistent = true }, huge, ct);
+            await channel.BasicPublishAsync("", OrderTopology.IngressQueue, true,
+                new BasicProperties { Persistent = true }, huge, ct);
         }
 
         // Redelivery of a retried entry comes within seconds (resiliency: every second; Redis: every ~12 s).
         await Task.Delay(TimeSpan.FromSeconds(30), ct);
         var distributor = trio.App(Contract.Distributor);
         Assert.Equal(1, distributor.DroppedEntries);
-        // A delivery with an entry answered RETRY starts the app's outage warnings (RetryOutage); per-delivery lines are Debug.
-        Assert.DoesNotContain(distributor.Logs.Lines, l => l.Level >= LogLevel.Warning && l.Message.Contains("answered RETRY", StringComparison.Ordinal));
-        var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString).GetBlobContainerClient(OrderTopology.OutboxOf("express"));
+        // A delivery with an entry answered RETRY starts the app's outage warnings (RetryOutage); per-delivery lines
+        // are Debug.
+        Assert.DoesNotContain(distributor.Logs.Lines,
+            l => l.Level >= LogLevel.Warning && l.Message.Contains("answered RETRY", StringComparison.Ordinal));
+        var outbox = new BlobServiceClient(trio.Parts.StorageConnectionString)
+            .GetBlobContainerClient(OrderTopology.OutboxOf("express"));
         Assert.False(await outbox.GetBlobClient(OrderBlob.NameOf(order)).ExistsAsync(ct));
 
         // The trio goes on as before.

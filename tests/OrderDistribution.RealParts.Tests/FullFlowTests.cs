@@ -13,7 +13,7 @@ public sealed class FullFlowTests
     [InlineData(MessagingModel.PubSubBulk)]
     [InlineData(MessagingModel.PubSubSingle)]
     [InlineData(MessagingModel.Bindings)]
-    public async Task Two_bursts_of_a_thousand_orders_end_as_exactly_the_valid_blobs_each_poison_order_dropped_once_and_both_times_are_printed(
+    public async Task Two_bursts_of_1000_orders_end_as_exactly_the_valid_blobs_each_poison_dropped_once_both_timed(
         MessagingModel model)
     {
         await using var trio = await RealTrio.StartAsync(model);
@@ -27,6 +27,8 @@ public sealed class FullFlowTests
 
         var warm = await load.BurstAsync(1_000, seed: 23);
         warm.AssertExact(valid: 1_000, poison: 0);
-        TestContext.Current.TestOutputHelper?.WriteLine($"{trio.Model.Text()}: first burst after the start {cold.CycleSeconds:0.000} s, second {warm.CycleSeconds:0.000} s");
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"{trio.Model.Text()}: first burst after the start {cold.CycleSeconds:0.000} s, second " +
+            $"{warm.CycleSeconds:0.000} s");
     }
 }

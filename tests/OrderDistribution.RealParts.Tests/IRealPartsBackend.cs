@@ -15,8 +15,9 @@ public interface IRealPartsBackend : IAsyncDisposable
     Task<StartedParts> StartPartsAsync(MessagingModel model, CancellationToken ct);
 
     /// <summary>
-    /// A daprd for one app, running the given component folders; it reaches its app at <see cref="SidecarLaunch.AppPort"/>
-    /// on the test's host. Returns once it runs, before its app is up (daprd waits for the app itself).
+    /// A daprd for one app, running the given component folders; it reaches its app at <see
+    /// cref="SidecarLaunch.AppPort"/> on the test's host. Returns once it runs, before its app is up (daprd waits for
+    /// the app itself).
     /// </summary>
     Task<RunningSidecar> StartSidecarAsync(SidecarLaunch launch, CancellationToken ct);
 }

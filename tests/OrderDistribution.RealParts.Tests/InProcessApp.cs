@@ -33,10 +33,13 @@ public sealed class InProcessApp : IAsyncDisposable
 
     /// <summary>The entries it logged as dropped (once each: a dropped entry does not come back).</summary>
     public int DroppedEntries =>
-        Logs.Lines.Count(l => l.Level == LogLevel.Warning && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal));
+        Logs.Lines.Count(l => l.Level == LogLevel.Warning
+            && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal));
 
-    /// <param name="settings">Configuration keys as the app reads them (env names with __ or :), DAPR_HTTP_ENDPOINT among them.</param>
-    public static async Task<InProcessApp> StartAsync(string appId, string contentRoot, int port, IReadOnlyDictionary<string, string> settings)
+    /// <param name="settings">Configuration keys as the app reads them (env names with __ or :), DAPR_HTTP_ENDPOINT
+    /// among them.</param>
+    public static async Task<InProcessApp> StartAsync(string appId, string contentRoot, int port,
+        IReadOnlyDictionary<string, string> settings)
     {
         var app = new InProcessApp(appId, MemberOf(contentRoot, settings), port, new AppHostOptions
         {
@@ -67,7 +70,9 @@ public sealed class InProcessApp : IAsyncDisposable
         });
     }
 
-    /// <summary>Stops the app as a crash would leave its sidecar: nothing answers on its port until <see cref="StartAsync()"/>.</summary>
+    /// <summary>
+    /// Stops the app as a crash would leave its sidecar: nothing answers on its port until <see cref="StartAsync()"/>.
+    /// </summary>
     public async Task StopAsync()
     {
         if (_host is { } host)
@@ -80,13 +85,18 @@ public sealed class InProcessApp : IAsyncDisposable
 
     public async ValueTask DisposeAsync() => await StopAsync();
 
-    /// <summary>The run file's app directory says which app it is; both receivers run the receiver's project, told apart by INSTANCE.</summary>
+    /// <summary>
+    /// The run file's app directory says which app it is; both receivers run the receiver's project, told apart by
+    /// INSTANCE.
+    /// </summary>
     private static string MemberOf(string contentRoot, IReadOnlyDictionary<string, string> settings) =>
         Path.GetFileName(Path.TrimEndingDirectorySeparator(contentRoot)) switch
         {
             "OrderDistribution.Distributor" => AppHost.Distributor,
             "OrderDistribution.Receiver" => settings.GetValueOrDefault("INSTANCE")
                 ?? throw new InvalidOperationException("The run file gives a receiver no INSTANCE."),
-            var other => throw new InvalidOperationException($"The run file names an app directory no in-process app is known for: {other}"),
+            var other =>
+                throw new InvalidOperationException(
+                $"The run file names an app directory no in-process app is known for: {other}"),
         };
 }

@@ -6,8 +6,9 @@ using Xunit.v3;
 namespace OrderDistribution.RealParts.Tests;
 
 /// <summary>
-/// After each test of this assembly, once its result is known (xunit sets it before the after-test hooks): the logs of the
-/// trios it ran are deleted if it passed, else kept, and the test's output ends with where they are and their last lines.
+/// After each test of this assembly, once its result is known (xunit sets it before the after-test hooks): the logs of
+/// the trios it ran are deleted if it passed, else kept, and the test's output ends with where they are and their last
+/// lines.
 /// </summary>
 [AttributeUsage(AttributeTargets.Assembly)]
 public sealed class KeepTrioLogsOfFailedTestsAttribute : BeforeAfterTestAttribute

@@ -18,9 +18,13 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
     internal LocalProcessBackend(DaprRuntime daprRuntime, Func<SidecarPorts> freePorts)
         : this(daprRuntime) => _freePorts = freePorts;
 
-    public string Description => $"local processes (daprd {VersionOf(runtime.LocalBinary)} at {runtime.LocalBinary ?? "missing"})";
+    public string Description =>
+        $"local processes (daprd {VersionOf(runtime.LocalBinary)} at {runtime.LocalBinary ?? "missing"})";
 
-    /// <summary>What this machine lacks for these parts of <paramref name="model"/> (null: both models), with how to get each; empty when all are there.</summary>
+    /// <summary>
+    /// What this machine lacks for these parts of <paramref name="model"/> (null: both models), with how to get each;
+    /// empty when all are there.
+    /// </summary>
     public static IReadOnlyList<string> MissingParts(DaprRuntime runtime, MessagingModel? model = null) =>
         MissingParts(runtime, model, program => program switch
         {
@@ -31,13 +35,17 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         });
 
     /// <param name="installed">Whether a program (node, redis-server, rabbitmq-server, azurite) is there.</param>
-    internal static IReadOnlyList<string> MissingParts(DaprRuntime runtime, MessagingModel? model, Func<string, bool> installed) =>
+    internal static IReadOnlyList<string> MissingParts(DaprRuntime runtime, MessagingModel? model, Func<string,
+        bool> installed) =>
         new[]
         {
             runtime.LocalBinary is null
-                ? $"daprd (looked in {runtime.LocalBinarySearched}: run `dapr init --slim`, or download the daprd release binary and set DAPRD_PATH)"
+                ? $"daprd (looked in {runtime.LocalBinarySearched}: run `dapr init --slim`, or download the daprd " +
+                    $"release binary and set DAPRD_PATH)"
                 : null,
-            installed("node") ? null : "node (Azurite runs on it: install Node.js 20 or later, e.g. apt-get install nodejs npm)",
+            installed(
+                "node") ? null : "node (Azurite runs on it: install Node.js 20 or later, e.g. apt-get install nodejs " +
+                "npm)",
             installed("azurite") ? null : "Azurite (scripts/install-tools.sh)",
             model is null or MessagingModel.PubSubSingle or MessagingModel.PubSubBulk && !installed("redis-server")
                 ? "redis-server (pub/sub model: apt-get install redis-server)" : null,
@@ -45,7 +53,10 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
                 ? "rabbitmq-server (bindings model: apt-get install rabbitmq-server)" : null,
         }.OfType<string>().ToList();
 
-    /// <summary>What <c>daprd --version</c> prints (e.g. 1.14.4), asked once per binary; "version unknown" if it prints no version within 10 s.</summary>
+    /// <summary>
+    /// What <c>daprd --version</c> prints (e.g. 1.14.4), asked once per binary; "version unknown" if it prints no
+    /// version within 10 s.
+    /// </summary>
     private static string VersionOf(string? daprd)
     {
         if (daprd is null)
@@ -70,7 +81,12 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
     {
         try
         {
-            using var process = Process.Start(new ProcessStartInfo(daprd, "--version") { RedirectStandardOutput = true, RedirectStandardError = true })!;
+            using var process = Process.Start(
+                new ProcessStartInfo(daprd, "--version")
+                {
+                    RedirectStandardOutput = true,
+                    RedirectStandardError = true
+                })!;
             var output = process.StandardOutput.ReadToEndAsync();
             if (!process.WaitForExit(TimeSpan.FromSeconds(10)))
             {
@@ -103,7 +119,8 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         {
             rabbitMq = await RabbitMqServer.StartAsync();
             _started.Push(rabbitMq);
-            // The vhost the bindings components connect to, made with scripts/run-local.sh's own calls (docs/brokers.md).
+            // The vhost the bindings components connect to, made with scripts/run-local.sh's own calls
+            // (docs/brokers.md).
             await LocalRabbitMq.MakeVhostAsync(rabbitMq);
         }
 
@@ -111,18 +128,21 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         _started.Push(azurite);
         return new StartedParts(
             new ComponentAddresses(redis?.Endpoint, rabbitMq is null ? null : $"127.0.0.1:{rabbitMq.Port}"),
-            redis?.Endpoint, rabbitMq is null ? null : new Uri(rabbitMq.AmqpUri, BindingsVhost), azurite.ConnectionString,
+            redis?.Endpoint, rabbitMq is null ? null : new Uri(rabbitMq.AmqpUri, BindingsVhost),
+                azurite.ConnectionString,
             rabbitMq is null ? null : (arguments, _) => rabbitMq.ControlAsync(arguments));
     }
 
     /// <summary>
     /// daprd on free ports. A port found free may be taken by another process before daprd binds it: daprd then exits
-    /// at start ("bind: address already in use"), and it is started again on new ports, up to <see cref="BindAttempts"/>
-    /// times. Returns once daprd listens on its HTTP port, has exited for another reason, or <see cref="BindTimeout"/> passed.
+    /// at start ("bind: address already in use"), and it is started again on new ports, up to <see
+    /// cref="BindAttempts"/> times. Returns once daprd listens on its HTTP port, has exited for another reason, or <see
+    /// cref="BindTimeout"/> passed.
     /// </summary>
     public async Task<RunningSidecar> StartSidecarAsync(SidecarLaunch launch, CancellationToken ct)
     {
-        var daprd = runtime.LocalBinary ?? throw new InvalidOperationException("No daprd binary: " + MissingParts(runtime)[0]);
+        var daprd = runtime.LocalBinary
+            ?? throw new InvalidOperationException("No daprd binary: " + MissingParts(runtime)[0]);
         var earlier = "";
         for (var attempt = 1; ; attempt++)
         {
@@ -140,7 +160,9 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
                 return sidecar;
             }
 
-            earlier = $"{log}\n[daprd of {launch.AppId} found a port taken (attempt {attempt} of {BindAttempts}): started again on new ports]\n";
+            earlier =
+                $"{log}\n[daprd of {launch.AppId} found a port taken (attempt {attempt} of {BindAttempts}): started " +
+                $"again on new ports]\n";
             _started.Pop();
             await sidecar.DisposeAsync();
         }
@@ -155,7 +177,8 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
     /// <summary>What daprd (and Go's net package) prints when a port it listens on is taken.</summary>
     private const string PortTaken = "address already in use";
 
-    private static (RunningSidecar Sidecar, Process Process) Start(string daprd, SidecarLaunch launch, SidecarPorts ports, string earlier)
+    private static (RunningSidecar Sidecar, Process Process) Start(string daprd, SidecarLaunch launch,
+        SidecarPorts ports, string earlier)
     {
         var start = new ProcessStartInfo(daprd)
         {
@@ -163,7 +186,8 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
             RedirectStandardError = true,
             WorkingDirectory = RepositoryRoot.Path,
         };
-        foreach (var argument in DaprdArguments.For(launch, "127.0.0.1", "127.0.0.1", ports, launch.ResourcesFolders, launch.ConfigFile))
+        foreach (var argument in DaprdArguments.For(launch, "127.0.0.1", "127.0.0.1", ports, launch.ResourcesFolders,
+            launch.ConfigFile))
         {
             start.ArgumentList.Add(argument);
         }
@@ -187,7 +211,8 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
             new Uri($"http://127.0.0.1:{ports.Http}"), new Uri($"http://127.0.0.1:{ports.Grpc}"),
             async () =>
             {
-                using var reader = new StreamReader(new FileStream(log, FileMode.Open, FileAccess.Read, FileShare.ReadWrite));
+                using var reader = new StreamReader(
+                    new FileStream(log, FileMode.Open, FileAccess.Read, FileShare.ReadWrite));
                 return await reader.ReadToEndAsync();
             },
             async () =>
@@ -224,7 +249,8 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
     /// Linux, a listening socket on that port among its open files (another process holding the port answers a connect
     /// too); elsewhere, anything that answers on the port while daprd runs.
     /// </summary>
-    private static async Task<bool> ListensAsync(RunningSidecar sidecar, Process process, int port, CancellationToken ct)
+    private static async Task<bool> ListensAsync(RunningSidecar sidecar, Process process, int port,
+        CancellationToken ct)
     {
         var deadline = DateTime.UtcNow + BindTimeout;
         while (DateTime.UtcNow < deadline && await sidecar.ExitAsync() is null)
@@ -242,7 +268,10 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
 
     private static readonly string[] SocketTables = ["/proc/net/tcp", "/proc/net/tcp6"];
 
-    /// <summary>Whether process <paramref name="pid"/> has a socket listening on TCP <paramref name="port"/> (/proc/net/tcp, tcp6).</summary>
+    /// <summary>
+    /// Whether process <paramref name="pid"/> has a socket listening on TCP <paramref name="port"/> (/proc/net/tcp,
+    /// tcp6).
+    /// </summary>
     internal static bool OwnsListeningSocket(int pid, int port)
     {
         const string Listen = "0A";
@@ -250,10 +279,13 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
         foreach (var table in SocketTables.Where(File.Exists))
         {
             // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ...
-            foreach (var fields in File.ReadLines(table).Skip(1).Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)))
+            foreach (var fields in File.ReadLines(table).Skip(1)
+                .Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)))
             {
                 if (fields.Length > 9 && fields[3] == Listen
-                    && int.Parse(fields[1][(fields[1].LastIndexOf(':') + 1)..], System.Globalization.NumberStyles.HexNumber, System.Globalization.CultureInfo.InvariantCulture) == port)
+                    && int.Parse(fields[1][(fields[1].LastIndexOf(':') + 1)..],
+                        System.Globalization.NumberStyles.HexNumber,
+                        System.Globalization.CultureInfo.InvariantCulture) == port)
                 {
                     inodes.Add($"socket:[{fields[9]}]");
                 }
@@ -262,7 +294,9 @@ public sealed class LocalProcessBackend(DaprRuntime runtime) : IRealPartsBackend
 
         try
         {
-            return inodes.Count > 0 && new DirectoryInfo($"/proc/{pid}/fd").EnumerateFiles().Any(fd => fd.LinkTarget is { } target && inodes.Contains(target));
+            return inodes.Count > 0
+                && new DirectoryInfo($"/proc/{pid}/fd").EnumerateFiles()
+                .Any(fd => fd.LinkTarget is { } target && inodes.Contains(target));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {

@@ -7,12 +7,14 @@ using StackExchange.Redis;
 
 namespace OrderDistribution.RealParts.Tests;
 
-/// <summary>The local-process back-end's brokers and storage, for real: where they listen, that they answer, that they go.</summary>
+/// <summary>
+/// The local-process back-end's brokers and storage, for real: where they listen, that they answer, that they go.
+/// </summary>
 [Trait("Category", "RealParts")]
 public sealed class LocalProcessBackendTests
 {
     [Fact]
-    public async Task For_the_pubsub_model_it_starts_redis_and_azurite_on_free_ports_both_answer_and_both_are_gone_after_dispose()
+    public async Task For_the_pubsub_model_it_starts_redis_and_azurite_on_free_ports_answering_and_gone_on_dispose()
     {
         SkipUnlessInstalled(RedisServer.MissingProgram);
 
@@ -29,7 +31,7 @@ public sealed class LocalProcessBackendTests
     }
 
     [Fact]
-    public async Task For_the_bindings_model_it_starts_rabbitmq_and_azurite_on_free_ports_rabbitmq_takes_the_components_login_and_both_are_gone_after_dispose()
+    public async Task For_the_bindings_model_it_starts_rabbitmq_with_the_components_login_and_azurite_gone_on_dispose()
     {
         SkipUnlessInstalled(RabbitMqServer.MissingProgram);
 
@@ -41,7 +43,8 @@ public sealed class LocalProcessBackendTests
             // The login the bindings components use (guest over loopback), and a message through a queue and back.
             Assert.Equal("guest:guest", parts.RabbitMqForTests.UserInfo);
             var ct = TestContext.Current.CancellationToken;
-            await using var connection = await new ConnectionFactory { Uri = parts.RabbitMqForTests }.CreateConnectionAsync(ct);
+            await using var connection =
+                await new ConnectionFactory { Uri = parts.RabbitMqForTests }.CreateConnectionAsync(ct);
             await using var channel = await connection.CreateChannelAsync(cancellationToken: ct);
             var queue = (await channel.QueueDeclareAsync(cancellationToken: ct)).QueueName;
             await channel.BasicPublishAsync("", queue, "order"u8.ToArray(), ct);
@@ -52,8 +55,11 @@ public sealed class LocalProcessBackendTests
         await AssertNothingListensAsync(parts.RabbitMqForTests!.Port);
     }
 
-    /// <summary>Starts the model's parts, checks the broker (<paramref name="broker"/>) and storage answer, and disposes them.</summary>
-    private static async Task<StartedParts> StartedAndStoppedAsync(MessagingModel model, Func<StartedParts, Task> broker)
+    /// <summary>
+    /// Starts the model's parts, checks the broker (<paramref name="broker"/>) and storage answer, and disposes them.
+    /// </summary>
+    private static async Task<StartedParts> StartedAndStoppedAsync(MessagingModel model, Func<StartedParts,
+        Task> broker)
     {
         StartedParts parts;
         await using (var backend = new LocalProcessBackend(DaprRuntime.FromEnvironment()))
@@ -69,7 +75,8 @@ public sealed class LocalProcessBackendTests
 
     private static void SkipUnlessInstalled(string? missingBroker)
     {
-        Assert.SkipWhen(missingBroker is not null, $"{missingBroker} is not installed (apt-get install {missingBroker}).");
+        Assert.SkipWhen(missingBroker is not null,
+            $"{missingBroker} is not installed (apt-get install {missingBroker}).");
         Assert.SkipUnless(Azurite.IsInstalled, "Azurite is not installed (scripts/install-tools.sh).");
     }
 
@@ -83,11 +90,13 @@ public sealed class LocalProcessBackendTests
         Assert.Equal("{}", (await container.GetBlobClient("1.json").DownloadContentAsync(ct)).Value.Content.ToString());
     }
 
-    private static int PortOf(string hostAndPort) => int.Parse(hostAndPort[(hostAndPort.LastIndexOf(':') + 1)..], System.Globalization.CultureInfo.InvariantCulture);
+    private static int PortOf(string hostAndPort) =>
+        int.Parse(hostAndPort[(hostAndPort.LastIndexOf(':') + 1)..], System.Globalization.CultureInfo.InvariantCulture);
 
     private static async Task AssertNothingListensAsync(int port)
     {
         using var client = new TcpClient();
-        await Assert.ThrowsAsync<SocketException>(() => client.ConnectAsync(IPAddress.Loopback, port, TestContext.Current.CancellationToken).AsTask());
+        await Assert.ThrowsAsync<SocketException>(() =>
+            client.ConnectAsync(IPAddress.Loopback, port, TestContext.Current.CancellationToken).AsTask());
     }
 }

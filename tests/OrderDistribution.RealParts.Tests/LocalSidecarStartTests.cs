@@ -17,7 +17,9 @@ public sealed class LocalSidecarStartTests
           const args = process.argv.slice(1);
           const port = Number(args[args.indexOf("--dapr-http-port") + 1]);
           require("net").createServer()
-            .on("error", e => { console.log(`level=fatal msg="Fatal error from runtime: ${e.message}"`); process.exit(1); })
+            .on("error", e => {
+              console.log(`level=fatal msg="Fatal error from runtime: ${e.message}"`); process.exit(1);
+            })
             .listen(port, "127.0.0.1", () => console.log(`level=info msg="HTTP server is running on port ${port}"`));
         ' -- "$@"
         """;
@@ -25,7 +27,8 @@ public sealed class LocalSidecarStartTests
     [Fact]
     public async Task A_daprd_that_finds_its_port_taken_is_started_again_on_new_ports_and_its_first_output_is_kept()
     {
-        Assert.SkipWhen(ProgramPath.Find("node") is null, "node is not installed (the fake daprd of this test runs on it).");
+        Assert.SkipWhen(ProgramPath.Find("node") is null,
+            "node is not installed (the fake daprd of this test runs on it).");
         var ct = TestContext.Current.CancellationToken;
         var folder = Directory.CreateTempSubdirectory("listening-daprd-").FullName;
         using var taken = new TcpListener(IPAddress.Loopback, 0);
@@ -54,7 +57,8 @@ public sealed class LocalSidecarStartTests
             }
 
             using var client = new TcpClient();
-            await Assert.ThrowsAsync<SocketException>(() => client.ConnectAsync(IPAddress.Loopback, given[1].Http, ct).AsTask());
+            await Assert.ThrowsAsync<SocketException>(() =>
+                client.ConnectAsync(IPAddress.Loopback, given[1].Http, ct).AsTask());
         }
         finally
         {
@@ -63,9 +67,10 @@ public sealed class LocalSidecarStartTests
     }
 
     [Fact]
-    public async Task A_daprd_that_finds_its_port_taken_on_every_start_is_given_up_after_the_last_attempt_with_its_output()
+    public async Task A_daprd_finding_its_port_taken_on_every_start_is_given_up_after_the_last_try_with_its_output()
     {
-        Assert.SkipWhen(ProgramPath.Find("node") is null, "node is not installed (the fake daprd of this test runs on it).");
+        Assert.SkipWhen(ProgramPath.Find("node") is null,
+            "node is not installed (the fake daprd of this test runs on it).");
         var ct = TestContext.Current.CancellationToken;
         var folder = Directory.CreateTempSubdirectory("listening-daprd-").FullName;
         using var taken = new TcpListener(IPAddress.Loopback, 0);
@@ -75,7 +80,8 @@ public sealed class LocalSidecarStartTests
         try
         {
             var daprd = await WriteListeningDaprdAsync(folder, ct);
-            await using var backend = new LocalProcessBackend(new DaprRuntime(DaprRuntime.PinnedVersion, daprd, daprd), () =>
+            await using var backend = new LocalProcessBackend(new DaprRuntime(DaprRuntime.PinnedVersion, daprd, daprd),
+                () =>
             {
                 starts++;
                 return SidecarPorts.Free() with { Http = takenPort };
@@ -86,7 +92,8 @@ public sealed class LocalSidecarStartTests
             Assert.Equal(LocalProcessBackend.BindAttempts, starts);
             Assert.Equal("exited with code 1", await sidecar.ExitAsync());
             var log = await sidecar.LogAsync();
-            Assert.Equal(LocalProcessBackend.BindAttempts, log.Split('\n').Count(l => l.Contains("address already in use", StringComparison.Ordinal)));
+            Assert.Equal(LocalProcessBackend.BindAttempts,
+                log.Split('\n').Count(l => l.Contains("address already in use", StringComparison.Ordinal)));
         }
         finally
         {
@@ -95,7 +102,8 @@ public sealed class LocalSidecarStartTests
     }
 
     private static SidecarLaunch Launch() =>
-        new("distributor", Azurite.FreePort(), "http", [], Path.Combine(RepositoryRoot.Path, "components-pubsub", "config.yaml"), null, null);
+        new("distributor", Azurite.FreePort(), "http", [],
+            Path.Combine(RepositoryRoot.Path, "components-pubsub", "config.yaml"), null, null);
 
     /// <summary>The fake daprd, as an executable in <paramref name="folder"/>.</summary>
     private static async Task<string> WriteListeningDaprdAsync(string folder, CancellationToken ct)

@@ -27,14 +27,21 @@ public sealed class OrderLoad : IDisposable
     /// <summary><c>run</c>: clear, generate, schedule and watch one burst.</summary>
     public Task<OrderLoadResult> BurstAsync(int count, int seed, double invalidRate = 0, int timeoutSeconds = 180)
     {
-        var trio = _trio ?? throw new InvalidOperationException("A burst goes through a trio's sidecar: make the OrderLoad with the trio.");
-        return RunAsync("run", "--count", Text(count), "--seed", Text(seed), "--invalid-rate", invalidRate.ToString(CultureInfo.InvariantCulture),
+        var trio = _trio
+            ?? throw new InvalidOperationException(
+            "A burst goes through a trio's sidecar: make the OrderLoad with the trio.");
+        return RunAsync("run", "--count", Text(count), "--seed", Text(seed), "--invalid-rate",
+            invalidRate.ToString(CultureInfo.InvariantCulture),
             "--model", trio.Model.Text(), "--timeout", Text(timeoutSeconds),
             "--poll", "200", "--max-poll", "1000",
-            "--sidecar", trio.DistributorSidecar.HttpEndpoint.ToString(), "--sidecar-grpc", trio.DistributorSidecar.GrpcEndpoint.ToString());
+            "--sidecar", trio.DistributorSidecar.HttpEndpoint.ToString(), "--sidecar-grpc",
+                trio.DistributorSidecar.GrpcEndpoint.ToString());
     }
 
-    /// <summary>Any command, with the trio's storage and this instance's files (the results log for the commands that write one).</summary>
+    /// <summary>
+    /// Any command, with the trio's storage and this instance's files (the results log for the commands that write
+    /// one).
+    /// </summary>
     public async Task<OrderLoadResult> RunAsync(params string[] args)
     {
         var output = new StringWriter(CultureInfo.InvariantCulture);
@@ -49,10 +56,13 @@ public sealed class OrderLoad : IDisposable
         return new OrderLoadResult(exitCode, output.ToString());
     }
 
-    /// <summary><paramref name="args"/> with the storage and this instance's files, as the command takes them.</summary>
+    /// <summary>
+    /// <paramref name="args"/> with the storage and this instance's files, as the command takes them.
+    /// </summary>
     internal string[] ArgumentsOf(string[] args)
     {
-        List<string> files = ["--storage", _storage, "--orders", OrdersFile, "--state", Path.Combine(_folder, "schedule.json")];
+        List<string> files = ["--storage", _storage, "--orders", OrdersFile, "--state",
+            Path.Combine(_folder, "schedule.json")];
         if (WritesResults(args))
         {
             files.AddRange(["--results", Path.Combine(_folder, "LOG.md")]);
@@ -61,9 +71,13 @@ public sealed class OrderLoad : IDisposable
         return [.. args, .. files];
     }
 
-    /// <summary>Whether the command <paramref name="args"/> names takes <c>--results</c> (run does; generate, watch and clear refuse it).</summary>
+    /// <summary>
+    /// Whether the command <paramref name="args"/> names takes <c>--results</c> (run does; generate, watch and clear
+    /// refuse it).
+    /// </summary>
     private static bool WritesResults(string[] args) =>
-        LoadToolCommands.Build(AnsiConsole.Console).Subcommands.FirstOrDefault(c => args.Length > 0 && c.Name == args[0]) is { } command
+        LoadToolCommands.Build(AnsiConsole.Console).Subcommands.FirstOrDefault(c => args.Length > 0
+            && c.Name == args[0]) is { } command
         && command.Options.Any(o => o.Name == "--results");
 
     private static string Text(int value) => value.ToString(CultureInfo.InvariantCulture);

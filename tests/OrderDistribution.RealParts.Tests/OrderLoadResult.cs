@@ -11,7 +11,9 @@ public sealed partial record OrderLoadResult(int ExitCode, string Output)
         ? double.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture)
         : throw new InvalidOperationException($"order-load printed no cycle time: {Output}");
 
-    /// <summary>Every valid order a blob exactly once, every poison order dropped, as the load tool's watch saw it.</summary>
+    /// <summary>
+    /// Every valid order a blob exactly once, every poison order dropped, as the load tool's watch saw it.
+    /// </summary>
     public void AssertExact(int valid, int poison)
     {
         Assert.True(ExitCode == 0, Output);

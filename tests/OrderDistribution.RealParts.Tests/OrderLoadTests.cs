@@ -2,7 +2,9 @@ using Spectre.Console;
 
 namespace OrderDistribution.RealParts.Tests;
 
-/// <summary>order-load as the real-parts tests run it: every command they give takes the files the fixture adds.</summary>
+/// <summary>
+/// order-load as the real-parts tests run it: every command they give takes the files the fixture adds.
+/// </summary>
 [Trait("Category", "RealParts")]
 public sealed class OrderLoadTests
 {

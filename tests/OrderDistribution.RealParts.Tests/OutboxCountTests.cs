@@ -7,7 +7,7 @@ namespace OrderDistribution.RealParts.Tests;
 public sealed class OutboxCountTests
 {
     [Fact]
-    public async Task An_outbox_deleted_and_made_again_while_it_is_counted_counts_as_empty_or_as_what_it_holds_never_as_an_error()
+    public async Task An_outbox_deleted_and_made_again_while_counted_counts_as_empty_or_what_it_holds_never_an_error()
     {
         var missing = Azurite.MissingPrerequisite();
         Assert.SkipWhen(missing is not null, missing ?? "");
@@ -18,7 +18,8 @@ public sealed class OutboxCountTests
         Assert.Equal(0, await OutboxCount.CountAsync(outbox, ct));
 
         await outbox.CreateAsync(cancellationToken: ct);
-        await Task.WhenAll(Enumerable.Range(0, 20).Select(i => outbox.UploadBlobAsync($"{i}.json", BinaryData.FromString("{}"), ct)));
+        await Task.WhenAll(
+            Enumerable.Range(0, 20).Select(i => outbox.UploadBlobAsync($"{i}.json", BinaryData.FromString("{}"), ct)));
         Assert.Equal(20, await OutboxCount.CountAsync(outbox, ct));
 
         // The clear of order-load, again and again, while the count goes on.

@@ -26,7 +26,8 @@ public sealed class RealTrio : IAsyncDisposable
     private readonly string _workFolder;
     private readonly Dictionary<string, (RunningSidecar Sidecar, InProcessApp App)> _apps = [];
 
-    private RealTrio(IRealPartsBackend backend, StartedParts parts, MessagingModel model, string? apiToken, string workFolder)
+    private RealTrio(IRealPartsBackend backend, StartedParts parts, MessagingModel model, string? apiToken,
+        string workFolder)
     {
         _backend = backend;
         Parts = parts;
@@ -54,7 +55,8 @@ public sealed class RealTrio : IAsyncDisposable
     /// <param name="apiToken">Set as DAPR_API_TOKEN of every sidecar and app, as Container Apps can.</param>
     public static async Task<RealTrio> StartAsync(MessagingModel model, string? apiToken = null)
     {
-        var trio = await StartAsync(await RealParts.RequireAsync(model), model, apiToken, TestContext.Current.CancellationToken);
+        var trio = await StartAsync(await RealParts.RequireAsync(model), model, apiToken,
+            TestContext.Current.CancellationToken);
         TestContext.Current.TestOutputHelper?.WriteLine(trio.Description);
         return trio;
     }
@@ -68,7 +70,8 @@ public sealed class RealTrio : IAsyncDisposable
         {
             var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(model));
             var parts = await backend.StartPartsAsync(model, ct);
-            trio = new RealTrio(backend, parts, model, apiToken, Directory.CreateTempSubdirectory("real-trio-").FullName);
+            trio = new RealTrio(backend, parts, model, apiToken,
+                Directory.CreateTempSubdirectory("real-trio-").FullName);
             foreach (var app in runFile.Apps)
             {
                 await trio.StartAppAsync(app, ct);
@@ -88,8 +91,8 @@ public sealed class RealTrio : IAsyncDisposable
     public TrioLogs Logs { get; } = TrioLogs.Create();
 
     /// <summary>
-    /// Apps first (nothing more is delivered), then each sidecar's and app's log into <see cref="Logs"/>, then every part
-    /// the back-end started, then the rendered files.
+    /// Apps first (nothing more is delivered), then each sidecar's and app's log into <see cref="Logs"/>, then every
+    /// part the back-end started, then the rendered files.
     /// </summary>
     public async ValueTask DisposeAsync()
     {
@@ -126,10 +129,13 @@ public sealed class RealTrio : IAsyncDisposable
     {
         var appPort = Azurite.FreePort();
         var sidecar = await _backend.StartSidecarAsync(SidecarLaunch.Of(app, appPort, Rendered, ApiToken), ct);
-        _apps[app.Id] = (sidecar, await InProcessApp.StartAsync(app.Id, app.DirPath, appPort, SettingsOf(app, appPort, sidecar)));
+        _apps[app.Id] = (sidecar,
+            await InProcessApp.StartAsync(app.Id, app.DirPath, appPort, SettingsOf(app, appPort, sidecar)));
     }
 
-    /// <summary>The run file's env, with the started storage for the local one, and what <c>dapr run</c> adds.</summary>
+    /// <summary>
+    /// The run file's env, with the started storage for the local one, and what <c>dapr run</c> adds.
+    /// </summary>
     private Dictionary<string, string> SettingsOf(DaprRunFile.App app, int appPort, RunningSidecar sidecar)
     {
         var settings = app.Env
@@ -164,7 +170,9 @@ public sealed class RealTrio : IAsyncDisposable
         using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(2) };
         var deadline = DateTime.UtcNow + StartTimeout;
         var waiting = _apps.Values
-            .SelectMany(a => new[] { (Url: new Uri(a.Sidecar.HttpEndpoint, "v1.0/healthz"), Sidecar: true), (Url: new Uri(a.App.Address, Contract.ReadinessPath), Sidecar: false) })
+            .SelectMany(a =>
+                new[] { (Url: new Uri(a.Sidecar.HttpEndpoint, "v1.0/healthz"), Sidecar: true),
+                (Url: new Uri(a.App.Address, Contract.ReadinessPath), Sidecar: false) })
             .ToList();
         while (waiting.Count > 0)
         {
@@ -174,18 +182,21 @@ public sealed class RealTrio : IAsyncDisposable
                     .Where(a => waiting.Any(w => w.Url.Authority == a.Sidecar.HttpEndpoint.Authority))
                     .Select(async a => $"daprd of {a.App.AppId}:\n{await a.Sidecar.LogTailAsync()}"));
                 throw new TimeoutException(
-                    $"Not ready within {StartTimeout}: {string.Join(", ", waiting.Select(w => w.Url))} ({Description}).\n{string.Join('\n', logs)}");
+                    $"Not ready within {StartTimeout}: {string.Join(", ", waiting.Select(w => w.Url))} " +
+                    $"({Description}).\n{string.Join('\n', logs)}");
             }
 
             foreach (var (sidecar, app) in _apps.Values)
             {
                 if (await sidecar.ExitAsync() is { } exit)
                 {
-                    throw new InvalidOperationException($"The daprd of {app.AppId} {exit} ({Description}):\n{await sidecar.LogTailAsync()}");
+                    throw new InvalidOperationException(
+                        $"The daprd of {app.AppId} {exit} ({Description}):\n{await sidecar.LogTailAsync()}");
                 }
             }
 
-            var answers = await Task.WhenAll(waiting.Select(async w => (w, Ready: await AnswersAsync(http, w.Url, w.Sidecar, ct))));
+            var answers = await Task.WhenAll(
+                waiting.Select(async w => (w, Ready: await AnswersAsync(http, w.Url, w.Sidecar, ct))));
             waiting = answers.Where(a => !a.Ready).Select(a => a.w).ToList();
             if (waiting.Count > 0)
             {

@@ -4,7 +4,9 @@ using OrderDistribution.Messaging;
 
 namespace OrderDistribution.RealParts.Tests;
 
-/// <summary>The fixture runs what a user's <c>scripts/run-local.sh</c> runs: its run file, sidecar by sidecar, app by app.</summary>
+/// <summary>
+/// The fixture runs what a user's <c>scripts/run-local.sh</c> runs: its run file, sidecar by sidecar, app by app.
+/// </summary>
 [Trait("Category", "RealParts")]
 public sealed class RealTrioTests
 {
@@ -12,12 +14,13 @@ public sealed class RealTrioTests
     [InlineData(MessagingModel.PubSubBulk, "components-pubsub")]
     [InlineData(MessagingModel.PubSubSingle, "components-pubsub")]
     [InlineData(MessagingModel.Bindings, "components-bindings")]
-    public async Task Each_app_of_the_users_run_file_gets_a_daprd_with_its_app_id_its_rendered_components_and_the_single_modes_concurrency_cap(
+    public async Task Each_app_of_the_run_file_gets_a_daprd_with_its_id_components_and_pubsub_single_concurrency(
         MessagingModel model, string folder)
     {
         var runFile = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(model));
 
-        var launches = runFile.Apps.Select(app => SidecarLaunch.Of(app, 5100, f => $"/rendered/{Path.GetFileName(f)}", null)).ToList();
+        var launches = runFile.Apps.Select(app =>
+            SidecarLaunch.Of(app, 5100, f => $"/rendered/{Path.GetFileName(f)}", null)).ToList();
 
         Assert.Equal(Contract.AppIds, launches.Select(l => l.AppId));
         Assert.All(launches, launch =>
@@ -25,41 +28,50 @@ public sealed class RealTrioTests
             Assert.Equal([$"/rendered/{folder}"], launch.ResourcesFolders);
             Assert.Equal($"/rendered/{folder}/config.yaml", launch.ConfigFile);
             Assert.Equal(model == MessagingModel.PubSubSingle ? 64 : null, launch.AppMaxConcurrency);
-            var arguments = string.Join(' ', DaprdArguments.For(launch, "127.0.0.1", "127.0.0.1", new SidecarPorts(1, 2, 3, 4), launch.ResourcesFolders, launch.ConfigFile));
-            Assert.Contains($"--app-id {launch.AppId} --app-port 5100 --app-protocol http ", arguments, StringComparison.Ordinal);
+            var arguments = string.Join(' ',
+                DaprdArguments.For(launch, "127.0.0.1", "127.0.0.1", new SidecarPorts(1, 2, 3, 4),
+                launch.ResourcesFolders, launch.ConfigFile));
+            Assert.Contains($"--app-id {launch.AppId} --app-port 5100 --app-protocol http ", arguments,
+                StringComparison.Ordinal);
             Assert.Contains($"--resources-path /rendered/{folder}", arguments, StringComparison.Ordinal);
-            Assert.Equal(model == MessagingModel.PubSubSingle, arguments.Contains("--app-max-concurrency 64", StringComparison.Ordinal));
+            Assert.Equal(model == MessagingModel.PubSubSingle,
+                arguments.Contains("--app-max-concurrency 64", StringComparison.Ordinal));
         });
     }
 
     [Fact]
-    public async Task A_receiver_of_the_run_file_runs_in_the_test_process_on_its_own_port_stops_and_answers_again_after_a_start()
+    public async Task A_receiver_of_the_run_file_runs_in_the_test_process_on_its_own_port_stops_and_answers_on_restart()
     {
         var ct = TestContext.Current.CancellationToken;
-        var entry = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(MessagingModel.PubSubBulk)).AppOf(Contract.ReceiverExpress);
+        var entry = DaprRunFile.LoadFullPath(await RunFiles.RenderAsync(MessagingModel.PubSubBulk))
+            .AppOf(Contract.ReceiverExpress);
         var settings = entry.Env.Where(e => e.Key != "ASPNETCORE_URLS").ToDictionary();
         settings["DAPR_HTTP_ENDPOINT"] = $"http://127.0.0.1:{Azurite.FreePort()}";
         settings["DAPR_GRPC_ENDPOINT"] = $"http://127.0.0.1:{Azurite.FreePort()}";
         using var http = new HttpClient();
 
         await using var app = await InProcessApp.StartAsync(entry.Id, entry.DirPath, Azurite.FreePort(), settings);
-        Assert.Equal(HttpStatusCode.OK, (await http.GetAsync(new Uri(app.Address, Contract.LivenessPath), ct)).StatusCode);
+        Assert.Equal(HttpStatusCode.OK,
+            (await http.GetAsync(new Uri(app.Address, Contract.LivenessPath), ct)).StatusCode);
 
         await app.StopAsync();
         using (var client = new TcpClient())
         {
-            await Assert.ThrowsAsync<SocketException>(() => client.ConnectAsync(IPAddress.Loopback, app.Port, ct).AsTask());
+            await Assert.ThrowsAsync<SocketException>(() =>
+                client.ConnectAsync(IPAddress.Loopback, app.Port, ct).AsTask());
         }
 
         await app.StartAsync();
-        Assert.Equal(HttpStatusCode.OK, (await http.GetAsync(new Uri(app.Address, Contract.LivenessPath), ct)).StatusCode);
+        Assert.Equal(HttpStatusCode.OK,
+            (await http.GetAsync(new Uri(app.Address, Contract.LivenessPath), ct)).StatusCode);
     }
 
     [Fact]
     [System.Runtime.Versioning.SupportedOSPlatform("linux")]
-    public async Task A_daprd_that_exits_at_start_fails_the_trios_start_with_what_it_printed_and_leaves_no_part_running()
+    public async Task A_daprd_exiting_at_start_fails_the_trios_start_with_what_it_printed_and_leaves_no_part_running()
     {
-        Assert.SkipWhen(RedisServer.MissingProgram is not null, "redis-server is not installed (apt-get install redis-server).");
+        Assert.SkipWhen(RedisServer.MissingProgram is not null,
+            "redis-server is not installed (apt-get install redis-server).");
         Assert.SkipUnless(Azurite.IsInstalled, "Azurite is not installed (scripts/install-tools.sh).");
         Assert.SkipUnless(OperatingSystem.IsLinux(), "the test reads the processes it started from /proc.");
         var folder = Directory.CreateTempSubdirectory("failing-daprd-").FullName;
@@ -67,7 +79,9 @@ public sealed class RealTrioTests
         {
             // Not a sidecar: a program in daprd's place that fails as a daprd with a wrong setting would.
             var failing = Path.Combine(folder, "daprd");
-            await File.WriteAllTextAsync(failing, "#!/bin/sh\necho \"fatal: no runtime in this test's daprd\"\nexit 3\n", TestContext.Current.CancellationToken);
+            await File.WriteAllTextAsync(failing,
+                "#!/bin/sh\necho \"fatal: no runtime in this test's daprd\"\nexit 3\n",
+                TestContext.Current.CancellationToken);
             File.SetUnixFileMode(failing, UnixFileMode.UserRead | UnixFileMode.UserExecute);
             var backend = new LocalProcessBackend(new DaprRuntime(DaprRuntime.PinnedVersion, failing, failing));
 
@@ -79,7 +93,9 @@ public sealed class RealTrioTests
             Assert.Empty(ChildProcesses());
             // What the trio wrote as it stopped, for the output of a test that fails.
             var logs = Assert.Single(TrioLogs.Of(TestContext.Current.Test!.UniqueID));
-            Assert.Contains("fatal: no runtime in this test's daprd", await File.ReadAllTextAsync(Path.Combine(logs.Folder, "daprd-distributor.log"), TestContext.Current.CancellationToken), StringComparison.Ordinal);
+            Assert.Contains("fatal: no runtime in this test's daprd",
+                await File.ReadAllTextAsync(Path.Combine(logs.Folder, "daprd-distributor.log"),
+                TestContext.Current.CancellationToken), StringComparison.Ordinal);
         }
         finally
         {
@@ -87,7 +103,9 @@ public sealed class RealTrioTests
         }
     }
 
-    /// <summary>The processes this test process started that still run (its own threads and the test host aside).</summary>
+    /// <summary>
+    /// The processes this test process started that still run (its own threads and the test host aside).
+    /// </summary>
     private static List<string> ChildProcesses()
     {
         var self = Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);

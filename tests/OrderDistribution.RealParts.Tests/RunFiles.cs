@@ -24,6 +24,7 @@ public static class RunFiles
         var path = (await output).Trim();
         return script.ExitCode == 0 && File.Exists(path)
             ? path
-            : throw new InvalidOperationException($"scripts/run-local.sh --render-only exited with {script.ExitCode}: {await errors}");
+            : throw new InvalidOperationException(
+                $"scripts/run-local.sh --render-only exited with {script.ExitCode}: {await errors}");
     }
 }

@@ -1,10 +1,13 @@
 namespace OrderDistribution.RealParts.Tests;
 
-/// <summary>A started daprd, reached from the test process at its HTTP and gRPC endpoints; disposing stops it.</summary>
+/// <summary>
+/// A started daprd, reached from the test process at its HTTP and gRPC endpoints; disposing stops it.
+/// </summary>
 /// <param name="readLog">What daprd has printed so far, for the message of a start that failed.</param>
 /// <param name="exit">How daprd ended (e.g. its exit code); null while it runs.</param>
 public sealed class RunningSidecar(
-    Uri httpEndpoint, Uri grpcEndpoint, Func<Task<string>> readLog, Func<Task<string?>> exit, Func<ValueTask> stop) : IAsyncDisposable
+    Uri httpEndpoint, Uri grpcEndpoint, Func<Task<string>> readLog, Func<Task<string?>> exit,
+        Func<ValueTask> stop) : IAsyncDisposable
 {
     public Uri HttpEndpoint { get; } = httpEndpoint;
 

@@ -2,7 +2,9 @@ using System.Globalization;
 
 namespace OrderDistribution.RealParts.Tests;
 
-/// <summary>One app's sidecar as its run file describes it, with the component folders rendered for the started parts.</summary>
+/// <summary>
+/// One app's sidecar as its run file describes it, with the component folders rendered for the started parts.
+/// </summary>
 /// <param name="ResourcesFolders">Folders on the test's host, as <c>--resources-path</c>.</param>
 /// <param name="ConfigFile">The Dapr configuration file on the test's host, as <c>--config</c>.</param>
 /// <param name="AppMaxConcurrency">The run file's <c>appMaxConcurrency</c>, if it sets one.</param>
@@ -20,7 +22,8 @@ public sealed record SidecarLaunch(
     /// <param name="rendered">Where the copy of a component folder for the started brokers is.</param>
     internal static SidecarLaunch Of(DaprRunFile.App app, int appPort, Func<string, string> rendered, string? apiToken)
     {
-        var config = app.ConfigFilePath ?? throw new InvalidOperationException($"The run file gives {app.Id} no configFilePath.");
+        var config = app.ConfigFilePath
+            ?? throw new InvalidOperationException($"The run file gives {app.Id} no configFilePath.");
         return new SidecarLaunch(
             app.Id,
             appPort,

@@ -6,5 +6,6 @@ internal sealed record SidecarPorts(int Http, int Grpc, int InternalGrpc, int Me
     /// <summary>daprd's own defaults, used inside a container, where nothing else listens.</summary>
     public static SidecarPorts InContainer { get; } = new(3500, 50001, 50002, 9090);
 
-    public static SidecarPorts Free() => new(Azurite.FreePort(), Azurite.FreePort(), Azurite.FreePort(), Azurite.FreePort());
+    public static SidecarPorts Free() =>
+        new(Azurite.FreePort(), Azurite.FreePort(), Azurite.FreePort(), Azurite.FreePort());
 }

@@ -11,9 +11,9 @@ namespace OrderDistribution.RealParts.Tests;
 /// <summary>
 /// Storage stopped cleanly (every call refused at once) mid-burst for longer than the inbound retry window, then back,
 /// on real sidecars and Redis, on whichever runtime the fixture is given: from Dapr 1.17 pubsub.redis acknowledges a
-/// message whose retries are spent while its context runs (docs/dapr-sidecar.md, "pubsub.redis after its retries are spent"), and the shipped policy must
-/// leave no such message (docs/runtimes.md, "Retries of a request"). Storage is reached through a proxy that can
-/// refuse every connection; the apps and the load tool both go through it.
+/// message whose retries are spent while its context runs (docs/dapr-sidecar.md, "pubsub.redis after its retries are
+/// spent"), and the shipped policy must leave no such message (docs/runtimes.md, "Retries of a request"). Storage is
+/// reached through a proxy that can refuse every connection; the apps and the load tool both go through it.
 /// </summary>
 [Trait("Category", "RealParts")]
 public sealed partial class StorageOutageTests
@@ -26,7 +26,8 @@ public sealed partial class StorageOutageTests
     [Theory]
     [InlineData(MessagingModel.PubSubBulk)]
     [InlineData(MessagingModel.PubSubSingle)]
-    public async Task Storage_refusing_every_call_for_longer_than_the_retry_window_leaves_every_order_stored_within_30_s_of_its_return(MessagingModel model)
+    public async Task Storage_refusing_every_call_past_the_retry_window_leaves_each_order_stored_30_s_after_its_return(
+        MessagingModel model)
     {
         var ct = TestContext.Current.CancellationToken;
         var shipped = PubSubRetries.Shipped();
@@ -58,8 +59,10 @@ public sealed partial class StorageOutageTests
             {
                 ExitCodes.Done => null,
                 ExitCodes.Incomplete =>
-                    $"the trio did not store every order before the tool's timeout: {stored} of {Orders} stored (the load tool: exit 1, \"{LastLine(result.Output)}\")",
-                _ => $"the load tool gave up, not the trio: exit {result.ExitCode}, \"{LastLine(result.Output)}\"; the trio had stored {stored} of {Orders} orders",
+                    $"the trio did not store every order before the tool's timeout: {stored} of {Orders} stored (the " +
+                    $"load tool: exit 1, \"{LastLine(result.Output)}\")",
+                _ => $"the load tool gave up, not the trio: exit {result.ExitCode}, \"{LastLine(result.Output)}\"; " +
+                    $"the trio had stored {stored} of {Orders} orders",
             };
             Assert.True(verdict is null, verdict);
             result.AssertExact(valid: Orders, poison: 0);
@@ -77,23 +80,27 @@ public sealed partial class StorageOutageTests
         }
     }
 
-    /// <summary>Issue 39: at most one warning per 5 s while it lasts, and a closing line with the count.</summary>
+    /// <summary>At most one warning per 5 s while it lasts, and a closing line with the count.</summary>
     private static void AssertLoggedAsOneOutage(InProcessApp receiver, TimeSpan lasted)
     {
-        var warnings = receiver.Logs.AtLeast(LogLevel.Warning).Where(l => l.Category.StartsWith("OrderDistribution", StringComparison.Ordinal)).ToList();
+        var warnings = receiver.Logs.AtLeast(LogLevel.Warning)
+            .Where(l => l.Category.StartsWith("OrderDistribution", StringComparison.Ordinal)).ToList();
         var allowed = (int)(lasted / TimeSpan.FromSeconds(5)) + 2;
         Assert.True(warnings.Count <= allowed, $"{receiver.AppId}: {warnings.Count} warnings, at most {allowed}");
         Assert.Contains(receiver.Logs.AtLeast(LogLevel.Information), l => OutageEnded().IsMatch(l.Message));
     }
 
     private static string LastLine(string output) =>
-        output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "(nothing printed)";
+        output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault()
+            ?? "(nothing printed)";
 
     private static async Task<string> LastLinesAsync(RealTrio trio)
     {
         var apps = new[] { Contract.Distributor, Contract.ReceiverExpress, Contract.ReceiverStandard }.Select(id =>
-            $"{id}:\n{string.Join('\n', trio.App(id).Logs.AtLeast(LogLevel.Information).TakeLast(15).Select(l => l.Message))}");
-        return $"daprd of {Contract.Distributor}:\n{await trio.DistributorSidecar.LogTailAsync()}\n{string.Join('\n', apps)}";
+            $"{id}:\n{string.Join('\n', trio.App(id).Logs.AtLeast(LogLevel.Information).TakeLast(15)
+                .Select(l => l.Message))}");
+        return $"daprd of {Contract.Distributor}:\n{await trio.DistributorSidecar.LogTailAsync()}\n" +
+            string.Join('\n', apps);
     }
 
     private static async Task<int> CountStoredAsync(string connectionString, CancellationToken ct)
@@ -120,12 +127,16 @@ public sealed partial class StorageOutageTests
     [GeneratedRegex(@"are answered again: for [0-9.]+ s, [1-9][0-9]* requests were answered RETRY")]
     private static partial Regex OutageEnded();
 
-    /// <summary>The back-end's parts, with storage behind a proxy that can refuse every call (<see cref="TcpCutProxy.Refusing"/>).</summary>
+    /// <summary>
+    /// The back-end's parts, with storage behind a proxy that can refuse every call (<see
+    /// cref="TcpCutProxy.Refusing"/>).
+    /// </summary>
     private sealed partial class RefusableStorage(IRealPartsBackend backend) : IRealPartsBackend
     {
         private TcpCutProxy? _proxy;
 
-        public string Description => $"{backend.Description}; storage through a proxy that refuses every call during the outage";
+        public string Description =>
+            $"{backend.Description}; storage through a proxy that refuses every call during the outage";
 
         public TcpCutProxy Proxy => _proxy ?? throw new InvalidOperationException("The parts have not started.");
 
@@ -143,7 +154,8 @@ public sealed partial class StorageOutageTests
             return parts with { StorageConnectionString = Azurite.ConnectionStringFor(_proxy.Port) };
         }
 
-        public Task<RunningSidecar> StartSidecarAsync(SidecarLaunch launch, CancellationToken ct) => backend.StartSidecarAsync(launch, ct);
+        public Task<RunningSidecar> StartSidecarAsync(SidecarLaunch launch, CancellationToken ct) =>
+            backend.StartSidecarAsync(launch, ct);
 
         public async ValueTask DisposeAsync()
         {

@@ -25,7 +25,8 @@ public sealed class TrioLogs
         var test = TestContext.Current.Test?.TestCase.TestMethod is { } method
             ? $"{method.TestClass.TestClassSimpleName}.{method.MethodName}"
             : "no-test";
-        var name = $"real-trio-logs-{DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)}-{test}-";
+        var name =
+            $"real-trio-logs-{DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)}-{test}-";
         var logs = new TrioLogs(Directory.CreateTempSubdirectory(name[..Math.Min(name.Length, 120)]).FullName);
         if (TestContext.Current.Test is { } running)
         {
@@ -42,11 +43,14 @@ public sealed class TrioLogs
     /// <summary>Where the logs are, then each log's last <see cref="TailLines"/> lines under its name.</summary>
     public string Tails()
     {
-        var text = new System.Text.StringBuilder($"The full logs of the trio's sidecars and apps are kept in {Folder}\n");
+        var text = new System.Text.StringBuilder(
+            $"The full logs of the trio's sidecars and apps are kept in {Folder}\n");
         foreach (var file in Directory.EnumerateFiles(Folder, "*.log").Order(StringComparer.Ordinal))
         {
             var lines = File.ReadAllLines(file);
-            text.Append(CultureInfo.InvariantCulture, $"--- {Path.GetFileNameWithoutExtension(file)}: last {Math.Min(TailLines, lines.Length)} of {lines.Length} lines ---\n");
+            text.Append(CultureInfo.InvariantCulture,
+                $"--- {Path.GetFileNameWithoutExtension(file)}: last {Math.Min(TailLines, lines.Length)} of " +
+                $"{lines.Length} lines ---\n");
             foreach (var line in lines.TakeLast(TailLines))
             {
                 text.Append(line).Append('\n');
@@ -57,7 +61,8 @@ public sealed class TrioLogs
     }
 
     /// <summary>The logs of the trios test <paramref name="testId"/> ran so far.</summary>
-    internal static IReadOnlyList<TrioLogs> Of(string testId) => ByTest.TryGetValue(testId, out var all) ? [.. all] : [];
+    internal static IReadOnlyList<TrioLogs> Of(string testId) =>
+        ByTest.TryGetValue(testId, out var all) ? [.. all] : [];
 
     /// <summary>
     /// After a test: deletes its trios' logs if it passed (or was skipped); else returns them for its output, kept.

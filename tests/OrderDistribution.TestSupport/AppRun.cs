@@ -36,7 +36,8 @@ public sealed class AppRun : IAsyncDisposable
 
     /// <param name="app"><c>distributor</c> or <c>receiver</c>.</param>
     /// <param name="settings">Configuration keys (<c>Section:Key</c>) or variables, and their values.</param>
-    public static AppRun Start(string app, IEnumerable<(string Key, string Value)> settings, string url = "http://127.0.0.1:0")
+    public static AppRun Start(string app, IEnumerable<(string Key, string Value)> settings,
+        string url = "http://127.0.0.1:0")
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -45,7 +46,8 @@ public sealed class AppRun : IAsyncDisposable
             UseShellExecute = false,
             WorkingDirectory = Path.Combine(AppContext.BaseDirectory, "apps", app),
         };
-        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, $"OrderDistribution.{char.ToUpperInvariant(app[0])}{app[1..]}.dll"));
+        start.ArgumentList.Add(
+            Path.Combine(AppContext.BaseDirectory, $"OrderDistribution.{char.ToUpperInvariant(app[0])}{app[1..]}.dll"));
         start.Environment["ASPNETCORE_URLS"] = url;
         foreach (var (key, value) in settings)
         {
@@ -56,8 +58,9 @@ public sealed class AppRun : IAsyncDisposable
     }
 
     /// <summary>
-    /// Starts <paramref name="app"/> with <paramref name="settings"/>, which it must refuse: it ends by itself with exit
-    /// code 2 (<see cref="ServiceDefaults.SettingsCheck.RefusedExitCode"/>), having written exactly one line and no stack.
+    /// Starts <paramref name="app"/> with <paramref name="settings"/>, which it must refuse: it ends by itself with
+    /// exit code 2 (<see cref="ServiceDefaults.SettingsCheck.RefusedExitCode"/>), having written exactly one line and
+    /// no stack.
     /// </summary>
     /// <returns>That line.</returns>
     public static async Task<string> RefusalAsync(string app, params (string Key, string Value)[] settings)
@@ -72,7 +75,9 @@ public sealed class AppRun : IAsyncDisposable
         return Assert.Single(errors.Split('\n', StringSplitOptions.RemoveEmptyEntries));
     }
 
-    /// <summary>Until the app ends by itself: its exit code and everything it wrote, standard output then error.</summary>
+    /// <summary>
+    /// Until the app ends by itself: its exit code and everything it wrote, standard output then error.
+    /// </summary>
     /// <exception cref="TimeoutException">It still runs after <paramref name="timeout"/>; it is stopped.</exception>
     public async Task<(int ExitCode, string Output, string Errors)> ExitAsync(TimeSpan timeout)
     {
@@ -84,7 +89,8 @@ public sealed class AppRun : IAsyncDisposable
         catch (OperationCanceledException)
         {
             _process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"still running after {timeout.TotalSeconds:0} s: {await _output}{await _errors}");
+            throw new TimeoutException(
+                $"still running after {timeout.TotalSeconds:0} s: {await _output}{await _errors}");
         }
 
         return (_process.ExitCode, await _output, await _errors);

@@ -8,15 +8,19 @@ public static class BrokerMessageHeaders
     /// <returns>The keys of <paramref name="metadata"/> that must not reach a message, with their values.</returns>
     public static IReadOnlyList<string> Forbidden(IReadOnlyDictionary<string, string> metadata) =>
         metadata
-            .Where(m => (m.Key.Equals("content-type", StringComparison.OrdinalIgnoreCase) && m.Value.StartsWith("application/grpc", StringComparison.OrdinalIgnoreCase))
+            .Where(m =>
+                (m.Key.Equals("content-type", StringComparison.OrdinalIgnoreCase)
+                && m.Value.StartsWith("application/grpc", StringComparison.OrdinalIgnoreCase))
                         || m.Key.Equals("user-agent", StringComparison.OrdinalIgnoreCase)
                         || m.Key.StartsWith("dapr-", StringComparison.OrdinalIgnoreCase)
                         || m.Key.Equals("authorization", StringComparison.OrdinalIgnoreCase)
-                        || (m.Key.Equals("traceparent", StringComparison.OrdinalIgnoreCase) && !IsValidTraceParent(m.Value)))
+                        || (m.Key.Equals("traceparent", StringComparison.OrdinalIgnoreCase)
+                            && !IsValidTraceParent(m.Value)))
             .Select(m => $"{m.Key}: {m.Value}")
             .ToList();
 
     /// <summary>A W3C trace context with a trace and a span of their own (all zeros is invalid).</summary>
     public static bool IsValidTraceParent(string value) =>
-        ActivityContext.TryParse(value, null, out var context) && context.TraceId != default && context.SpanId != default;
+        ActivityContext.TryParse(value, null, out var context) && context.TraceId != default
+            && context.SpanId != default;
 }

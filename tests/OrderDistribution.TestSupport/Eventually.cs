@@ -5,7 +5,8 @@ namespace OrderDistribution.TestSupport;
 /// <summary>Waits, boundedly, for something that happens in the background.</summary>
 public static class Eventually
 {
-    public static async Task StatusAsync(HttpClient client, string path, HttpStatusCode expected, TimeSpan? within = null)
+    public static async Task StatusAsync(HttpClient client, string path, HttpStatusCode expected,
+        TimeSpan? within = null)
     {
         var deadline = DateTime.UtcNow + (within ?? TimeSpan.FromSeconds(15));
         HttpStatusCode last;
@@ -22,7 +23,8 @@ public static class Eventually
         }
         while (DateTime.UtcNow < deadline);
 
-        throw new Xunit.Sdk.XunitException($"{path} answered {(int)last}, not {(int)expected}, for {within ?? TimeSpan.FromSeconds(15)}.");
+        throw new Xunit.Sdk.XunitException(
+            $"{path} answered {(int)last}, not {(int)expected}, for {within ?? TimeSpan.FromSeconds(15)}.");
     }
 
     public static async Task TrueAsync(Func<bool> condition, TimeSpan? within = null)

@@ -31,7 +31,8 @@ public sealed class LogRecorder : ILoggerProvider
 
         public bool IsEnabled(LogLevel logLevel) => logLevel >= LogLevel.Debug;
 
-        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState,
+            Exception?, string> formatter) =>
             owner.Lines.Enqueue(new LoggedLine(logLevel, category, formatter(state, exception), exception));
     }
 }

@@ -12,7 +12,8 @@ public static class ProcessProbe
         try
         {
             return !File.ReadLines($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/status")
-                .Any(line => line.StartsWith("State:", StringComparison.Ordinal) && line.Contains("zombie", StringComparison.Ordinal));
+                .Any(line => line.StartsWith("State:", StringComparison.Ordinal)
+                    && line.Contains("zombie", StringComparison.Ordinal));
         }
         catch (Exception gone) when (gone is FileNotFoundException or DirectoryNotFoundException or IOException)
         {

@@ -9,7 +9,8 @@ namespace OrderDistribution.TestSupport;
 /// <c>resiliency.yaml</c> that targets the pub/sub component, and the component's <c>processingTimeout</c> and
 /// <c>redeliverInterval</c>. Tests run the sidecar emulator with these, so that changing the YAML changes their result.
 /// </summary>
-public sealed record PubSubRetries(TimeSpan RetryInterval, int MaxRetries, TimeSpan ProcessingTimeout, TimeSpan RedeliverInterval)
+public sealed record PubSubRetries(TimeSpan RetryInterval, int MaxRetries, TimeSpan ProcessingTimeout,
+    TimeSpan RedeliverInterval)
 {
     public const string Folder = "components-pubsub";
 
@@ -55,7 +56,9 @@ public sealed record PubSubRetries(TimeSpan RetryInterval, int MaxRetries, TimeS
         RedeliverInterval = RedeliverInterval * scale,
     };
 
-    /// <summary>How long the inbound retries of one delivery can last: a bounded policy's, or (-1) the delivery's context.</summary>
+    /// <summary>
+    /// How long the inbound retries of one delivery can last: a bounded policy's, or (-1) the delivery's context.
+    /// </summary>
     public TimeSpan RetryWindow => MaxRetries < 0 ? ProcessingTimeout : RetryInterval * MaxRetries;
 
     private static YamlMappingNode Load(string text)
@@ -71,7 +74,8 @@ public sealed record PubSubRetries(TimeSpan RetryInterval, int MaxRetries, TimeS
             : throw new InvalidOperationException($"No mapping '{key}'.");
 
     private static string Scalar(YamlMappingNode node, string key, string? fallback = null) =>
-        node.Children.TryGetValue(new YamlScalarNode(key), out var child) && child is YamlScalarNode { Value: { } value }
+        node.Children.TryGetValue(new YamlScalarNode(key), out var child)
+            && child is YamlScalarNode { Value: { } value }
             ? value
             : fallback ?? throw new InvalidOperationException($"No value '{key}'.");
 

@@ -8,8 +8,8 @@ namespace OrderDistribution.TestSupport;
 
 /// <summary>
 /// The emulator's recording without a server, for tests of the distributor's handling alone: a <see cref="DaprClient"/>
-/// and <see cref="IOutputBindings"/> (NSubstitute, so it stays in the tests) that record every publish and binding call.
-/// Over HTTP, the same mode and fault injection are <see cref="EmulatedSidecar"/>'s.
+/// and <see cref="IOutputBindings"/> (NSubstitute, so it stays in the tests) that record every publish and binding
+/// call. Over HTTP, the same mode and fault injection are <see cref="EmulatedSidecar"/>'s.
 /// </summary>
 public sealed class RecordingEmulatorClient
 {
@@ -17,7 +17,8 @@ public sealed class RecordingEmulatorClient
     {
         Client = Substitute.For<DaprClient>();
         Client.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ReturnsForAnyArgs(call =>
-            BulkPublish(call.ArgAt<string>(1), call.ArgAt<IReadOnlyList<byte[]>>(2), call.ArgAt<Dictionary<string, string>?>(3)));
+            BulkPublish(call.ArgAt<string>(1), call.ArgAt<IReadOnlyList<byte[]>>(2), call.ArgAt<Dictionary<string,
+                string>?>(3)));
         Client.PublishByteEventAsync(default!, default!, default, default!, default, default).ReturnsForAnyArgs(call =>
         {
             Publishes.Enqueue((call.ArgAt<string>(1), call.ArgAt<ReadOnlyMemory<byte>>(2).ToArray()));
@@ -44,9 +45,11 @@ public sealed class RecordingEmulatorClient
     public ConcurrentQueue<(string Binding, byte[] Payload)> BindingCalls { get; } = new();
 
     public IEnumerable<Order> BulkPublishedOrders(string topic) =>
-        BulkPublishes.Where(p => p.Topic == topic).SelectMany(p => p.Payloads).Select(payload => OrderJson.Deserialize(payload));
+        BulkPublishes.Where(p => p.Topic == topic).SelectMany(p => p.Payloads)
+            .Select(payload => OrderJson.Deserialize(payload));
 
-    private Task<BulkPublishResponse<byte[]>> BulkPublish(string topic, IReadOnlyList<byte[]> payloads, Dictionary<string, string>? metadata)
+    private Task<BulkPublishResponse<byte[]>> BulkPublish(string topic, IReadOnlyList<byte[]> payloads,
+        Dictionary<string, string>? metadata)
     {
         BulkPublishes.Enqueue(new RecordedBulkPublish(topic, metadata ?? [], payloads));
         return Task.FromResult(new BulkPublishResponse<byte[]>([]));

@@ -18,7 +18,8 @@ public static class RefusedSettings
     {
         foreach (var (options, section) in SectionsOf(member))
         {
-            foreach (var property in options.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.SetMethod?.IsPublic == true))
+            foreach (var property in options.GetProperties(BindingFlags.Public | BindingFlags.Instance)
+                .Where(p => p.SetMethod?.IsPublic == true))
             {
                 var key = $"{section}:{property.Name}";
                 foreach (var value in WrongValues(property))
@@ -27,14 +28,17 @@ public static class RefusedSettings
                 }
             }
 
-            foreach (var renamed in RenamedSettings.All.Where(r => r.Kind == RenamedSettings.Setting && r.Old.StartsWith($"{section}:", StringComparison.Ordinal)))
+            foreach (var renamed in RenamedSettings.All.Where(r => r.Kind == RenamedSettings.Setting
+                && r.Old.StartsWith($"{section}:", StringComparison.Ordinal)))
             {
                 yield return (renamed.Old, "x", renamed.Old);
             }
         }
     }
 
-    /// <summary>The options types and sections <paramref name="member"/> validates, from its own service registrations.</summary>
+    /// <summary>
+    /// The options types and sections <paramref name="member"/> validates, from its own service registrations.
+    /// </summary>
     public static IReadOnlyList<(Type Options, string Section)> SectionsOf(string member)
     {
         List<ServiceDescriptor> services = [];
@@ -45,8 +49,11 @@ public static class RefusedSettings
         });
         return [.. services
             .Select(service => service.ImplementationInstance)
-            .Where(instance => instance?.GetType() is { IsGenericType: true } type && type.GetGenericTypeDefinition() == typeof(Settings.SettingsValidation<>))
-            .Select(instance => (instance!.GetType().GetGenericArguments()[0], (string)instance.GetType().GetProperty("Section")!.GetValue(instance)!))
+            .Where(instance => instance?.GetType() is { IsGenericType: true } type
+                && type.GetGenericTypeDefinition() == typeof(Settings.SettingsValidation<>))
+            .Select(instance =>
+                (instance!.GetType().GetGenericArguments()[0],
+                (string)instance.GetType().GetProperty("Section")!.GetValue(instance)!))
             .Distinct()];
     }
 
@@ -69,8 +76,13 @@ public static class RefusedSettings
                     yield return (min - 1L).ToString(CultureInfo.InvariantCulture);
                     yield return (max + 1L).ToString(CultureInfo.InvariantCulture);
                     break;
-                case RangeAttribute { OperandType: var operand, Minimum: string min, Maximum: string max } when operand == typeof(TimeSpan):
-                    var (least, most) = (TimeSpan.Parse(min, CultureInfo.InvariantCulture), TimeSpan.Parse(max, CultureInfo.InvariantCulture));
+                case RangeAttribute
+                {
+                    OperandType: var operand, Minimum: string min,
+                    Maximum: string max
+                } when operand == typeof(TimeSpan):
+                    var (least, most) = (TimeSpan.Parse(min, CultureInfo.InvariantCulture),
+                        TimeSpan.Parse(max, CultureInfo.InvariantCulture));
                     yield return (least - TimeSpan.FromTicks(1)).ToString("c", CultureInfo.InvariantCulture);
                     if (most < TimeSpan.MaxValue)
                     {
@@ -79,7 +91,9 @@ public static class RefusedSettings
 
                     break;
                 default:
-                    throw new NotSupportedException($"{property.DeclaringType?.Name}.{property.Name}: no wrong value for {attribute.GetType().Name} yet");
+                    throw new NotSupportedException(
+                        $"{property.DeclaringType?.Name}.{property.Name}: no wrong value for " +
+                        $"{attribute.GetType().Name} yet");
             }
         }
     }

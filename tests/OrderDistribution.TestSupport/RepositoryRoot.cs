@@ -15,6 +15,7 @@ public static class RepositoryRoot
             }
         }
 
-        throw new InvalidOperationException("The repository root (OrderDistribution.slnx) is not above the test binaries.");
+        throw new InvalidOperationException(
+            "The repository root (OrderDistribution.slnx) is not above the test binaries.");
     }
 }

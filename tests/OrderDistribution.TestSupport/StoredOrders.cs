@@ -7,7 +7,10 @@ namespace OrderDistribution.TestSupport;
 /// <summary>Blobs written the way a receiver writes them, for tests that play the receivers.</summary>
 public static class StoredOrders
 {
-    /// <summary>The order's JSON as <c>{OrderId}.json</c> in <paramref name="container"/>, its stored time as metadata <c>storedat</c>.</summary>
+    /// <summary>
+    /// The order's JSON as <c>{OrderId}.json</c> in <paramref name="container"/>, its stored time as metadata
+    /// <c>storedat</c>.
+    /// </summary>
     public static async Task StoreAsync(
         BlobServiceClient client, string container, Order order, DateTimeOffset storedAt, bool createContainer = true)
     {
@@ -19,6 +22,11 @@ public static class StoredOrders
 
         await outbox.GetBlobClient(OrderBlob.NameOf(order)).UploadAsync(
             BinaryData.FromString(TestOrders.Json(order)),
-            new BlobUploadOptions { Metadata = new Dictionary<string, string> { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(storedAt) } });
+            new BlobUploadOptions
+            {
+                Metadata = new Dictionary<string,
+                string>
+                { [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(storedAt) }
+            });
     }
 }

@@ -12,7 +12,8 @@ public static class SubscriptionAnswer
     public static JsonElement Field(JsonElement element, string name) =>
         element.EnumerateObject().Single(p => string.Equals(p.Name, name, StringComparison.OrdinalIgnoreCase)).Value;
 
-    public static string RouteOf(JsonElement subscription) => "/" + Field(subscription, "route").GetString()!.TrimStart('/');
+    public static string RouteOf(JsonElement subscription) => "/" +
+        Field(subscription, "route").GetString()!.TrimStart('/');
 
     public static List<string> Keys(JsonElement element) =>
         element.EnumerateObject().Select(p => p.Name.ToLowerInvariant()).Order(StringComparer.Ordinal).ToList();

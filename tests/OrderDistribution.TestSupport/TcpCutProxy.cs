@@ -5,8 +5,8 @@ namespace OrderDistribution.TestSupport;
 
 /// <summary>
 /// Forwards TCP connections on 127.0.0.1 to a target until <see cref="Cut"/>: then every open connection is
-/// dropped and new ones are refused, as when a storage account becomes unreachable; or, for a while, <see cref="Refusing"/>;
-/// or one connection of many silent for good (<see cref="FreezeOneConnectionAsync"/>).
+/// dropped and new ones are refused, as when a storage account becomes unreachable; or, for a while, <see
+/// cref="Refusing"/>; or one connection of many silent for good (<see cref="FreezeOneConnectionAsync"/>).
 /// </summary>
 public sealed class TcpCutProxy : IDisposable
 {
@@ -35,7 +35,9 @@ public sealed class TcpCutProxy : IDisposable
     /// <summary>The most connections that were open through the proxy at one time.</summary>
     public int MostOpenConnections => Volatile.Read(ref _mostOpen);
 
-    /// <summary>While true, nothing is forwarded to the target: connections stay open and hang, as on a frozen store.</summary>
+    /// <summary>
+    /// While true, nothing is forwarded to the target: connections stay open and hang, as on a frozen store.
+    /// </summary>
     public bool Frozen { get; set; }
 
     /// <summary>
@@ -135,7 +137,8 @@ public sealed class TcpCutProxy : IDisposable
                 await Task.Delay(10, _cut.Token);
             }
 
-            if (Volatile.Read(ref _freezeOne) is { } freeze && Interlocked.CompareExchange(ref _freezeOne, null, freeze) == freeze)
+            if (Volatile.Read(ref _freezeOne) is { } freeze
+                && Interlocked.CompareExchange(ref _freezeOne, null, freeze) == freeze)
             {
                 freeze.TrySetResult();
                 await Task.Delay(Timeout.Infinite, _cut.Token);
@@ -163,7 +166,8 @@ public sealed class TcpCutProxy : IDisposable
 
         var open = Interlocked.Increment(ref _openNow);
         int most;
-        while (open > (most = Volatile.Read(ref _mostOpen)) && Interlocked.CompareExchange(ref _mostOpen, open, most) != most)
+        while (open > (most = Volatile.Read(ref _mostOpen))
+            && Interlocked.CompareExchange(ref _mostOpen, open, most) != most)
         {
         }
 
@@ -174,7 +178,8 @@ public sealed class TcpCutProxy : IDisposable
                 CopyWithLatencyAsync(inbound.GetStream(), outbound.GetStream()),
                 outbound.GetStream().CopyToAsync(inbound.GetStream(), _cut.Token));
         }
-        catch (Exception e) when (e is OperationCanceledException or IOException or SocketException or ObjectDisposedException)
+        catch (Exception e) when (e is OperationCanceledException or IOException or SocketException
+            or ObjectDisposedException)
         {
         }
         finally

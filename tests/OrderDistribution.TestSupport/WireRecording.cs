@@ -13,7 +13,8 @@ public sealed record WireRecording(string Name, IReadOnlyDictionary<string, stri
     {
         using var document = JsonDocument.Parse(File.ReadAllText(Path.Combine(Folder, fileName)));
         var root = document.RootElement;
-        var headers = root.GetProperty("headers").EnumerateObject().ToDictionary(h => h.Name, h => h.Value.GetString()!);
+        var headers = root.GetProperty("headers").EnumerateObject()
+            .ToDictionary(h => h.Name, h => h.Value.GetString()!);
         return new WireRecording(fileName, headers, root.GetProperty("body").GetRawText());
     }
 

@@ -10,23 +10,27 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Trio.Tests;
 
 /// <summary>
-/// Storage stopped cleanly (every call refused at once) as a burst starts, for longer than the inbound retry window, then back:
-/// the trio in-process behind the sidecar emulator, which runs the shipped components-pubsub/ policy and timers at
-/// <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a request"). On Dapr
-/// 1.17 and newer the component acknowledges a message whose retries are spent while its context still runs.
+/// Storage stopped cleanly (every call refused at once) as a burst starts, for longer than the inbound retry window,
+/// then back: the trio in-process behind the sidecar emulator, which runs the shipped components-pubsub/ policy and
+/// timers at <see cref="Scale"/> as each runtime's pub/sub component does (docs/runtimes.md, "Retries of a request").
+/// On Dapr 1.17 and newer the component acknowledges a message whose retries are spent while its context still runs.
 /// </summary>
 [Collection(TrioRuns.Name)]
 public sealed class StorageOutageTests
 {
-    /// <summary>Every Dapr time (retry interval, processingTimeout, redeliverInterval) and the outage run this fast.</summary>
+    /// <summary>
+    /// Every Dapr time (retry interval, processingTimeout, redeliverInterval) and the outage run this fast.
+    /// </summary>
     private const double Scale = 1.0 / 5;
 
     private const int Orders = 1_000;
 
-    /// <summary>The outage of issue 34, a minute, scaled.</summary>
+    /// <summary>A minute's outage, scaled.</summary>
     private static readonly TimeSpan Outage = TimeSpan.FromSeconds(60) * Scale;
 
-    /// <summary>A receiver logs an outage's end once no delivery was answered RETRY for 2 s (RetryOutage.QuietPeriod).</summary>
+    /// <summary>
+    /// A receiver logs an outage's end once no delivery was answered RETRY for 2 s (RetryOutage.QuietPeriod).
+    /// </summary>
     private static readonly TimeSpan RetryOutageQuietPeriod = TimeSpan.FromSeconds(2);
 
     [Theory]
@@ -34,11 +38,12 @@ public sealed class StorageOutageTests
     [InlineData("1.14", MessagingModel.PubSubSingle)]
     [InlineData("1.17", MessagingModel.PubSubBulk)]
     [InlineData("1.17", MessagingModel.PubSubSingle)]
-    public async Task With_the_shipped_policy_storage_refusing_for_longer_than_the_retry_window_loses_no_order_and_the_rest_is_stored_soon_after(
+    public async Task With_the_shipped_policy_storage_refusing_past_the_retry_window_loses_no_order_rest_stored_soon(
         string runtime, MessagingModel model)
     {
         var shipped = PubSubRetries.Shipped();
-        Assert.True(Outage > shipped.RetryWindow * Scale, $"the outage ({Outage}) does not outlast the retry window ({shipped.RetryWindow * Scale})");
+        Assert.True(Outage > shipped.RetryWindow * Scale,
+            $"the outage ({Outage}) does not outlast the retry window ({shipped.RetryWindow * Scale})");
 
         var run = await RunAsync(shipped, DaprRuntimeProfile.Of(runtime), model);
         TestContext.Current.TestOutputHelper?.WriteLine(run.ToString());
@@ -47,37 +52,47 @@ public sealed class StorageOutageTests
         Assert.Equal(0, run.AcknowledgedUnstored);
         Assert.Equal(Orders, run.Stored);
         Assert.True(run.StoredAtRestore < Orders && run.Retried > 0, $"the outage hit no order. {run}");
-        // Issue 34: the rest of the burst within 30 s of storage answering again. The Dapr timers run at the test's scale
-        // but the drain runs on the cores the test shares with Azurite and the trio, so the bound is twice the scaled
-        // 30 s: a recovery as slow as the 110 s measured on daprd 1.14 would take 22 s at this scale. The figure is printed above.
-        Assert.True(run.AfterRestore <= TimeSpan.FromSeconds(30) * Scale * 2, $"stored {run.AfterRestore.TotalSeconds:0.0} s after storage answered again. {run}");
+        // The rest of the burst within 30 s of storage answering again. The Dapr timers run at the test's
+        // scale but the drain runs on the cores the test shares with Azurite and the trio, so the bound is twice the
+        // scaled 30 s: a recovery as slow as the 110 s measured on daprd 1.14 would take 22 s at this scale. The figure
+        // is printed above.
+        Assert.True(run.AfterRestore <= TimeSpan.FromSeconds(30) * Scale * 2,
+            $"stored {run.AfterRestore.TotalSeconds:0.0} s after storage answered again. {run}");
 
-        // Issue 39: an outage is one outage in each receiver's log, not a line per delivery.
+        // An outage is one outage in each receiver's log, not a line per delivery.
         foreach (var (receiver, logs) in run.ReceiverLogs)
         {
-            var warnings = logs.AtLeast(LogLevel.Warning).Where(l => l.Category.StartsWith("OrderDistribution", StringComparison.Ordinal)).ToList();
+            var warnings = logs.AtLeast(LogLevel.Warning)
+                .Where(l => l.Category.StartsWith("OrderDistribution", StringComparison.Ordinal)).ToList();
             var allowed = (int)(run.Elapsed / TimeSpan.FromSeconds(5)) + 1;
             Assert.True(warnings.Count <= allowed,
-                $"{receiver}: {warnings.Count} warnings in {run.Elapsed.TotalSeconds:0} s, at most {allowed}:\n{string.Join('\n', warnings.Select(w => w.Message))}");
-            var ended = Assert.Single(logs.AtLeast(LogLevel.Information), l => l.Message.Contains("are answered again", StringComparison.Ordinal));
-            Assert.Matches(@"for [0-9.]+ s, [1-9][0-9]* requests were answered RETRY, with [1-9][0-9]* entries in all", ended.Message);
-            Assert.DoesNotContain(logs.AtLeast(LogLevel.Information), l => l.Message.StartsWith("Request of ", StringComparison.Ordinal));
+                $"{receiver}: {warnings.Count} warnings in {run.Elapsed.TotalSeconds:0} s, at most " +
+                $"{allowed}:\n{string.Join('\n', warnings.Select(w => w.Message))}");
+            var ended = Assert.Single(logs.AtLeast(LogLevel.Information),
+                l => l.Message.Contains("are answered again", StringComparison.Ordinal));
+            Assert.Matches(@"for [0-9.]+ s, [1-9][0-9]* requests were answered RETRY, with [1-9][0-9]* entries in all",
+                ended.Message);
+            Assert.DoesNotContain(logs.AtLeast(LogLevel.Information),
+                l => l.Message.StartsWith("Request of ", StringComparison.Ordinal));
         }
     }
 
     /// <summary>
-    /// The control: the policy shipped before (15 retries a second apart, inside processingTimeout 20 s) spends its retries
-    /// while storage still refuses, and on 1.17 and newer the component acknowledges those orders. Only the YAML differs.
+    /// The control: the policy shipped before (15 retries a second apart, inside processingTimeout 20 s) spends its
+    /// retries while storage still refuses, and on 1.17 and newer the component acknowledges those orders. Only the
+    /// YAML differs.
     /// </summary>
     [Theory]
     [InlineData(MessagingModel.PubSubBulk)]
     [InlineData(MessagingModel.PubSubSingle)]
-    public async Task The_former_fifteen_retry_policy_has_orders_acknowledged_unstored_on_Dapr_117_and_this_test_sees_them_lost(MessagingModel model)
+    public async Task The_old_fifteen_retry_policy_has_orders_acked_unstored_on_Dapr_117_and_this_test_sees_them_lost(
+        MessagingModel model)
     {
         var shippedPolicy = PubSubRetries.ShippedText("resiliency.yaml");
         Assert.Contains("maxRetries: -1", shippedPolicy, StringComparison.Ordinal);
         var former = PubSubRetries.Parse(
-            PubSubRetries.ShippedText("order-pubsub.yaml"), shippedPolicy.Replace("maxRetries: -1", "maxRetries: 15", StringComparison.Ordinal));
+            PubSubRetries.ShippedText("order-pubsub.yaml"),
+                shippedPolicy.Replace("maxRetries: -1", "maxRetries: 15", StringComparison.Ordinal));
         Assert.True(former.RetryWindow < former.ProcessingTimeout);
 
         var run = await RunAsync(former, DaprRuntimeProfile.Dapr117, model);
@@ -90,7 +105,8 @@ public sealed class StorageOutageTests
         Assert.True(run.AcknowledgedUnstored >= Orders - run.Stored, run.ToString());
     }
 
-    private static async Task<OutageRun> RunAsync(PubSubRetries delivery, DaprRuntimeProfile runtime, MessagingModel model)
+    private static async Task<OutageRun> RunAsync(PubSubRetries delivery, DaprRuntimeProfile runtime,
+        MessagingModel model)
     {
         var orders = OrderGenerator.Generate(Orders, seed: 34);
         await using var azurite = await Azurite.StartAsync();
@@ -138,10 +154,13 @@ public sealed class StorageOutageTests
             OrderTopology.Instances.ToDictionary(i => i, i => logs[i]));
     }
 
-    /// <summary>The orders stored in their outbox, each under its own name: an order stored twice is one blob.</summary>
+    /// <summary>
+    /// The orders stored in their outbox, each under its own name: an order stored twice is one blob.
+    /// </summary>
     private static async Task<int> CountStoredAsync(string connectionString, IReadOnlyList<Order> orders)
     {
-        var expected = orders.ToDictionary(o => OrderBlob.NameOf(o), o => OrderTopology.OutboxOf(OrderTopology.InstanceOf(o.Delivery)));
+        var expected = orders.ToDictionary(o => OrderBlob.NameOf(o),
+            o => OrderTopology.OutboxOf(OrderTopology.InstanceOf(o.Delivery)));
         var client = new BlobServiceClient(connectionString);
         var stored = 0;
         foreach (var container in expected.Values.Distinct())
@@ -154,7 +173,8 @@ public sealed class StorageOutageTests
 
             await foreach (var blob in outbox.GetBlobsAsync())
             {
-                Assert.True(expected.TryGetValue(blob.Name, out var home) && home == container, $"{container}/{blob.Name} is no order of the burst's");
+                Assert.True(expected.TryGetValue(blob.Name, out var home) && home == container,
+                    $"{container}/{blob.Name} is no order of the burst's");
                 stored++;
             }
         }
@@ -175,7 +195,8 @@ public sealed class StorageOutageTests
         IReadOnlyDictionary<string, LogRecorder> ReceiverLogs)
     {
         public override string ToString() => string.Create(CultureInfo.InvariantCulture,
-            $"{Stored}/{Orders} stored ({StoredAtRestore} when storage answered again), {AcknowledgedUnstored} acknowledged unstored, " +
+            $"{Stored}/{Orders} stored ({StoredAtRestore} when storage answered again), {AcknowledgedUnstored} " +
+            $"acknowledged unstored, " +
             $"{Retried} answered RETRY, {LeftPending} left pending, {HandedOutAgain} handed out again, " +
             $"{AfterRestore.TotalSeconds:0.0} s after storage answered again, {Elapsed.TotalSeconds:0.0} s in all");
     }

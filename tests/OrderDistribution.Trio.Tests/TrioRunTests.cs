@@ -4,15 +4,16 @@ using OrderDistribution.Messaging;
 namespace OrderDistribution.Trio.Tests;
 
 /// <summary>
-/// The whole trio in-process behind the sidecar emulator (a stand-in for the Dapr sidecar and broker), into a real Azurite: the proof that
-/// no order is lost or stored twice whatever the sidecar, the broker or storage does. The benchmark runs the
-/// same at 10,000 orders (dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- fault).
+/// The whole trio in-process behind the sidecar emulator (a stand-in for the Dapr sidecar and broker), into a real
+/// Azurite: the proof that no order is lost or stored twice whatever the sidecar, the broker or storage does. The
+/// benchmark runs the same at 10,000 orders (dotnet run -c Release --project tests/OrderDistribution.Benchmarks --
+/// fault).
 /// </summary>
 [Collection(TrioRuns.Name)]
 public sealed class TrioRunTests
 {
     [Fact]
-    public async Task A_thousand_orders_through_failing_publishes_failing_writes_duplicates_and_poison_end_as_exactly_the_valid_blobs()
+    public async Task A_thousand_orders_with_failing_publishes_and_writes_duplicates_and_poison_end_as_the_valid_blobs()
     {
         var report = await TrioRun.RunAsync(new TrioRunOptions
         {
@@ -41,7 +42,13 @@ public sealed class TrioRunTests
     [Fact]
     public async Task In_pubsub_single_with_500_requests_at_once_per_app_every_order_is_stored_once()
     {
-        var report = await TrioRun.RunAsync(new TrioRunOptions { Orders = 1_000, Model = MessagingModel.PubSubSingle, Timeout = TimeSpan.FromMinutes(3) });
+        var report = await TrioRun.RunAsync(
+            new TrioRunOptions
+            {
+                Orders = 1_000,
+                Model = MessagingModel.PubSubSingle,
+                Timeout = TimeSpan.FromMinutes(3)
+            });
 
         Assert.True(report.Quiet, $"messages were still outstanding after 3 minutes. {report.Details}");
         Assert.Equal(1_000, report.Stored);

@@ -8,7 +8,8 @@ public sealed class FormatCheckTests
     {
         var lines = Repo.Read(".ci/run").Split('\n').Select(line => line.Trim()).ToList();
 
-        var format = lines.FindIndex(line => line.StartsWith("dotnet format --verify-no-changes", StringComparison.Ordinal));
+        var format = lines.FindIndex(line =>
+            line.StartsWith("dotnet format --verify-no-changes", StringComparison.Ordinal));
         var test = lines.FindIndex(line => line.StartsWith("dotnet test", StringComparison.Ordinal));
 
         Assert.True(format >= 0, ".ci/run must run `dotnet format --verify-no-changes`");

@@ -5,14 +5,25 @@ public sealed class LineLengthTests
 {
     private const int MaxLength = 120;
 
-    [Fact]
-    public void No_source_line_in_src_is_over_120_characters()
+    /// <summary>Test projects whose lines are not wrapped yet; each leaves this list once it is.</summary>
+    private static readonly string[] NotYetWrapped =
+    [
+        "tests/OrderDistribution.Receiver.Tests/",
+        "tests/OrderDistribution.ServiceDefaults.Tests/",
+    ];
+
+    [Theory]
+    [InlineData("src")]
+    [InlineData("tests")]
+    public void No_source_line_is_over_120_characters(string folder)
     {
         var separator = Path.DirectorySeparatorChar;
-        var files = Directory.GetFiles(Repo.PathOf("src"), "*.cs", SearchOption.AllDirectories)
+        var files = Directory.GetFiles(Repo.PathOf(folder), "*.cs", SearchOption.AllDirectories)
             .Select(file => Path.GetRelativePath(Repo.Root, file))
             .Where(file => !file.Contains($"{separator}bin{separator}", StringComparison.Ordinal)
-                && !file.Contains($"{separator}obj{separator}", StringComparison.Ordinal))
+                && !file.Contains($"{separator}obj{separator}", StringComparison.Ordinal)
+                && !NotYetWrapped.Any(project =>
+                    file.Replace(separator, '/').StartsWith(project, StringComparison.Ordinal)))
             .Order(StringComparer.Ordinal);
 
         var tooLong = files
@@ -23,6 +34,6 @@ public sealed class LineLengthTests
             .ToList();
 
         Assert.True(tooLong.Count == 0,
-            $"{tooLong.Count} lines in src are over {MaxLength} characters:\n{string.Join('\n', tooLong)}");
+            $"{tooLong.Count} lines in {folder} are over {MaxLength} characters:\n{string.Join('\n', tooLong)}");
     }
 }

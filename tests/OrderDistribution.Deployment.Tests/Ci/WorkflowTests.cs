@@ -10,10 +10,12 @@ public sealed class WorkflowTests
 {
     private const string Validator = ".tools/node_modules/.bin/action-validator";
 
-    private static readonly string[] AzdPipelineVariables = ["AZURE_CLIENT_ID", "AZURE_TENANT_ID", "AZURE_SUBSCRIPTION_ID", "AZURE_ENV_NAME", "AZURE_LOCATION"];
+    private static readonly string[] AzdPipelineVariables = ["AZURE_CLIENT_ID", "AZURE_TENANT_ID",
+        "AZURE_SUBSCRIPTION_ID", "AZURE_ENV_NAME", "AZURE_LOCATION"];
 
     public static TheoryData<string> Workflows() =>
-        [.. Directory.EnumerateFiles(Repo.PathOf(".github/workflows"), "*.yml").Select(f => $".github/workflows/{Path.GetFileName(f)}").Order(StringComparer.Ordinal)];
+        [.. Directory.EnumerateFiles(Repo.PathOf(".github/workflows"), "*.yml")
+            .Select(f => $".github/workflows/{Path.GetFileName(f)}").Order(StringComparer.Ordinal)];
 
     [Theory]
     [MemberData(nameof(Workflows))]
@@ -34,7 +36,9 @@ public sealed class WorkflowTests
         try
         {
             var broken = Path.Combine(folder, "broken.yml");
-            File.WriteAllText(broken, Repo.Read(".github/workflows/real-parts.yml").Replace("runs-on:", "runs_on:", StringComparison.Ordinal));
+            File.WriteAllText(broken,
+                Repo.Read(".github/workflows/real-parts.yml")
+                .Replace("runs-on:", "runs_on:", StringComparison.Ordinal));
 
             var (exitCode, output) = Repo.Run(Repo.PathOf(Validator), broken);
 
@@ -48,7 +52,7 @@ public sealed class WorkflowTests
     }
 
     [Fact]
-    public void The_real_parts_workflow_runs_ci_on_daprd_1_14_1_16_and_a_newer_runtime_installed_by_dapr_init_slim_as_local_processes()
+    public void The_real_parts_workflow_runs_ci_on_daprd_1_14_1_16_and_a_newer_one_from_dapr_init_slim_locally()
     {
         var workflow = Yaml.LoadMapping(Repo.Read(".github/workflows/real-parts.yml"));
         var job = Assert.IsType<YamlMappingNode>(Assert.Single(workflow.Mapping("jobs")!.Children).Value);
@@ -59,7 +63,8 @@ public sealed class WorkflowTests
         Assert.Contains(runtimes, v => v > new Version(1, 17));
         Assert.Equal("local", job.Mapping("env")!.Scalar("REAL_PARTS"));
         Assert.Equal("${{ matrix.runtime }}", job.Mapping("env")!.Scalar("DAPR_RUNTIME_VERSION"));
-        var runs = string.Join('\n', job.Sequence("steps").OfType<YamlMappingNode>().Select(s => s.Scalar("run") ?? ""));
+        var runs = string.Join('\n',
+            job.Sequence("steps").OfType<YamlMappingNode>().Select(s => s.Scalar("run") ?? ""));
         Assert.Contains("dapr/cli/master/install/install.sh", runs, StringComparison.Ordinal);
         Assert.Contains("dapr init --slim --runtime-version \"${{ matrix.runtime }}\"", runs, StringComparison.Ordinal);
         Assert.Contains("DAPRD_PATH=$HOME/.dapr/bin/daprd", runs, StringComparison.Ordinal);
@@ -67,27 +72,32 @@ public sealed class WorkflowTests
     }
 
     [Fact]
-    public void The_azd_workflow_signs_in_with_federated_credentials_from_the_variables_azd_pipeline_config_sets_then_provisions_and_deploys()
+    public void The_azd_workflow_signs_in_with_the_federated_credentials_of_azd_pipeline_config_then_deploys()
     {
         var workflow = Yaml.LoadMapping(Repo.Read(".github/workflows/azure-dev.yml"));
         var job = Assert.IsType<YamlMappingNode>(Assert.Single(workflow.Mapping("jobs")!.Children).Value);
 
         Assert.Equal("write", workflow.Mapping("permissions")!.Scalar("id-token"));
-        Assert.Equal(AzdPipelineVariables.ToDictionary(v => v, v => $"${{{{ vars.{v} }}}}"), job.Mapping("env").ScalarMap());
+        Assert.Equal(AzdPipelineVariables.ToDictionary(v => v, v => $"${{{{ vars.{v} }}}}"),
+            job.Mapping("env").ScalarMap());
         var runs = job.Sequence("steps").OfType<YamlMappingNode>().Select(s => s.Scalar("run") ?? "").ToList();
         var login = Assert.Single(runs, r => r.StartsWith("azd auth login", StringComparison.Ordinal));
         Assert.Contains("--federated-credential-provider \"github\"", login, StringComparison.Ordinal);
         Assert.DoesNotContain(runs, r => r.Contains("client-secret", StringComparison.Ordinal));
-        Assert.True(runs.IndexOf("azd provision --no-prompt") < runs.IndexOf("azd deploy --no-prompt") && runs.Contains("azd provision --no-prompt"),
+        Assert.True(runs.IndexOf("azd provision --no-prompt") < runs.IndexOf("azd deploy --no-prompt")
+            && runs.Contains("azd provision --no-prompt"),
             "the workflow provisions, then deploys");
         // The postprovision hook calls az: the Azure CLI signs in too.
-        Assert.Contains(job.Sequence("steps").OfType<YamlMappingNode>(), s => s.Scalar("uses")?.StartsWith("azure/login@", StringComparison.Ordinal) == true);
+        Assert.Contains(job.Sequence("steps").OfType<YamlMappingNode>(),
+            s => s.Scalar("uses")?.StartsWith("azure/login@", StringComparison.Ordinal) == true);
         Assert.Contains("az ", Repo.Read("scripts/postprovision.sh"), StringComparison.Ordinal);
     }
 
     private static void SkipUnlessValidatorInstalled()
     {
-        Assert.SkipWhen(Repo.FindOnPath("node") is null, "node is not on PATH (install Node.js 20+): action-validator runs on it");
-        Assert.SkipUnless(Repo.Exists(Validator), "action-validator (@action-validator/cli) is not installed: run scripts/install-tools.sh");
+        Assert.SkipWhen(Repo.FindOnPath("node") is null,
+            "node is not on PATH (install Node.js 20+): action-validator runs on it");
+        Assert.SkipUnless(Repo.Exists(Validator),
+            "action-validator (@action-validator/cli) is not installed: run scripts/install-tools.sh");
     }
 }

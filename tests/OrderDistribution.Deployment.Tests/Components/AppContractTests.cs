@@ -1,7 +1,9 @@
 using OrderDistribution.Contracts;
 namespace OrderDistribution.Deployment.Tests;
 
-/// <summary>What the apps' appsettings.json use must be provided by the components of every model, locally and in Azure.</summary>
+/// <summary>
+/// What the apps' appsettings.json use must be provided by the components of every model, locally and in Azure.
+/// </summary>
 public class AppContractTests
 {
     [RequiresBicepFact]
@@ -10,9 +12,12 @@ public class AppContractTests
         var settings = AppSettings.Load(Contract.DistributorSettings);
         var uses = new (string Binding, string Direction, string Topic)[]
         {
-            (settings.Required("Distributor:IngressInputBinding"), "input", settings.Required("Distributor:IngressQueue")),
-            (settings.Required("Distributor:ExpressOutputBinding"), "output", settings.Required("Distributor:ExpressQueue")),
-            (settings.Required("Distributor:StandardOutputBinding"), "output", settings.Required("Distributor:StandardQueue")),
+            (settings.Required("Distributor:IngressInputBinding"), "input",
+                settings.Required("Distributor:IngressQueue")),
+            (settings.Required("Distributor:ExpressOutputBinding"), "output",
+                settings.Required("Distributor:ExpressQueue")),
+            (settings.Required("Distributor:StandardOutputBinding"), "output",
+                settings.Required("Distributor:StandardQueue")),
         };
 
         AssertPubSubServes(settings.Required("Messaging:PubSubName"), Contract.Distributor);
@@ -61,9 +66,13 @@ public class AppContractTests
         foreach (var settingsFile in new[] { Contract.DistributorSettings, Contract.ReceiverSettings })
         {
             var maxMessages = AppSettings.Load(settingsFile).RequiredInt("Messaging:MaxMessagesCount");
-            Assert.True(int.Parse(redis["concurrency"] ?? "10", System.Globalization.CultureInfo.InvariantCulture) >= maxMessages,
+            Assert.True(
+                int.Parse(redis["concurrency"] ?? "10",
+                System.Globalization.CultureInfo.InvariantCulture) >= maxMessages,
                 $"order-pubsub concurrency < {settingsFile} MaxMessagesCount {maxMessages}");
-            Assert.True(int.Parse(redis["queueDepth"] ?? "100", System.Globalization.CultureInfo.InvariantCulture) >= maxMessages,
+            Assert.True(
+                int.Parse(redis["queueDepth"] ?? "100",
+                System.Globalization.CultureInfo.InvariantCulture) >= maxMessages,
                 $"order-pubsub queueDepth < {settingsFile} MaxMessagesCount {maxMessages}");
         }
     }
@@ -73,8 +82,10 @@ public class AppContractTests
     {
         var appBytes = AppSettings.Load(Contract.DistributorSettings).RequiredInt("Messaging:MaxBulkPublishBytes");
         // Standard is the smaller tier's budget: what any app default must fit.
-        var budget = int.Parse(InfraSnapshot.Of(("serviceBusSku", "Standard")).Output("MAX_BULK_PUBLISH_BYTES"), System.Globalization.CultureInfo.InvariantCulture);
-        Assert.True(appBytes <= budget, $"Messaging:MaxBulkPublishBytes {appBytes} exceeds the Standard tier's maxBulkPubBytes {budget}");
+        var budget = int.Parse(InfraSnapshot.Of(("serviceBusSku", "Standard")).Output("MAX_BULK_PUBLISH_BYTES"),
+            System.Globalization.CultureInfo.InvariantCulture);
+        Assert.True(appBytes <= budget,
+            $"Messaging:MaxBulkPublishBytes {appBytes} exceeds the Standard tier's maxBulkPubBytes {budget}");
     }
 
     private static void AssertPubSubServes(string pubSubName, string appId)

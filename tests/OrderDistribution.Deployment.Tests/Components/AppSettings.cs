@@ -25,9 +25,11 @@ internal sealed class AppSettings
     public static AppSettings Load(string relative)
     {
         var defaults = relative == Contract.DistributorSettings
-            ? Sections((MessagingOptions.Section, new MessagingOptions()), (DistributorOptions.Section, new DistributorOptions()),
+            ? Sections((MessagingOptions.Section, new MessagingOptions()),
+                (DistributorOptions.Section, new DistributorOptions()),
                 (SidecarOptions.Section, new SidecarOptions()), (ReadinessOptions.Section, new ReadinessOptions()))
-            : Sections((MessagingOptions.Section, new MessagingOptions()), (ReceiverOptions.Section, new ReceiverOptions()),
+            : Sections((MessagingOptions.Section, new MessagingOptions()),
+                (ReceiverOptions.Section, new ReceiverOptions()),
                 (StorageOptions.Section, new StorageOptions()), (ReadinessOptions.Section, new ReadinessOptions()));
         var file = JsonNode.Parse(Repo.Read(relative), documentOptions: new JsonDocumentOptions
         {

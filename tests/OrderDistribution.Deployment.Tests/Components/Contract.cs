@@ -21,7 +21,8 @@ internal static class Contract
     public static readonly string[] Queues = [IngressQueue, ExpressQueue, StandardQueue];
 
     public static readonly string[] BlobContainers =
-        [.. OrderTopology.Outboxes, OrderTopology.TestDataContainer, OrderTopology.StorageAloneContainer, OrderTopology.LoadToolContainer];
+        [.. OrderTopology.Outboxes, OrderTopology.TestDataContainer, OrderTopology.StorageAloneContainer,
+            OrderTopology.LoadToolContainer];
 
     /// <summary>Binding component name, direction, queue and the one app it is scoped to.</summary>
     public static readonly Binding[] Bindings =
@@ -34,7 +35,8 @@ internal static class Contract
     ];
 
     /// <summary>Local only: the load tool puts orders on the ingress queue through the distributor's sidecar.</summary>
-    public static readonly Binding LocalIngressOutput = new(OrderTopology.IngressOutputBinding, "output", IngressQueue, Distributor);
+    public static readonly Binding LocalIngressOutput = new(OrderTopology.IngressOutputBinding, "output", IngressQueue,
+        Distributor);
 
     public static readonly Dictionary<string, string> ProjectOfApp = new()
     {
@@ -48,7 +50,10 @@ internal static class Contract
 
     public const string PlaceholderScope = "skip";
 
-    /// <summary>Liveness (container probes) and readiness (container readiness, Dapr's app health check), as the apps serve them.</summary>
+    /// <summary>
+    /// Liveness (container probes) and readiness (container readiness, Dapr's app health check), as the apps serve
+    /// them.
+    /// </summary>
     public const string LivenessPath = OrderDistribution.ServiceDefaults.ServiceDefaultsExtensions.LivenessPath;
     public const string ReadinessPath = OrderDistribution.ServiceDefaults.ServiceDefaultsExtensions.ReadinessPath;
 }

@@ -65,7 +65,8 @@ internal sealed record DaprResiliency(
 
         /// <summary>Whether an HTTP answer with this status would be retried (no matching = every failure).</summary>
         public bool RetriesStatus(int status) =>
-            HttpStatusCodes is null || HttpStatusCodes.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            HttpStatusCodes is null
+                || HttpStatusCodes.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
                 .Select(range => range.Split('-'))
                 .Any(bounds => status >= int.Parse(bounds[0], CultureInfo.InvariantCulture)
                     && status <= int.Parse(bounds[^1], CultureInfo.InvariantCulture));

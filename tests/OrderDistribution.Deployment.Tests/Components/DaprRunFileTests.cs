@@ -6,7 +6,9 @@ namespace OrderDistribution.Deployment.Tests;
 public class DaprRunFileTests
 {
 
-    /// <summary>Where scripts/run-local.sh publishes each app, in its project folder: the folder the run files start it from.</summary>
+    /// <summary>
+    /// Where scripts/run-local.sh publishes each app, in its project folder: the folder the run files start it from.
+    /// </summary>
     private const string PublishedRun = "bin/run";
 
     public static readonly TheoryData<string> RunFiles = [DaprRunFile.PubSub, DaprRunFile.Bindings];
@@ -39,13 +41,15 @@ public class DaprRunFileTests
         {
             Assert.Equal($"http://127.0.0.1:{app.AppPort}", app.Env.GetValueOrDefault("ASPNETCORE_URLS"));
             Assert.Equal("http", app["appProtocol"]);
-            Assert.Equal(runFile == DaprRunFile.PubSub ? MessagingModels.PubSubBulk : MessagingModels.Bindings, app.Env.GetValueOrDefault("Messaging__Model"));
+            Assert.Equal(runFile == DaprRunFile.PubSub ? MessagingModels.PubSubBulk : MessagingModels.Bindings,
+                app.Env.GetValueOrDefault("Messaging__Model"));
         }
     }
 
     [Theory]
     [MemberData(nameof(RunFiles))]
-    public void Every_app_runs_the_build_run_local_publishes_ahead_of_time_compiled_into_its_project_folder(string runFile)
+    public void Every_app_runs_the_build_run_local_publishes_ahead_of_time_compiled_into_its_project_folder(
+        string runFile)
     {
         var script = Repo.Read("scripts/run-local.sh");
         foreach (var app in DaprRunFile.Load(runFile).Apps)
@@ -108,12 +112,13 @@ public class DaprRunFileTests
         // Messaging:InvalidBindingMessage is Reject (400, for brokers that dead-letter) or Drop.
         Assert.All(bindings.Apps, app => Assert.Equal(
             OrderDistribution.Messaging.Inbound.InvalidBindingMessage.Drop,
-            Enum.Parse<OrderDistribution.Messaging.Inbound.InvalidBindingMessage>(app.Env["Messaging__InvalidBindingMessage"])));
+            Enum.Parse<OrderDistribution.Messaging.Inbound.InvalidBindingMessage>(
+                app.Env["Messaging__InvalidBindingMessage"])));
         Assert.All(pubSub.Apps, app => Assert.False(app.Env.ContainsKey("Messaging__InvalidBindingMessage")));
     }
 
     [Fact]
-    public void The_two_run_files_differ_only_in_the_components_folder_they_load_their_model_and_the_bindings_poison_answer()
+    public void The_two_run_files_differ_only_in_their_components_folder_model_and_the_bindings_poison_answer()
     {
         static string[] Significant(string file) =>
             Repo.Read(file).Split('\n')
@@ -132,7 +137,8 @@ public class DaprRunFileTests
     {
         foreach (var model in MessagingModels.Spellings)
         {
-            var original = DaprRunFile.Load(model == MessagingModels.Bindings ? DaprRunFile.Bindings : DaprRunFile.PubSub);
+            var original = DaprRunFile.Load(
+                model == MessagingModels.Bindings ? DaprRunFile.Bindings : DaprRunFile.PubSub);
             var rendered = Render(model);
             Assert.Equal(original.Apps.Select(a => a.Id), rendered.Apps.Select(a => a.Id));
             foreach (var app in rendered.Apps)
@@ -140,7 +146,8 @@ public class DaprRunFileTests
                 var source = original.AppOf(app.Id);
                 Assert.Equal(source.DirPath, app.DirPath);
                 // The bindings model loads the copy of its folder the script renders beside the run file.
-                var folder = model == MessagingModels.Bindings ? Repo.PathOf(".dapr/components-bindings") : Assert.Single(source.ResourcesPaths);
+                var folder = model == MessagingModels.Bindings ? Repo.PathOf(
+                    ".dapr/components-bindings") : Assert.Single(source.ResourcesPaths);
                 Assert.Equal([folder], app.ResourcesPaths);
                 Assert.Equal(Path.Combine(folder, "config.yaml"), app.ConfigFilePath);
                 Assert.Equal(model, app.Env["Messaging__Model"]);
@@ -154,12 +161,14 @@ public class DaprRunFileTests
     [InlineData("pubsub", "pubsub-bulk or pubsub-single")]
     [InlineData("bindings bulk", "scripts/run-local.sh bindings")]
     [InlineData("bulk", "bindings, pubsub-single or pubsub-bulk")]
-    public void Run_local_refuses_the_model_and_mode_it_took_before_naming_the_one_spelling(string arguments, string advice)
+    public void Run_local_refuses_the_model_and_mode_it_took_before_naming_the_one_spelling(string arguments,
+        string advice)
     {
         var (exitCode, output) = Repo.Run("bash", ["scripts/run-local.sh", "--render-only", .. arguments.Split(' ')]);
 
         Assert.Equal(2, exitCode);
-        Assert.Contains(advice, Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+        Assert.Contains(advice, Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries)),
+            StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -171,7 +180,8 @@ public class DaprRunFileTests
         {
             foreach (var app in file.Apps)
             {
-                Assert.True(app["enableAppHealthCheck"] is null or "false", $"{file.Path}: {app.Id} turns on Dapr's app health check");
+                Assert.True(app["enableAppHealthCheck"] is null or "false",
+                    $"{file.Path}: {app.Id} turns on Dapr's app health check");
             }
         }
     }
@@ -196,7 +206,9 @@ public class DaprRunFileTests
         }
     }
 
-    /// <summary>Development puts the developer exception page in every request's path; the images run Production.</summary>
+    /// <summary>
+    /// Development puts the developer exception page in every request's path; the images run Production.
+    /// </summary>
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void Every_run_starts_the_apps_in_production_unless_the_shell_says_otherwise()
     {
@@ -206,7 +218,9 @@ public class DaprRunFileTests
         }
     }
 
-    /// <summary>daprd 1.18 logs a warning per entry answered RETRY one at a time: tens of thousands through an outage.</summary>
+    /// <summary>
+    /// daprd 1.18 logs a warning per entry answered RETRY one at a time: tens of thousands through an outage.
+    /// </summary>
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void Only_the_pubsub_single_models_sidecars_log_at_error()
     {
@@ -244,7 +258,8 @@ public class DaprRunFileTests
         Assert.DoesNotContain("--debug", args);
         Assert.Contains("--location", args);
 
-        var (debugExit, debugOutput) = Repo.Run("env", "AZURITE_DEBUG=1", "bash", "scripts/run-local.sh", "--azurite-args");
+        var (debugExit, debugOutput) = Repo.Run("env", "AZURITE_DEBUG=1", "bash", "scripts/run-local.sh",
+            "--azurite-args");
         Assert.True(debugExit == 0, debugOutput);
         Assert.Contains("--debug", debugOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries));
     }
@@ -254,7 +269,8 @@ public class DaprRunFileTests
     {
         // The --azurite-args test above is only worth something if the real start uses the same list.
         var script = Repo.ReadScript("scripts/run-local.sh");
-        var starts = script.Split('\n').Where(line => line.TrimStart().StartsWith("\"$azurite\"", StringComparison.Ordinal)).ToList();
+        var starts = script.Split('\n')
+            .Where(line => line.TrimStart().StartsWith("\"$azurite\"", StringComparison.Ordinal)).ToList();
         var start = Assert.Single(starts);
         Assert.Contains("\"${args[@]}\"", start, StringComparison.Ordinal);
         Assert.DoesNotContain("--debug", start, StringComparison.Ordinal);

@@ -28,7 +28,8 @@ internal sealed class RenderedBindings : IDisposable
     /// <summary>Rendered in the repository, with the setting unset: what a user gets by default.</summary>
     public static RenderedBindings Default()
     {
-        var (exitCode, output) = Repo.Run("env", "-u", Setting, "bash", "scripts/run-local.sh", "--render-only", "bindings");
+        var (exitCode, output) = Repo.Run("env", "-u", Setting, "bash", "scripts/run-local.sh", "--render-only",
+            "bindings");
         Assert.True(exitCode == 0, output);
         return new RenderedBindings(DaprRunFile.LoadFullPath(output.Trim()), null);
     }
@@ -50,7 +51,9 @@ internal sealed class RenderedBindings : IDisposable
         return new RenderedBindings(DaprRunFile.LoadFullPath(output.Trim()), copy);
     }
 
-    /// <summary>The script's exit code and output for <paramref name="consumers"/>, and whether it wrote a .dapr folder.</summary>
+    /// <summary>
+    /// The script's exit code and output for <paramref name="consumers"/>, and whether it wrote a .dapr folder.
+    /// </summary>
     public static (int ExitCode, string Output, bool WroteFiles) Try(string consumers)
     {
         var copy = CopyOfRepository();
@@ -68,7 +71,8 @@ internal sealed class RenderedBindings : IDisposable
     public void Dispose() => _copy?.Delete(recursive: true);
 
     private static (int ExitCode, string Output) RunIn(DirectoryInfo copy, string consumers) =>
-        Repo.Run("env", $"{Setting}={consumers}", "bash", Path.Combine(copy.FullName, "scripts/run-local.sh"), "--render-only", "bindings");
+        Repo.Run("env", $"{Setting}={consumers}", "bash", Path.Combine(copy.FullName, "scripts/run-local.sh"),
+            "--render-only", "bindings");
 
     private static DirectoryInfo CopyOfRepository()
     {

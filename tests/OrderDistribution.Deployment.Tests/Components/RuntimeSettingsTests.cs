@@ -10,7 +10,8 @@ public class RuntimeSettingsTests
     public void The_apps_run_without_dynamic_PGO_whose_first_code_and_recompiles_cost_every_first_burst(string app)
     {
         // The build writes each app's runtime settings beside it; this project references both apps.
-        using var config = JsonDocument.Parse(File.ReadAllText(Path.Combine(AppContext.BaseDirectory, $"{app}.runtimeconfig.json")));
+        using var config = JsonDocument.Parse(
+            File.ReadAllText(Path.Combine(AppContext.BaseDirectory, $"{app}.runtimeconfig.json")));
 
         var properties = config.RootElement.GetProperty("runtimeOptions").GetProperty("configProperties");
 
@@ -22,7 +23,8 @@ public class RuntimeSettingsTests
     [InlineData("OrderDistribution.Receiver", "RuntimeIdentifier=linux-x64")]
     [InlineData("OrderDistribution.Distributor", "UseCurrentRuntimeIdentifier=true")] // scripts/run-local.sh
     [InlineData("OrderDistribution.Receiver", "UseCurrentRuntimeIdentifier=true")]
-    public void Published_as_the_images_and_the_local_run_are_the_apps_run_ahead_of_time_code_without_compiling_it_again(string app, string publishedFor)
+    public void Published_as_the_images_and_the_local_run_are_the_apps_run_ahead_of_time_code_without_a_jit_pass(
+        string app, string publishedFor)
     {
         var (exitCode, output) = Repo.Run("dotnet", "msbuild", $"src/{app}/{app}.csproj", $"-p:{publishedFor}",
             "-getProperty:PublishReadyToRun", "-getProperty:TieredCompilation");

@@ -13,11 +13,13 @@ public sealed partial class CitationTests
     {
         string[] roots = ["README.md", "dapr.yaml", "dapr.bindings.yaml", "azure.yaml"];
         string[] folders = ["components-pubsub", "components-bindings", "infra", "scripts", "docs", "src"];
+        var separator = Path.DirectorySeparatorChar;
+        string[] extensions = [".md", ".yaml", ".yml", ".bicep", ".sh", ".kql", ".cs", ".json"];
         var files = roots.Select(Repo.PathOf).Concat(folders.SelectMany(folder =>
             Directory.EnumerateFiles(Repo.PathOf(folder), "*", SearchOption.AllDirectories)
-                .Where(path => !path.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
-                               && !path.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
-                               && Path.GetExtension(path) is ".md" or ".yaml" or ".yml" or ".bicep" or ".sh" or ".kql" or ".cs" or ".json")));
+                .Where(path => !path.Contains($"{separator}bin{separator}", StringComparison.Ordinal)
+                    && !path.Contains($"{separator}obj{separator}", StringComparison.Ordinal)
+                    && extensions.Contains(Path.GetExtension(path)))));
 
         var found = files
             .SelectMany(path => File.ReadLines(path).Select((line, i) => (path, line, number: i + 1)))

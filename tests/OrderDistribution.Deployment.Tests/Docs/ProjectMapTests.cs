@@ -25,7 +25,8 @@ public sealed partial class ProjectMapTests
     public void The_architecture_map_draws_every_project_reference_and_no_other()
     {
         var (_, drawn) = Drawing();
-        var references = Projects().SelectMany(project => project.Value.Select(referenced => $"{project.Key} --> {referenced}"));
+        var references = Projects()
+            .SelectMany(project => project.Value.Select(referenced => $"{project.Key} --> {referenced}"));
 
         AssertSame("references", references, drawn);
     }
@@ -43,12 +44,15 @@ public sealed partial class ProjectMapTests
     /// <summary>Each project (by name) and the projects its ProjectReference items name.</summary>
     private static Dictionary<string, string[]> Projects() =>
         ProjectFolders
-            .SelectMany(folder => Directory.EnumerateFiles(Repo.PathOf(folder), "*.csproj", SearchOption.AllDirectories))
+            .SelectMany(folder =>
+                Directory.EnumerateFiles(Repo.PathOf(folder), "*.csproj", SearchOption.AllDirectories))
             .Where(path => !path.Split(Path.DirectorySeparatorChar).Any(part => part is "bin" or "obj"))
             .ToDictionary(
                 path => Path.GetFileNameWithoutExtension(path),
                 path => XDocument.Load(path).Descendants("ProjectReference")
-                    .Select(reference => Path.GetFileNameWithoutExtension(((string?)reference.Attribute("Include") ?? "").Replace('\\', '/')))
+                    .Select(reference =>
+                        Path.GetFileNameWithoutExtension(
+                        ((string?)reference.Attribute("Include") ?? "").Replace('\\', '/')))
                     .ToArray());
 
     /// <summary>
@@ -67,7 +71,8 @@ public sealed partial class ProjectMapTests
         var edges = new List<(string From, string To)>();
         foreach (var line in block.Split('\n').Select(line => line.Trim()))
         {
-            if (line.Length == 0 || line.StartsWith("%%", StringComparison.Ordinal) || line.StartsWith("flowchart ", StringComparison.Ordinal)
+            if (line.Length == 0 || line.StartsWith("%%", StringComparison.Ordinal)
+                || line.StartsWith("flowchart ", StringComparison.Ordinal)
                 || line.StartsWith("subgraph ", StringComparison.Ordinal) || line == "end")
             {
                 continue;
@@ -75,7 +80,8 @@ public sealed partial class ProjectMapTests
 
             if (Node().Match(line) is { Success: true } node)
             {
-                labels[node.Groups["id"].Value] = node.Groups["label"] is { Success: true } label ? label.Value : node.Groups["id"].Value;
+                labels[node.Groups["id"].Value] =
+                    node.Groups["label"] is { Success: true } label ? label.Value : node.Groups["id"].Value;
             }
             else if (Edge().Match(line) is { Success: true } edge)
             {
@@ -83,13 +89,15 @@ public sealed partial class ProjectMapTests
             }
             else
             {
-                Assert.Fail($"{Map}: the projects' flowchart has a line that is neither a project nor a reference: '{line}'");
+                Assert.Fail(
+                    $"{Map}: the projects' flowchart has a line that is neither a project nor a reference: '{line}'");
             }
         }
 
         string ProjectOf(string id) => Prefix + labels.GetValueOrDefault(id, id);
         return (
-            labels.Keys.Concat(edges.SelectMany(edge => new[] { edge.From, edge.To })).Select(ProjectOf).ToHashSet(StringComparer.Ordinal),
+            labels.Keys.Concat(edges.SelectMany(edge => new[] { edge.From, edge.To })).Select(ProjectOf)
+                .ToHashSet(StringComparer.Ordinal),
             edges.Select(edge => $"{ProjectOf(edge.From)} --> {ProjectOf(edge.To)}").ToHashSet(StringComparer.Ordinal));
     }
 

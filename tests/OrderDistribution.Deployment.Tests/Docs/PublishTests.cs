@@ -8,15 +8,28 @@ namespace OrderDistribution.Deployment.Tests;
 /// </summary>
 public sealed class PublishTests
 {
-    /// <summary>The command as the doc gives it, the value of its placeholder ($project, &lt;project&gt;), and the assembly it publishes.</summary>
+    /// <summary>
+    /// The command as the doc gives it, the value of its placeholder ($project, &lt;project&gt;), and the assembly it
+    /// publishes.
+    /// </summary>
     public static TheoryData<string, string, string, string> Artifacts() => new()
     {
         { "docs/load-tool.md", "dotnet publish src/OrderDistribution.LoadTool -c Release", "", "order-load.dll" },
-        { "docs/local-run.md", "dotnet publish -c Release --use-current-runtime --self-contained false -o src/OrderDistribution.$project/bin/run src/OrderDistribution.$project", "Distributor", "OrderDistribution.Distributor.dll" },
-        { "docs/local-run.md", "dotnet publish -c Release --use-current-runtime --self-contained false -o src/OrderDistribution.$project/bin/run src/OrderDistribution.$project", "Receiver", "OrderDistribution.Receiver.dll" },
-        { "docs/benchmark.md", "dotnet publish -c Release -r linux-x64 tests/OrderDistribution.Benchmarks -o tests/OrderDistribution.Benchmarks/bin/published", "", "OrderDistribution.Benchmarks.dll" },
-        { "docs/testing.md", "dotnet publish tests/OrderDistribution.RealParts.Tests -c Release -o <folder>", "", "OrderDistribution.RealParts.Tests.dll" },
-        { "docs/testing.md", "dotnet publish tests/OrderDistribution.Brokers.Tests -c Release -o <folder>", "", "OrderDistribution.Brokers.Tests.dll" },
+        { "docs/local-run.md",
+            "dotnet publish -c Release --use-current-runtime --self-contained false -o " +
+            "src/OrderDistribution.$project/bin/run src/OrderDistribution.$project", "Distributor",
+            "OrderDistribution.Distributor.dll" },
+        { "docs/local-run.md",
+            "dotnet publish -c Release --use-current-runtime --self-contained false -o " +
+            "src/OrderDistribution.$project/bin/run src/OrderDistribution.$project", "Receiver",
+            "OrderDistribution.Receiver.dll" },
+        { "docs/benchmark.md",
+            "dotnet publish -c Release -r linux-x64 tests/OrderDistribution.Benchmarks -o " +
+            "tests/OrderDistribution.Benchmarks/bin/published", "", "OrderDistribution.Benchmarks.dll" },
+        { "docs/testing.md", "dotnet publish tests/OrderDistribution.RealParts.Tests -c Release -o <folder>", "",
+            "OrderDistribution.RealParts.Tests.dll" },
+        { "docs/testing.md", "dotnet publish tests/OrderDistribution.Brokers.Tests -c Release -o <folder>", "",
+            "OrderDistribution.Brokers.Tests.dll" },
     };
 
     [Theory]
@@ -26,7 +39,8 @@ public sealed class PublishTests
     {
         // The doc's shell lines as one: a line ending in \ goes on on the next.
         Assert.Contains(documented, Regex.Replace(Repo.Read(doc), @"\s*\\\s*\n\s*", " "), StringComparison.Ordinal);
-        var command = documented.Replace("$project", placeholder, StringComparison.Ordinal).Replace("<project>", placeholder, StringComparison.Ordinal);
+        var command = documented.Replace("$project", placeholder, StringComparison.Ordinal)
+            .Replace("<project>", placeholder, StringComparison.Ordinal);
         var folder = Directory.CreateTempSubdirectory("publish-").FullName;
         try
         {
@@ -43,15 +57,23 @@ public sealed class PublishTests
 
             var (exitCode, printed) = Repo.Run("dotnet", TimeSpan.FromMinutes(8), [.. arguments]);
 
-            Assert.True(exitCode == 0, $"{command} exited {exitCode}:\n{string.Join('\n', printed.Split('\n').Where(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)).Take(10))}");
+            var errors = printed.Split('\n')
+                .Where(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)).Take(10);
+            Assert.True(exitCode == 0, $"{command} exited {exitCode}:\n{string.Join('\n', errors)}");
             Assert.True(File.Exists(Path.Combine(folder, main)), $"{command} published no {main}");
-            var ownSettings = File.Exists(Repo.PathOf(Path.Combine(arguments.Last(a => a.StartsWith("src/", StringComparison.Ordinal) || a.StartsWith("tests/", StringComparison.Ordinal)), "appsettings.json")));
+            var ownSettings = File.Exists(
+                Repo.PathOf(
+                Path.Combine(
+                arguments.Last(a => a.StartsWith("src/", StringComparison.Ordinal)
+                || a.StartsWith("tests/", StringComparison.Ordinal)), "appsettings.json")));
             Assert.Equal(ownSettings, File.Exists(Path.Combine(folder, "appsettings.json")));
             if (Directory.Exists(Path.Combine(folder, "apps")))
             {
                 // The sidecar emulator's copies: each app's own settings, where it runs them.
-                Assert.Equal(Repo.Read("src/OrderDistribution.Distributor/appsettings.json"), File.ReadAllText(Path.Combine(folder, "apps", "distributor", "appsettings.json")));
-                Assert.Equal(Repo.Read("src/OrderDistribution.Receiver/appsettings.json"), File.ReadAllText(Path.Combine(folder, "apps", "receiver", "appsettings.json")));
+                Assert.Equal(Repo.Read("src/OrderDistribution.Distributor/appsettings.json"),
+                    File.ReadAllText(Path.Combine(folder, "apps", "distributor", "appsettings.json")));
+                Assert.Equal(Repo.Read("src/OrderDistribution.Receiver/appsettings.json"),
+                    File.ReadAllText(Path.Combine(folder, "apps", "receiver", "appsettings.json")));
             }
         }
         finally

@@ -11,21 +11,28 @@ public class AppDeployTests
 {
     private const string PushedImage = "crfake.azurecr.io/order-distribution/distributor-fake:azd-deploy-1";
 
+    private const string Identities =
+        "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.ManagedIdentity/userAssignedIdentities";
+
     [RequiresBicepFact]
     public void Each_service_is_deployed_with_the_template_and_the_settings_main_bicep_provisions_it_with()
     {
         var main = BicepCompiler.Main;
-        var modules = BicepCompiler.Resources(main).Where(r => r["type"]?.GetValue<string>() == "Microsoft.Resources/deployments").ToList();
-        foreach (var service in Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("services")!.Children.Keys.Select(k => k.ToString()))
+        var modules = BicepCompiler.Resources(main)
+            .Where(r => r["type"]?.GetValue<string>() == "Microsoft.Resources/deployments").ToList();
+        foreach (var service in Yaml.LoadMapping(Repo.Read("azure.yaml"))
+            .Mapping("services")!.Children.Keys.Select(k => k.ToString()))
         {
             var variable = $"SERVICE_{service.Replace('-', '_').ToUpperInvariant()}_APP";
             var deploy = Repo.Read($"infra/{service}.bicepparam");
             Assert.Contains("using 'modules/container-app.bicep'", deploy, StringComparison.Ordinal);
-            Assert.Contains($"param app = json(readEnvironmentVariable('{variable}'))", deploy, StringComparison.Ordinal);
+            Assert.Contains($"param app = json(readEnvironmentVariable('{variable}'))", deploy,
+                StringComparison.Ordinal);
             Assert.Contains($"param name = '{service}'", deploy, StringComparison.Ordinal);
 
             // main.bicep gives the app's module exactly what it outputs for azd deploy.
-            var module = Assert.Single(modules, m => m["properties"]?["parameters"]?["name"]?["value"]?.ToString() == service);
+            var module = Assert.Single(modules,
+                m => m["properties"]?["parameters"]?["name"]?["value"]?.ToString() == service);
             var output = main["outputs"]?[variable]?["value"]?.ToString();
             Assert.NotNull(output);
             Assert.Equal(output, module["properties"]!["parameters"]!["app"]!["value"]!.ToString());
@@ -46,7 +53,9 @@ public class AppDeployTests
         Assert.Equal("distributor", app.Resource["tags"]!["azd-service-name"]!.GetValue<string>());
     }
 
-    /// <summary>bicep snapshot of infra/&lt;service&gt;.bicepparam with the azd environment azd deploy would have.</summary>
+    /// <summary>
+    /// bicep snapshot of infra/&lt;service&gt;.bicepparam with the azd environment azd deploy would have.
+    /// </summary>
     private static DeployedApp Deploy(string service)
     {
         var prefix = $"SERVICE_{service.Replace('-', '_').ToUpperInvariant()}";
@@ -56,11 +65,12 @@ public class AppDeployTests
             ["tags"] = new JsonObject { ["azd-env-name"] = "fake" },
             ["serviceName"] = service,
             ["daprAppId"] = service,
-            ["environmentId"] = "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.App/managedEnvironments/cae-fake",
+            ["environmentId"] =
+                "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.App/managedEnvironments/cae-fake",
             ["registryServer"] = "crfake.azurecr.io",
-            ["identityId"] = "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.ManagedIdentity/userAssignedIdentities/id-fake",
+            ["identityId"] = $"{Identities}/id-fake",
             ["identityClientId"] = "00000000-0000-0000-0000-0000000000c1",
-            ["scalerIdentityId"] = "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.ManagedIdentity/userAssignedIdentities/id-scaler-fake",
+            ["scalerIdentityId"] = $"{Identities}/id-scaler-fake",
             ["serviceBusNamespaceName"] = "sb-fake",
             ["scalePollingIntervalSeconds"] = 10,
             ["scaleCooldownPeriodSeconds"] = 300,
@@ -72,12 +82,17 @@ public class AppDeployTests
         try
         {
             // A .bicepparam names its template by a relative path; snapshot writes beside it.
-            var template = Path.GetRelativePath(folder, Repo.PathOf("infra/modules/container-app.bicep")).Replace('\\', '/');
+            var template = Path.GetRelativePath(folder, Repo.PathOf("infra/modules/container-app.bicep"))
+                .Replace('\\', '/');
             var file = Path.Combine(folder, "deploy.bicepparam");
-            File.WriteAllText(file, Repo.Read($"infra/{service}.bicepparam").Replace("'modules/container-app.bicep'", $"'{template}'", StringComparison.Ordinal));
+            File.WriteAllText(file,
+                Repo.Read($"infra/{service}.bicepparam")
+                .Replace("'modules/container-app.bicep'", $"'{template}'", StringComparison.Ordinal));
             var (exitCode, output) = Repo.Run("env", [
-                $"{prefix}_APP={settings.ToJsonString()}", $"{prefix}_IMAGE_NAME={PushedImage}", "APPLICATIONINSIGHTS_NAME=appi-fake",
-                BicepCompiler.Path!, "snapshot", file, "--subscription-id", InfraSnapshot.SubscriptionId, "--resource-group", "rg-fake",
+                $"{prefix}_APP={settings.ToJsonString()}", $"{prefix}_IMAGE_NAME={PushedImage}",
+                    "APPLICATIONINSIGHTS_NAME=appi-fake",
+                BicepCompiler.Path!, "snapshot", file, "--subscription-id", InfraSnapshot.SubscriptionId,
+                    "--resource-group", "rg-fake",
                 "--location", InfraSnapshot.Location]);
             var result = Path.Combine(folder, "deploy.snapshot.json");
             Assert.True(exitCode == 0 && File.Exists(result), $"bicep snapshot: exit {exitCode}\n{output}");

@@ -7,7 +7,8 @@ public partial class AzdTests
     private static readonly string[] ModelSettings =
     [
         "MESSAGING_MODEL", "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS",
-        "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS", "SERVICE_BUS_SKU", "SERVICE_BUS_MESSAGING_UNITS",
+        "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS", "SERVICE_BUS_SKU",
+            "SERVICE_BUS_MESSAGING_UNITS",
         "BINDING_CONSUMERS_PER_QUEUE",
     ];
 
@@ -20,7 +21,9 @@ public partial class AzdTests
         var names = services.Children.Keys.Select(k => k.ToString()).ToList();
 
         Assert.Equal(DaprRunFile.Load(DaprRunFile.PubSub).Apps.Select(a => a.Id), names);
-        Assert.Equal(names, InfraSnapshot.Default.ContainerApps.Select(a => a.Resource["tags"]!["azd-service-name"]!.GetValue<string>()));
+        Assert.Equal(names,
+            InfraSnapshot.Default.ContainerApps.Select(a =>
+            a.Resource["tags"]!["azd-service-name"]!.GetValue<string>()));
     }
 
     [Fact]
@@ -44,7 +47,8 @@ public partial class AzdTests
         // azd deploy writes the app back with the service's apiVersion: an older one drops what only the
         // Bicep's version has (dapr.maxConcurrency).
         var services = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("services")!;
-        var bicepVersions = InfraSnapshot.Default.ContainerApps.Select(app => app.Resource["apiVersion"]!.GetValue<string>()).Distinct().ToList();
+        var bicepVersions = InfraSnapshot.Default.ContainerApps.Select(app =>
+            app.Resource["apiVersion"]!.GetValue<string>()).Distinct().ToList();
         var bicepVersion = Assert.Single(bicepVersions);
 
         foreach (var (key, value) in services.Children)
@@ -75,8 +79,10 @@ public partial class AzdTests
         foreach (var (name, _) in hooks.Children)
         {
             var hook = hooks.Mapping(name.ToString())!;
-            var posix = hook.Mapping("posix") ?? throw new Xunit.Sdk.XunitException($"hook {name} has no form for posix");
-            var windows = hook.Mapping("windows") ?? throw new Xunit.Sdk.XunitException($"hook {name} has no form for windows");
+            var posix = hook.Mapping("posix")
+                ?? throw new Xunit.Sdk.XunitException($"hook {name} has no form for posix");
+            var windows = hook.Mapping("windows")
+                ?? throw new Xunit.Sdk.XunitException($"hook {name} has no form for windows");
             Assert.Equal("sh", posix.Scalar("shell"));
             Assert.Equal("pwsh", windows.Scalar("shell"));
             // Its exit code too: pwsh ends an inline script with 0 whatever the script it called exited with.
@@ -90,9 +96,13 @@ public partial class AzdTests
     {
         // sh stops at the \r a Windows checkout would add to each line.
         var scripts = Directory.GetFiles(Repo.Root, "*.sh", SearchOption.AllDirectories)
-            .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}.tools{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
-                && !f.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
-                && !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
+            .Where(f =>
+                !f.Contains($"{Path.DirectorySeparatorChar}.tools{Path.DirectorySeparatorChar}",
+                StringComparison.Ordinal)
+                && !f.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}",
+                    StringComparison.Ordinal)
+                && !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}",
+                    StringComparison.Ordinal))
             .Select(f => Path.GetRelativePath(Repo.Root, f).Replace('\\', '/'))
             .Append(".ci/run").ToList();
         Assert.Contains("scripts/wait-ready.sh", scripts);
@@ -110,14 +120,16 @@ public partial class AzdTests
     public void The_windows_form_of_a_hook_runs_the_posix_script_with_its_arguments_and_exit_code()
     {
         // azd runs a hook's inline pwsh text from a script file of its own: the same here, with azure.yaml's text.
-        var run = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("hooks")!.Mapping("postdeploy")!.Mapping("windows")!.Scalar("run")!;
+        var run = Yaml.LoadMapping(Repo.Read("azure.yaml"))
+            .Mapping("hooks")!.Mapping("postdeploy")!.Mapping("windows")!.Scalar("run")!;
         var folder = Directory.CreateTempSubdirectory("hook-").FullName;
         try
         {
             var script = Path.Combine(folder, "hook.sh");
             File.WriteAllText(script, "echo \"ran with $1 $2\"\nexit 3\n");
             var inline = Path.Combine(folder, "inline.ps1");
-            File.WriteAllText(inline, run.Replace("./scripts/wait-ready.sh", $"{script} first second", StringComparison.Ordinal) + "\n");
+            File.WriteAllText(inline,
+                run.Replace("./scripts/wait-ready.sh", $"{script} first second", StringComparison.Ordinal) + "\n");
 
             var (exitCode, output) = Repo.Run("pwsh", ["-NoProfile", "-File", inline]);
 
@@ -137,15 +149,18 @@ public partial class AzdTests
 
         Assert.Contains("az containerapp env dapr-component list", script, StringComparison.Ordinal);
         Assert.Contains("az containerapp env dapr-component remove", script, StringComparison.Ordinal);
-        Assert.Contains("length(properties.scopes || \\`[]\\`) == \\`1\\` && properties.scopes[0] == '$placeholder'", script, StringComparison.Ordinal);
-        Assert.Contains($"placeholder=\"${{DAPR_PLACEHOLDER_SCOPE:-{Contract.PlaceholderScope}}}\"", script, StringComparison.Ordinal);
+        Assert.Contains("length(properties.scopes || \\`[]\\`) == \\`1\\` && properties.scopes[0] == '$placeholder'",
+            script, StringComparison.Ordinal);
+        Assert.Contains($"placeholder=\"${{DAPR_PLACEHOLDER_SCOPE:-{Contract.PlaceholderScope}}}\"", script,
+            StringComparison.Ordinal);
     }
 
     [Fact]
     public void The_postprovision_hook_can_never_stop_azd_up_between_provision_and_deploy()
     {
         // Its components are inert; a hook failure would leave the apps on the placeholder image.
-        var hook = Yaml.LoadMapping(Repo.Read("azure.yaml")).Mapping("hooks")!.Mapping("postprovision")!.Mapping("posix")!;
+        var hook = Yaml.LoadMapping(Repo.Read("azure.yaml"))
+            .Mapping("hooks")!.Mapping("postprovision")!.Mapping("posix")!;
         Assert.Equal("true", hook.Scalar("continueOnError"));
         Assert.DoesNotContain("set -e", Repo.Read("scripts/postprovision.sh"), StringComparison.Ordinal);
     }
@@ -159,7 +174,8 @@ public partial class AzdTests
             foreach (Match match in RequiredVariableRegex().Matches(File.ReadAllText(script)))
             {
                 var name = match.Groups["name"].Value;
-                Assert.True(outputs.Contains(name), $"{Path.GetFileName(script)} requires {name}, which main.bicep does not output");
+                Assert.True(outputs.Contains(name),
+                    $"{Path.GetFileName(script)} requires {name}, which main.bicep does not output");
             }
         }
     }
@@ -172,9 +188,12 @@ public partial class AzdTests
         Assert.True(values.ContainsKey("AZURE_ENV_NAME"));
         Assert.True(values.ContainsKey("AZURE_LOCATION"));
         Assert.Contains(values["MESSAGING_MODEL"], OrderDistribution.Messaging.MessagingModels.Spellings);
-        Assert.Contains(values["SERVICE_BUS_SKU"], BicepCompiler.Main["parameters"]!["serviceBusSku"]!["allowedValues"]!.AsArray().Select(v => v!.GetValue<string>()));
+        Assert.Contains(values["SERVICE_BUS_SKU"],
+            BicepCompiler.Main["parameters"]!["serviceBusSku"]!["allowedValues"]!.AsArray()
+            .Select(v => v!.GetValue<string>()));
         Assert.Contains(values["SERVICE_BUS_MESSAGING_UNITS"], MessagingUnits);
-        foreach (var key in new[] { "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS", "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS", "BINDING_CONSUMERS_PER_QUEUE" })
+        foreach (var key in new[] { "MAX_MESSAGES_COUNT", "MAX_ACTIVE_MESSAGES", "MAX_CONCURRENT_HANDLERS",
+            "SINGLE_MAX_ACTIVE_MESSAGES", "SINGLE_MAX_CONCURRENT_HANDLERS", "BINDING_CONSUMERS_PER_QUEUE" })
         {
             Assert.True(int.TryParse(values[key], out var number) && number > 0, $"{key}={values[key]}");
         }
@@ -183,7 +202,7 @@ public partial class AzdTests
     [Fact]
     public void Env_template_settings_reach_the_bicep_parameters_through_the_azd_environment()
     {
-        var parameters = string.Join('\n', BicepTests.MainParameters().Values);
+        var parameters = string.Join('\n', MainBicepTests.MainParameters().Values);
         var sync = Repo.Read("scripts/azd-env-sync.sh");
         foreach (var key in ModelSettings)
         {

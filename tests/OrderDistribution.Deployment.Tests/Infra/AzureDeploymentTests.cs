@@ -1,6 +1,8 @@
 namespace OrderDistribution.Deployment.Tests;
 
-/// <summary>Model switch, least privilege and the timers derived from the delivery deadline, as infra/ deploys them.</summary>
+/// <summary>
+/// Model switch, least privilege and the timers derived from the delivery deadline, as infra/ deploys them.
+/// </summary>
 public class AzureDeploymentTests
 {
     private const string Receiver = "4f6d3b9b-027b-4f4c-9142-0e5a2a2247e0";
@@ -27,7 +29,8 @@ public class AzureDeploymentTests
 
     [RequiresBicepTheory]
     [MemberData(nameof(ComponentSettings))]
-    public void A_change_to_the_components_starts_new_sidecars_because_every_app_template_changes_with_it(string parameter, object value)
+    public void A_change_to_the_components_starts_new_sidecars_because_every_app_template_changes_with_it(
+        string parameter, object value)
     {
         // A sidecar loads its components when it starts, and a component change alone makes no new revision.
         var before = InfraSnapshot.Default;
@@ -36,11 +39,14 @@ public class AzureDeploymentTests
 
         foreach (var app in after.ContainerApps)
         {
-            Assert.NotEqual(before.ContainerApp(app.Name).Env["DAPR_COMPONENTS_STAMP"], app.Env["DAPR_COMPONENTS_STAMP"]);
+            Assert.NotEqual(before.ContainerApp(app.Name).Env["DAPR_COMPONENTS_STAMP"],
+                app.Env["DAPR_COMPONENTS_STAMP"]);
         }
 
         static string Components(InfraSnapshot snapshot) => string.Join('\n', snapshot.Resources
-            .Where(r => r["type"]!.GetValue<string>().StartsWith("Microsoft.App/managedEnvironments/daprComponents", StringComparison.Ordinal))
+            .Where(r =>
+                r["type"]!.GetValue<string>()
+                .StartsWith("Microsoft.App/managedEnvironments/daprComponents", StringComparison.Ordinal))
             .Select(r => r.ToJsonString()));
     }
 
@@ -50,7 +56,8 @@ public class AzureDeploymentTests
         foreach (var app in Contract.AppIds)
         {
             // main.bicep imports a type, so its template names resources symbolically (languageVersion 2.0).
-            var module = Assert.Single(BicepCompiler.Resources(BicepCompiler.Main), r => r["name"]?.GetValue<string>() == $"app-{app}");
+            var module = Assert.Single(BicepCompiler.Resources(BicepCompiler.Main),
+                r => r["name"]?.GetValue<string>() == $"app-{app}");
             var dependsOn = module["dependsOn"]!.AsArray().Select(d => d!.GetValue<string>()).ToList();
             Assert.Contains("daprComponents", dependsOn);
             Assert.Contains("queueRoles", dependsOn);
@@ -76,7 +83,8 @@ public class AzureDeploymentTests
             (InfraSnapshot.UserPrincipalId, Contract.IngressQueue, Sender),
         };
 
-        var actual = InfraSnapshot.Default.RoleAssignments.Where(a => a.ScopeType == "queues").Select(a => (a.Who, a.ScopeName, a.RoleId));
+        var actual = InfraSnapshot.Default.RoleAssignments.Where(a => a.ScopeType == "queues")
+            .Select(a => (a.Who, a.ScopeName, a.RoleId));
         Assert.Equal(expected.Order(), actual.Order());
     }
 
@@ -90,7 +98,8 @@ public class AzureDeploymentTests
             var scaler = $"id-{app.Name}-scaler";
             Assert.Contains(scaler, owners);
             // The scale rule signs in with the scaler's identity, which only the platform may use (lifecycle None).
-            Assert.Matches($"/userAssignedIdentities/{scaler}-[a-z0-9]+$", app.ScaleRule["identity"]!.GetValue<string>());
+            Assert.Matches($"/userAssignedIdentities/{scaler}-[a-z0-9]+$",
+                app.ScaleRule["identity"]!.GetValue<string>());
             var settings = Assert.Single(app.Configuration["identitySettings"]!.AsArray())!;
             Assert.Equal(app.ScaleRule["identity"]!.GetValue<string>(), settings["identity"]!.GetValue<string>());
             Assert.Equal("None", settings["lifecycle"]!.GetValue<string>());
@@ -137,17 +146,22 @@ public class AzureDeploymentTests
     [RequiresBicepTheory]
     [InlineData("pubsub-bulk")]
     [InlineData("bindings")]
-    public void Every_component_signs_in_with_its_apps_system_assigned_identity_so_no_app_holds_a_service_bus_right_twice(string model)
+    public void Every_component_signs_in_as_its_apps_system_assigned_identity_so_no_app_holds_a_service_bus_right_twice(
+        string model)
     {
         var snapshot = InfraSnapshot.Of(("messagingModel", model));
-        Assert.All(snapshot.Components, component => Assert.False(component.Metadata.ContainsKey("azureClientId"), component.Name));
-        var serviceBusHolders = snapshot.RoleAssignments.Where(a => a.ScopeType == "queues" && a.RoleId != Owner && a.Who != InfraSnapshot.UserPrincipalId).ToList();
+        Assert.All(snapshot.Components,
+            component => Assert.False(component.Metadata.ContainsKey("azureClientId"), component.Name));
+        var serviceBusHolders = snapshot.RoleAssignments.Where(a => a.ScopeType == "queues" && a.RoleId != Owner
+            && a.Who != InfraSnapshot.UserPrincipalId).ToList();
         Assert.All(serviceBusHolders, a => Assert.EndsWith(" (system-assigned)", a.Who, StringComparison.Ordinal));
-        Assert.Equal(serviceBusHolders.Count, serviceBusHolders.Select(a => (a.ScopeName, a.RoleId, a.Who)).Distinct().Count());
+        Assert.Equal(serviceBusHolders.Count,
+            serviceBusHolders.Select(a => (a.ScopeName, a.RoleId, a.Who)).Distinct().Count());
         Assert.All(snapshot.ContainerApps, app =>
         {
             Assert.Equal("SystemAssigned,UserAssigned", app.Resource["identity"]!["type"]!.GetValue<string>());
-            Assert.Equal([$"id-{app.Name}", $"id-{app.Name}-scaler"], app.UserAssignedIdentities.Select(i => i[..i.LastIndexOf('-')]));
+            Assert.Equal([$"id-{app.Name}", $"id-{app.Name}-scaler"],
+                app.UserAssignedIdentities.Select(i => i[..i.LastIndexOf('-')]));
         });
     }
 
@@ -162,7 +176,9 @@ public class AzureDeploymentTests
         Assert.All(publishers, a => Assert.Equal("components", a.ScopeType));
         Assert.Equal(Contract.AppIds.Select(app => $"id-{app}").Order(), publishers.Select(a => a.Who).Order());
         Assert.All(snapshot.ContainerApps, app =>
-            Assert.Equal(app.Env["AZURE_CLIENT_ID"], app.Env[OrderDistribution.ServiceDefaults.ServiceDefaultsExtensions.ManagedIdentityClientIdKey.Replace(":", "__", StringComparison.Ordinal)]));
+            Assert.Equal(app.Env["AZURE_CLIENT_ID"],
+                app.Env[OrderDistribution.ServiceDefaults.ServiceDefaultsExtensions.ManagedIdentityClientIdKey.Replace(
+                ":", "__", StringComparison.Ordinal)]));
 
         // The sidecars' exporter takes only an instrumentation key, which Application Insights now refuses.
         var environment = Assert.Single(snapshot.OfType("Microsoft.App/managedEnvironments"));
@@ -180,10 +196,11 @@ public class AzureDeploymentTests
     [InlineData("", null)]
     [InlineData("ServicePrincipal", "ServicePrincipal")]
     [InlineData("User", "User")]
-    public void The_users_role_assignments_take_the_principal_type_given_and_else_leave_it_to_arm(string given, string? expected)
+    public void The_users_role_assignments_take_the_principal_type_given_and_else_leave_it_to_arm(string given,
+        string? expected)
     {
         // azd sets no AZURE_PRINCIPAL_TYPE: a guessed User would make ARM refuse them for a service principal (CI).
-        Assert.Equal("${AZURE_PRINCIPAL_TYPE}", BicepTests.MainParameters()["principalType"]);
+        Assert.Equal("${AZURE_PRINCIPAL_TYPE}", MainBicepTests.MainParameters()["principalType"]);
         var assignments = InfraSnapshot.Of(("principalType", given)).OfType("Microsoft.Authorization/roleAssignments")
             .Where(r => r["properties"]!["principalId"]!.GetValue<string>() == InfraSnapshot.UserPrincipalId)
             .ToList();
@@ -206,7 +223,8 @@ public class AzureDeploymentTests
     [RequiresBicepFact]
     public void Every_inbound_component_has_a_bounded_retry_policy_and_no_circuit_breaker()
     {
-        var policies = InfraSnapshot.Default.OfType("Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies").ToList();
+        var policies = InfraSnapshot.Default.OfType(
+            "Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies").ToList();
 
         Assert.Equal(InboundComponents.Order(StringComparer.Ordinal),
             policies.Select(p => p["name"]!.GetValue<string>().Split('/')[1]).Order(StringComparer.Ordinal));
@@ -225,8 +243,10 @@ public class AzureDeploymentTests
     {
         var deadline = BicepCompiler.Main["parameters"]!["requestDeadlineSeconds"]!["defaultValue"]!.GetValue<int>();
         Assert.Equal(RequestDeadline.Longest(), TimeSpan.FromSeconds(deadline));
-        Assert.All(InfraSnapshot.Default.ContainerApps, app => Assert.Equal("00:00:10", app.Env["Messaging__RequestDeadline"]));
-        Assert.All(InfraSnapshot.Of(("requestDeadlineSeconds", 45)).ContainerApps, app => Assert.Equal("00:00:45", app.Env["Messaging__RequestDeadline"]));
+        Assert.All(InfraSnapshot.Default.ContainerApps,
+            app => Assert.Equal("00:00:10", app.Env["Messaging__RequestDeadline"]));
+        Assert.All(InfraSnapshot.Of(("requestDeadlineSeconds", 45)).ContainerApps,
+            app => Assert.Equal("00:00:45", app.Env["Messaging__RequestDeadline"]));
     }
 
     [RequiresBicepTheory]
@@ -238,26 +258,35 @@ public class AzureDeploymentTests
         var snapshot = InfraSnapshot.Of(("requestDeadlineSeconds", deadline));
         foreach (var name in InboundComponents)
         {
-            var policy = Assert.Single(snapshot.OfType("Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies"),
+            var policy = Assert.Single(
+                snapshot.OfType("Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies"),
                 p => p["name"]!.GetValue<string>().Split('/')[1] == name)["properties"]!["inboundPolicy"]!;
             var attempt = policy["timeoutPolicy"]!["responseTimeoutInSeconds"]!.GetValue<int>();
             var retries = policy["httpRetryPolicy"]!["maxRetries"]!.GetValue<int>();
-            var maxInterval = policy["httpRetryPolicy"]!["retryBackOff"]!["maxIntervalInMilliseconds"]!.GetValue<int>() / 1000;
+            var maxInterval =
+                policy["httpRetryPolicy"]!["retryBackOff"]!["maxIntervalInMilliseconds"]!.GetValue<int>() / 1000;
             var longestDelivery = (retries + 1) * attempt + retries * maxInterval;
             var component = snapshot.Component(name);
             var handlerTimeout = component.IntMetadata("handlerTimeoutInSec");
             var lockRenewal = component.IntMetadata("lockRenewalInSec");
 
             // One attempt may take the whole deadline; the inbound timeout only cuts off a hanging app.
-            Assert.True(attempt >= deadline + 5, $"{name}: inbound attempt timeout {attempt} s leaves no margin over the {deadline} s deadline");
+            Assert.True(attempt >= deadline + 5,
+                $"{name}: inbound attempt timeout {attempt} s leaves no margin over the {deadline} s deadline");
             // Dapr's handler timeout must not cancel a delivery that is still retrying.
-            Assert.True(handlerTimeout > longestDelivery, $"{name}: handlerTimeoutInSec {handlerTimeout} <= longest delivery {longestDelivery} s");
+            Assert.True(handlerTimeout > longestDelivery,
+                $"{name}: handlerTimeoutInSec {handlerTimeout} <= longest delivery {longestDelivery} s");
 
             // The lock survives one failed renewal and covers an unrenewed attempt several times over.
-            var queue = name == Contract.PubSubName ? Contract.IngressQueue : Contract.Bindings.Single(b => b.Name == name).Queue;
-            var lockDuration = System.Xml.XmlConvert.ToTimeSpan(snapshot.Single("Microsoft.ServiceBus/namespaces/queues", queue)["properties"]!["lockDuration"]!.GetValue<string>());
-            Assert.True(lockDuration.TotalSeconds >= 2 * lockRenewal + 10, $"lock {lockDuration} vs renewal every {lockRenewal} s");
-            Assert.True(lockDuration.TotalSeconds >= 3 * Math.Min(deadline, 10) && lockDuration.TotalSeconds >= attempt, $"lock {lockDuration} vs deadline {deadline} s");
+            var queue = name == Contract.PubSubName ? Contract.IngressQueue : Contract.Bindings.Single(b =>
+                b.Name == name).Queue;
+            var lockDuration = System.Xml.XmlConvert.ToTimeSpan(
+                snapshot.Single("Microsoft.ServiceBus/namespaces/queues",
+                queue)["properties"]!["lockDuration"]!.GetValue<string>());
+            Assert.True(lockDuration.TotalSeconds >= 2 * lockRenewal + 10,
+                $"lock {lockDuration} vs renewal every {lockRenewal} s");
+            Assert.True(lockDuration.TotalSeconds >= 3 * Math.Min(deadline, 10) && lockDuration.TotalSeconds >= attempt,
+                $"lock {lockDuration} vs deadline {deadline} s");
         }
     }
 
@@ -275,7 +304,8 @@ public class AzureDeploymentTests
         // the app one message at a time.
         using var rendered = RenderedBindings.Default();
         var local = rendered.Components
-            .Where(c => c.Type == "bindings.rabbitmq" && (c["direction"] ?? "input").Contains("input", StringComparison.Ordinal))
+            .Where(c => c.Type == "bindings.rabbitmq"
+                && (c["direction"] ?? "input").Contains("input", StringComparison.Ordinal))
             .GroupBy(c => c["queueName"] ?? "")
             .ToDictionary(g => g.Key, g => g.Count());
         var inputQueues = Contract.Bindings.Where(b => b.Direction == "input").Select(b => b.Queue).ToList();
@@ -285,7 +315,8 @@ public class AzureDeploymentTests
         // In Azure, with main.parameters.json's default: one Service Bus input binding per queue, with that many
         // handlers (and twice as many locked).
         var snapshot = InfraSnapshot.Of(("messagingModel", "bindings"));
-        Assert.Equal($"${{BINDING_CONSUMERS_PER_QUEUE={perQueue}}}", BicepTests.MainParameters()["bindingConsumersPerQueue"]);
+        Assert.Equal($"${{BINDING_CONSUMERS_PER_QUEUE={perQueue}}}",
+            MainBicepTests.MainParameters()["bindingConsumersPerQueue"]);
         foreach (var binding in Contract.Bindings.Where(b => b.Direction == "input"))
         {
             var component = snapshot.Component(binding.Name);

@@ -72,7 +72,9 @@ internal static class BicepCompiler
             return onPath;
         }
 
-        if (!OperatingSystem.IsLinux() || System.Runtime.InteropServices.RuntimeInformation.OSArchitecture != System.Runtime.InteropServices.Architecture.X64)
+        if (!OperatingSystem.IsLinux()
+            || System.Runtime.InteropServices.RuntimeInformation.OSArchitecture
+                != System.Runtime.InteropServices.Architecture.X64)
         {
             return null;
         }
@@ -89,7 +91,8 @@ internal static class BicepCompiler
         var mode = File.GetUnixFileMode(binary);
         if (!mode.HasFlag(UnixFileMode.UserExecute))
         {
-            File.SetUnixFileMode(binary, mode | UnixFileMode.UserExecute | UnixFileMode.GroupExecute | UnixFileMode.OtherExecute);
+            File.SetUnixFileMode(binary,
+                mode | UnixFileMode.UserExecute | UnixFileMode.GroupExecute | UnixFileMode.OtherExecute);
         }
 
         return binary;

@@ -36,7 +36,8 @@ public class BicepLinterConfigTests
         foreach (var rule in RulesOffByDefault)
         {
             var level = rules[rule]?["level"]?.GetValue<string>();
-            Assert.True(level is "warning" or "error", $"{ConfigFile}: {rule} is at level '{level ?? "(unset)"}', not warning or error");
+            Assert.True(level is "warning" or "error",
+                $"{ConfigFile}: {rule} is at level '{level ?? "(unset)"}', not warning or error");
         }
     }
 

@@ -16,8 +16,10 @@ internal sealed record DeployedApp(JsonObject Resource)
         e => e!["name"]!.GetValue<string>(),
         e => e!["value"]?.ToString() ?? $"secretref:{e!["secretRef"]}");
 
-    public JsonObject ScaleRule => Resource["properties"]!["template"]!["scale"]!["rules"]!.AsArray().Single()!["custom"]!.AsObject();
+    public JsonObject ScaleRule =>
+        Resource["properties"]!["template"]!["scale"]!["rules"]!.AsArray().Single()!["custom"]!.AsObject();
 
     public IReadOnlyList<string> UserAssignedIdentities =>
-        Resource["identity"]!["userAssignedIdentities"]!.AsObject().Select(i => InfraSnapshot.LastSegment(i.Key)).ToList();
+        Resource["identity"]!["userAssignedIdentities"]!.AsObject().Select(i => InfraSnapshot.LastSegment(i.Key))
+            .ToList();
 }

@@ -11,9 +11,11 @@ internal sealed record DeployedComponent(JsonObject Resource)
     public string ComponentType => Resource["properties"]!["componentType"]!.GetValue<string>();
 
     public IReadOnlyDictionary<string, string> Metadata =>
-        Resource["properties"]!["metadata"]!.AsArray().ToDictionary(m => m!["name"]!.GetValue<string>(), m => m!["value"]!.ToString());
+        Resource["properties"]!["metadata"]!.AsArray()
+            .ToDictionary(m => m!["name"]!.GetValue<string>(), m => m!["value"]!.ToString());
 
-    public IReadOnlyList<string> Scopes => Resource["properties"]!["scopes"]!.AsArray().Select(s => s!.GetValue<string>()).ToList();
+    public IReadOnlyList<string> Scopes =>
+        Resource["properties"]!["scopes"]!.AsArray().Select(s => s!.GetValue<string>()).ToList();
 
     public int IntMetadata(string key) => int.Parse(Metadata[key], CultureInfo.InvariantCulture);
 }

@@ -26,7 +26,9 @@ internal sealed class InfraSnapshot
         Outputs = snapshot["outputs"]!.AsObject();
     }
 
-    /// <summary>The deployment with main.parameters.json's defaults (pubsub, bulk, Standard) and a user principal.</summary>
+    /// <summary>
+    /// The deployment with main.parameters.json's defaults (pubsub, bulk, Standard) and a user principal.
+    /// </summary>
     public static InfraSnapshot Default => Of();
 
     /// <summary>The deployment for these parameters; the rest as main.parameters.json's defaults.</summary>
@@ -58,7 +60,8 @@ internal sealed class InfraSnapshot
 
     public JsonObject Outputs { get; }
 
-    public string Output(string name) => Outputs[name]?.ToString() ?? throw new Xunit.Sdk.XunitException($"main.bicep has no output {name}");
+    public string Output(string name) => Outputs[name]?.ToString()
+        ?? throw new Xunit.Sdk.XunitException($"main.bicep has no output {name}");
 
     public IEnumerable<JsonObject> OfType(string type) => Resources.Where(r => r["type"]!.GetValue<string>() == type);
 
@@ -69,16 +72,21 @@ internal sealed class InfraSnapshot
         OfType("Microsoft.App/managedEnvironments/daprComponents").Select(r => new DeployedComponent(r)).ToList();
 
     public DeployedComponent Component(string name) =>
-        Components.SingleOrDefault(c => c.Name == name) ?? throw new Xunit.Sdk.XunitException($"infra/ deploys no Dapr component {name}");
+        Components.SingleOrDefault(c => c.Name == name)
+            ?? throw new Xunit.Sdk.XunitException($"infra/ deploys no Dapr component {name}");
 
-    public IReadOnlyList<DeployedApp> ContainerApps => OfType("Microsoft.App/containerApps").Select(r => new DeployedApp(r)).ToList();
+    public IReadOnlyList<DeployedApp> ContainerApps =>
+        OfType("Microsoft.App/containerApps").Select(r => new DeployedApp(r)).ToList();
 
     public DeployedApp ContainerApp(string name) => Assert.Single(ContainerApps, a => a.Name == name);
 
-    public IReadOnlyList<string> Queues => OfType("Microsoft.ServiceBus/namespaces/queues").Select(r => LastSegment(r["name"]!.GetValue<string>())).ToList();
+    public IReadOnlyList<string> Queues =>
+        OfType("Microsoft.ServiceBus/namespaces/queues").Select(r => LastSegment(r["name"]!.GetValue<string>()))
+        .ToList();
 
     public IReadOnlyList<string> BlobContainers =>
-        OfType("Microsoft.Storage/storageAccounts/blobServices/containers").Select(r => LastSegment(r["name"]!.GetValue<string>())).ToList();
+        OfType("Microsoft.Storage/storageAccounts/blobServices/containers")
+            .Select(r => LastSegment(r["name"]!.GetValue<string>())).ToList();
 
     public IReadOnlyList<RoleAssignment> RoleAssignments =>
         OfType("Microsoft.Authorization/roleAssignments").Select(RoleAssignment.From).ToList();
@@ -102,11 +110,14 @@ internal sealed class InfraSnapshot
             var main = Path.GetRelativePath(folder, Repo.PathOf(BicepCompiler.MainFile)).Replace('\\', '/');
             var file = Path.Combine(folder, "deployment.bicepparam");
             File.WriteAllText(file, $"using '{main}'\n{parameters}");
-            var (exitCode, output) = BicepCompiler.Run("snapshot", file, "--subscription-id", SubscriptionId, "--location", Location);
+            var (exitCode, output) = BicepCompiler.Run("snapshot", file, "--subscription-id", SubscriptionId,
+                "--location", Location);
             var result = Path.Combine(folder, "deployment.snapshot.json");
-            Assert.True(exitCode == 0 && File.Exists(result), $"bicep snapshot: exit {exitCode}\n{output}\n{parameters}");
+            Assert.True(exitCode == 0 && File.Exists(result),
+                $"bicep snapshot: exit {exitCode}\n{output}\n{parameters}");
             var snapshot = JsonNode.Parse(File.ReadAllText(result))!.AsObject();
-            Assert.True(snapshot["diagnostics"] is not JsonArray { Count: > 0 }, $"bicep snapshot diagnostics: {snapshot["diagnostics"]}");
+            Assert.True(snapshot["diagnostics"] is not JsonArray { Count: > 0 },
+                $"bicep snapshot diagnostics: {snapshot["diagnostics"]}");
             return new InfraSnapshot(snapshot);
         }
         finally

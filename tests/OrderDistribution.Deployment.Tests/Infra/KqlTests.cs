@@ -3,6 +3,10 @@ using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Deployment.Tests;
 
+/// <summary>
+/// The KQL queries (scripts/kql) against the apps' code and settings and a telemetry sample in Application Insights'
+/// shape: what they filter, what they keep, and that they parse.
+/// </summary>
 public class KqlTests
 {
     private static IEnumerable<string> KqlFiles() =>
@@ -31,7 +35,8 @@ public class KqlTests
     public void The_apps_turn_adaptive_sampling_off_so_cycle_time_sees_the_first_and_last_request(string settingsFile)
     {
         Assert.Equal("false", AppSettings.Load(settingsFile)["ApplicationInsights:EnableAdaptiveSampling"]);
-        Assert.Contains("EnableAdaptiveSampling false", Repo.Read("scripts/kql/cycle-time.kql"), StringComparison.Ordinal);
+        Assert.Contains("EnableAdaptiveSampling false", Repo.Read("scripts/kql/cycle-time.kql"),
+            StringComparison.Ordinal);
     }
 
     [Fact]
@@ -41,13 +46,18 @@ public class KqlTests
 
         // The start: the placeholder scripts/query-kql.sh fills with --scheduled-at, never the first delivery.
         Assert.Contains("\nlet scheduledAt = datetime(null);\n", query, StringComparison.Ordinal);
-        Assert.Contains("placeholder='let scheduledAt = datetime(null);'", Repo.Read("scripts/query-kql.sh"), StringComparison.Ordinal);
+        Assert.Contains("placeholder='let scheduledAt = datetime(null);'", Repo.Read("scripts/query-kql.sh"),
+            StringComparison.Ordinal);
         // The end: the last event the receivers send when a delivery's stores have ended, not the last request,
         // which a delivery of only RETRY or DROP entries ends too (answered 200).
-        Assert.Contains($"| where name == \"{OrderDistribution.Receiver.StoredOrdersTelemetry.EventName}\"", query, StringComparison.Ordinal);
-        Assert.Contains($"toint(customMeasurements.{OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount})", query, StringComparison.Ordinal);
-        Assert.Contains("summarize lastStored = max(timestamp), storedOrders = sum(storedCount)\n", query, StringComparison.Ordinal);
-        Assert.Contains("cycleSeconds = datetime_diff(\"millisecond\", lastStored, scheduledAt)", query, StringComparison.Ordinal);
+        Assert.Contains($"| where name == \"{OrderDistribution.Receiver.StoredOrdersTelemetry.EventName}\"", query,
+            StringComparison.Ordinal);
+        Assert.Contains($"toint(customMeasurements.{OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount})",
+            query, StringComparison.Ordinal);
+        Assert.Contains("summarize lastStored = max(timestamp), storedOrders = sum(storedCount)\n", query,
+            StringComparison.Ordinal);
+        Assert.Contains("cycleSeconds = datetime_diff(\"millisecond\", lastStored, scheduledAt)", query,
+            StringComparison.Ordinal);
         Assert.DoesNotContain("lastAnswered, scheduledAt)", query, StringComparison.Ordinal);
     }
 
@@ -60,7 +70,8 @@ public class KqlTests
         {
             Assert.Equal(OrderDistribution.Receiver.StoredOrdersTelemetry.EventName, row["name"]!.GetValue<string>());
             Assert.StartsWith("receiver-", row["cloud_RoleName"]!.GetValue<string>(), StringComparison.Ordinal);
-            Assert.True(row["customMeasurements"]![OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount]!.GetValue<double>() > 0);
+            var stored = row["customMeasurements"]![OrderDistribution.Receiver.StoredOrdersTelemetry.StoredCount]!;
+            Assert.True(stored.GetValue<double>() > 0);
             Assert.True(MessagingModels.TryParse(
                 TelemetrySample.Dimension(row, OrderDistribution.Receiver.StoredOrdersTelemetry.Model), out _));
         });
@@ -70,7 +81,8 @@ public class KqlTests
     public void The_hand_written_sample_says_it_is_hand_written()
     {
         Assert.Contains("hand-written", TelemetrySample.HandWritten, StringComparison.Ordinal);
-        var about = System.Text.Json.Nodes.JsonNode.Parse(Repo.Read(TelemetrySample.HandWritten))!["about"]!.GetValue<string>();
+        var about = System.Text.Json.Nodes.JsonNode.Parse(
+            Repo.Read(TelemetrySample.HandWritten))!["about"]!.GetValue<string>();
         Assert.StartsWith("HAND-WRITTEN, not recorded", about, StringComparison.Ordinal);
     }
 
@@ -86,7 +98,8 @@ public class KqlTests
         Assert.True(ApplicationInsightsLevel(settings, AppTypeNamed("RequestRun").FullName!) <= Level.Information);
         // Everything else stays at Warning, so a burst does not flood Application Insights.
         Assert.Equal(Level.Warning, ApplicationInsightsLevel(settings, "Microsoft.AspNetCore.Hosting.Diagnostics"));
-        Assert.Contains("customDimensions.RetryCount", Repo.Read("scripts/kql/retry-drop.kql"), StringComparison.Ordinal);
+        Assert.Contains("customDimensions.RetryCount", Repo.Read("scripts/kql/retry-drop.kql"),
+            StringComparison.Ordinal);
     }
 
     [Fact]
@@ -98,7 +111,8 @@ public class KqlTests
         {
             var pipelines = TelemetrySample.Pipelines(query).ToList();
             Assert.True(pipelines.Count > 0, $"{name} reads no table of the sample");
-            Assert.All(pipelines, p => Assert.True(p.Kept > 0, $"{name}: its filters on {p.Table} keep no row of the sample"));
+            Assert.All(pipelines,
+                p => Assert.True(p.Kept > 0, $"{name}: its filters on {p.Table} keep no row of the sample"));
         }
     }
 
@@ -106,7 +120,8 @@ public class KqlTests
     public void Every_trace_of_the_sample_is_a_line_the_apps_log_under_the_category_they_log_it()
     {
         var sources = Directory.GetFiles(Repo.PathOf("src"), "*.cs", SearchOption.AllDirectories)
-            .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
+            .Where(f =>
+                !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
             // A template split over lines ("..." +\n "...") is read as the one string it compiles to.
             .Select(f => Regex.Replace(File.ReadAllText(f), "\"\\s*\\+\\s*\"", ""))
             .ToList();
@@ -129,13 +144,18 @@ public class KqlTests
     public void Publish_errors_reads_every_failed_publish_the_apps_can_name_and_no_other_failure()
     {
         var query = Repo.Read("scripts/kql/publish-errors.kql");
-        var filter = new Regex(Regex.Match(query, @"where failure matches regex @""(?<regex>[^""]+)""").Groups["regex"].Value);
-        var destination = new Regex(Regex.Match(query, @"destination = extract\(@""(?<regex>[^""]+)"", 1, failure\)").Groups["regex"].Value);
+        var filter = new Regex(
+            Regex.Match(query, @"where failure matches regex @""(?<regex>[^""]+)""").Groups["regex"].Value);
+        var destination = new Regex(
+            Regex.Match(query, @"destination = extract\(@""(?<regex>[^""]+)"", 1, failure\)").Groups["regex"].Value);
 
         // Every failure text the publishing code writes (interpolated strings ending in "failed: {...}") matches.
         var written = Directory.GetFiles(Repo.PathOf("src"), "*.cs", SearchOption.AllDirectories)
-            .Where(f => f.Contains("Outbound", StringComparison.Ordinal) || f.Contains("Distributor", StringComparison.Ordinal))
-            .SelectMany(f => Regex.Matches(File.ReadAllText(f), @"\$""(?<text>[^""]* failed: \{[^""]*)""").Select(m => m.Groups["text"].Value))
+            .Where(f => f.Contains("Outbound", StringComparison.Ordinal)
+                || f.Contains("Distributor", StringComparison.Ordinal))
+            .SelectMany(f =>
+                Regex.Matches(File.ReadAllText(f), @"\$""(?<text>[^""]* failed: \{[^""]*)""")
+                .Select(m => m.Groups["text"].Value))
             .ToList();
         Assert.True(written.Count >= 3, string.Join('\n', written));
         foreach (var text in written)
@@ -145,7 +165,8 @@ public class KqlTests
             Assert.Equal("17", destination.Match(example).Groups[1].Value);
         }
 
-        // In the sample: the distributor's three failed publishes, by destination; the receiver's dropped entry is not one.
+        // In the sample: the distributor's three failed publishes, by destination; the receiver's dropped entry is not
+        // one.
         var found = TelemetrySample.Rows("traces")
             .Select(row => TelemetrySample.Dimension(row, "FirstFailure"))
             .Where(failure => filter.IsMatch(failure))
@@ -157,9 +178,11 @@ public class KqlTests
     [Fact]
     public void Publish_errors_counts_failed_grpc_calls_to_the_sidecar_not_the_apps_own_routes()
     {
-        var failedCalls = TelemetrySample.Pipelines(Repo.Read("scripts/kql/publish-errors.kql")).Single(p => p.Table == "dependencies");
+        var failedCalls = TelemetrySample.Pipelines(Repo.Read("scripts/kql/publish-errors.kql"))
+            .Single(p => p.Table == "dependencies");
         Assert.Equal(1, failedCalls.Kept);
-        Assert.Contains("| where name contains \"/dapr.proto.runtime.v1.Dapr/\"", Repo.Read("scripts/kql/publish-errors.kql"), StringComparison.Ordinal);
+        Assert.Contains("| where name contains \"/dapr.proto.runtime.v1.Dapr/\"",
+            Repo.Read("scripts/kql/publish-errors.kql"), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -169,63 +192,6 @@ public class KqlTests
         var files = KqlFiles().Select(f => Path.GetRelativePath(Repo.Root, f)).ToArray();
         var (exitCode, output) = Repo.Run("node", ["scripts/kql-check.js", .. files]);
         Assert.True(exitCode == 0, output);
-    }
-
-    [Fact]
-    public void The_burst_workbooks_queries_parse_against_the_telemetry_schema()
-    {
-        RequiredTools.KqlChecker();
-        var folder = Directory.CreateTempSubdirectory("workbook-kql-").FullName;
-        try
-        {
-            var files = Workbook.Queries().Select(q =>
-            {
-                var file = Path.Combine(folder, q.Key + ".kql");
-                File.WriteAllText(file, q.Value);
-                return file;
-            }).ToArray();
-            Assert.Equal(3, files.Length);
-
-            var (exitCode, output) = Repo.Run("node", ["scripts/kql-check.js", .. files]);
-            Assert.True(exitCode == 0, output);
-        }
-        finally
-        {
-            Directory.Delete(folder, recursive: true);
-        }
-    }
-
-    [Fact]
-    public void The_burst_workbook_shows_cycle_time_throughput_per_5_s_retries_drops_and_dead_letters_per_model()
-    {
-        var queries = Workbook.Queries();
-
-        // Cycle time per burst: to the last order a receiver stored (as cycle-time.kql), from the scheduled instant when given.
-        Assert.Contains($"| where name == \"{OrderDistribution.Receiver.StoredOrdersTelemetry.EventName}\"", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("lastStored = maxif(timestamp, origin == \"store\")", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("cycleSeconds = datetime_diff(\"millisecond\", lastStored, start)", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("let scheduledAt = todatetime(\"{ScheduledAt}\");", queries["bursts"], StringComparison.Ordinal);
-        Assert.Contains("bin(timestamp, 5s)", queries["throughput"], StringComparison.Ordinal);
-        Assert.Contains("customDimensions.RetryCount", queries["retries-drops"], StringComparison.Ordinal);
-        Assert.Contains("format startswith \"Dropped entry\"", queries["retries-drops"], StringComparison.Ordinal);
-
-        // Per model: the routes the apps serve name the model.
-        var routes = new OrderDistribution.Messaging.Inbound.OrderRoutes("q-order-express", "q-order-express-input");
-        foreach (var (route, model) in new[] { (routes.Bulk, "pubsub-bulk"), (routes.Single, "pubsub-single"), (routes.Binding, "bindings") })
-        {
-            var suffix = route[route.LastIndexOf('-')..];
-            Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["bursts"], StringComparison.Ordinal);
-            Assert.Contains($"name endswith \"{suffix}\", \"{model}\"", queries["throughput"], StringComparison.Ordinal);
-        }
-
-        Assert.Contains("isnotempty(tostring(customDimensions.Model)), tostring(customDimensions.Model)", queries["retries-drops"], StringComparison.Ordinal);
-
-        // Dead letters: Service Bus's own metric, per queue.
-        var metric = Workbook.Item("dead-letters")["content"]!;
-        Assert.Equal(["__SERVICE_BUS_ID__"], metric["resourceIds"]!.AsArray().Select(n => n!.GetValue<string>()));
-        var deadLetters = Assert.Single(metric["metrics"]!.AsArray())!;
-        Assert.Equal("microsoft.servicebus/namespaces--DeadletteredMessages", deadLetters["metric"]!.GetValue<string>());
-        Assert.Equal(["EntityName"], deadLetters["splitBy"]!.AsArray().Select(n => n!.GetValue<string>()));
     }
 
     [Fact]
@@ -248,24 +214,10 @@ public class KqlTests
 
     /// <summary>The one type of the apps' assemblies with this name.</summary>
     private static Type AppTypeNamed(string name) =>
-        Assert.Single(new[] { typeof(OrderDistribution.Messaging.Inbound.OrderRoutes).Assembly, typeof(OrderDistribution.Receiver.BlobOrderStore).Assembly }
+        Assert.Single(
+            new[] { typeof(OrderDistribution.Messaging.Inbound.OrderRoutes).Assembly,
+            typeof(OrderDistribution.Receiver.BlobOrderStore).Assembly }
             .SelectMany(a => a.GetTypes()), t => t.Name == name);
-
-    /// <summary>infra/workbook/bursts.workbook.json, the workbook main.bicep deploys.</summary>
-    internal static class Workbook
-    {
-        public const string File = "infra/workbook/bursts.workbook.json";
-
-        public static System.Text.Json.Nodes.JsonObject Item(string name) =>
-            System.Text.Json.Nodes.JsonNode.Parse(Repo.Read(File))!["items"]!.AsArray()
-                .Single(item => item!["name"]!.GetValue<string>() == name)!.AsObject();
-
-        /// <summary>The KQL items' queries by item name.</summary>
-        public static Dictionary<string, string> Queries() =>
-            System.Text.Json.Nodes.JsonNode.Parse(Repo.Read(File))!["items"]!.AsArray()
-                .Where(item => item!["type"]!.GetValue<int>() == 3)
-                .ToDictionary(item => item!["name"]!.GetValue<string>(), item => item!["content"]!["query"]!.GetValue<string>());
-    }
 
     private enum Level
     {

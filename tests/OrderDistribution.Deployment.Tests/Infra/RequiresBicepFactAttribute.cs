@@ -2,10 +2,13 @@ using System.Runtime.CompilerServices;
 
 namespace OrderDistribution.Deployment.Tests;
 
-/// <summary>A fact that needs the Bicep compiler; skipped, with the reason, where there is none for this platform.</summary>
+/// <summary>
+/// A fact that needs the Bicep compiler; skipped, with the reason, where there is none for this platform.
+/// </summary>
 public sealed class RequiresBicepFactAttribute : FactAttribute
 {
-    public RequiresBicepFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+    public RequiresBicepFactAttribute([CallerFilePath] string? sourceFilePath = null,
+        [CallerLineNumber] int sourceLineNumber = -1)
         : base(sourceFilePath, sourceLineNumber)
     {
         if (BicepCompiler.Path is null)

@@ -2,7 +2,9 @@ using System.Text.Json.Nodes;
 
 namespace OrderDistribution.Deployment.Tests;
 
-/// <summary>One role assignment: who (an identity's name, an app's system identity, or a principal id), on what, which role.</summary>
+/// <summary>
+/// One role assignment: who (an identity's name, an app's system identity, or a principal id), on what, which role.
+/// </summary>
 internal sealed record RoleAssignment(string Who, string ScopeType, string ScopeName, string RoleId)
 {
     public static RoleAssignment From(JsonObject resource)
@@ -10,12 +12,14 @@ internal sealed record RoleAssignment(string Who, string ScopeType, string Scope
         var id = resource["id"]!.GetValue<string>();
         // Evaluated: SCOPE/providers/Microsoft.Authorization/roleAssignments/GUID; with a principal known only
         // once deployed: [extensionResourceId('SCOPE', ...)].
-        var scope = id.StartsWith('[') ? FirstQuoted(id) : id[..id.IndexOf("/providers/Microsoft.Authorization/", StringComparison.Ordinal)];
+        var scope = id.StartsWith('[') ? FirstQuoted(
+            id) : id[..id.IndexOf("/providers/Microsoft.Authorization/", StringComparison.Ordinal)];
         var segments = scope.Split('/');
         var principal = resource["properties"]!["principalId"]!.GetValue<string>();
         var who = !principal.StartsWith('[')
             ? principal
-            : FirstQuoted(principal) is var owner && owner.Contains("/Microsoft.App/containerApps/", StringComparison.Ordinal)
+            : FirstQuoted(principal) is var owner
+                && owner.Contains("/Microsoft.App/containerApps/", StringComparison.Ordinal)
                 ? $"{InfraSnapshot.LastSegment(owner)} (system-assigned)"
                 : WithoutToken(InfraSnapshot.LastSegment(FirstQuoted(principal)));
         var role = InfraSnapshot.LastSegment(resource["properties"]!["roleDefinitionId"]!.GetValue<string>());

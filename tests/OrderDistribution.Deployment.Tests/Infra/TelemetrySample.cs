@@ -27,13 +27,17 @@ internal static partial class TelemetrySample
 
     public static string Dimension(JsonObject row, string key) => row["customDimensions"]?[key]?.ToString() ?? "";
 
-    /// <summary>Each pipeline of the query that starts at a table: its table, and the sample rows all its filters keep.</summary>
+    /// <summary>
+    /// Each pipeline of the query that starts at a table: its table, and the sample rows all its filters keep.
+    /// </summary>
     public static IEnumerable<(string Table, int Kept)> Pipelines(string query)
     {
-        var lines = query.Split('\n').Select(l => l.Trim()).Where(l => l.Length > 0 && !l.StartsWith("//", StringComparison.Ordinal)).ToList();
+        var lines = query.Split('\n').Select(l => l.Trim())
+            .Where(l => l.Length > 0 && !l.StartsWith("//", StringComparison.Ordinal)).ToList();
         var lists = LetListRegex().Matches(query).ToDictionary(
             m => m.Groups["name"].Value,
-            m => Regex.Matches(m.Groups["items"].Value, "\"([^\"]*)\"").Select(i => i.Groups[1].Value).ToHashSet(StringComparer.Ordinal));
+            m => Regex.Matches(m.Groups["items"].Value, "\"([^\"]*)\"").Select(i => i.Groups[1].Value)
+                .ToHashSet(StringComparer.Ordinal));
 
         for (var i = 0; i < lines.Count; i++)
         {
@@ -69,7 +73,8 @@ internal static partial class TelemetrySample
         }
     }
 
-    private static bool Holds(JsonObject row, string filter, Dictionary<string, HashSet<string>> lists, Dictionary<string, string> aliases)
+    private static bool Holds(JsonObject row, string filter, Dictionary<string, HashSet<string>> lists,
+        Dictionary<string, string> aliases)
     {
         string Value(string column)
         {
@@ -82,7 +87,8 @@ internal static partial class TelemetrySample
         {
             var list = inList.Groups["list"].Success
                 ? lists[inList.Groups["list"].Value]
-                : Regex.Matches(inList.Groups["items"].Value, "\"([^\"]*)\"").Select(i => i.Groups[1].Value).ToHashSet(StringComparer.Ordinal);
+                : Regex.Matches(inList.Groups["items"].Value, "\"([^\"]*)\"").Select(i => i.Groups[1].Value)
+                    .ToHashSet(StringComparer.Ordinal);
             return list.Contains(Value(inList.Groups["column"].Value));
         }
 
@@ -93,12 +99,14 @@ internal static partial class TelemetrySample
 
         if (MatchesRegexRegex().Match(filter) is { Success: true } matches)
         {
-            return Regex.IsMatch(Value(matches.Groups["column"].Value), matches.Groups["regex"].Value.Replace("\"\"", "\"", StringComparison.Ordinal));
+            return Regex.IsMatch(Value(matches.Groups["column"].Value),
+                matches.Groups["regex"].Value.Replace("\"\"", "\"", StringComparison.Ordinal));
         }
 
         if (BoolRegex().Match(filter) is { Success: true } boolean)
         {
-            return string.Equals(Value(boolean.Groups["column"].Value), boolean.Groups["value"].Value, StringComparison.OrdinalIgnoreCase);
+            return string.Equals(Value(boolean.Groups["column"].Value), boolean.Groups["value"].Value,
+                StringComparison.OrdinalIgnoreCase);
         }
 
         var text = StringFilterRegex().Match(filter);
@@ -112,7 +120,8 @@ internal static partial class TelemetrySample
             "endswith" => value.EndsWith(literal, StringComparison.OrdinalIgnoreCase),
             "contains" => value.Contains(literal, StringComparison.OrdinalIgnoreCase),
             // has: whole terms (Kusto's terms are runs of letters and digits); the queries use it on words only.
-            _ => Regex.IsMatch(value, $@"(?<![A-Za-z0-9]){Regex.Escape(literal)}(?![A-Za-z0-9])", RegexOptions.IgnoreCase),
+            _ => Regex.IsMatch(value, $@"(?<![A-Za-z0-9]){Regex.Escape(literal)}(?![A-Za-z0-9])",
+                RegexOptions.IgnoreCase),
         };
     }
 

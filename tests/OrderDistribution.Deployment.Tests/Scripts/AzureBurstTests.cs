@@ -24,14 +24,17 @@ public partial class AzureBurstTests
     public void A_burst_is_refused_in_one_line_naming_the_app_while_its_latest_revision_is_not_ready() =>
         // The latest template may not run yet: the settings would be read from a revision that takes no delivery.
         AssertRefused(
-            a => a.Respond("--name receiver-express -o tsv", WaitReadyTests.AppState("receiver-express--r2", "receiver-express--r1")),
-            "refusing the burst: not ready for a burst: receiver-express: its latest revision receiver-express--r2 is not ready yet (latest ready: receiver-express--r1)");
+            a => a.Respond("--name receiver-express -o tsv",
+                WaitReadyTests.AppState("receiver-express--r2", "receiver-express--r1")),
+            "refusing the burst: not ready for a burst: receiver-express: its latest revision receiver-express--r2 " +
+            "is not ready yet (latest ready: receiver-express--r1)");
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void A_burst_is_refused_in_one_line_naming_the_app_while_a_replica_does_not_answer_readiness() =>
         AssertRefused(
             a => a.Respond("--revision distributor--r1 --query [].join", "distributor--r1-x7 Running 1"),
-            "refusing the burst: not ready for a burst: distributor: replica distributor--r1-x7 is Running with 1 container(s) not ready (readiness: /health)");
+            "refusing the burst: not ready for a burst: distributor: replica distributor--r1-x7 is Running with 1 " +
+            "container(s) not ready (readiness: /health)");
 
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void A_burst_is_refused_when_the_chosen_models_component_is_not_deployed() =>
@@ -66,7 +69,9 @@ public partial class AzureBurstTests
 
         Assert.True(exitCode == 0, output);
         Assert.Contains("--start cold", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
-        Assert.Contains($"cold: receiver-express's oldest replica started {After}, after the last burst ended {LastBurst}", output, StringComparison.Ordinal);
+        Assert.Contains(
+            $"cold: receiver-express's oldest replica started {After}, after the last burst ended {LastBurst}", output,
+            StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -99,7 +104,8 @@ public partial class AzureBurstTests
         Assert.InRange(end, before.AddSeconds(125 + 60 - 1), after.AddSeconds(125 + 60 + 1));
         Assert.Equal("2026-11-20T10:00:30Z", line.Groups["scheduled"].Value);
         // The next burst compares replicas with this one's end, in the same time.
-        var recorded = DateTimeOffset.Parse(File.ReadAllText(Path.Combine(azure.Folder, "azure-last-burst-fake.txt")), CultureInfo.InvariantCulture);
+        var recorded = DateTimeOffset.Parse(File.ReadAllText(Path.Combine(azure.Folder, "azure-last-burst-fake.txt")),
+            CultureInfo.InvariantCulture);
         Assert.Equal(end.AddSeconds(-60), recorded);
     }
 
@@ -111,9 +117,13 @@ public partial class AzureBurstTests
         var (exitCode, output) = Burst(azure);
 
         Assert.True(exitCode == 0, output);
-        Assert.Contains("start: cold; replicas at the scheduled instant: distributor=3 receiver-express=3 receiver-standard=3; at the end: distributor=3 receiver-express=3 receiver-standard=3", output, StringComparison.Ordinal);
+        Assert.Contains(
+            "start: cold; replicas at the scheduled instant: distributor=3 receiver-express=3 receiver-standard=3; " +
+            "at the end: distributor=3 receiver-express=3 receiver-standard=3", output, StringComparison.Ordinal);
         // Read at the instant and at the end: twice per app.
-        Assert.Equal(6, azure.Calls.Count(call => call.StartsWith("containerapp replica list", StringComparison.Ordinal) && call.Contains("length(@)", StringComparison.Ordinal)));
+        Assert.Equal(6,
+            azure.Calls.Count(call => call.StartsWith("containerapp replica list", StringComparison.Ordinal)
+            && call.Contains("length(@)", StringComparison.Ordinal)));
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -130,8 +140,12 @@ public partial class AzureBurstTests
 
         Assert.True(first == 0 && second == 0, firstOutput + secondOutput);
         // The burst that started with 4 replicas per app is no comparison for one that started with 1.
-        Assert.Contains("comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant): 0,", firstOutput, StringComparison.Ordinal);
-        Assert.Contains("comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant): 1,", secondOutput, StringComparison.Ordinal);
+        Assert.Contains(
+            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant): 0,",
+            firstOutput, StringComparison.Ordinal);
+        Assert.Contains(
+            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant): 1,",
+            secondOutput, StringComparison.Ordinal);
         Assert.Equal(4, File.ReadAllLines(history).Length);
     }
 
@@ -143,21 +157,29 @@ public partial class AzureBurstTests
         var (exitCode, output) = Burst(azure);
 
         Assert.True(exitCode == 0, output);
-        Assert.Contains("cycle end, load tool (last blob's storedat):          41.2 s after the instant, 9 orders stored", output, StringComparison.Ordinal);
-        Assert.Contains("cycle end, cycle-time.kql (last OrdersStored event): 41.5 s after the instant, 9 orders stored (last at 2026-11-20T10:01:11.500Z)", output, StringComparison.Ordinal);
+        Assert.Contains(
+            "cycle end, load tool (last blob's storedat):          41.2 s after the instant, 9 orders stored", output,
+            StringComparison.Ordinal);
+        Assert.Contains(
+            "cycle end, cycle-time.kql (last OrdersStored event): 41.5 s after the instant, 9 orders stored (last at " +
+            "2026-11-20T10:01:11.500Z)", output, StringComparison.Ordinal);
         // The query is cycle-time.kql with the burst's instant, over the burst's window.
-        var query = Assert.Single(azure.Calls, call => call.StartsWith("monitor app-insights query", StringComparison.Ordinal));
+        var query = Assert.Single(azure.Calls,
+            call => call.StartsWith("monitor app-insights query", StringComparison.Ordinal));
         Assert.Contains("let scheduledAt = datetime(2026-11-20T10:00:30Z);", query, StringComparison.Ordinal);
         Assert.Contains("customEvents", query, StringComparison.Ordinal);
-        Assert.Contains($"--results {Path.Combine(azure.Folder, "LOG.md")}", File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
+        Assert.Contains($"--results {Path.Combine(azure.Folder, "LOG.md")}", File.ReadAllText(LoadToolCall(azure)),
+            StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void A_burst_the_load_tool_refuses_because_another_holds_the_store_ends_at_once_draining_and_recording_nothing()
+    public void A_burst_refused_as_another_holds_the_store_ends_at_once_draining_and_recording_nothing()
     {
         using var azure = Deployed();
         // The load tool's refusal: one line and exit 5 (docs/load-tool.md).
-        azure.WithProgram("dapr", "#!/bin/sh\necho 'Refused: another burst holds storage at https://st.blob.core.windows.net: order-load run (burst 512345) from host other, started 2026-11-20 10:00:00 UTC.' >&2\nexit 5");
+        azure.WithProgram("dapr",
+            "#!/bin/sh\necho 'Refused: another burst holds storage at https://st.blob.core.windows.net: order-load " +
+            "run (burst 512345) from host other, started 2026-11-20 10:00:00 UTC.' >&2\nexit 5");
 
         var (exitCode, output) = Burst(azure);
 
@@ -165,7 +187,8 @@ public partial class AzureBurstTests
         Assert.Contains("Refused: another burst holds storage", output, StringComparison.Ordinal);
         // The other burst's: not drained, counted or marked warm as this one's.
         Assert.DoesNotContain("query-kql.sh", output, StringComparison.Ordinal);
-        Assert.False(File.Exists(Path.Combine(azure.Folder, "azure-last-burst-fake.txt")), "a refused burst was recorded as the last one");
+        Assert.False(File.Exists(Path.Combine(azure.Folder, "azure-last-burst-fake.txt")),
+            "a refused burst was recorded as the last one");
         Assert.DoesNotContain(azure.Calls, c => c.Contains("scheduledMessageCount", StringComparison.Ordinal));
         Assert.DoesNotContain("dead-lettered in this burst", output, StringComparison.Ordinal);
     }
@@ -185,9 +208,14 @@ public partial class AzureBurstTests
 
         Assert.True(exitCode == 0, output);
         // 0.3 cores x 60 s = 18 CPU-s; 120 replica-seconds x (0.5 vCPU x 0.000024 + 1 GiB x 0.000003) USD.
-        Assert.Contains("cost, distributor: 18.00 CPU-s used, peak 170 MiB; 2 replica-minutes of 0.5 vCPU and 1Gi allocated: 0.001800 USD", output, StringComparison.Ordinal);
-        Assert.Contains("scaler, distributor: scaled to 3 replicas while q-order-ingress held up to 9500 messages", output, StringComparison.Ordinal);
-        Assert.Contains("burst cost at Container Apps consumption prices (ACA_PRICE_VCPU_SECOND=0.000024, ACA_PRICE_GIB_SECOND=0.000003 USD): 0.001800 USD for 10 orders", output, StringComparison.Ordinal);
+        Assert.Contains(
+            "cost, distributor: 18.00 CPU-s used, peak 170 MiB; 2 replica-minutes of 0.5 vCPU and 1Gi allocated: " +
+            "0.001800 USD", output, StringComparison.Ordinal);
+        Assert.Contains("scaler, distributor: scaled to 3 replicas while q-order-ingress held up to 9500 messages",
+            output, StringComparison.Ordinal);
+        Assert.Contains(
+            "burst cost at Container Apps consumption prices (ACA_PRICE_VCPU_SECOND=0.000024, " +
+            "ACA_PRICE_GIB_SECOND=0.000003 USD): 0.001800 USD for 10 orders", output, StringComparison.Ordinal);
         var row = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))[^1].Split('\t');
         Assert.Equal(["18.00", "170", "0.001800"], row[^3..]);
     }
@@ -199,19 +227,24 @@ public partial class AzureBurstTests
             .Respond("--name receiver-express --query [id", "/subscriptions/s/rg/receiver-express\t0.5\t1Gi")
             .Respond("/subscriptions/s/rg/receiver-express --metric Replicas", "1\n1")
             .Respond("--metric ActiveMessages", "4800\n9700")
-            .Respond("logs show --subscription " + FakeAzure.Subscription + " --resource-group rg-fake --name receiver-express --type system",
-                "2026-11-20T10:00:41Z KEDAScalerFailed: failed to get queue length: unauthorized, identity lacks Manage"));
+            .Respond("logs show --subscription " + FakeAzure.Subscription +
+                " --resource-group rg-fake --name receiver-express --type system",
+                "2026-11-20T10:00:41Z KEDAScalerFailed: failed to get queue length: unauthorized, identity lacks " +
+                "Manage"));
 
         var (exitCode, output) = Burst(azure, "--start", "warm");
 
         Assert.True(exitCode == 0, output);
-        Assert.Contains("scaler, receiver-express: stayed at 1 replica while q-order-express held up to 9700 messages: 2026-11-20T10:00:41Z KEDAScalerFailed: failed to get queue length: unauthorized, identity lacks Manage", output, StringComparison.Ordinal);
+        Assert.Contains(
+            "scaler, receiver-express: stayed at 1 replica while q-order-express held up to 9700 messages: " +
+            "2026-11-20T10:00:41Z KEDAScalerFailed: failed to get queue length: unauthorized, identity lacks Manage",
+            output, StringComparison.Ordinal);
     }
 
     /// <summary>An azd environment on pubsub-bulk whose apps and component run just that, with empty queues and
     /// <paramref name="replicas"/> replicas per app, each ready for a burst; the <paramref name="specific"/> answers
-    /// come first (the fake answers with the first that matches). The load tool's stand-in records 9 of 10 orders stored in 41.2 s, and
-    /// Application Insights holds the same.</summary>
+    /// come first (the fake answers with the first that matches). The load tool's stand-in records 9 of 10 orders
+    /// stored in 41.2 s, and Application Insights holds the same.</summary>
     private static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null, int replicas = 1)
     {
         var azure = new FakeAzure()
@@ -244,7 +277,9 @@ public partial class AzureBurstTests
                 printf '%s\n' "$*" > '{{LoadToolCall(azure)}}'
                 while [ $# -gt 0 ]; do
                   if [ "$1" = --state ]; then printf '%s' '{{record}}' > "$2"; fi
-                  if [ "$1" = --results ]; then printf '| 2026-11-20T10:00:30 | pubsub-bulk | 10 | 41.2 | 243 | 1 | cold |\n' >> "$2"; fi
+                  if [ "$1" = --results ]; then
+                    printf '| 2026-11-20T10:00:30 | pubsub-bulk | 10 | 41.2 | 243 | 1 | cold |\n' >> "$2"
+                  fi
                   shift
                 done
                 """);
@@ -265,7 +300,9 @@ public partial class AzureBurstTests
     private static string LoadToolCall(FakeAzure azure) => Path.Combine(azure.Folder, "load-tool-call.txt");
 
     private static (int ExitCode, string Output) Burst(FakeAzure azure, params string[] arguments) =>
-        azure.Run("env", ["AZURE_BURST_RESULTS=" + azure.Folder, "bash", "scripts/azure-burst.sh", "--count", "10", "--drain-timeout", "0", .. arguments]);
+        azure.Run("env",
+            ["AZURE_BURST_RESULTS=" + azure.Folder, "bash", "scripts/azure-burst.sh", "--count", "10",
+            "--drain-timeout", "0", .. arguments]);
 
     [GeneratedRegex(@"query-kql\.sh --start (?<start>\S+) --end (?<end>\S+) --scheduled-at (?<scheduled>\S+) ")]
     private static partial Regex WindowRegex();

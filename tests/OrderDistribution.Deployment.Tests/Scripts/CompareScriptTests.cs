@@ -22,9 +22,9 @@ public sealed class CompareScriptTests : IDisposable
             # Bounded, so that a script that forgot to stop it leaves nothing behind for long.
             for _ in $(seq 1 120); do sleep 1; done
             """);
-        // dotnet (order-load): records every call and appends a row to its --results log; a call whose arguments contain
-        // the text in dotnet-fails exits 1 (or the code in dotnet-exit), and one containing the text in dotnet-interrupts sends the script TERM, as a
-        // Ctrl+C in the middle of a burst would.
+        // dotnet (order-load): records every call and appends a row to its --results log; a call whose arguments
+        // contain the text in dotnet-fails exits 1 (or the code in dotnet-exit), and one containing the text in
+        // dotnet-interrupts sends the script TERM, as a Ctrl+C in the middle of a burst would.
         Write("dotnet", $$"""
             #!/usr/bin/env bash
             echo "dotnet $*" >> '{{CallLog}}'
@@ -33,9 +33,15 @@ public sealed class CompareScriptTests : IDisposable
               if [[ "$1" == --results ]]; then echo "| a row |" >> "$2"; fi
               shift
             done
-            if [[ "$all" == *bindings-broker* ]]; then echo "bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s"; fi
-            if [[ -f '{{_dir}}/dotnet-fails' && "$all" == *"$(cat '{{_dir}}/dotnet-fails')"* ]]; then exit "$(cat '{{_dir}}/dotnet-exit' 2>/dev/null || echo 1)"; fi
-            if [[ -f '{{_dir}}/dotnet-interrupts' && "$all" == *"$(cat '{{_dir}}/dotnet-interrupts')"* ]]; then kill -TERM "$PPID"; sleep 1; fi
+            if [[ "$all" == *bindings-broker* ]]; then
+              echo "bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s"
+            fi
+            if [[ -f '{{_dir}}/dotnet-fails' && "$all" == *"$(cat '{{_dir}}/dotnet-fails')"* ]]; then
+              exit "$(cat '{{_dir}}/dotnet-exit' 2>/dev/null || echo 1)"
+            fi
+            if [[ -f '{{_dir}}/dotnet-interrupts' && "$all" == *"$(cat '{{_dir}}/dotnet-interrupts')"* ]]; then
+              kill -TERM "$PPID"; sleep 1
+            fi
             exit 0
             """);
         // curl: storage (port 10000) answers only once it was started, as Azurite does.
@@ -55,7 +61,7 @@ public sealed class CompareScriptTests : IDisposable
     private List<string> Calls => File.Exists(CallLog) ? [.. File.ReadAllLines(CallLog)] : [];
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void Storage_alone_first_then_each_model_its_own_trio_a_cold_burst_then_warm_ones_then_storage_alone_again_and_the_report()
+    public void Storage_alone_then_each_model_its_own_trio_a_cold_burst_then_warm_ones_storage_alone_again_the_report()
     {
         var (exitCode, output) = Compare("--runs", "2", "--models", "pubsub-bulk,pubsub-single,bindings");
 
@@ -67,7 +73,8 @@ public sealed class CompareScriptTests : IDisposable
         var run = $"dotnet run --project {Repo.PathOf("src/OrderDistribution.LoadTool")} -c Release --no-build --";
         Assert.Equal(
             [
-                $"dotnet build -c Release {Repo.PathOf("src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj")}",
+                $"dotnet build -c Release " +
+                $"{Repo.PathOf("src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj")}",
                 "start --storage-only",
                 $"{run} ceiling --results {log}",
                 "start pubsub-bulk",
@@ -96,9 +103,12 @@ public sealed class CompareScriptTests : IDisposable
 
         Assert.True(exitCode == 0, output);
         var calls = Calls;
-        var broker = calls.IndexOf($"dotnet run -c Release --project {Repo.PathOf("tests/OrderDistribution.Benchmarks")} -- bindings-broker 500 --as-configured");
+        var broker = calls.IndexOf(
+            $"dotnet run -c Release --project {Repo.PathOf("tests/OrderDistribution.Benchmarks")} -- bindings-broker " +
+            $"500 --as-configured");
         Assert.InRange(broker, calls.IndexOf("stop bindings") + 1, calls.Count - 1);
-        Assert.Contains("bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s", output, StringComparison.Ordinal);
+        Assert.Contains("bindings broker, quorum, global prefetch 0 (unbounded): burst 0.5 s", output,
+            StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -112,11 +122,15 @@ public sealed class CompareScriptTests : IDisposable
         var calls = Calls;
         Assert.Single(calls, c => c.Contains("--model pubsub-single", StringComparison.Ordinal));
         Assert.InRange(calls.IndexOf("stop pubsub-single"), 0, calls.IndexOf("start bindings"));
-        Assert.Equal(3, calls.Count(c => c.Contains("run --model bindings", StringComparison.Ordinal) && c.Contains("--count 500", StringComparison.Ordinal)));
+        Assert.Equal(3,
+            calls.Count(c => c.Contains("run --model bindings", StringComparison.Ordinal)
+            && c.Contains("--count 500", StringComparison.Ordinal)));
         Assert.Contains(calls, c => c.EndsWith($"report {Path.Combine(Out, "LOG.md")}", StringComparison.Ordinal));
-        var failed = output.Split('\n').Where(l => l.StartsWith("pubsub-single: FAILED", StringComparison.Ordinal)).Distinct().ToList();
+        var failed = output.Split('\n').Where(l => l.StartsWith("pubsub-single: FAILED", StringComparison.Ordinal))
+            .Distinct().ToList();
         Assert.Equal(
-            $"pubsub-single: FAILED: burst 1 of 3 exited 1: orders not scheduled, or valid orders still missing at the timeout (see {Path.Combine(Out, "pubsub-single.trio.log")})",
+            $"pubsub-single: FAILED: burst 1 of 3 exited 1: orders not scheduled, or valid orders still missing at " +
+            $"the timeout (see {Path.Combine(Out, "pubsub-single.trio.log")})",
             Assert.Single(failed));
         Assert.DoesNotContain("bindings: FAILED", output, StringComparison.Ordinal);
     }
@@ -130,7 +144,9 @@ public sealed class CompareScriptTests : IDisposable
         var (exitCode, output) = Compare("--runs", "1", "--models", "pubsub-bulk");
 
         Assert.Equal(1, exitCode);
-        Assert.Contains("pubsub-bulk: FAILED: burst 1 of 1 exited 5: another burst holds the storage (nothing was changed)", output, StringComparison.Ordinal);
+        Assert.Contains(
+            "pubsub-bulk: FAILED: burst 1 of 1 exited 5: another burst holds the storage (nothing was changed)", output,
+            StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -147,7 +163,7 @@ public sealed class CompareScriptTests : IDisposable
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void A_bindings_trio_whose_queue_lacks_consumers_is_not_ready_and_its_one_line_names_the_queue_and_the_sidecar_log()
+    public void A_bindings_trio_whose_queue_lacks_consumers_is_not_ready_and_its_line_names_queue_and_sidecar_log()
     {
         // As on a real sidecar whose binding the broker refused: the sidecars and apps answer, nothing consumes.
         _brokers.Consumers(Contract.IngressQueue, 0);
@@ -155,9 +171,11 @@ public sealed class CompareScriptTests : IDisposable
         var (exitCode, output) = Compare("--models", "bindings", "--ready-timeout", "2");
 
         Assert.Equal(1, exitCode);
-        var line = Assert.Single(output.Split('\n').Where(l => l.StartsWith("bindings: FAILED", StringComparison.Ordinal)).Distinct());
+        var line = Assert.Single(
+            output.Split('\n').Where(l => l.StartsWith("bindings: FAILED", StringComparison.Ordinal)).Distinct());
         Assert.StartsWith(
-            $"bindings: FAILED: the trio was not ready within 2 s: queue {Contract.IngressQueue} has 0 of 4 consumers: " +
+            $"bindings: FAILED: the trio was not ready within 2 s: queue {Contract.IngressQueue} has 0 of 4 " +
+            $"consumers: " +
             $"read src/OrderDistribution.Distributor/.dapr/logs/{Contract.Distributor}_daprd_",
             line,
             StringComparison.Ordinal);
@@ -166,17 +184,20 @@ public sealed class CompareScriptTests : IDisposable
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void A_pubsub_trio_whose_stream_has_no_consumer_group_is_not_ready_and_its_one_line_names_the_stream_and_the_sidecar_log()
+    public void A_pubsub_trio_whose_stream_lacks_its_group_is_not_ready_and_its_line_names_stream_and_sidecar_log()
     {
         _brokers.WithoutGroups(Contract.ExpressQueue);
 
         var (exitCode, output) = Compare("--models", "pubsub-bulk", "--ready-timeout", "2");
 
         Assert.Equal(1, exitCode);
-        var line = Assert.Single(output.Split('\n').Where(l => l.StartsWith("pubsub-bulk: FAILED", StringComparison.Ordinal)).Distinct());
+        var line = Assert.Single(
+            output.Split('\n').Where(l => l.StartsWith("pubsub-bulk: FAILED", StringComparison.Ordinal)).Distinct());
         Assert.StartsWith(
-            $"pubsub-bulk: FAILED: the trio was not ready within 2 s: stream {Contract.ExpressQueue} has no consumer group " +
-            $"{Contract.ReceiverExpress}: read src/OrderDistribution.Receiver/.dapr/logs/{Contract.ReceiverExpress}_daprd_",
+            $"pubsub-bulk: FAILED: the trio was not ready within 2 s: stream {Contract.ExpressQueue} has no consumer " +
+            $"group " +
+            $"{Contract.ReceiverExpress}: read " +
+            $"src/OrderDistribution.Receiver/.dapr/logs/{Contract.ReceiverExpress}_daprd_",
             line,
             StringComparison.Ordinal);
         Assert.DoesNotContain(Calls, c => c.Contains(" run --model", StringComparison.Ordinal));
@@ -190,7 +211,8 @@ public sealed class CompareScriptTests : IDisposable
         var (exitCode, output) = Compare("--models", "bindings");
 
         Assert.Equal(1, exitCode);
-        Assert.Contains("bindings: FAILED: run-local.sh ended before the trio was ready", output, StringComparison.Ordinal);
+        Assert.Contains("bindings: FAILED: run-local.sh ended before the trio was ready", output,
+            StringComparison.Ordinal);
         Assert.DoesNotContain(Calls, c => c.Contains(" run --model", StringComparison.Ordinal));
     }
 
@@ -199,12 +221,15 @@ public sealed class CompareScriptTests : IDisposable
     {
         // As a bindings trio on a RabbitMQ whose vhost refuses guest ends: its sidecar's last word in the trio's log.
         File.WriteAllText(Path.Combine(_dir, "trio-exits"),
-            "== APP - distributor == \u001b[31mFATAL\u001b[0m Exception (403) Reason: \"no access to this vhost\"\r\nRabbitMQ: stopped (this script had started it)\n");
+            "== APP - distributor == \u001b[31mFATAL\u001b[0m Exception (403) Reason: \"no access to this " +
+            "vhost\"\r\nRabbitMQ: stopped (this script had started it)\n");
 
         var (exitCode, output) = Compare("--models", "bindings", "--runs", "1");
 
         Assert.Equal(1, exitCode);
-        var reason = $"bindings: FAILED: run-local.sh ended before the trio was ready (see {Path.Combine(Out, "bindings.trio.log")}): " +
+        var reason =
+            $"bindings: FAILED: run-local.sh ended before the trio was ready (see " +
+            $"{Path.Combine(Out, "bindings.trio.log")}): " +
                      "== APP - distributor == FATAL Exception (403) Reason: \"no access to this vhost\"";
         Assert.Contains(reason, output, StringComparison.Ordinal);
         var report = File.ReadAllText(Path.Combine(Out, "report.md"));
@@ -221,7 +246,8 @@ public sealed class CompareScriptTests : IDisposable
 
         Assert.True(exitCode == 130, output);
         var calls = Calls;
-        Assert.Equal(["stop pubsub-bulk", "stop --storage-only"], calls.Where(c => c.StartsWith("stop ", StringComparison.Ordinal)));
+        Assert.Equal(["stop pubsub-bulk", "stop --storage-only"],
+            calls.Where(c => c.StartsWith("stop ", StringComparison.Ordinal)));
         Assert.DoesNotContain("start bindings", calls);
     }
 
@@ -240,7 +266,10 @@ public sealed class CompareScriptTests : IDisposable
     public void Dispose() => Directory.Delete(_dir, recursive: true);
 
     private (int ExitCode, string Output) Compare(params string[] arguments) =>
-        Repo.Run("env", ["-u", RenderedBindings.Setting, $"PATH={_dir}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}", $"RUN_LOCAL={Path.Combine(_dir, "run-local")}",
+        Repo.Run("env",
+            ["-u", RenderedBindings.Setting,
+            $"PATH={_dir}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}",
+            $"RUN_LOCAL={Path.Combine(_dir, "run-local")}",
             "bash", "scripts/compare-local.sh", "--out", Out, .. arguments]);
 
     private void Write(string name, string script)

@@ -31,7 +31,9 @@ internal sealed class FakeAzure : IDisposable
             printf '%s\n' "$*" >> '{{AzdLog}}'
             state='{{AzdEnvironment}}'
             case "$1 $2" in
-              'env set') grep -v "^$3=" "$state" > "$state.new"; printf '%s="%s"\n' "$3" "$4" >> "$state.new"; mv "$state.new" "$state" ;;
+              'env set')
+                grep -v "^$3=" "$state" > "$state.new"; printf '%s="%s"\n' "$3" "$4" >> "$state.new"
+                mv "$state.new" "$state" ;;
               'env unset')
                 if [ -f '{{NoUnsetMarker}}' ]; then echo 'Error: unknown command "unset" for "azd env"' >&2; exit 1; fi
                 grep -v "^$3=" "$state" > "$state.new"; mv "$state.new" "$state" ;;
@@ -55,7 +57,9 @@ internal sealed class FakeAzure : IDisposable
 
     public List<string> AzdCalls => File.Exists(AzdLog) ? File.ReadAllLines(AzdLog).ToList() : [];
 
-    /// <summary>The azd environment as the fake azd keeps it: each line KEY="VALUE", the value exactly as set.</summary>
+    /// <summary>
+    /// The azd environment as the fake azd keeps it: each line KEY="VALUE", the value exactly as set.
+    /// </summary>
     public Dictionary<string, string> AzdValues =>
         File.ReadAllText(AzdEnvironment).Split('\n').Where(line => line.Contains('=', StringComparison.Ordinal))
             .Select(line => line.Split('=', 2))
@@ -63,13 +67,16 @@ internal sealed class FakeAzure : IDisposable
 
     public FakeAzure SetAzdValue(string key, string value)
     {
-        File.WriteAllLines(AzdEnvironment, File.ReadAllLines(AzdEnvironment).Where(l => !l.StartsWith(key + "=", StringComparison.Ordinal)).Append($"{key}=\"{value}\""));
+        File.WriteAllLines(AzdEnvironment,
+            File.ReadAllLines(AzdEnvironment).Where(l => !l.StartsWith(key + "=", StringComparison.Ordinal))
+            .Append($"{key}=\"{value}\""));
         return this;
     }
 
     public FakeAzure RemoveAzdValue(string key)
     {
-        File.WriteAllLines(AzdEnvironment, File.ReadAllLines(AzdEnvironment).Where(l => !l.StartsWith(key + "=", StringComparison.Ordinal)));
+        File.WriteAllLines(AzdEnvironment,
+            File.ReadAllLines(AzdEnvironment).Where(l => !l.StartsWith(key + "=", StringComparison.Ordinal)));
         return this;
     }
 
@@ -80,14 +87,18 @@ internal sealed class FakeAzure : IDisposable
         return this;
     }
 
-    /// <summary>When an az call's arguments contain <paramref name="match"/>, it prints <paramref name="answer"/>.</summary>
+    /// <summary>
+    /// When an az call's arguments contain <paramref name="match"/>, it prints <paramref name="answer"/>.
+    /// </summary>
     public FakeAzure Respond(string match, string answer)
     {
         _answers.Add((match, answer, 0));
         return this;
     }
 
-    /// <summary>When an az call's arguments contain <paramref name="match"/>, it fails with an error on stderr.</summary>
+    /// <summary>
+    /// When an az call's arguments contain <paramref name="match"/>, it fails with an error on stderr.
+    /// </summary>
     public FakeAzure Fail(string match, string error)
     {
         _answers.Add((match, error, 1));

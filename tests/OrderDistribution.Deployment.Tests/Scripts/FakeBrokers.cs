@@ -28,7 +28,10 @@ internal sealed class FakeBrokers
             """);
     }
 
-    /// <summary>Every input binding's queue with <paramref name="consumers"/>, every stream with the group of the app that consumes it.</summary>
+    /// <summary>
+    /// Every input binding's queue with <paramref name="consumers"/>, every stream with the group of the app that
+    /// consumes it.
+    /// </summary>
     public FakeBrokers AllReady(int consumers = 4)
     {
         foreach (var input in Contract.Bindings.Where(b => b.Direction == "input"))
@@ -41,7 +44,8 @@ internal sealed class FakeBrokers
 
     public FakeBrokers Consumers(string queue, int count)
     {
-        File.WriteAllLines(Queues, [.. Lines(Queues).Where(l => !l.StartsWith(queue + "\t", StringComparison.Ordinal)), $"{queue}\t{count}"]);
+        File.WriteAllLines(Queues,
+            [.. Lines(Queues).Where(l => !l.StartsWith(queue + "\t", StringComparison.Ordinal)), $"{queue}\t{count}"]);
         return this;
     }
 
@@ -53,7 +57,8 @@ internal sealed class FakeBrokers
 
     public FakeBrokers WithoutGroups(string stream)
     {
-        File.WriteAllLines(Groups, [.. Lines(Groups).Where(l => !l.StartsWith(stream + " ", StringComparison.Ordinal))]);
+        File.WriteAllLines(Groups,
+            [.. Lines(Groups).Where(l => !l.StartsWith(stream + " ", StringComparison.Ordinal))]);
         return this;
     }
 

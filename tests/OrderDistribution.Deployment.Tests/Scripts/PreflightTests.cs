@@ -14,7 +14,9 @@ public class PreflightTests
         var (exitCode, output) = Preflight(azure);
 
         Assert.True(exitCode == 0, output);
-        Assert.Equal($"preflight: region eastus offers the {Used().Count} resource types at the API versions infra/ uses, and Service Bus Standard", output.Trim());
+        Assert.Equal(
+            $"preflight: region eastus offers the {Used().Count} resource types at the API versions infra/ uses, and " +
+            $"Service Bus Standard", output.Trim());
     }
 
     [RequiresBicepFact]
@@ -22,14 +24,17 @@ public class PreflightTests
     {
         // The version comes from the compiled template: the region offering only an older one fails the check.
         var used = Used();
-        var (type, version) = used.First(u => u.Type == "Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies");
+        var (type,
+            version) = used.First(u => u.Type == "Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies");
         var offered = used.Select(u => u.Type == type ? (u.Type, "2025-01-01") : u).ToList();
         using var azure = Offering(offered);
 
         var (exitCode, output) = Preflight(azure);
 
         Assert.True(exitCode == 1, output);
-        Assert.Equal($"preflight: {type} does not offer API version {version} (region eastus; newest offered: 2025-01-01)", output.Trim());
+        Assert.Equal(
+            $"preflight: {type} does not offer API version {version} (region eastus; newest offered: 2025-01-01)",
+            output.Trim());
     }
 
     [RequiresBicepFact]
@@ -40,7 +45,8 @@ public class PreflightTests
         var (exitCode, output) = Preflight(azure);
 
         Assert.True(exitCode == 1, output);
-        Assert.Equal("preflight: Microsoft.ServiceBus/namespaces/queues@2026-01-01 is not offered in region eastus", output.Trim());
+        Assert.Equal("preflight: Microsoft.ServiceBus/namespaces/queues@2026-01-01 is not offered in region eastus",
+            output.Trim());
     }
 
     [RequiresBicepFact]
@@ -52,7 +58,9 @@ public class PreflightTests
         var (exitCode, output) = Preflight(azure, "SERVICE_BUS_SKU=Premium");
 
         Assert.True(exitCode == 1, output);
-        Assert.Equal("preflight: Service Bus Premium (Microsoft.ServiceBus/namespaces, SERVICE_BUS_SKU) is not offered in region eastus", output.Trim());
+        Assert.Equal(
+            "preflight: Service Bus Premium (Microsoft.ServiceBus/namespaces, SERVICE_BUS_SKU) is not offered in " +
+            "region eastus", output.Trim());
     }
 
     [RequiresProgramFact("sh", "apt-get install dash")]
@@ -69,7 +77,8 @@ public class PreflightTests
     /// <summary>Every resource type of the compiled infra/main.bicep with its API version.</summary>
     private static List<(string Type, string Version)> Used() =>
         BicepCompiler.Resources(BicepCompiler.Main)
-            .Where(r => r["type"]?.GetValue<string>().Contains('/', StringComparison.Ordinal) == true && r["apiVersion"] is not null)
+            .Where(r => r["type"]?.GetValue<string>().Contains('/', StringComparison.Ordinal) == true
+                && r["apiVersion"] is not null)
             .Select(r => (r["type"]!.GetValue<string>(), r["apiVersion"]!.GetValue<string>()))
             .Distinct().ToList();
 
@@ -80,7 +89,11 @@ public class PreflightTests
         var azure = new FakeAzure();
         foreach (var ns in offered.GroupBy(o => o.Type.Split('/')[0]))
         {
-            var rows = ns.Select(o => $"{o.Type[(ns.Key.Length + 1)..]}\t{(o.Type == missingIn ? "West Europe" : "West Europe;East US")}\t2024-01-01;{o.Version}");
+            var rows = ns.Select(o =>
+            {
+                var regions = o.Type == missingIn ? "West Europe" : "West Europe;East US";
+                return $"{o.Type[(ns.Key.Length + 1)..]}\t{regions}\t2024-01-01;{o.Version}";
+            });
             azure.Respond($"--namespace {ns.Key} ", string.Join('\n', rows));
         }
 

@@ -7,11 +7,16 @@ namespace OrderDistribution.Deployment.Tests;
 /// </summary>
 public class WaitReadyTests
 {
-    /// <summary>What <c>az containerapp show</c> answers for an app: latest and latest ready revision, image, probes.</summary>
-    internal static string AppState(string latest, string ready, string image = "crfake.azurecr.io/app:azd-deploy-1", int probes = 2) =>
+    /// <summary>
+    /// What <c>az containerapp show</c> answers for an app: latest and latest ready revision, image, probes.
+    /// </summary>
+    internal static string AppState(string latest, string ready, string image = "crfake.azurecr.io/app:azd-deploy-1",
+        int probes = 2) =>
         $"{latest}\t{ready}\t{image}\t{probes}";
 
-    /// <summary>Answers for a trio that can take a burst: each app's revision r1 runs its image and probes, one ready replica.</summary>
+    /// <summary>
+    /// Answers for a trio that can take a burst: each app's revision r1 runs its image and probes, one ready replica.
+    /// </summary>
     internal static FakeAzure Ready(FakeAzure azure)
     {
         foreach (var app in Contract.AppIds)
@@ -37,21 +42,29 @@ public class WaitReadyTests
         var (exitCode, output) = WaitReady(azure, "--timeout", "0");
 
         Assert.True(exitCode == 0, output);
-        Assert.Equal("ready for a burst: distributor, receiver-express, receiver-standard (latest revisions running, healthy, every replica ready, no Service Bus refusal)", output.Trim());
+        Assert.Equal(
+            "ready for a burst: distributor, receiver-express, receiver-standard (latest revisions running, healthy, " +
+            "every replica ready, no Service Bus refusal)", output.Trim());
     }
 
     [RequiresProgramTheory("sh", "apt-get install dash")]
-    [InlineData("--name receiver-standard -o tsv", "receiver-standard--r1\treceiver-standard--r1\tmcr.microsoft.com/dotnet/samples:aspnetapp\t0",
-        "receiver-standard: it runs no image of its own yet (mcr.microsoft.com/dotnet/samples:aspnetapp): azd deploy has not run")]
+    [InlineData("--name receiver-standard -o tsv",
+        "receiver-standard--r1\treceiver-standard--r1\tmcr.microsoft.com/dotnet/samples:aspnetapp\t0",
+        "receiver-standard: it runs no image of its own yet (mcr.microsoft.com/dotnet/samples:aspnetapp): azd deploy " +
+        "has not run")]
     [InlineData("--name distributor -o tsv", "distributor--r1\tdistributor--r1\tcrfake.azurecr.io/d:1\t0",
         "distributor: its revision has no probes, so ready says nothing")]
     [InlineData("--revision receiver-express--r1 --query [properties.runningState", "Activating\tNone",
         "receiver-express: revision receiver-express--r1 is Activating None")]
     [InlineData("--revision distributor--r1 --query [].join", "",
         "distributor: revision distributor--r1 runs no replica")]
-    [InlineData("logs show --revision receiver-express--r1", "2026-11-26T10:00:00Z level=error msg=\"amqp: link detached, reason: *Error{Condition: amqp:unauthorized-access, Description: Unauthorized access. Listen claim(s) are required\"",
-        "receiver-express: its sidecar is refused by Service Bus (its role may not have applied yet): ... 2026-11-26T10:00:00Z level=error")]
-    public void An_app_that_cannot_take_a_burst_yet_is_named_with_what_failed_in_one_line(string call, string answer, string reason)
+    [InlineData("logs show --revision receiver-express--r1",
+        "2026-11-26T10:00:00Z level=error msg=\"amqp: link detached, reason: *Error{Condition: " +
+        "amqp:unauthorized-access, Description: Unauthorized access. Listen claim(s) are required\"",
+        "receiver-express: its sidecar is refused by Service Bus (its role may not have applied yet): ... " +
+        "2026-11-26T10:00:00Z level=error")]
+    public void An_app_that_cannot_take_a_burst_yet_is_named_with_what_failed_in_one_line(string call, string answer,
+        string reason)
     {
         using var azure = new FakeAzure().Respond(call, answer);
         Ready(azure);
@@ -66,7 +79,8 @@ public class WaitReadyTests
     [RequiresProgramFact("sh", "apt-get install dash")]
     public void It_waits_saying_for_what_and_stops_at_its_bound_naming_the_app()
     {
-        using var azure = new FakeAzure().Respond("--name distributor -o tsv", AppState("distributor--r2", "distributor--r1"));
+        using var azure = new FakeAzure()
+            .Respond("--name distributor -o tsv", AppState("distributor--r2", "distributor--r1"));
         Ready(azure);
 
         var (exitCode, output) = WaitReady(azure, "--timeout", "10");
@@ -74,8 +88,11 @@ public class WaitReadyTests
         Assert.True(exitCode == 1, output);
         var lines = output.Trim().Split('\n');
         Assert.Equal(2, lines.Length);
-        Assert.StartsWith("waiting for the trio to be ready for a burst (0 s of 10 s): distributor: its latest revision distributor--r2 is not ready yet", lines[0], StringComparison.Ordinal);
-        Assert.StartsWith("not ready for a burst after 10 s: distributor: its latest revision distributor--r2", lines[1], StringComparison.Ordinal);
+        Assert.StartsWith(
+            "waiting for the trio to be ready for a burst (0 s of 10 s): distributor: its latest revision " +
+            "distributor--r2 is not ready yet", lines[0], StringComparison.Ordinal);
+        Assert.StartsWith("not ready for a burst after 10 s: distributor: its latest revision distributor--r2",
+            lines[1], StringComparison.Ordinal);
     }
 
     [RequiresProgramFact("sh", "apt-get install dash")]
@@ -86,7 +103,8 @@ public class WaitReadyTests
         var (exitCode, output) = WaitReady(azure);
 
         Assert.True(exitCode == 0, output);
-        Assert.StartsWith("not checked whether the trio is ready for a burst: az is not signed in", output.Trim(), StringComparison.Ordinal);
+        Assert.StartsWith("not checked whether the trio is ready for a burst: az is not signed in", output.Trim(),
+            StringComparison.Ordinal);
     }
 
     private static (int ExitCode, string Output) WaitReady(FakeAzure azure, params string[] arguments) =>

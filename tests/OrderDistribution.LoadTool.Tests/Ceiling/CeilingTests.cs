@@ -14,7 +14,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
 
     [Fact]
-    public async Task Ceiling_uploads_every_blob_into_a_container_it_creates_and_deletes_and_never_touches_the_outboxes()
+    public async Task Ceiling_uploads_every_blob_into_a_container_it_creates_and_deletes_never_touching_the_outboxes()
     {
         var service = new BlobServiceClient(storage.Azurite.ConnectionString);
         var outbox = service.GetBlobContainerClient(WatchExpectation.OutboxFor(Delivery.Express));
@@ -40,7 +40,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     }
 
     [Fact]
-    public async Task In_a_container_that_was_there_as_in_Azure_ceiling_removes_only_what_it_wrote_and_leaves_the_container()
+    public async Task In_a_container_already_there_as_in_Azure_ceiling_removes_only_what_it_wrote_and_leaves_the_rest()
     {
         var service = new BlobServiceClient(storage.Azurite.ConnectionString);
         var deployed = service.GetBlobContainerClient(OrderTopology.StorageAloneContainer);
@@ -54,7 +54,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     }
 
     [Fact]
-    public async Task The_order_blobs_a_killed_ceiling_left_are_removed_before_the_next_measures_and_it_says_so_in_one_line()
+    public async Task The_blobs_a_killed_ceiling_left_are_removed_before_the_next_measures_and_it_says_so_in_a_line()
     {
         // What a kill -9 in the middle of a measurement leaves in the container that was there: its order blobs.
         var service = new BlobServiceClient(storage.Azurite.ConnectionString);
@@ -62,12 +62,16 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
         await deployed.CreateIfNotExistsAsync();
         await deployed.GetBlobClient("someone-elses.txt").UploadAsync(BinaryData.FromString("keep"), overwrite: true);
         await Parallel.ForEachAsync(TestOrders.Many(300), async (order, ct) =>
-            await deployed.GetBlobClient(OrderBlob.NameOf(order)).UploadAsync(BinaryData.FromString("{}"), overwrite: true, ct));
+            await deployed.GetBlobClient(OrderBlob.NameOf(order))
+                .UploadAsync(BinaryData.FromString("{}"), overwrite: true, ct));
 
         var cli = await MeasureAllAsync(200);
 
-        var said = cli.Output.Split('\n').Where(l => l.Contains("an earlier ceiling left", StringComparison.Ordinal)).ToList();
-        Assert.Equal(["Removed 300 order blobs an earlier ceiling left in storage-alone (it ended before removing them)."], said.Select(l => l.Trim()));
+        var said = cli.Output.Split('\n').Where(l => l.Contains("an earlier ceiling left", StringComparison.Ordinal))
+            .ToList();
+        Assert.Equal(
+            ["Removed 300 order blobs an earlier ceiling left in storage-alone (it ended before removing them)."],
+            said.Select(l => l.Trim()));
         Assert.Equal(["someone-elses.txt"], await NamesAsync(deployed));
         await deployed.DeleteAsync();
     }
@@ -99,7 +103,8 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
     {
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("ceiling", "--count", "10", "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()),
+        var exit = await cli.RunAsync("ceiling", "--count", "10", "--storage",
+            Azurite.ConnectionStringFor(Azurite.FreePort()),
             "--results", Path.Combine(_folder, "LOG.md"));
 
         Assert.Equal(ExitCodes.Unreachable, exit);
@@ -108,11 +113,14 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
         Assert.False(File.Exists(Path.Combine(_folder, "LOG.md")));
     }
 
-    /// <summary>Runs ceiling with <paramref name="count"/> uploads, 16 in flight, and checks that every upload went in.</summary>
+    /// <summary>
+    /// Runs ceiling with <paramref name="count"/> uploads, 16 in flight, and checks that every upload went in.
+    /// </summary>
     private async Task<Cli> MeasureAllAsync(int count)
     {
         var cli = new Cli();
-        var exit = await cli.RunAsync("ceiling", "--count", count.ToString(System.Globalization.CultureInfo.InvariantCulture), "--in-flight", "16",
+        var exit = await cli.RunAsync("ceiling", "--count",
+            count.ToString(System.Globalization.CultureInfo.InvariantCulture), "--in-flight", "16",
             "--storage", storage.Azurite.ConnectionString, "--results", Path.Combine(_folder, "LOG.md"));
 
         Assert.True(exit == 0, cli.Output);

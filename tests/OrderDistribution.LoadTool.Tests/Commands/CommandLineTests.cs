@@ -25,13 +25,16 @@ public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<Azu
     [InlineData("--schedule-delay", "0", "--schedule-delay")]
     [InlineData("--sidecar", "localhost:3501", "--sidecar")]
     [InlineData("--model", "kafka", "kafka")]
-    public async Task Run_refuses_a_bad_value_before_it_touches_storage_naming_the_option(string option, string value, string named)
+    public async Task Run_refuses_a_bad_value_before_it_touches_storage_naming_the_option(string option, string value,
+        string named)
     {
         // Nothing listens at this storage: had run called it first, it would exit 3, not 2.
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("run", option, value, "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()),
-            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"), "--results", Path.Combine(_folder, "LOG.md"));
+        var exit = await cli.RunAsync("run", option, value, "--storage",
+            Azurite.ConnectionStringFor(Azurite.FreePort()),
+            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"),
+                "--results", Path.Combine(_folder, "LOG.md"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.Contains(named, cli.Output, StringComparison.Ordinal);
@@ -57,10 +60,12 @@ public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<Azu
             return Task.CompletedTask;
         });
         await sidecar.StartAsync();
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(OrderGenerator.Generate(10, seed: 1)), default);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"),
+            OrderSet.ValidOnly(OrderGenerator.Generate(10, seed: 1)), default);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("schedule", "--sidecar", LoopbackServer.AddressOf(sidecar).ToString(), "--storage", storage.Azurite.ConnectionString,
+        var exit = await cli.RunAsync("schedule", "--sidecar", LoopbackServer.AddressOf(sidecar).ToString(),
+            "--storage", storage.Azurite.ConnectionString,
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
@@ -82,14 +87,16 @@ public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<Azu
         });
         console.Profile.Width = 80;
         var at = new DateTimeOffset(2026, 1, 1, 12, 0, 0, TimeSpan.Zero);
-        var report = new WatchReport(10_000, OrderTopology.Outboxes.ToDictionary(o => o, _ => 5_000), [], [], at, at.AddSeconds(8.2))
+        var report = new WatchReport(10_000, OrderTopology.Outboxes.ToDictionary(o => o, _ => 5_000), [], [], at,
+            at.AddSeconds(8.2))
         {
             StoredTimes = [at.AddSeconds(1), at.AddSeconds(8.2)],
         };
 
         BurstResults.Print(console, report, "pubsub-bulk");
 
-        var line = Assert.Single(output.ToString().Split('\n'), l => l.StartsWith("pubsub-bulk:", StringComparison.Ordinal));
+        var line = Assert.Single(output.ToString().Split('\n'),
+            l => l.StartsWith("pubsub-bulk:", StringComparison.Ordinal));
         Assert.EndsWith("0 missing, 0 duplicated", line.TrimEnd('\r'), StringComparison.Ordinal);
         Assert.True(line.Length > 80, "the line is longer than the console, and still one line");
     }

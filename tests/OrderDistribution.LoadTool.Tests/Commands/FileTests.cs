@@ -28,27 +28,33 @@ public sealed class FileTests : IDisposable
 
     [Theory]
     [MemberData(nameof(CommandsAndTheFileTheyWrite))]
-    public async Task A_path_the_command_cannot_write_is_refused_in_one_line_before_anything_happens(string[] args, string option)
+    public async Task A_path_the_command_cannot_write_is_refused_in_one_line_before_anything_happens(string[] args,
+        string option)
     {
         var file = Path.Combine(_folder, "a-file");
         await File.WriteAllTextAsync(file, "not a folder");
         var before = Directory.GetFileSystemEntries(_folder, "*", SearchOption.AllDirectories).Order().ToList();
         var cli = new Cli();
 
-        var exit = await cli.RunAsync([.. args.Select(a => a.Replace("{file}", file).Replace("{folder}", _folder)), "--storage", _nowhere]);
+        var exit = await cli.RunAsync(
+            [.. args.Select(a => a.Replace("{file}", file).Replace("{folder}", _folder)), "--storage", _nowhere]);
 
         Assert.True(exit == ExitCodes.BadInput, cli.Output);
         var line = Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.StartsWith($"{option} ", line, StringComparison.Ordinal);
-        Assert.Contains(args.Contains("{folder}") ? "a folder, where a file is wanted" : $"{file} is a file, not a folder", line, StringComparison.Ordinal);
-        Assert.Equal(before, Directory.GetFileSystemEntries(_folder, "*", SearchOption.AllDirectories).Order().ToList());
+        Assert.Contains(
+            args.Contains("{folder}") ? "a folder, where a file is wanted" : $"{file} is a file, not a folder", line,
+            StringComparison.Ordinal);
+        Assert.Equal(before,
+            Directory.GetFileSystemEntries(_folder, "*", SearchOption.AllDirectories).Order().ToList());
     }
 
     [Theory]
     [InlineData("garbage")]
     [InlineData("")]
     [InlineData("{}")]
-    public async Task A_schedule_record_that_is_none_is_refused_naming_the_file_even_with_a_scheduled_time(string content)
+    public async Task A_schedule_record_that_is_none_is_refused_naming_the_file_even_with_a_scheduled_time(
+        string content)
     {
         var orders = Path.Combine(_folder, "orders.json");
         var state = Path.Combine(_folder, "schedule.json");
@@ -56,7 +62,8 @@ public sealed class FileTests : IDisposable
         await File.WriteAllTextAsync(state, content);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("watch", "--orders", orders, "--state", state, "--scheduled-at", "2026-01-01T00:00:00Z", "--storage", _nowhere);
+        var exit = await cli.RunAsync("watch", "--orders", orders, "--state", state, "--scheduled-at",
+            "2026-01-01T00:00:00Z", "--storage", _nowhere);
 
         Assert.True(exit == ExitCodes.BadInput, cli.Output);
         Assert.StartsWith($"{state} is not a schedule record", cli.Output, StringComparison.Ordinal);
@@ -74,7 +81,9 @@ public sealed class FileTests : IDisposable
         var cli = new Cli();
 
         string[] when = command == "watch" ? ["--scheduled-at", "2026-01-01T00:00:00Z"] : [];
-        var exit = await cli.RunAsync([command, "--orders", orders, "--state", Path.Combine(_folder, "schedule.json"), .. when, "--storage", _nowhere]);
+        var exit = await cli.RunAsync(
+            [command, "--orders", orders, "--state", Path.Combine(_folder, "schedule.json"), .. when, "--storage",
+            _nowhere]);
 
         Assert.True(exit == ExitCodes.BadInput, cli.Output);
         Assert.StartsWith($"{orders}: The orders file holds no valid order", cli.Output, StringComparison.Ordinal);
@@ -94,7 +103,8 @@ public sealed class FileTests : IDisposable
         await File.WriteAllTextAsync(orders, json.ToJsonString());
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("schedule", "--orders", orders, "--state", Path.Combine(_folder, "schedule.json"), "--storage", _nowhere);
+        var exit = await cli.RunAsync("schedule", "--orders", orders, "--state", Path.Combine(_folder, "schedule.json"),
+            "--storage", _nowhere);
 
         Assert.True(exit == ExitCodes.BadInput, cli.Output);
         Assert.Contains($"$.Orders[{broken}]", cli.Output, StringComparison.Ordinal);

@@ -4,7 +4,9 @@ using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests.Commands;
 
-/// <summary>Every command that has a model takes it as <c>--model bindings|pubsub-single|pubsub-bulk</c>, and only so.</summary>
+/// <summary>
+/// Every command that has a model takes it as <c>--model bindings|pubsub-single|pubsub-bulk</c>, and only so.
+/// </summary>
 public sealed class ModelSpellingTests
 {
     public static TheoryData<string, string> CommandsAndSpellings()
@@ -77,7 +79,8 @@ public sealed class ModelSpellingTests
         var exit = await cli.RunAsync(command, "--model", "PubSub-Bulk");
 
         Assert.Equal(ExitCodes.BadInput, exit);
-        Assert.Contains("--model must be bindings, pubsub-single or pubsub-bulk, not 'PubSub-Bulk'", cli.Output, StringComparison.Ordinal);
+        Assert.Contains("--model must be bindings, pubsub-single or pubsub-bulk, not 'PubSub-Bulk'", cli.Output,
+            StringComparison.Ordinal);
     }
 
     [Theory]

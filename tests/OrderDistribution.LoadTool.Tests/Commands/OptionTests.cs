@@ -6,7 +6,9 @@ using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests.Commands;
 
-/// <summary>Every option of every command refuses a wrong value in one line that names it, before anything happens.</summary>
+/// <summary>
+/// Every option of every command refuses a wrong value in one line that names it, before anything happens.
+/// </summary>
 public sealed class OptionTests
 {
     /// <summary>
@@ -38,7 +40,8 @@ public sealed class OptionTests
 
     [Theory]
     [MemberData(nameof(EveryOptionWithABadValue))]
-    public async Task Every_option_refuses_a_bad_value_in_one_line_naming_the_option_with_exit_2(string command, string option, string value)
+    public async Task Every_option_refuses_a_bad_value_in_one_line_naming_the_option_with_exit_2(string command,
+        string option, string value)
     {
         var cli = new Cli();
 
@@ -91,14 +94,16 @@ public sealed class OptionTests
 
         Assert.Equal(ExitCodes.BadInput, await cli.RunAsync("clear", "--storage", "garbage"));
 
-        Assert.StartsWith("--storage is not a storage connection string", Assert.Single(Lines(cli.Output)), StringComparison.Ordinal);
+        Assert.StartsWith("--storage is not a storage connection string", Assert.Single(Lines(cli.Output)),
+            StringComparison.Ordinal);
         Assert.DoesNotContain("Storage:ConnectionString", cli.Output, StringComparison.Ordinal);
     }
 
     [Fact]
     public async Task Output_to_a_pipe_is_neither_wrapped_nor_coloured()
     {
-        var orders = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}", new string('o', 60), "orders.json");
+        var orders = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}", new string('o', 60),
+            "orders.json");
 
         var (exit, lines) = await Cli.RunProgramAsync("generate", "--count", "10", "--orders", orders);
 
@@ -117,8 +122,11 @@ public sealed class OptionTests
         var t when t.IsEnum || Nullable.GetUnderlyingType(t)?.IsEnum == true => ["mars"],
         var t when t == typeof(DateTimeOffset?) => ["abc"],
         // A URL that is none, or an empty path or connection string.
-        var t when t == typeof(string) => option.Name is "--sidecar" or "--sidecar-grpc" or "--storage-account-url" ? ["localhost:3501"] : [""],
-        var t => throw new InvalidOperationException($"{option.Name} takes a {t.Name}: give this test a value it must refuse."),
+        var t when t == typeof(string) =>
+            option.Name is "--sidecar" or "--sidecar-grpc" or "--storage-account-url" ? ["localhost:3501"] : [""],
+        var t =>
+            throw new InvalidOperationException(
+            $"{option.Name} takes a {t.Name}: give this test a value it must refuse."),
     };
 
     private static List<string> Lines(string output) =>

@@ -26,8 +26,10 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
         for (var run = 1; run <= 3; run++)
         {
             var cli = new Cli();
-            var exit = await cli.RunAsync("run", "--count", "500", "--invalid-rate", "0.02", "--seed", run.ToString(CultureInfo.InvariantCulture),
-                "--storage", storage.Azurite.ConnectionString, "--sidecar", sidecar.Address.ToString(), "--timeout", "60", "--poll", "200",
+            var exit = await cli.RunAsync("run", "--count", "500", "--invalid-rate", "0.02", "--seed",
+                run.ToString(CultureInfo.InvariantCulture),
+                "--storage", storage.Azurite.ConnectionString, "--sidecar", sidecar.Address.ToString(), "--timeout",
+                    "60", "--poll", "200",
                 "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"),
                 "--results", Path.Combine(_folder, "LOG.md"));
 
@@ -39,7 +41,9 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
 
         await trio.CancelAsync();
         await receiving;
-        Assert.Equal(3, (await File.ReadAllLinesAsync(Path.Combine(_folder, "LOG.md"))).Count(l => l.Contains("| pubsub-bulk | 490 |", StringComparison.Ordinal)));
+        Assert.Equal(3,
+            (await File.ReadAllLinesAsync(Path.Combine(_folder, "LOG.md")))
+            .Count(l => l.Contains("| pubsub-bulk | 490 |", StringComparison.Ordinal)));
         var csvs = Directory.GetFiles(_folder, "*-pubsub-bulk.csv");
         Assert.NotEmpty(csvs);
         var csv = await File.ReadAllLinesAsync(csvs[0]);
@@ -53,7 +57,8 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
         var scheduledAt = new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
         var report = new WatchReport(4, new Dictionary<string, int>(), [], [], scheduledAt, scheduledAt.AddSeconds(3.5))
         {
-            StoredTimes = [scheduledAt.AddSeconds(0.2), scheduledAt.AddSeconds(0.9), scheduledAt.AddSeconds(3.1), scheduledAt.AddSeconds(3.5)],
+            StoredTimes = [scheduledAt.AddSeconds(0.2), scheduledAt.AddSeconds(0.9), scheduledAt.AddSeconds(3.1),
+                scheduledAt.AddSeconds(3.5)],
         };
 
         var series = StoredSeries.From(report);
@@ -62,7 +67,9 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
         Assert.Equal("second,stored,cumulative\n0,2,2\n1,0,2\n2,0,2\n3,2,4\n", SeriesCsv.Of(series));
     }
 
-    /// <summary>Stores each valid order of every bulk publish the sidecar takes, as a receiver would; drops the rest.</summary>
+    /// <summary>
+    /// Stores each valid order of every bulk publish the sidecar takes, as a receiver would; drops the rest.
+    /// </summary>
     private async Task PlayTheTrioAsync(EmulatedSidecar sidecar, CancellationToken ct)
     {
         var client = new BlobServiceClient(storage.Azurite.ConnectionString);
@@ -84,7 +91,8 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
                         continue;
                     }
 
-                    await StoredOrders.StoreAsync(client, WatchExpectation.OutboxFor(order.Delivery), order, DateTimeOffset.UtcNow);
+                    await StoredOrders.StoreAsync(client, WatchExpectation.OutboxFor(order.Delivery), order,
+                        DateTimeOffset.UtcNow);
                 }
             }
 

@@ -20,14 +20,19 @@ public sealed class CostReportingTests
     [Fact]
     public void A_rows_cost_reads_back_from_the_log_and_a_row_without_one_still_reads()
     {
-        var row = new ResultsRow("2026-11-26T17:00:00", "pubsub-bulk", 10_000, 21.8, 0, BurstStart.Warm) { Cost = RowCost.Of(Cost(5.26)) };
+        var row = new ResultsRow("2026-11-26T17:00:00", "pubsub-bulk", 10_000, 21.8, 0,
+            BurstStart.Warm)
+        { Cost = RowCost.Of(Cost(5.26)) };
 
         var read = ResultsRow.TryParse(row.Format())!;
 
-        Assert.Equal(new RowCost(5.26, 1.25, 0.65, 19.8, 250, Cost(5.26).Price), read.Cost! with { Price = Cost(5.26).Price });
+        Assert.Equal(new RowCost(5.26, 1.25, 0.65, 19.8, 250, Cost(5.26).Price),
+            read.Cost! with { Price = Cost(5.26).Price });
         Assert.Equal(Cost(5.26).Price!.Value, read.Cost!.Price!.Value, 6);
         Assert.Equal(7.16, read.Cost.TrioCpu!.Value, 2);
-        Assert.Null(ResultsRow.TryParse(row.Format().Replace(RowCost.Of(Cost(5.26)).Format(), "", StringComparison.Ordinal) + "")!.Cost);
+        Assert.Null(
+            ResultsRow.TryParse(row.Format().Replace(RowCost.Of(Cost(5.26)).Format(), "", StringComparison.Ordinal) +
+            "")!.Cost);
         Assert.EndsWith(RowCost.HeaderCells, ResultsRow.Header.Split('\n')[0], StringComparison.Ordinal);
     }
 
@@ -46,13 +51,17 @@ public sealed class CostReportingTests
     public void The_report_shows_each_models_warm_cpu_and_cost_beside_its_time()
     {
         ResultsRow Row(string model, double seconds, double appCpu) =>
-            new ResultsRow("2026-11-26T17:00:00", model, 10_000, seconds, 0, BurstStart.Warm) { Cost = RowCost.Of(Cost(appCpu)) };
+            new ResultsRow("2026-11-26T17:00:00", model, 10_000, seconds, 0,
+                BurstStart.Warm)
+            { Cost = RowCost.Of(Cost(appCpu)) };
 
-        var report = ComparisonReport.From([Row("pubsub-bulk", 21.8, 5.26), Row("bindings", 38.1, 13.96)], new Dictionary<ResultsRow, StoredSeries>());
+        var report = ComparisonReport.From([Row("pubsub-bulk", 21.8, 5.26), Row("bindings", 38.1, 13.96)],
+            new Dictionary<ResultsRow, StoredSeries>());
         var markdown = report.Markdown("LOG.md", "report.png");
 
         Assert.True(report.HasCosts);
-        Assert.Contains("| warm trio CPU-s | warm store CPU-s | warm peak MiB | warm cost |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| warm trio CPU-s | warm store CPU-s | warm peak MiB | warm cost |", markdown,
+            StringComparison.Ordinal);
         Assert.Contains("| 7.16 | 19.80 | 250 |", markdown, StringComparison.Ordinal);
         Assert.Contains("| 15.86 | 19.80 | 250 |", markdown, StringComparison.Ordinal);
         Assert.Equal(3 * 460, ComparisonChart.HeightFor(report) + 460);

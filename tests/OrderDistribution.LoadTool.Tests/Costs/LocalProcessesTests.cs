@@ -27,7 +27,8 @@ public sealed class LocalProcessesTests : IDisposable
         Record("trio", _trio.Id);
         var components = await EventuallyAsync(() => LocalProcesses.Find(_folder), c => c.Count == 2);
 
-        Assert.Equal([("distributor", ComponentRole.App), ("distributor daprd", ComponentRole.Sidecar)], components.Select(c => (c.Name, c.Role)));
+        Assert.Equal([("distributor", ComponentRole.App), ("distributor daprd", ComponentRole.Sidecar)],
+            components.Select(c => (c.Name, c.Role)));
         await using var sampler = CostSampler.Start(components)!;
         await File.WriteAllTextAsync(go, "");
         await EventuallyAsync(() => File.Exists(done), d => d, TimeSpan.FromMinutes(2));
@@ -50,14 +51,16 @@ public sealed class LocalProcessesTests : IDisposable
         File.WriteAllText(Path.Combine(_folder, "store"), $"{self} {start + 1}");
         Assert.Empty(LocalProcesses.Find(_folder));
 
-        File.WriteAllText(Path.Combine(_folder, "store"), string.Create(CultureInfo.InvariantCulture, $"{self} {start}"));
+        File.WriteAllText(Path.Combine(_folder, "store"),
+            string.Create(CultureInfo.InvariantCulture, $"{self} {start}"));
         Assert.Equal(ComponentRole.Store, Assert.Single(LocalProcesses.Find(_folder)).Role);
     }
 
     [Fact]
     public void A_stat_line_whose_command_name_holds_spaces_and_parentheses_is_read_from_its_last_parenthesis()
     {
-        var stat = ProcStat.Parse("4242 (my (odd) app) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 130 0 0 20 0 9 0 8811 0 0", 4096);
+        var stat = ProcStat.Parse(
+            "4242 (my (odd) app) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 130 0 0 20 0 9 0 8811 0 0", 4096);
 
         Assert.Equal(new ProcStat(17, 8811, TimeSpan.FromSeconds(3.8), 4096), stat);
     }
@@ -69,7 +72,8 @@ public sealed class LocalProcessesTests : IDisposable
     }
 
     private void Record(string role, int pid) =>
-        File.WriteAllText(Path.Combine(_folder, role), string.Create(CultureInfo.InvariantCulture, $"{pid} {ProcStat.Read("/proc", pid)!.StartTime}"));
+        File.WriteAllText(Path.Combine(_folder, role),
+            string.Create(CultureInfo.InvariantCulture, $"{pid} {ProcStat.Read("/proc", pid)!.StartTime}"));
 
     private static async Task<T> EventuallyAsync<T>(Func<T> read, Func<T, bool> done, TimeSpan? timeout = null)
     {

@@ -37,25 +37,29 @@ public sealed class GenerateTests
         Assert.Equal(0, exit);
         var orders = (await OrderFile.ReadSetAsync(path, default)).Orders;
         Assert.Equal(300, orders.Count);
-        Assert.Contains($"Generated burst {BurstId.Of(orders[0].OrderId)}: 300 orders", cli.Output, StringComparison.Ordinal);
+        Assert.Contains($"Generated burst {BurstId.Of(orders[0].OrderId)}: 300 orders", cli.Output,
+            StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task Generate_streams_the_same_file_as_the_whole_burst_writes_and_it_reads_back_as_ids_deliveries_and_poison()
+    public async Task Generate_streams_the_file_the_whole_burst_writes_and_it_reads_back_as_ids_deliveries_and_poison()
     {
         var streamed = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
         var whole = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
 
-        var exit = await new Cli().RunAsync("generate", "--count", "2000", "--seed", "4", "--invalid-rate", "0.02", "--orders", streamed);
+        var exit = await new Cli()
+            .RunAsync("generate", "--count", "2000", "--seed", "4", "--invalid-rate", "0.02", "--orders", streamed);
 
         Assert.Equal(0, exit);
         var index = await OrderFile.ReadIndexAsync(streamed, default);
         var set = OrderGenerator.Generate(2_000, 0.02, seed: 4, index.Burst);
         await OrderFile.WriteAsync(whole, set, default);
         Assert.Equal(await File.ReadAllBytesAsync(whole), await File.ReadAllBytesAsync(streamed));
-        Assert.Equal(set.Orders.Select(o => (o.OrderId, o.Delivery)).Order(), index.DeliveryOf.Select(d => (d.Key, d.Value)).Order());
+        Assert.Equal(set.Orders.Select(o => (o.OrderId, o.Delivery)).Order(),
+            index.DeliveryOf.Select(d => (d.Key, d.Value)).Order());
         Assert.Equal(set.Poison, index.Poison);
-        Assert.Equal(set.Orders.Select(o => o.OrderId), await OrderFile.ReadOrdersAsync(streamed, default).Select(o => o.OrderId).ToListAsync());
+        Assert.Equal(set.Orders.Select(o => o.OrderId),
+            await OrderFile.ReadOrdersAsync(streamed, default).Select(o => o.OrderId).ToListAsync());
     }
 
     [Theory]
@@ -80,13 +84,19 @@ public sealed class GenerateTests
         Assert.Equal(9_900, set.Orders.Count);
         Assert.Equal(100, set.Poison.Count);
         Assert.Equal(10_000, set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id)).Distinct().Count());
-        Assert.Equal([PoisonKind.UnknownDelivery, PoisonKind.MissingFields, PoisonKind.NotJson], set.Poison.Select(p => p.Kind).Distinct().Order());
+        Assert.Equal([PoisonKind.UnknownDelivery, PoisonKind.MissingFields, PoisonKind.NotJson],
+            set.Poison.Select(p => p.Kind).Distinct().Order());
         Assert.InRange(set.Poison.Min(p => p.Id), OrderGenerator.FirstOrderId, OrderGenerator.FirstOrderId + 200);
-        Assert.InRange(set.Poison.Max(p => p.Id), OrderGenerator.FirstOrderId + 9_800, OrderGenerator.FirstOrderId + 9_999);
+        Assert.InRange(set.Poison.Max(p => p.Id), OrderGenerator.FirstOrderId + 9_800,
+            OrderGenerator.FirstOrderId + 9_999);
         // Every poison entry is refused by the apps' own order reader; the valid ones are untouched.
-        Assert.All(set.Poison, p => Assert.ThrowsAny<Exception>(() => OrderJson.Deserialize(System.Text.Encoding.UTF8.GetBytes(p.Payload))));
+        Assert.All(set.Poison,
+            p => Assert.ThrowsAny<Exception>(() =>
+            OrderJson.Deserialize(System.Text.Encoding.UTF8.GetBytes(p.Payload))));
         Assert.All(set.Poison.Where(p => p.Kind == PoisonKind.NotJson), p => Assert.Equal("text/plain", p.ContentType));
-        Assert.Equal(OrderGenerator.Generate(10_000, seed: 1).Where(o => set.Orders.Any(v => v.OrderId == o.OrderId)).Select(TestSupport.TestOrders.Json),
+        Assert.Equal(
+            OrderGenerator.Generate(10_000, seed: 1).Where(o => set.Orders.Any(v => v.OrderId == o.OrderId))
+            .Select(TestSupport.TestOrders.Json),
             set.Orders.Select(TestSupport.TestOrders.Json));
     }
 
@@ -96,36 +106,46 @@ public sealed class GenerateTests
         var first = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
         var second = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
 
-        Assert.Equal(0, await new Cli().RunAsync("generate", "--count", "500", "--invalid-rate", "0.02", "--seed", "3", "--orders", first));
-        Assert.Equal(0, await new Cli().RunAsync("generate", "--count", "500", "--invalid-rate", "0.02", "--seed", "3", "--orders", second));
+        Assert.Equal(0,
+            await new Cli()
+            .RunAsync("generate", "--count", "500", "--invalid-rate", "0.02", "--seed", "3", "--orders", first));
+        Assert.Equal(0,
+            await new Cli()
+            .RunAsync("generate", "--count", "500", "--invalid-rate", "0.02", "--seed", "3", "--orders", second));
 
         var (a, b) = (await OrderFile.ReadSetAsync(first, default), await OrderFile.ReadSetAsync(second, default));
         Assert.NotEqual(a.Burst, b.Burst);
         Assert.Contains($"\"Burst\":{a.Burst}", await File.ReadAllTextAsync(first), StringComparison.Ordinal);
         foreach (var set in new[] { a, b })
         {
-            Assert.All(set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id)), id => Assert.True(set.Burst.Holds(id), $"{id} of burst {set.Burst}"));
+            Assert.All(set.Orders.Select(o => o.OrderId).Concat(set.Poison.Select(p => p.Id)),
+                id => Assert.True(set.Burst.Holds(id), $"{id} of burst {set.Burst}"));
             // Six digits that never start with 1: no name of it starts as burst 1's (ids from 1,000,000) do.
             Assert.Matches("^[2-9][0-9]{5}$", set.Burst.Prefix);
         }
 
         // The same seed makes the same orders; only their ids differ.
-        Assert.Equal(a.Orders.Select(o => TestSupport.TestOrders.Json(o with { OrderId = 0 })), b.Orders.Select(o => TestSupport.TestOrders.Json(o with { OrderId = 0 })));
+        Assert.Equal(a.Orders.Select(o => TestSupport.TestOrders.Json(o with { OrderId = 0 })),
+            b.Orders.Select(o => TestSupport.TestOrders.Json(o with { OrderId = 0 })));
     }
 
     [Theory]
-    [InlineData("""{"Format":2,"Burst":483920,"Orders":[ORDER],"Poison":[]}""", "Id 1000007 is not of the file's burst 483920")]
+    [InlineData("""{"Format":2,"Burst":483920,"Orders":[ORDER],"Poison":[]}""",
+        "Id 1000007 is not of the file's burst 483920")]
     [InlineData("""[ORDER, OTHER]""", "The orders file holds ids of more than one burst (1000007 and 483920000001)")]
-    public async Task An_orders_file_with_an_id_outside_its_burst_is_refused_in_one_line_with_exit_2(string file, string message)
+    public async Task An_orders_file_with_an_id_outside_its_burst_is_refused_in_one_line_with_exit_2(string file,
+        string message)
     {
         var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
         var order = OrderGenerator.Generate(1, seed: 1)[0] with { OrderId = 1_000_007 };
         await File.WriteAllTextAsync(path, file
             .Replace("ORDER", TestSupport.TestOrders.Json(order), StringComparison.Ordinal)
-            .Replace("OTHER", TestSupport.TestOrders.Json(order with { OrderId = 483_920_000_001 }), StringComparison.Ordinal));
+            .Replace("OTHER", TestSupport.TestOrders.Json(order with { OrderId = 483_920_000_001 }),
+                StringComparison.Ordinal));
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("watch", "--orders", path, "--scheduled-at", "2026-01-01T00:00:00Z", "--storage", "UseDevelopmentStorage=true");
+        var exit = await cli.RunAsync("watch", "--orders", path, "--scheduled-at", "2026-01-01T00:00:00Z", "--storage",
+            "UseDevelopmentStorage=true");
 
         Assert.Equal(ExitCodes.BadInput, exit);
         var line = Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
@@ -144,7 +164,9 @@ public sealed class GenerateTests
         var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
         var cli = new Cli();
 
-        Assert.Equal(0, await cli.RunAsync("generate", "--count", "1000", "--invalid-rate", "0.01", "--seed", "3", "--orders", path));
+        Assert.Equal(0,
+            await cli.RunAsync("generate", "--count", "1000", "--invalid-rate", "0.01", "--seed", "3", "--orders",
+            path));
 
         var set = await OrderFile.ReadSetAsync(path, default);
         Assert.Equal(990, set.Orders.Count);
@@ -158,7 +180,8 @@ public sealed class GenerateTests
     {
         var orders = OrderGenerator.Generate(50, seed: 2);
         var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
-        await File.WriteAllBytesAsync(path, System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(orders, OrderJsonContext.Default.ListOrder));
+        await File.WriteAllBytesAsync(path,
+            System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(orders, OrderJsonContext.Default.ListOrder));
 
         var set = await OrderFile.ReadSetAsync(path, default);
 

@@ -25,16 +25,20 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
             azurite = pid;
             killed.Kill();
             await killed.WaitForExitAsync(TestContext.Current.CancellationToken);
-            Assert.True(ProcessProbe.Alive(azurite), $"Azurite {azurite} ended with its owner: nothing left to clean up");
+            Assert.True(ProcessProbe.Alive(azurite),
+                $"Azurite {azurite} ended with its owner: nothing left to clean up");
             output.WriteLine($"in-process {killed.Id} killed; its Azurite {azurite} and {folder} left");
 
             var next = new Cli();
             var exit = await next.RunAsync("in-process", "--count", "20", "--results", Path.Combine(results, "LOG.md"));
 
             Assert.True(exit == 0, next.Output);
-            var said = Assert.Single(next.Output.Split('\n'), l => l.StartsWith("Cleaned up after in-process runs", StringComparison.Ordinal));
+            var said = Assert.Single(next.Output.Split('\n'),
+                l => l.StartsWith("Cleaned up after in-process runs", StringComparison.Ordinal));
             output.WriteLine(said);
-            Assert.Contains($"run {killed.Id.ToString(CultureInfo.InvariantCulture)}: stopped its Azurite (pid {azurite.ToString(CultureInfo.InvariantCulture)}), removed {folder}", said, StringComparison.Ordinal);
+            Assert.Contains(
+                $"run {killed.Id.ToString(CultureInfo.InvariantCulture)}: stopped its Azurite (pid " +
+                $"{azurite.ToString(CultureInfo.InvariantCulture)}), removed {folder}", said, StringComparison.Ordinal);
             Assert.False(ProcessProbe.Alive(azurite), $"Azurite {azurite} still runs");
             Assert.False(Directory.Exists(folder), $"{folder} is still there");
         }
@@ -55,13 +59,16 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
         }
     }
 
-    /// <summary>The throwaway Azurite's folder whose owners file names <paramref name="owner"/>, once it names its Azurite too.</summary>
+    /// <summary>
+    /// The throwaway Azurite's folder whose owners file names <paramref name="owner"/>, once it names its Azurite too.
+    /// </summary>
     private static async Task<(string Folder, int Azurite)> ThrowawayOfAsync(int owner, TimeSpan limit)
     {
         var deadline = DateTime.UtcNow + limit;
         while (DateTime.UtcNow < deadline)
         {
-            foreach (var folder in Directory.EnumerateDirectories(Path.GetTempPath(), InProcessBurst.AzuriteFolderPrefix + "*"))
+            foreach (var folder in Directory.EnumerateDirectories(Path.GetTempPath(),
+                InProcessBurst.AzuriteFolderPrefix + "*"))
             {
                 string[] lines;
                 try
@@ -73,7 +80,9 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
                     continue;
                 }
 
-                if (lines.Length == 2 && lines[0].StartsWith($"{owner.ToString(CultureInfo.InvariantCulture)} ", StringComparison.Ordinal))
+                if (lines.Length == 2
+                    && lines[0]
+                    .StartsWith($"{owner.ToString(CultureInfo.InvariantCulture)} ", StringComparison.Ordinal))
                 {
                     return (folder, int.Parse(lines[1].Split(' ')[0], CultureInfo.InvariantCulture));
                 }

@@ -2,7 +2,9 @@ using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.InProcess;
 
-/// <summary><c>in-process</c> measures the store it is given or refuses at once, before the trio starts: never another one.</summary>
+/// <summary>
+/// <c>in-process</c> measures the store it is given or refuses at once, before the trio starts: never another one.
+/// </summary>
 public sealed class InProcessStoreTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IDisposable
 {
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
@@ -12,7 +14,8 @@ public sealed class InProcessStoreTests(AzuriteFixture storage) : IClassFixture<
     {
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("in-process", "--count", "10", "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()),
+        var exit = await cli.RunAsync("in-process", "--count", "10", "--storage",
+            Azurite.ConnectionStringFor(Azurite.FreePort()),
             "--results", Path.Combine(_folder, "LOG.md"));
 
         Assert.True(exit == ExitCodes.Unreachable, cli.Output);
@@ -25,11 +28,13 @@ public sealed class InProcessStoreTests(AzuriteFixture storage) : IClassFixture<
     [Fact]
     public async Task A_store_that_refuses_the_key_is_named_as_refusing_within_seconds_before_the_trio_starts()
     {
-        var wrongKey = storage.Azurite.ConnectionString.Replace(Azurite.AccountKey, Convert.ToBase64String(new byte[64]), StringComparison.Ordinal);
+        var wrongKey = storage.Azurite.ConnectionString.Replace(Azurite.AccountKey,
+            Convert.ToBase64String(new byte[64]), StringComparison.Ordinal);
         var cli = new Cli();
         var clock = System.Diagnostics.Stopwatch.StartNew();
 
-        var exit = await cli.RunAsync("in-process", "--count", "10", "--storage", wrongKey, "--results", Path.Combine(_folder, "LOG.md"));
+        var exit = await cli.RunAsync("in-process", "--count", "10", "--storage", wrongKey, "--results",
+            Path.Combine(_folder, "LOG.md"));
 
         Assert.True(exit == ExitCodes.BadInput, cli.Output);
         Assert.Contains("refused the load tool (403", cli.Output, StringComparison.Ordinal);

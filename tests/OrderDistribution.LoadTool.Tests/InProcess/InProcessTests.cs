@@ -18,17 +18,21 @@ public sealed class InProcessTests : IDisposable
     [InlineData("pubsub-bulk")]
     [InlineData("pubsub-single")]
     [InlineData("bindings")]
-    public async Task A_burst_through_the_trio_in_process_stores_every_valid_order_once_and_is_logged_under_its_model(string model)
+    public async Task A_burst_through_the_trio_in_process_stores_every_valid_order_once_and_is_logged_under_its_model(
+        string model)
     {
         var cli = new Cli();
-        var exit = await cli.RunAsync("in-process", "--model", model, "--count", "300", "--invalid-rate", "0.02", "--seed", "3",
+        var exit = await cli.RunAsync("in-process", "--model", model, "--count", "300", "--invalid-rate", "0.02",
+            "--seed", "3",
             "--timeout", "120", "--results", Path.Combine(_folder, "LOG.md"));
 
         Assert.True(exit == 0, cli.Output);
         Assert.Contains("(Azurite started for this run)", cli.Output, StringComparison.Ordinal);
         Assert.Contains($"in-process-{model}: 294/294 orders stored", cli.Output, StringComparison.Ordinal);
-        Assert.Contains("0 missing, 0 duplicated; 294 valid stored, 6 poison dropped (expected)", cli.Output, StringComparison.Ordinal);
-        var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default), r => r.Label == $"in-process-{model}");
+        Assert.Contains("0 missing, 0 duplicated; 294 valid stored, 6 poison dropped (expected)", cli.Output,
+            StringComparison.Ordinal);
+        var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default),
+            r => r.Label == $"in-process-{model}");
         Assert.True(row.Complete);
         Assert.Equal(BurstStart.Cold, row.Start);
         Assert.Single(Directory.GetFiles(_folder, $"*-in-process-{model}.csv"));
@@ -43,9 +47,13 @@ public sealed class InProcessTests : IDisposable
 
         Assert.True(exit == 0, cli.Output);
         // The poison orders are dropped by the distributor, each with its warning.
-        var warnings = cli.Output.Split('\n').Where(line => line.StartsWith("warn: distributor RequestRun: Dropped entry ", StringComparison.Ordinal)).ToList();
+        var warnings = cli.Output.Split('\n')
+            .Where(line => line.StartsWith("warn: distributor RequestRun: Dropped entry ", StringComparison.Ordinal))
+            .ToList();
         Assert.True(warnings.Count == 4, cli.Output);
-        Assert.All(warnings, line => Assert.Matches(@"^warn: distributor RequestRun: Dropped entry \S+ from q-order-ingress: not an order", line));
+        Assert.All(warnings,
+            line => Assert.Matches(
+            @"^warn: distributor RequestRun: Dropped entry \S+ from q-order-ingress: not an order", line));
     }
 
     [Fact]
@@ -55,7 +63,8 @@ public sealed class InProcessTests : IDisposable
         var setting = Regex.Match(script, """\$\{BINDING_CONSUMERS_PER_QUEUE:-(\d+)\}""");
         Assert.True(setting.Success, "scripts/run-local.sh no longer gives BINDING_CONSUMERS_PER_QUEUE a default");
 
-        Assert.Equal(int.Parse(setting.Groups[1].Value, CultureInfo.InvariantCulture), new EmulatedSidecarOptions().ConcurrentBindingRequests);
+        Assert.Equal(int.Parse(setting.Groups[1].Value, CultureInfo.InvariantCulture),
+            new EmulatedSidecarOptions().ConcurrentBindingRequests);
     }
 
     [Fact]

@@ -10,8 +10,8 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.LoadTool.Tests.Leasing;
 
 /// <summary>
-/// One burst at a time per store, on a real Azurite: the lease on the tool's marker blob, taken by run, schedule, ceiling
-/// and clear, refused to a second one at once, renewed while the burst runs and lapsing when a tool is killed.
+/// One burst at a time per store, on a real Azurite: the lease on the tool's marker blob, taken by run, schedule,
+/// ceiling and clear, refused to a second one at once, renewed while the burst runs and lapsing when a tool is killed.
 /// </summary>
 [Collection(nameof(StoreLeaseTests))]
 public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
@@ -19,11 +19,12 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     private readonly string _folder = Directory.CreateTempSubdirectory("order-load-lease-").FullName;
 
     [Fact]
-    public async Task A_second_run_while_the_first_is_in_flight_is_refused_in_one_line_and_clears_generates_and_schedules_nothing()
+    public async Task A_second_run_while_the_first_runs_is_refused_in_a_line_clearing_generating_scheduling_nothing()
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         var first = new Cli();
-        var running = first.RunAsync(["run", "--count", "200", "--timeout", "60", "--poll", "100", "--max-poll", "200", .. Run(sidecar)]);
+        var running = first.RunAsync(
+            ["run", "--count", "200", "--timeout", "60", "--poll", "100", "--max-poll", "200", .. Run(sidecar)]);
         await WaitForAsync(() => File.Exists(State), "the first run's schedule record", running);
         var published = Published(sidecar);
         await StoreAsync(published.Take(100));
@@ -45,7 +46,10 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
             Assert.True(exit == ExitCodes.StoreBusy, $"{command[0]}: {second.Output}");
             var line = Assert.Single(second.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
             Assert.StartsWith("Refused: another burst holds storage at ", line, StringComparison.Ordinal);
-            Assert.Contains($"order-load run (burst {OrderDistribution.LoadTool.Generation.BurstId.Of(published[0].OrderId)}) from host {Environment.MachineName}, started {DateTimeOffset.UtcNow:yyyy-MM-dd} ", line, StringComparison.Ordinal);
+            Assert.Contains(
+                $"order-load run (burst {OrderDistribution.LoadTool.Generation.BurstId.Of(published[0].OrderId)}) " +
+                $"from host {Environment.MachineName}, started {DateTimeOffset.UtcNow:yyyy-MM-dd} ", line,
+                StringComparison.Ordinal);
         }
 
         Assert.Equal(100, (await Outboxes().AllAsync()).Count);
@@ -56,7 +60,8 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         await StoreAsync(published.Skip(100));
         Assert.True(await running == 0, first.Output);
         Assert.Contains("200/200 orders stored", first.Output, StringComparison.Ordinal);
-        Assert.Single(await File.ReadAllLinesAsync(Results), l => l.Contains("| pubsub-bulk | 200 |", StringComparison.Ordinal));
+        Assert.Single(await File.ReadAllLinesAsync(Results),
+            l => l.Contains("| pubsub-bulk | 200 |", StringComparison.Ordinal));
         Assert.Equal(LeaseState.Available, (await Marker().GetPropertiesAsync()).Value.LeaseState);
         Assert.Equal(0, await new Cli().RunAsync(["clear", .. Files()]));
     }
@@ -71,7 +76,8 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         {
             // Leased, and named: the holder writes who it is just after it takes the lease.
             await WaitForAsync(async () => (await Marker().ExistsAsync()).Value
-                                           && (await Marker().GetPropertiesAsync()).Value is { LeaseState: LeaseState.Leased } marker
+                                           && (await Marker()
+                                               .GetPropertiesAsync()).Value is { LeaseState: LeaseState.Leased } marker
                                            && LeaseHolder.From(marker.Metadata) is not null,
                 "the run's lease", null);
         }
@@ -100,7 +106,8 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         // The bindings model schedules over the sidecar's HTTP API, which the emulator serves to a process of its own.
-        using (var killed = Cli.StartProgram(["run", "--model", "bindings", "--count", "300", "--timeout", "120", .. Run(sidecar)]))
+        using (var killed = Cli.StartProgram(
+            ["run", "--model", "bindings", "--count", "300", "--timeout", "120", .. Run(sidecar)]))
         {
             try
             {
@@ -135,7 +142,8 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         var cli = new Cli();
-        var running = cli.RunAsync(["run", "--count", "100", "--timeout", "60", "--poll", "100", "--lease", "15", .. Run(sidecar)]);
+        var running = cli.RunAsync(
+            ["run", "--count", "100", "--timeout", "60", "--poll", "100", "--lease", "15", .. Run(sidecar)]);
         await WaitForAsync(() => File.Exists(State), "the run's schedule record", running);
 
         // As another tool would after the lease lapsed: broken, then taken. No order is stored: the run watches on.
@@ -147,7 +155,8 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         await other.ReleaseAsync();
 
         Assert.True(exit == ExitCodes.SharedStore, cli.Output);
-        var lost = Assert.Single(cli.Output.Split('\n'), l => l.StartsWith("Lost the hold on storage", StringComparison.Ordinal));
+        var lost = Assert.Single(cli.Output.Split('\n'),
+            l => l.StartsWith("Lost the hold on storage", StringComparison.Ordinal));
         Assert.Contains("storage refused to renew it (409", lost, StringComparison.Ordinal);
         Assert.DoesNotContain("orders stored, cycle time", cli.Output, StringComparison.Ordinal);
         Assert.False(File.Exists(Results), "a burst that lost its hold was recorded");
@@ -157,7 +166,8 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     public void The_default_lease_lapses_within_half_a_minute_and_the_option_takes_what_the_blob_service_grants()
     {
         Assert.True(StoreLease.DefaultDuration < TimeSpan.FromMinutes(1));
-        Assert.Equal((15, 60), ((int)StoreLease.ShortestDuration.TotalSeconds, (int)StoreLease.LongestDuration.TotalSeconds));
+        Assert.Equal((15, 60),
+            ((int)StoreLease.ShortestDuration.TotalSeconds, (int)StoreLease.LongestDuration.TotalSeconds));
     }
 
     private string Orders => Path.Combine(_folder, "orders.json");
@@ -168,11 +178,13 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
 
     private string[] Files() => ["--storage", storage.Azurite.ConnectionString, "--orders", Orders, "--state", State];
 
-    private string[] Run(EmulatedSidecar sidecar) => ["--sidecar", sidecar.Address.ToString(), "--results", Results, .. Files()];
+    private string[] Run(EmulatedSidecar sidecar) =>
+        ["--sidecar", sidecar.Address.ToString(), "--results", Results, .. Files()];
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 
-    private BlobClient Marker() => Client().GetBlobContainerClient(OrderTopology.LoadToolContainer).GetBlobClient(StoreLease.MarkerBlob);
+    private BlobClient Marker() =>
+        Client().GetBlobContainerClient(OrderTopology.LoadToolContainer).GetBlobClient(StoreLease.MarkerBlob);
 
     private OutboxStorage Outboxes() => new(Client(), OrderTopology.Outboxes);
 
@@ -180,7 +192,8 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     private static List<Order> Published(EmulatedSidecar sidecar)
     {
         var orders = new List<Order>();
-        foreach (var entry in sidecar.BulkPublishes(OrderTopology.IngressQueue).SelectMany(r => r.Json.EnumerateArray()))
+        foreach (var entry in sidecar.BulkPublishes(OrderTopology.IngressQueue)
+            .SelectMany(r => r.Json.EnumerateArray()))
         {
             try
             {
@@ -198,11 +211,13 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
     {
         foreach (var order in orders)
         {
-            await StoredOrders.StoreAsync(Client(), WatchExpectation.OutboxFor(order.Delivery), order, DateTimeOffset.UtcNow);
+            await StoredOrders.StoreAsync(Client(), WatchExpectation.OutboxFor(order.Delivery), order,
+                DateTimeOffset.UtcNow);
         }
     }
 
-    private static Task WaitForAsync(Func<bool> done, string what, Task? endsEarly) => WaitForAsync(() => Task.FromResult(done()), what, endsEarly);
+    private static Task WaitForAsync(Func<bool> done, string what, Task? endsEarly) =>
+        WaitForAsync(() => Task.FromResult(done()), what, endsEarly);
 
     private static async Task WaitForAsync(Func<Task<bool>> done, string what, Task? endsEarly)
     {

@@ -9,10 +9,10 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.LoadTool.Tests.Leasing;
 
 /// <summary>
-/// An outage of the store the tool measures, longer than its lease (the shortest, 15 s), in the middle of a run's watch:
-/// the tool reaches storage through a proxy that refuses every call or answers none, while the trio (this test, storing
-/// the orders the emulated sidecar took) reaches it directly. The run waits it out and ends exact, unless another tool
-/// took the store meanwhile.
+/// An outage of the store the tool measures, longer than its lease (the shortest, 15 s), in the middle of a run's
+/// watch: the tool reaches storage through a proxy that refuses every call or answers none, while the trio (this test,
+/// storing the orders the emulated sidecar took) reaches it directly. The run waits it out and ends exact, unless
+/// another tool took the store meanwhile.
 /// </summary>
 [Collection(nameof(StoreOutageTests))]
 public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
@@ -64,7 +64,8 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
 
         proxy.Refusing = true;
         await StoreAsync(published.Skip(Count / 2));
-        // As another run would once the lease lapsed: it takes the store and holds it while storage is away for this one.
+        // As another run would once the lease lapsed: it takes the store and holds it while storage is away for this
+        // one.
         var other = new BurstId(512_345);
         await using (var taken = await TakeWhenFreeAsync(LeaseHolder.Now("run", other)))
         {
@@ -72,7 +73,8 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
             var exit = await running.WaitAsync(TimeSpan.FromSeconds(60));
 
             Assert.True(exit == ExitCodes.SharedStore, cli.Output);
-            var lost = Assert.Single(cli.Output.Split('\n'), l => l.StartsWith("Lost the hold on storage", StringComparison.Ordinal));
+            var lost = Assert.Single(cli.Output.Split('\n'),
+                l => l.StartsWith("Lost the hold on storage", StringComparison.Ordinal));
             Assert.Contains("order-load run (burst 512345) from host ", lost, StringComparison.Ordinal);
             Assert.DoesNotContain("orders stored, cycle time", cli.Output, StringComparison.Ordinal);
             Assert.False(File.Exists(Results), "a burst that lost its hold was recorded");
@@ -93,7 +95,8 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
         var exit = await running.WaitAsync(TimeSpan.FromSeconds(60));
 
         Assert.True(exit == ExitCodes.SharedStore, cli.Output);
-        var lost = Assert.Single(cli.Output.Split('\n'), l => l.StartsWith("Lost the hold on storage", StringComparison.Ordinal));
+        var lost = Assert.Single(cli.Output.Split('\n'),
+            l => l.StartsWith("Lost the hold on storage", StringComparison.Ordinal));
         Assert.Contains("order-load clear from host ", lost, StringComparison.Ordinal);
         Assert.False(File.Exists(Results), "a burst that lost its hold was recorded");
     }
@@ -102,26 +105,33 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
     public void A_socket_error_passed_on_unwrapped_is_an_outage_and_a_refusal_is_not()
     {
         Assert.True(StoreOutage.IsOutage(new System.Net.Sockets.SocketException(107)));
-        Assert.True(StoreOutage.IsOutage(new InvalidOperationException("wrapped", new System.Net.Sockets.SocketException(104))));
+        Assert.True(
+            StoreOutage.IsOutage(
+            new InvalidOperationException("wrapped", new System.Net.Sockets.SocketException(104))));
         Assert.True(StoreOutage.IsOutage(new Azure.RequestFailedException("no answer")));
         Assert.False(StoreOutage.IsOutage(new Azure.RequestFailedException(409, "LeaseIdMismatchWithLeaseOperation")));
         Assert.False(StoreOutage.IsOutage(new Azure.RequestFailedException(403, "AuthorizationFailure")));
     }
 
-    /// <summary>A run of <see cref="Count"/> orders through the proxy, with half its orders stored once it watches.</summary>
-    private async Task<(Cli Cli, Task<int> Running, List<Order> Published, TcpCutProxy Proxy, EmulatedSidecar Sidecar)> StartRunAsync()
+    /// <summary>
+    /// A run of <see cref="Count"/> orders through the proxy, with half its orders stored once it watches.
+    /// </summary>
+    private async Task<(Cli Cli, Task<int> Running, List<Order> Published, TcpCutProxy Proxy,
+        EmulatedSidecar Sidecar)> StartRunAsync()
     {
         var sidecar = await EmulatedSidecar.StartRecordingAsync();
         var proxy = new TcpCutProxy(storage.Azurite.Port);
         var cli = new Cli();
-        var running = cli.RunAsync(["run", "--count", $"{Count}", "--timeout", "180", "--poll", "200", "--max-poll", "1000", "--lease", "15",
+        var running = cli.RunAsync(
+            ["run", "--count", $"{Count}", "--timeout", "180", "--poll", "200", "--max-poll", "1000", "--lease", "15",
             "--sidecar", sidecar.Address.ToString(), "--results", Results,
             "--storage", Azurite.ConnectionStringFor(proxy.Port), "--orders", Orders, "--state", State]);
         await WaitForAsync(() => File.Exists(State), "the run's schedule record", running);
         var published = Published(sidecar);
         Assert.Equal(Count, published.Count);
         await StoreAsync(published.Take(Count / 2));
-        await WaitForAsync(() => cli.Output.Contains("Waiting for", StringComparison.Ordinal), "the run's watch", running);
+        await WaitForAsync(() => cli.Output.Contains("Waiting for", StringComparison.Ordinal), "the run's watch",
+            running);
         return (cli, running, published, proxy, sidecar);
     }
 
@@ -133,10 +143,13 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
         Assert.Single(output.Split('\n'), l => l.Contains("not answering since", StringComparison.Ordinal));
         Assert.Single(output.Split('\n'), l => l.Contains("answers again, after", StringComparison.Ordinal));
         Assert.DoesNotContain("unexpectedly", output, StringComparison.Ordinal);
-        Assert.Single(File.ReadAllLines(Results), l => l.Contains($"| pubsub-bulk | {Count} |", StringComparison.Ordinal));
+        Assert.Single(File.ReadAllLines(Results),
+            l => l.Contains($"| pubsub-bulk | {Count} |", StringComparison.Ordinal));
     }
 
-    /// <summary>Takes the store directly (not through the proxy) as soon as the run's lease lapses, as another tool would.</summary>
+    /// <summary>
+    /// Takes the store directly (not through the proxy) as soon as the run's lease lapses, as another tool would.
+    /// </summary>
     private async Task<StoreLease> TakeWhenFreeAsync(LeaseHolder holder)
     {
         var clock = Stopwatch.StartNew();
@@ -144,11 +157,13 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
         {
             try
             {
-                return await StoreLease.TakeAsync(Client(), holder, StoreLease.ShortestDuration, new StoreOutage("direct"), default);
+                return await StoreLease.TakeAsync(Client(), holder, StoreLease.ShortestDuration,
+                    new StoreOutage("direct"), default);
             }
             catch (LoadToolException e) when (e.ExitCode == ExitCodes.StoreBusy)
             {
-                Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), "the run's lease of 15 s did not lapse while storage was away");
+                Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30),
+                    "the run's lease of 15 s did not lapse while storage was away");
                 await Task.Delay(500);
             }
         }
@@ -164,13 +179,15 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
 
     /// <summary>The valid orders the sidecar took, as the distributor would pass them on.</summary>
     private static List<Order> Published(EmulatedSidecar sidecar) =>
-        [.. sidecar.BulkPublishes(OrderTopology.IngressQueue).SelectMany(r => r.Json.EnumerateArray()).Select(e => OrderJson.Deserialize(e.GetProperty("event")))];
+        [.. sidecar.BulkPublishes(OrderTopology.IngressQueue).SelectMany(r => r.Json.EnumerateArray())
+            .Select(e => OrderJson.Deserialize(e.GetProperty("event")))];
 
     private async Task StoreAsync(IEnumerable<Order> orders)
     {
         foreach (var order in orders)
         {
-            await StoredOrders.StoreAsync(Client(), WatchExpectation.OutboxFor(order.Delivery), order, DateTimeOffset.UtcNow);
+            await StoredOrders.StoreAsync(Client(), WatchExpectation.OutboxFor(order.Delivery), order,
+                DateTimeOffset.UtcNow);
         }
     }
 

@@ -5,14 +5,17 @@ using OrderDistribution.LoadTool.Watching;
 
 namespace OrderDistribution.LoadTool.Tests.Reporting;
 
-/// <summary>A burst that timed out is credited with what it stored, and says it is incomplete wherever it is shown.</summary>
+/// <summary>
+/// A burst that timed out is credited with what it stored, and says it is incomplete wherever it is shown.
+/// </summary>
 public sealed class IncompleteResultTests
 {
     private static readonly DateTimeOffset ScheduledAt = new(2026, 11, 23, 9, 41, 7, TimeSpan.Zero);
 
     /// <summary>3,000 of 1,000,000 stored when the watch timed out, the last 7.5 s after scheduling.</summary>
     private static readonly WatchReport TimedOut = new(
-        1_000_000, OrderTopology.Outboxes.ToDictionary(o => o, _ => 1_500), [.. Enumerable.Range(0, 997_000).Select(i => (long)i)], [],
+        1_000_000, OrderTopology.Outboxes.ToDictionary(o => o, _ => 1_500),
+            [.. Enumerable.Range(0, 997_000).Select(i => (long)i)], [],
         ScheduledAt, ScheduledAt.AddSeconds(7.5));
 
     [Fact]
@@ -20,14 +23,17 @@ public sealed class IncompleteResultTests
     {
         var line = ResultLine.Of(TimedOut, "pubsub-bulk");
 
-        Assert.StartsWith("pubsub-bulk: 3000/1000000 orders stored, cycle time 7.500 s, 400 orders/s,", line, StringComparison.Ordinal);
-        Assert.EndsWith("; INCOMPLETE: timed out with 997000 of 1000000 not stored, the rate is of the 3000 stored", line, StringComparison.Ordinal);
+        Assert.StartsWith("pubsub-bulk: 3000/1000000 orders stored, cycle time 7.500 s, 400 orders/s,", line,
+            StringComparison.Ordinal);
+        Assert.EndsWith("; INCOMPLETE: timed out with 997000 of 1000000 not stored, the rate is of the 3000 stored",
+            line, StringComparison.Ordinal);
     }
 
     [Fact]
     public void A_burst_that_stored_nothing_has_no_cycle_time_and_no_rate_rather_than_blanks()
     {
-        var nothing = new WatchReport(10, new Dictionary<string, int>(), [.. Enumerable.Range(0, 10).Select(i => (long)i)], [], ScheduledAt, null);
+        var nothing = new WatchReport(10, new Dictionary<string, int>(),
+            [.. Enumerable.Range(0, 10).Select(i => (long)i)], [], ScheduledAt, null);
 
         var line = ResultLine.Of(nothing, "bindings");
 

@@ -4,10 +4,14 @@ using SkiaSharp;
 
 namespace OrderDistribution.LoadTool.Tests.Reporting;
 
-/// <summary>report, from a fixed results log and the per-second series beside it, as run and ceiling write them.</summary>
+/// <summary>
+/// report, from a fixed results log and the per-second series beside it, as run and ceiling write them.
+/// </summary>
 public sealed class ReportTests
 {
-    private const string Header = "| timestamp | model | count | cycle time s | orders/s | missing | start |\n| --- | --- | ---: | ---: | ---: | ---: | --- |\n";
+    private const string Header =
+        "| timestamp | model | count | cycle time s | orders/s | missing | start |\n| --- | --- | ---: | ---: | ---: " +
+        "| ---: | --- |\n";
 
     private readonly string _folder = Directory.CreateTempSubdirectory("order-load-report-").FullName;
 
@@ -17,7 +21,8 @@ public sealed class ReportTests
         await File.WriteAllTextAsync(Path.Combine(_folder, "LOG.md"),
             "Runs on the 2-core machine.\n\n" +
             // A row from before the start column: counted as warm, and said so.
-            "| timestamp | model | count | cycle time s | orders/s | missing |\n| --- | --- | ---: | ---: | ---: | ---: |\n" +
+            "| timestamp | model | count | cycle time s | orders/s | missing |\n| --- | --- | ---: | ---: | ---: | " +
+            "---: |\n" +
             "| 2026-11-20T08:00:00 | pubsub-single | 10000 | 44.9 | 223 | 0 |\n" +
             "| 2026-11-23T10:00:00 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |\n" +
             "| 2026-11-23T10:01:00 | pubsub-bulk | 10000 | 26.8 | 373 | 0 | warm |\n" +
@@ -38,11 +43,14 @@ public sealed class ReportTests
         var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
 
         Assert.True(exit == 0, cli.Output);
-        var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md"))).Where(l => l.StartsWith("| ", StringComparison.Ordinal)).Skip(2).ToList();
+        var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md")))
+            .Where(l => l.StartsWith("| ", StringComparison.Ordinal)).Skip(2).ToList();
         Assert.Equal(
             [
-                "| pubsub-bulk | 5 | 0 | 38.85 (37.3–40.4, 2 runs) | 3 | 27.17 | 26.80 | 26.7 | 28.0 | 368 | 1.13 | 1.62 | — | — | — | — |",
-                "| pubsub-single | 3 | 1 | 56.2 | 1 | 44.90 | 44.90 | 44.9 | 44.9 | 223 | 1.87 | 2.34 | — | — | — | — |",
+                "| pubsub-bulk | 5 | 0 | 38.85 (37.3–40.4, 2 runs) | 3 | 27.17 | 26.80 | 26.7 | 28.0 | 368 | 1.13 | " +
+                "1.62 | — | — | — | — |",
+                "| pubsub-single | 3 | 1 | 56.2 | 1 | 44.90 | 44.90 | 44.9 | 44.9 | 223 | 1.87 | 2.34 | — | — | — | " +
+                "— |",
                 "| bindings | 1 | 0 | — | 1 | 77.30 | 77.30 | 77.3 | 77.3 | 129 | 3.22 | — | — | — | — | — |",
                 "| storage-alone | 2 | 0 | — | 2 | 24.00 | 24.00 | 22.4 | 25.6 | 417 | 1.00 | — | — | — | — | — |",
             ],
@@ -52,7 +60,8 @@ public sealed class ReportTests
         Assert.Contains("3 of 11 runs kept their series", text, StringComparison.Ordinal);
         // A log with a bindings row says what a local RabbitMQ crash may lose.
         Assert.Contains("`bindings.rabbitmq` publishes without publisher confirms", text, StringComparison.Ordinal);
-        Assert.Contains("![Cycle time of every burst per model, against storage alone](report.png)", text, StringComparison.Ordinal);
+        Assert.Contains("![Cycle time of every burst per model, against storage alone](report.png)", text,
+            StringComparison.Ordinal);
         AssertRealPng(Path.Combine(_folder, "report.png"), ComparisonChart.Width, 920);
     }
 
@@ -61,11 +70,15 @@ public sealed class ReportTests
     {
         await File.WriteAllTextAsync(Path.Combine(_folder, "LOG.md"), ResultsRow.Header +
             // Two runs at once on one store, as two terminals did: neither is a measurement.
-            "| 2026-11-26T07:00:02 | pubsub-bulk | 5000 | 15.6 | 320 | 0 | warm | 483920 | 2026-11-26T07:00:00.000Z | 2026-11-26T07:00:20.000Z |\n" +
-            "| 2026-11-26T07:00:04 | pubsub-bulk | 5000 | 9.9 | 503 | 0 | warm | 512345 | 2026-11-26T07:00:03.000Z | 2026-11-26T07:00:15.000Z |\n" +
+            "| 2026-11-26T07:00:02 | pubsub-bulk | 5000 | 15.6 | 320 | 0 | warm | 483920 | 2026-11-26T07:00:00.000Z " +
+            "| 2026-11-26T07:00:20.000Z |\n" +
+            "| 2026-11-26T07:00:04 | pubsub-bulk | 5000 | 9.9 | 503 | 0 | warm | 512345 | 2026-11-26T07:00:03.000Z | " +
+            "2026-11-26T07:00:15.000Z |\n" +
             // One after the other, to the millisecond: both count.
-            "| 2026-11-26T07:01:02 | pubsub-bulk | 5000 | 20.1 | 249 | 0 | warm | 600001 | 2026-11-26T07:01:00.000Z | 2026-11-26T07:01:25.000Z |\n" +
-            "| 2026-11-26T07:01:27 | pubsub-bulk | 5000 | 20.3 | 246 | 0 | warm | 600002 | 2026-11-26T07:01:25.000Z | 2026-11-26T07:01:50.000Z |\n" +
+            "| 2026-11-26T07:01:02 | pubsub-bulk | 5000 | 20.1 | 249 | 0 | warm | 600001 | 2026-11-26T07:01:00.000Z " +
+            "| 2026-11-26T07:01:25.000Z |\n" +
+            "| 2026-11-26T07:01:27 | pubsub-bulk | 5000 | 20.3 | 246 | 0 | warm | 600002 | 2026-11-26T07:01:25.000Z " +
+            "| 2026-11-26T07:01:50.000Z |\n" +
             // A row from before rows said when: kept.
             "| 2026-11-23T10:01:00 | pubsub-bulk | 5000 | 20.2 | 248 | 0 | warm |\n");
         var cli = new Cli();
@@ -73,10 +86,14 @@ public sealed class ReportTests
         var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
 
         Assert.True(exit == 0, cli.Output);
-        Assert.Contains("3 runs of 1 models compared (2 left out: their bursts overlapped another's)", cli.Output, StringComparison.Ordinal);
+        Assert.Contains("3 runs of 1 models compared (2 left out: their bursts overlapped another's)", cli.Output,
+            StringComparison.Ordinal);
         var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
-        Assert.Contains("3 runs (2 more left out: their bursts overlapped another's on the store, so none of them measured it alone)", text, StringComparison.Ordinal);
-        Assert.Contains("| pubsub-bulk | 3 | 0 | — | 3 | 20.20 | 20.20 | 20.1 | 20.3 | 248 | — | — |", text, StringComparison.Ordinal);
+        Assert.Contains(
+            "3 runs (2 more left out: their bursts overlapped another's on the store, so none of them measured it " +
+            "alone)", text, StringComparison.Ordinal);
+        Assert.Contains("| pubsub-bulk | 3 | 0 | — | 3 | 20.20 | 20.20 | 20.1 | 20.3 | 248 | — | — |", text,
+            StringComparison.Ordinal);
     }
 
     [Fact]
@@ -107,13 +124,15 @@ public sealed class ReportTests
     [Fact]
     public void Models_are_listed_bulk_single_bindings_each_variant_beside_its_model_and_others_after_them()
     {
-        string[] labels = ["other", "bindings", "pubsub-single (appMaxConcurrency 64)", "storage-alone", "pubsub-single", "pubsub-bulk"];
+        string[] labels = ["other", "bindings", "pubsub-single (appMaxConcurrency 64)", "storage-alone",
+            "pubsub-single", "pubsub-bulk"];
         var rows = labels.Select(label => new ResultsRow("2026-11-23", label, 10_000, 30.0, 0, BurstStart.Warm))
             .ToList();
 
         var report = ComparisonReport.From(rows, new Dictionary<ResultsRow, StoredSeries>());
 
-        Assert.Equal(["pubsub-bulk", "pubsub-single", "pubsub-single (appMaxConcurrency 64)", "bindings", "other"], report.Models.Select(m => m.Label));
+        Assert.Equal(["pubsub-bulk", "pubsub-single", "pubsub-single (appMaxConcurrency 64)", "bindings", "other"],
+            report.Models.Select(m => m.Label));
         Assert.Equal("storage-alone", report.Storage?.Label);
     }
 
@@ -125,13 +144,15 @@ public sealed class ReportTests
             "| 2026-11-23 | pubsub-bulk | 10000 | 26.8 | 373 | 0 | warm |\n");
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"), "--output", Path.Combine(_folder, "out", "compare.md"));
+        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"), "--output",
+            Path.Combine(_folder, "out", "compare.md"));
 
         Assert.True(exit == 0, cli.Output);
         var text = await File.ReadAllTextAsync(Path.Combine(_folder, "out", "compare.md"));
         Assert.Contains("no run in this log kept its series", text, StringComparison.Ordinal);
         Assert.Contains("no `storage-alone` row in this log", text, StringComparison.Ordinal);
-        Assert.Contains("| pubsub-bulk | 2 | 0 | 37.3 | 1 | 26.80 | 26.80 | 26.8 | 26.8 | 373 | — | — |", text, StringComparison.Ordinal);
+        Assert.Contains("| pubsub-bulk | 2 | 0 | 37.3 | 1 | 26.80 | 26.80 | 26.8 | 26.8 | 373 | — | — |", text,
+            StringComparison.Ordinal);
         Assert.DoesNotContain("publisher confirms", text, StringComparison.Ordinal);
         AssertRealPng(Path.Combine(_folder, "out", "compare.png"), ComparisonChart.Width, 460);
     }
@@ -144,7 +165,8 @@ public sealed class ReportTests
         var exit = await cli.RunAsync("report", Path.Combine(_folder, "no-such", "LOG.md"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
-        Assert.StartsWith("No results log at", Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+        Assert.StartsWith("No results log at",
+            Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -157,8 +179,10 @@ public sealed class ReportTests
         var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
 
         Assert.True(exit == 0, cli.Output);
-        Assert.Equal(await File.ReadAllTextAsync(Path.Combine(example, "report.md")), await File.ReadAllTextAsync(Path.Combine(_folder, "report.md")));
-        var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md"))).Where(l => l.StartsWith("| ", StringComparison.Ordinal)).ToList();
+        Assert.Equal(await File.ReadAllTextAsync(Path.Combine(example, "report.md")),
+            await File.ReadAllTextAsync(Path.Combine(_folder, "report.md")));
+        var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md")))
+            .Where(l => l.StartsWith("| ", StringComparison.Ordinal)).ToList();
         var page = await File.ReadAllLinesAsync(Path.Combine(RepositoryRoot.Path, "docs", "compare.md"));
         var at = Array.IndexOf(page, table[0]);
         Assert.True(at >= 0, "docs/compare.md does not hold the example's table");
@@ -180,6 +204,7 @@ public sealed class ReportTests
     {
         var cumulative = 0;
         var lines = perSecond.Select((stored, second) => $"{second},{stored},{cumulative += stored}");
-        return File.WriteAllTextAsync(Path.Combine(_folder, name), "second,stored,cumulative\n" + string.Join('\n', lines) + "\n");
+        return File.WriteAllTextAsync(Path.Combine(_folder, name),
+            "second,stored,cumulative\n" + string.Join('\n', lines) + "\n");
     }
 }

@@ -15,16 +15,24 @@ public sealed class ResultsRowTests
     public async Task A_row_appended_to_the_log_reads_back_with_its_model_times_and_start()
     {
         var log = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}", "LOG.md");
-        await ResultsLog.AppendAsync(log, ResultsRow.Of(ScheduledAt, "pubsub-bulk", 10_000, TimeSpan.FromSeconds(37.3), 0, BurstStart.Cold), default);
-        await ResultsLog.AppendAsync(log, ResultsRow.Of(ScheduledAt.AddMinutes(2), "pubsub-bulk", 10_000, TimeSpan.FromSeconds(26.84), 0, BurstStart.Warm), default);
-        await ResultsLog.AppendAsync(log, ResultsRow.Of(ScheduledAt.AddMinutes(4), "bindings", 10_000, null, 10_000, null), default);
+        await ResultsLog.AppendAsync(log,
+            ResultsRow.Of(ScheduledAt, "pubsub-bulk", 10_000, TimeSpan.FromSeconds(37.3), 0, BurstStart.Cold), default);
+        await ResultsLog.AppendAsync(log,
+            ResultsRow.Of(ScheduledAt.AddMinutes(2), "pubsub-bulk", 10_000, TimeSpan.FromSeconds(26.84), 0,
+            BurstStart.Warm), default);
+        await ResultsLog.AppendAsync(log,
+            ResultsRow.Of(ScheduledAt.AddMinutes(4), "bindings", 10_000, null, 10_000, null), default);
 
         var lines = await File.ReadAllLinesAsync(log);
         var rows = await ResultsLog.ReadAsync(log, default);
 
-        Assert.Equal("| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended | complete |" +
+        Assert.Equal(
+            "| timestamp | model | count | cycle time s | orders/s | missing | start | burst | began | ended | " +
+            "complete |" +
             " apps CPU s | sidecars CPU s | broker CPU s | store CPU s | peak MiB | cost |", lines[0]);
-        Assert.Equal("| 2026-11-23T09:41:07 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |  |  |  | yes |  |  |  |  |  |  |", lines[2]);
+        Assert.Equal(
+            "| 2026-11-23T09:41:07 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |  |  |  | yes |  |  |  |  |  |  |",
+            lines[2]);
         Assert.Equal(
             [
                 new ResultsRow("2026-11-23T09:41:07", "pubsub-bulk", 10_000, 37.3, 0, BurstStart.Cold),
@@ -57,7 +65,9 @@ public sealed class ResultsRowTests
 
         await ResultsLog.AppendAsync(log, row, default);
 
-        Assert.EndsWith("| warm | 483920 | 2026-11-23T09:41:05.262Z | 2026-11-23T09:41:46.637Z | yes |  |  |  |  |  |  |", (await File.ReadAllLinesAsync(log))[2], StringComparison.Ordinal);
+        Assert.EndsWith(
+            "| warm | 483920 | 2026-11-23T09:41:05.262Z | 2026-11-23T09:41:46.637Z | yes |  |  |  |  |  |  |",
+            (await File.ReadAllLinesAsync(log))[2], StringComparison.Ordinal);
         Assert.Equal(row with { CycleSeconds = 37.3 }, Assert.Single(await ResultsLog.ReadAsync(log, default)));
     }
 
@@ -91,7 +101,8 @@ public sealed class ResultsRowTests
     [InlineData(new[] { "run", "--start", "warm" }, BurstStart.Warm)]
     [InlineData(new[] { "run", "--target", "azure" }, BurstStart.Cold)]
     [InlineData(new[] { "run", "--target", "azure", "--start", "warm" }, BurstStart.Warm)]
-    public void A_run_records_the_start_it_is_told_and_in_azure_cold_unless_told_otherwise(string[] args, BurstStart? start)
+    public void A_run_records_the_start_it_is_told_and_in_azure_cold_unless_told_otherwise(string[] args,
+        BurstStart? start)
     {
         var parsed = LoadToolCommands.Build(AnsiConsole.Create(new AnsiConsoleSettings())).Parse(args);
 

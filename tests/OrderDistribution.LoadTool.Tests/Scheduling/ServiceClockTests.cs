@@ -28,7 +28,8 @@ public sealed class ServiceClockTests
         var skew = await clock.MeasureAsync(default);
 
         Assert.InRange(offset, skew.Offset - skew.Uncertainty, skew.Offset + skew.Uncertainty);
-        Assert.True(skew.Uncertainty < TimeSpan.FromMilliseconds(300), $"±{skew.Uncertainty.TotalMilliseconds} ms from {ServiceClock.RoundTrips} round trips");
+        Assert.True(skew.Uncertainty < TimeSpan.FromMilliseconds(300),
+            $"±{skew.Uncertainty.TotalMilliseconds} ms from {ServiceClock.RoundTrips} round trips");
         Assert.Equal(local.Peek() + offset, skew.ToServiceTime(local.Peek()), TimeSpan.FromMilliseconds(300));
     }
 
@@ -53,7 +54,8 @@ public sealed class ServiceClockTests
         var skew = await ServiceClock.OfContainer(container).MeasureAsync(default);
 
         // Same machine, same clock: no skew, to within the measurement's own doubt (and a little scheduling noise).
-        Assert.InRange(TimeSpan.Zero, skew.Offset - skew.Uncertainty - TimeSpan.FromMilliseconds(50), skew.Offset + skew.Uncertainty + TimeSpan.FromMilliseconds(50));
+        Assert.InRange(TimeSpan.Zero, skew.Offset - skew.Uncertainty - TimeSpan.FromMilliseconds(50),
+            skew.Offset + skew.Uncertainty + TimeSpan.FromMilliseconds(50));
         Assert.True(skew.Uncertainty < TimeSpan.FromMilliseconds(500), $"±{skew.Uncertainty.TotalMilliseconds} ms");
         Assert.Contains("Clock: storage's clock is", skew.Describe("storage"), StringComparison.Ordinal);
     }
@@ -63,9 +65,12 @@ public sealed class ServiceClockTests
     {
         var port = Azurite.FreePort();
         var options = new BlobClientOptions { Retry = { MaxRetries = 0 } };
-        var container = new BlobContainerClient(new Uri($"http://127.0.0.1:{port}/{Azurite.AccountName}/{WatchExpectation.OutboxFor(Delivery.Express)}"), options);
+        var container = new BlobContainerClient(
+            new Uri($"http://127.0.0.1:{port}/{Azurite.AccountName}/{WatchExpectation.OutboxFor(Delivery.Express)}"),
+            options);
 
-        var failure = await Assert.ThrowsAsync<LoadToolException>(() => ServiceClock.OfContainer(container).MeasureAsync(default));
+        var failure = await Assert.ThrowsAsync<LoadToolException>(() =>
+            ServiceClock.OfContainer(container).MeasureAsync(default));
 
         Assert.Equal(ExitCodes.Unreachable, failure.ExitCode);
         Assert.StartsWith("Could not read storage's clock", failure.Message, StringComparison.Ordinal);

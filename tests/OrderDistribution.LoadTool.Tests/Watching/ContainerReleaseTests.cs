@@ -18,12 +18,17 @@ public sealed class ContainerReleaseTests
     public async Task Clear_waits_while_azure_still_deletes_the_containers_then_creates_them_again()
     {
         await using var azure = await BlockingBlobEndpoint.StartAsync(blockedCreates: 3);
-        var storage = new OutboxStorage(azure.Client(), OrderTopology.Outboxes) { ContainerReleaseInterval = TimeSpan.FromMilliseconds(50) };
+        var storage = new OutboxStorage(azure.Client(),
+            OrderTopology.Outboxes)
+        { ContainerReleaseInterval = TimeSpan.FromMilliseconds(50) };
         var waiting = new ConcurrentQueue<string>();
 
         await storage.ClearAsync(new SynchronousProgress<string?>(s => waiting.Enqueue(s!)), default);
 
-        Assert.Equal([$"DELETE {WatchExpectation.OutboxFor(Delivery.Express)}", $"DELETE {WatchExpectation.OutboxFor(Delivery.Standard)}"], azure.Calls.Where(c => c.StartsWith("DELETE", StringComparison.Ordinal)));
+        Assert.Equal(
+            [$"DELETE {WatchExpectation.OutboxFor(Delivery.Express)}",
+            $"DELETE {WatchExpectation.OutboxFor(Delivery.Standard)}"],
+            azure.Calls.Where(c => c.StartsWith("DELETE", StringComparison.Ordinal)));
         Assert.Equal(3 + 1 + 1, azure.Calls.Count(c => c.StartsWith("PUT", StringComparison.Ordinal)));
         Assert.Equal(3, waiting.Count);
         Assert.All(waiting, w => Assert.Contains("still deletes", w, StringComparison.Ordinal));
@@ -46,12 +51,9 @@ public sealed class ContainerReleaseTests
         Assert.Contains("receivers create a missing outbox", failure.WhatToDo, StringComparison.Ordinal);
     }
 
-    private sealed class SynchronousProgress<T>(Action<T> report) : IProgress<T>
-    {
-        public void Report(T value) => report(value);
-    }
-
-    /// <summary>Deletes at once; refuses the first <c>blockedCreates</c> container creations as Azure does while it deletes.</summary>
+    /// <summary>
+    /// Deletes at once; refuses the first <c>blockedCreates</c> container creations as Azure does while it deletes.
+    /// </summary>
     private sealed class BlockingBlobEndpoint : IAsyncDisposable
     {
         private readonly WebApplication _app;
@@ -75,7 +77,8 @@ public sealed class ContainerReleaseTests
         }
 
         public BlobServiceClient Client() => BlobClientFactory.Create(
-            new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(LoopbackServer.AddressOf(_app).Port) }, OutboxStorage.CallTimeout);
+            new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(LoopbackServer.AddressOf(_app).Port) },
+                OutboxStorage.CallTimeout);
 
         public async ValueTask DisposeAsync() => await _app.DisposeAsync();
 
@@ -100,7 +103,8 @@ public sealed class ContainerReleaseTests
                     break;
                 case "PUT" or "GET" or "HEAD":
                     // Created, or (before the delete) there.
-                    context.Response.StatusCode = context.Request.Method == "PUT" ? StatusCodes.Status201Created : StatusCodes.Status200OK;
+                    context.Response.StatusCode =
+                        context.Request.Method == "PUT" ? StatusCodes.Status201Created : StatusCodes.Status200OK;
                     context.Response.Headers.ETag = "\"0x1\"";
                     context.Response.Headers.LastModified = DateTimeOffset.UtcNow.ToString("R");
                     break;

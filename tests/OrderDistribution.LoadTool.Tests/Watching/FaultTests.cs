@@ -18,7 +18,8 @@ public sealed class FaultTests
     {
         var port = Azurite.FreePort();
 
-        var (exit, lines) = await Cli.RunProgramAsync("run", "--count", "10", "--storage", Azurite.ConnectionStringFor(port),
+        var (exit, lines) = await Cli.RunProgramAsync("run", "--count", "10", "--storage",
+            Azurite.ConnectionStringFor(port),
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"),
             "--results", Path.Combine(_folder, "LOG.md"));
 
@@ -26,13 +27,15 @@ public sealed class FaultTests
         Assert.InRange(lines.Count, 1, 2);
         Assert.Contains($"http://127.0.0.1:{port}/devstoreaccount1", lines[0], StringComparison.Ordinal);
         Assert.Contains("scripts/run-local.sh", string.Join("\n", lines), StringComparison.Ordinal);
-        Assert.False(File.Exists(Path.Combine(_folder, "orders.json")), "run changed nothing before it knew storage was there");
+        Assert.False(File.Exists(Path.Combine(_folder, "orders.json")),
+            "run changed nothing before it knew storage was there");
     }
 
     [Fact]
     public async Task With_verbose_a_failure_also_prints_the_stack_trace()
     {
-        var (exit, lines) = await Cli.RunProgramAsync("clear", "--storage", Azurite.ConnectionStringFor(Azurite.FreePort()), "--verbose");
+        var (exit, lines) = await Cli.RunProgramAsync("clear", "--storage",
+            Azurite.ConnectionStringFor(Azurite.FreePort()), "--verbose");
 
         Assert.Equal(ExitCodes.Unreachable, exit);
         Assert.Contains(lines, l => l.TrimStart().StartsWith("at ", StringComparison.Ordinal));
@@ -49,7 +52,8 @@ public sealed class FaultTests
         await StoreAsync(client, orders.Take(50));
         var cli = new Cli();
 
-        var watching = cli.RunAsync("watch", "--storage", azurite.ConnectionString, "--scheduled-at", DateTimeOffset.UtcNow.ToString("O"),
+        var watching = cli.RunAsync("watch", "--storage", azurite.ConnectionString, "--scheduled-at",
+            DateTimeOffset.UtcNow.ToString("O"),
             "--timeout", "60", "--poll", "200", "--max-poll", "500",
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
         await Task.Delay(1_000);
@@ -58,7 +62,8 @@ public sealed class FaultTests
         Assert.False(watching.IsCompleted, cli.Output);
         await using var restarted = await Azurite.StartAsync(data, port);
         // As the receivers would after the outage: every order not yet there (a stop may lose Azurite's latest writes).
-        var present = (await new OutboxStorage(client, OrderTopology.Outboxes).AllAsync()).Select(b => b.Name).ToHashSet();
+        var present = (await new OutboxStorage(client, OrderTopology.Outboxes).AllAsync()).Select(b => b.Name)
+            .ToHashSet();
         await StoreAsync(client, orders.Where(o => !present.Contains(OrderBlob.NameOf(o))));
 
         Assert.True(await watching == 0, cli.Output);
@@ -91,7 +96,9 @@ public sealed class FaultTests
             var exit = await cli.RunAsync("clear", "--storage", azurite.ConnectionString);
             clock.Stop();
 
-            Console.WriteLine($"upload of 10,000 blobs {upload.Elapsed.TotalSeconds:0.0} s; clear through the CLI {clock.Elapsed.TotalSeconds:0.000} s");
+            Console.WriteLine(
+                $"upload of 10,000 blobs {upload.Elapsed.TotalSeconds:0.0} s; clear through the CLI " +
+                $"{clock.Elapsed.TotalSeconds:0.000} s");
             Assert.True(exit == 0, cli.Output);
             Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"clear took {clock.Elapsed}");
             Assert.Empty(await storage.AllAsync());
@@ -100,11 +107,13 @@ public sealed class FaultTests
         data.Delete(recursive: true);
     }
 
-    private static async Task StoreAsync(BlobServiceClient client, IEnumerable<Order> orders, bool createContainer = true)
+    private static async Task StoreAsync(BlobServiceClient client, IEnumerable<Order> orders,
+        bool createContainer = true)
     {
         foreach (var order in orders)
         {
-            await StoredOrders.StoreAsync(client, WatchExpectation.OutboxFor(order.Delivery), order, DateTimeOffset.UtcNow, createContainer);
+            await StoredOrders.StoreAsync(client, WatchExpectation.OutboxFor(order.Delivery), order,
+                DateTimeOffset.UtcNow, createContainer);
         }
     }
 }

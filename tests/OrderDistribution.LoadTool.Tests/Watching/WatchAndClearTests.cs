@@ -6,7 +6,9 @@ using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.Watching;
 
-/// <summary>watch and clear against a real Azurite, with the blobs written by the test as the receivers would.</summary>
+/// <summary>
+/// watch and clear against a real Azurite, with the blobs written by the test as the receivers would.
+/// </summary>
 [Collection(nameof(WatchAndClearTests))]
 public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IAsyncLifetime
 {
@@ -23,7 +25,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
     [Fact]
-    public async Task When_every_order_is_a_blob_watch_reports_the_cycle_time_from_the_last_stored_at_to_the_millisecond()
+    public async Task When_every_order_is_a_blob_watch_reports_the_cycle_time_to_the_last_stored_at_to_the_ms()
     {
         var scheduledAt = DateTimeOffset.UtcNow.AddSeconds(-30);
         var lastStoredAt = scheduledAt.AddMilliseconds(12_345.678);
@@ -31,14 +33,17 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         await StoreAsync(_orders.Take(1), storedAt: lastStoredAt);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync(["watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "5", .. Common()]);
+        var exit = await cli.RunAsync(
+            ["watch", "--scheduled-at", scheduledAt.ToString("O"), "--timeout", "5", .. Common()]);
 
         Assert.Equal(0, exit);
-        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(_orders)), OrderTopology.Outboxes, scheduledAt, await Outboxes().AllAsync());
+        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(_orders)), OrderTopology.Outboxes,
+            scheduledAt, await Outboxes().AllAsync());
         Assert.Equal(lastStoredAt - scheduledAt, report.CycleTime);
         Assert.Equal(12_345, (int)report.CycleTime!.Value.TotalMilliseconds);
         Assert.Equal(200 / report.CycleTime!.Value.TotalSeconds, report.OrdersPerSecond!.Value, 3);
-        Assert.Equal(_orders.Count(o => o.Delivery == Delivery.Express), report.CountPerContainer[WatchExpectation.OutboxFor(Delivery.Express)]);
+        Assert.Equal(_orders.Count(o => o.Delivery == Delivery.Express),
+            report.CountPerContainer[WatchExpectation.OutboxFor(Delivery.Express)]);
         Assert.Contains("200/200 orders stored, cycle time 12.346 s", cli.Output, StringComparison.Ordinal);
         Assert.Contains("0 missing, 0 duplicated", cli.Output, StringComparison.Ordinal);
     }
@@ -51,7 +56,9 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         await StoreAsync(set.Orders);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync(["watch", "--scheduled-at", DateTimeOffset.UtcNow.AddSeconds(-5).ToString("O"), "--timeout", "5", .. Common()]);
+        var exit = await cli.RunAsync(
+            ["watch", "--scheduled-at", DateTimeOffset.UtcNow.AddSeconds(-5).ToString("O"), "--timeout", "5",
+            .. Common()]);
 
         Assert.True(exit == 0, cli.Output);
         Assert.Contains("270/270 orders stored", cli.Output, StringComparison.Ordinal);
@@ -67,24 +74,31 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         await StoreAsync(other);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync(["watch", "--scheduled-at", DateTimeOffset.UtcNow.AddSeconds(-5).ToString("O"), "--timeout", "5", .. Common()]);
+        var exit = await cli.RunAsync(
+            ["watch", "--scheduled-at", DateTimeOffset.UtcNow.AddSeconds(-5).ToString("O"), "--timeout", "5",
+            .. Common()]);
 
         Assert.True(exit == ExitCodes.SharedStore, cli.Output);
         var express = other.Count(o => o.Delivery == Delivery.Express);
-        Assert.Contains($"blobs of another burst besides burst 1's (express-outbox: {express} of burst 483920; standard-outbox: {10 - express} of burst 483920)", cli.Output, StringComparison.Ordinal);
+        Assert.Contains(
+            $"blobs of another burst besides burst 1's (express-outbox: {express} of burst 483920; standard-outbox: " +
+            $"{10 - express} of burst 483920)", cli.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("orders stored, cycle time", cli.Output, StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task Another_bursts_blobs_stored_while_the_watch_waits_for_its_last_orders_are_found_once_every_order_is_in()
+    public async Task Another_bursts_blobs_stored_while_the_watch_waits_for_its_last_orders_are_found_once_all_are_in()
     {
         // Enough that each outbox's first listing is split: more than 100 names.
         var orders = OrderGenerator.Generate(600, seed: 7, new BurstId(483_920));
         await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(orders), default);
         await StoreAsync(orders.Skip(20));
         var cli = new Cli();
-        var watching = cli.RunAsync(["watch", "--scheduled-at", DateTimeOffset.UtcNow.ToString("O"), "--timeout", "30", "--poll", "100", "--max-poll", "200", .. Common()]);
-        // By now the watch lists only the prefixes of the orders it still waits for: the other burst's names are beside them.
+        var watching = cli.RunAsync(
+            ["watch", "--scheduled-at", DateTimeOffset.UtcNow.ToString("O"), "--timeout", "30", "--poll", "100",
+            "--max-poll", "200", .. Common()]);
+        // By now the watch lists only the prefixes of the orders it still waits for: the other burst's names are beside
+        // them.
         await Task.Delay(3_000);
         await StoreAsync(OrderGenerator.Generate(3, seed: 6, new BurstId(777_001)));
         await StoreAsync(orders.Take(20));
@@ -97,13 +111,16 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     public async Task Watch_refuses_an_orders_file_generated_again_after_the_schedule_in_one_line_with_exit_2()
     {
         await LoadTool.Scheduling.ScheduleRecord.WriteAsync(Path.Combine(_folder, "schedule.json"),
-            new LoadTool.Scheduling.ScheduleRecord(DateTimeOffset.UtcNow, "pubsub", 200, Path.Combine(_folder, "orders.json")) { Burst = 512_345 }, default);
+            new LoadTool.Scheduling.ScheduleRecord(DateTimeOffset.UtcNow, "pubsub", 200,
+                Path.Combine(_folder, "orders.json"))
+            { Burst = 512_345 }, default);
         var cli = new Cli();
 
         var exit = await cli.RunAsync(["watch", "--timeout", "5", .. Common()]);
 
         Assert.Equal(ExitCodes.BadInput, exit);
-        Assert.Contains("is of burst 512345, but the orders file", Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+        Assert.Contains("is of burst 512345, but the orders file",
+            Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -117,7 +134,8 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
             Assert.True(await cli.RunAsync(["clear", .. Common()]) == 0, cli.Output);
 
             Assert.Empty(await Outboxes().AllAsync());
-            Assert.All(OrderTopology.Outboxes, c => Assert.True(Client().GetBlobContainerClient(c).Exists().Value, $"{c} after clear {run + 1}"));
+            Assert.All(OrderTopology.Outboxes,
+                c => Assert.True(Client().GetBlobContainerClient(c).Exists().Value, $"{c} after clear {run + 1}"));
         }
     }
 
@@ -127,11 +145,14 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         await StoreAsync(_orders.Skip(3));
         var cli = new Cli();
 
-        var exit = await cli.RunAsync(["watch", "--scheduled-at", DateTimeOffset.UtcNow.ToString("O"), "--timeout", "1", "--poll", "200", .. Common()]);
+        var exit = await cli.RunAsync(
+            ["watch", "--scheduled-at", DateTimeOffset.UtcNow.ToString("O"), "--timeout", "1", "--poll", "200",
+            .. Common()]);
 
         Assert.Equal(1, exit);
         Assert.Contains("197/200 orders stored", cli.Output, StringComparison.Ordinal);
-        Assert.Contains(string.Join(", ", _orders.Take(3).Select(o => o.OrderId)), cli.Output, StringComparison.Ordinal);
+        Assert.Contains(string.Join(", ", _orders.Take(3).Select(o => o.OrderId)), cli.Output,
+            StringComparison.Ordinal);
     }
 
     [Fact]
@@ -141,7 +162,8 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         var twice = _orders.First(o => o.Delivery == Delivery.Express);
         await StoreAsync([twice], container: WatchExpectation.OutboxFor(Delivery.Standard));
 
-        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(_orders)), OrderTopology.Outboxes, DateTimeOffset.UtcNow, await Outboxes().AllAsync());
+        var report = WatchTally.Of(WatchExpectation.For(OrderSet.ValidOnly(_orders)), OrderTopology.Outboxes,
+            DateTimeOffset.UtcNow, await Outboxes().AllAsync());
 
         Assert.Equal([twice.OrderId], report.Duplicated);
         Assert.Empty(report.Missing);
@@ -151,7 +173,10 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     public async Task Watch_follows_orders_as_they_arrive_and_ends_when_the_last_one_is_stored()
     {
         await StoreAsync(_orders.Take(100));
-        var watching = new Cli().RunAsync(["watch", "--scheduled-at", DateTimeOffset.UtcNow.ToString("O"), "--timeout", "30", "--poll", "100", .. Common()]);
+        var watching = new Cli()
+            .RunAsync(
+            ["watch", "--scheduled-at", DateTimeOffset.UtcNow.ToString("O"), "--timeout", "30", "--poll", "100",
+            .. Common()]);
 
         await Task.Delay(300);
         Assert.False(watching.IsCompleted);
@@ -171,14 +196,19 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     }
 
     [Fact]
-    public async Task Clear_signed_in_with_entra_deletes_the_blobs_page_by_page_and_keeps_the_containers_their_roles_are_scoped_to()
+    public async Task Clear_signed_in_with_entra_deletes_the_blobs_page_by_page_keeping_the_containers_of_its_roles()
     {
         await StoreAsync(_orders);
         var before = await ContainerCreationsAsync();
         var progress = new List<string>();
-        var storage = new OutboxStorage(Client(), OrderTopology.Outboxes) { KeepContainers = true, ClearPageSize = 30, ClearConcurrency = 4 };
+        var storage = new OutboxStorage(Client(), OrderTopology.Outboxes)
+        {
+            KeepContainers = true,
+            ClearPageSize = 30,
+            ClearConcurrency = 4
+        };
 
-        await storage.ClearAsync(new SynchronousProgress(progress.Add), default);
+        await storage.ClearAsync(new SynchronousProgress<string>(progress.Add), default);
 
         Assert.Empty(await Outboxes().AllAsync());
         // The same containers: not deleted and created again (a new container has a new ETag).
@@ -201,14 +231,18 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     [Fact]
     public async Task Generate_to_blob_uploads_the_orders_to_test_data()
     {
-        Assert.Equal(0, await new Cli().RunAsync(["generate", "--count", "50", "--seed", "2", "--to-blob", .. Common()]));
+        Assert.Equal(0,
+            await new Cli().RunAsync(["generate", "--count", "50", "--seed", "2", "--to-blob", .. Common()]));
 
         var blob = Client().GetBlobContainerClient("test-data").GetBlobClient("orders.json");
-        Assert.Equal(50, (await OrderFile.ReadSetAsync((await blob.DownloadContentAsync()).Value.Content.ToStream(), default)).Orders.Count);
+        Assert.Equal(50,
+            (await OrderFile.ReadSetAsync((await blob.DownloadContentAsync()).Value.Content.ToStream(),
+            default)).Orders.Count);
     }
 
     private string[] Common() =>
-        ["--storage", storage.Azurite.ConnectionString, "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json")];
+        ["--storage", storage.Azurite.ConnectionString, "--orders", Path.Combine(_folder, "orders.json"), "--state",
+            Path.Combine(_folder, "schedule.json")];
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 
@@ -225,18 +259,16 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
         return created;
     }
 
-    private sealed class SynchronousProgress(Action<string> report) : IProgress<string>
-    {
-        public void Report(string value) => report(value);
-    }
-
-    /// <summary>As a receiver does: the order's JSON as <c>{OrderId}.json</c>, its stored time as metadata <c>storedat</c>.</summary>
+    /// <summary>
+    /// As a receiver does: the order's JSON as <c>{OrderId}.json</c>, its stored time as metadata <c>storedat</c>.
+    /// </summary>
     private async Task StoreAsync(IEnumerable<Order> orders, string? container = null, DateTimeOffset? storedAt = null)
     {
         foreach (var order in orders)
         {
             await StoredOrders.StoreAsync(
-                Client(), container ?? WatchExpectation.OutboxFor(order.Delivery), order, storedAt ?? DateTimeOffset.UtcNow);
+                Client(), container ?? WatchExpectation.OutboxFor(order.Delivery), order,
+                    storedAt ?? DateTimeOffset.UtcNow);
         }
     }
 }

@@ -6,7 +6,7 @@ namespace OrderDistribution.LoadTool.Tests.Watching;
 
 /// <summary>
 /// What watch costs the store, counted against a simulated store that plays an arrival curve on a simulated clock:
-/// the 10,000-order burst of issue 10 (nothing for 2 s, then a steady 600 orders a second until 18.7 s).
+/// a 10,000-order burst as the trio stores it (nothing for 2 s, then a steady 600 orders a second until 18.7 s).
 /// </summary>
 public sealed class WatchCostTests
 {
@@ -20,11 +20,14 @@ public sealed class WatchCostTests
         var every1s = await WatchSimulatedBurstAsync(WatchPacing.Fixed(TimeSpan.FromSeconds(1)));
 
         // Figures for the report: listing calls and blob names returned.
-        TestContext.Current.TestOutputHelper?.WriteLine($"defaults: {defaults.Report.ListingCalls} calls, {defaults.Report.NamesListed} names, {defaults.Report.FinalListingCalls} calls with the stored times; " +
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"defaults: {defaults.Report.ListingCalls} calls, {defaults.Report.NamesListed} names, " +
+            $"{defaults.Report.FinalListingCalls} calls with the stored times; " +
                           $"--poll 15000: {every15s.Report.ListingCalls} calls, {every15s.Report.NamesListed} names; " +
                           $"fixed 1 s: {every1s.Report.ListingCalls} calls, {every1s.Report.NamesListed} names");
         // A name once seen in a finished prefix is not listed again: a faster poll costs calls, not names.
-        Assert.All([defaults, every15s, every1s], r => Assert.True(r.Report.NamesListed <= 3 * 10_000, $"{r.Report.NamesListed} names"));
+        Assert.All([defaults, every15s, every1s],
+            r => Assert.True(r.Report.NamesListed <= 3 * 10_000, $"{r.Report.NamesListed} names"));
         Assert.True(defaults.Report.ListingCalls <= 40, $"{defaults.Report.ListingCalls} listing calls");
         // ...and it still notices the end within a few seconds of it, where the 15 s poll waits up to 15 s.
         Assert.InRange((defaults.EndedAt - Start).TotalSeconds, 18.7, 22);
@@ -43,7 +46,8 @@ public sealed class WatchCostTests
 
         Assert.All(results, r => Assert.True(r.Report.Complete));
         Assert.All(results, r => Assert.Equal(results[0].Report.CycleTime, r.Report.CycleTime));
-        Assert.InRange(results[0].Report.CycleTime!.Value.TotalMilliseconds, 2_000 + 9_999 * 1_000.0 / 600 - 1, 2_000 + 9_999 * 1_000.0 / 600 + 1);
+        Assert.InRange(results[0].Report.CycleTime!.Value.TotalMilliseconds, 2_000 + 9_999 * 1_000.0 / 600 - 1,
+            2_000 + 9_999 * 1_000.0 / 600 + 1);
     }
 
     [Fact]
@@ -59,7 +63,8 @@ public sealed class WatchCostTests
         var store = new SimulatedStore(clock, arrivals);
 
         var report = await new OutboxWatcher(store, WatchPacing.Fixed(TimeSpan.FromSeconds(1)), clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null,
+                default);
 
         Assert.True(report.Complete);
         // Express is not listed again after its last order came in (3 s); standard until its own end (20 s).
@@ -68,17 +73,20 @@ public sealed class WatchCostTests
     }
 
     [Fact]
-    public async Task Once_every_order_is_in_the_watch_asks_each_outbox_beside_the_bursts_prefix_and_finds_another_bursts_blobs_there()
+    public async Task Once_all_orders_are_in_watch_asks_each_outbox_beside_the_bursts_prefix_finding_others_blobs()
     {
         var burst = new BurstId(483_920);
         var orders = OrderGenerator.Generate(1_000, seed: 4, burst);
-        // Another burst's three orders come in with this one's last, when the watch lists only prefixes of this burst's.
+        // Another burst's three orders come in with this one's last, when the watch lists only prefixes of this
+        // burst's.
         var other = OrderGenerator.Generate(3, seed: 5, new BurstId(512_345));
-        var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i))).Concat(other.Select(o => (o, Start.AddMilliseconds(20.0 * 999))));
+        var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i)))
+            .Concat(other.Select(o => (o, Start.AddMilliseconds(20.0 * 999))));
         var clock = new SimulatedClock(Start);
 
         var watch = new OutboxWatcher(new SimulatedStore(clock, arrivals), WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null,
+                default);
 
         var shared = await Assert.ThrowsAsync<LoadToolException>(() => watch);
         Assert.Equal(ExitCodes.SharedStore, shared.ExitCode);
@@ -93,7 +101,8 @@ public sealed class WatchCostTests
         var store = new SimulatedStore(clock, orders.Select((o, i) => (o, Start.AddMilliseconds(20.0 * i))));
 
         var report = await new OutboxWatcher(store, WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null,
+                default);
 
         Assert.True(report.Complete);
         // One page an outbox (500 names each, pages of 5,000), each blob with its stored time once.
@@ -121,7 +130,8 @@ public sealed class WatchCostTests
         var store = new SimulatedStore(clock, arrivals);
 
         var report = await new OutboxWatcher(store, WatchPacing.Fixed(TimeSpan.FromSeconds(1)), clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null,
+                default);
 
         Assert.True(report.Complete);
         Assert.Equal([twice.OrderId], report.Duplicated);
@@ -136,7 +146,8 @@ public sealed class WatchCostTests
         var orders = OrderGenerator.Generate(10, seed: 1);
 
         var report = await new OutboxWatcher(store, WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(120), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(120), null, null,
+                default);
 
         Assert.False(report.Complete);
         // 1, 2, 4, 8, then every 15 s: about 12 looks in 120 s instead of 120, two outboxes each.
@@ -149,8 +160,9 @@ public sealed class WatchCostTests
     public async Task At_150000_orders_each_blob_is_listed_a_few_times_not_once_per_look(bool shuffled)
     {
         var orders = OrderGenerator.Generate(150_000, seed: 1);
-        // 140 s of arrivals in about the order scheduled, each up to 10 s early or late (two receivers, retries); or, the
-        // worst case for listing by prefix, in no order at all, so that the orders still missing are spread over every prefix.
+        // 140 s of arrivals in about the order scheduled, each up to 10 s early or late (two receivers, retries); or,
+        // the worst case for listing by prefix, in no order at all, so that the orders still missing are spread over
+        // every prefix.
         var random = new Random(5);
         var arrivals = orders.Select((o, i) => (o, Start.AddMilliseconds(shuffled
             ? 12_000 + random.NextDouble() * 140_000
@@ -160,14 +172,18 @@ public sealed class WatchCostTests
         var progress = new List<int>();
 
         var (report, cost) = await WatchCostMeasure.OfAsync(() => new OutboxWatcher(store, WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(10), new SynchronousProgress(progress), null, default));
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(10),
+                new SynchronousProgress<int>(progress.Add), null, default));
 
-        TestContext.Current.TestOutputHelper?.WriteLine($"150,000 orders{(shuffled ? ", shuffled" : "")}: {report.ListingCalls} listing calls, {report.NamesListed} names listed " +
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"150,000 orders{(shuffled ? ", shuffled" : "")}: {report.ListingCalls} listing calls, " +
+            $"{report.NamesListed} names listed " +
                           $"({report.NamesListed / 150_000.0:0.00} per blob); the watch's own work (no HTTP): {cost}");
         Assert.True(report.Complete);
         Assert.Empty(report.Duplicated);
         Assert.Equal(report.NamesListed, store.NamesListed);
-        Assert.True(report.NamesListed <= (shuffled ? 8L : 3L) * orders.Count, $"{report.NamesListed} names listed for {orders.Count} blobs");
+        Assert.True(report.NamesListed <= (shuffled ? 8L : 3L) * orders.Count,
+            $"{report.NamesListed} names listed for {orders.Count} blobs");
         // The looks list names only: each blob's stored time is read once, at the end.
         Assert.Equal(orders.Count, store.NamesWithStoredTimes);
         // Progress from the first page on, never backwards.
@@ -181,23 +197,28 @@ public sealed class WatchCostTests
         var orders = OrderGenerator.Generate(2_000, seed: 2);
         var lost = orders[1_234];
         var clock = new SimulatedClock(Start);
-        var store = new SimulatedStore(clock, orders.Where(o => o != lost).Select((o, i) => (o, Start.AddMilliseconds(i))));
+        var store = new SimulatedStore(clock,
+            orders.Where(o => o != lost).Select((o, i) => (o, Start.AddMilliseconds(i))));
 
         var report = await new OutboxWatcher(store, WatchPacing.Default, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(60), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(60), null, null,
+                default);
 
         Assert.Equal([lost.OrderId], report.Missing);
     }
 
     [Fact]
-    public async Task A_listing_still_running_at_the_timeout_reports_the_orders_not_seen_as_missing_not_a_storage_failure()
+    public async Task A_listing_running_at_the_timeout_reports_the_orders_not_seen_as_missing_not_a_storage_failure()
     {
         var orders = OrderGenerator.Generate(10, seed: 3);
 
-        var watcher = new OutboxWatcher(new EndlessListing(), WatchPacing.Default) { FinalListingBudget = TimeSpan.FromSeconds(1) };
+        var watcher = new OutboxWatcher(new EndlessListing(),
+            WatchPacing.Default)
+        { FinalListingBudget = TimeSpan.FromSeconds(1) };
 
         var report = await watcher
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), DateTimeOffset.UtcNow, TimeSpan.FromSeconds(1), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), DateTimeOffset.UtcNow,
+                TimeSpan.FromSeconds(1), null, null, default);
 
         Assert.Equal(orders.Select(o => o.OrderId).Order(), report.Missing);
     }
@@ -209,100 +230,9 @@ public sealed class WatchCostTests
         var clock = new SimulatedClock(Start);
         var store = new SimulatedStore(clock, arrivals);
         var report = await new OutboxWatcher(store, pacing, clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(300), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(300), null, null,
+                default);
         return (report, clock.UtcNow);
-    }
-
-    private sealed class SimulatedClock(DateTimeOffset start) : WatchClock
-    {
-        private DateTimeOffset _now = start;
-
-        public override DateTimeOffset UtcNow => _now;
-
-        public override Task DelayAsync(TimeSpan delay, CancellationToken cancellationToken)
-        {
-            _now += delay;
-            return Task.CompletedTask;
-        }
-    }
-
-    /// <summary>
-    /// Each order appears in its outbox, with its storedat, at its arrival time; every listing is counted, the looks'
-    /// (names only) apart from those with the stored times.
-    /// </summary>
-    private sealed class SimulatedStore(SimulatedClock clock, IEnumerable<(Order Order, DateTimeOffset At)> arrivals) : IOutboxReader
-    {
-        /// <summary>Per outbox, every blob it will hold, in name order (the order a listing returns).</summary>
-        private readonly Dictionary<string, OutboxBlob[]> _blobs = arrivals
-            .Select(a => new OutboxBlob(WatchExpectation.OutboxFor(a.Order.Delivery), OrderBlob.NameOf(a.Order), a.At.AddTicks(-(a.At.Ticks % TimeSpan.TicksPerSecond)), a.At))
-            .GroupBy(b => b.Container)
-            .ToDictionary(g => g.Key, g => g.OrderBy(b => b.Name, StringComparer.Ordinal).ToArray());
-
-        /// <summary>Listing calls without the stored times, per outbox.</summary>
-        public Dictionary<string, int> Calls { get; } = OrderTopology.Outboxes.ToDictionary(c => c, _ => 0);
-
-        public string Endpoint => "simulated";
-
-        public IReadOnlyList<string> Outboxes => OrderTopology.Outboxes;
-
-        /// <summary>Names listed without their stored times.</summary>
-        public long NamesListed { get; private set; }
-
-        public long NamesWithStoredTimes { get; private set; }
-
-        /// <summary>Per outbox, when a listing without the stored times last asked for names of the burst.</summary>
-        public Dictionary<string, DateTimeOffset> LastListed { get; } = [];
-
-        /// <summary>The blobs under the prefix that have arrived by now, a page at a time; the continuation is the last name returned.</summary>
-        public Task<OutboxPage> ListPageAsync(
-            string container, string prefix, string? continuation, int pageSize, bool storedTimes,
-            CancellationToken cancellationToken)
-        {
-            var all = _blobs.GetValueOrDefault(container, []);
-            if (!storedTimes)
-            {
-                Calls[container]++;
-                if (all.Any(b => b.Name.StartsWith(prefix, StringComparison.Ordinal)))
-                {
-                    LastListed[container] = clock.UtcNow;
-                }
-            }
-
-            var start = LowerBound(all, continuation is null ? prefix : continuation + "\0");
-            var page = new List<OutboxBlob>();
-            var i = start;
-            for (; i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal) && page.Count < pageSize; i++)
-            {
-                if (all[i].StoredAt <= clock.UtcNow)
-                {
-                    page.Add(storedTimes ? all[i] : all[i] with { StoredAt = null });
-                }
-            }
-
-            NamesListed += storedTimes ? 0 : page.Count;
-            NamesWithStoredTimes += storedTimes ? page.Count : 0;
-            var more = i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal);
-            return Task.FromResult(new OutboxPage(page, more ? all[i - 1].Name : null));
-        }
-
-        private static int LowerBound(OutboxBlob[] blobs, string name)
-        {
-            int low = 0, high = blobs.Length;
-            while (low < high)
-            {
-                var middle = (low + high) / 2;
-                if (string.CompareOrdinal(blobs[middle].Name, name) < 0)
-                {
-                    low = middle + 1;
-                }
-                else
-                {
-                    high = middle;
-                }
-            }
-
-            return low;
-        }
     }
 
     /// <summary>A store that answers no listing before the caller gives up.</summary>
@@ -319,10 +249,5 @@ public sealed class WatchCostTests
             await Task.Delay(Timeout.Infinite, cancellationToken);
             throw new InvalidOperationException("never");
         }
-    }
-
-    private sealed class SynchronousProgress(List<int> values) : IProgress<int>
-    {
-        public void Report(int value) => values.Add(value);
     }
 }

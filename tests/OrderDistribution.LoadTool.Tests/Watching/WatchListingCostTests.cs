@@ -27,17 +27,23 @@ public sealed class WatchListingCostTests(AzuriteFixture storage) : IClassFixtur
 
         var storedAt = DateTimeOffset.UtcNow;
         await Parallel.ForEachAsync(orders, new ParallelOptions { MaxDegreeOfParallelism = 16 }, async (order, _) =>
-            await StoredOrders.StoreAsync(client, WatchExpectation.OutboxFor(order.Delivery), order, storedAt, createContainer: false));
+            await StoredOrders.StoreAsync(client, WatchExpectation.OutboxFor(order.Delivery), order, storedAt,
+                createContainer: false));
         var outboxes = new OutboxStorage(client, OrderTopology.Outboxes);
         // The first look at all: the SDK's and the tally's code compiled before it is measured.
         await new OutboxWatcher(outboxes, WatchPacing.Default)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders.Take(10).ToList())), storedAt, TimeSpan.FromSeconds(30), null, null, default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders.Take(10).ToList())), storedAt,
+                TimeSpan.FromSeconds(30), null, null, default);
 
         var (report, cost) = await WatchCostMeasure.OfAsync(() => new OutboxWatcher(outboxes, WatchPacing.Default)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), storedAt.AddSeconds(-1), TimeSpan.FromSeconds(60), null, null, default));
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), storedAt.AddSeconds(-1),
+                TimeSpan.FromSeconds(60), null, null, default));
 
-        TestContext.Current.TestOutputHelper?.WriteLine($"watch of {Count} stored orders on Azurite: {report.ListingCalls} listing calls, {report.NamesListed} names, " +
-                          $"then {report.FinalListingCalls} calls and {report.FinalNamesListed} names with the stored times; {cost}");
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"watch of {Count} stored orders on Azurite: {report.ListingCalls} listing calls, {report.NamesListed} " +
+            $"names, " +
+                          $"then {report.FinalListingCalls} calls and {report.FinalNamesListed} names with the " +
+                          $"stored times; {cost}");
         Assert.True(report.Complete);
         Assert.Empty(report.Duplicated);
         Assert.Equal(Count, report.Stored);
@@ -61,7 +67,8 @@ public sealed class WatchListingCostTests(AzuriteFixture storage) : IClassFixtur
             string? continuation = null;
             do
             {
-                var page = await outboxes.ListPageAsync(outbox, "", continuation, OutboxStorage.PageSize, storedTimes, default);
+                var page = await outboxes.ListPageAsync(outbox, "", continuation, OutboxStorage.PageSize, storedTimes,
+                    default);
                 names += page.Blobs.Count(b => storedTimes == (b.StoredAt is not null));
                 continuation = page.Continuation;
             }

@@ -16,7 +16,7 @@ public sealed class BadInputTests : IAsyncLifetime
     public async ValueTask InitializeAsync() => _app = await EntryPointsHost.StartAsync();
 
     [Fact]
-    public async Task A_bulk_body_that_is_not_JSON_is_answered_404_so_that_the_sidecar_drops_it_instead_of_redelivering_it_forever()
+    public async Task A_bulk_body_that_is_not_JSON_is_answered_404_so_the_sidecar_drops_it_not_redelivers_it_forever()
     {
         var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json("{not json"));
 
@@ -30,7 +30,9 @@ public sealed class BadInputTests : IAsyncLifetime
         var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkRequest.Json("{not json"));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Equal("DROP", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
+        Assert.Equal("DROP",
+            JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
+            .GetString());
     }
 
     [Fact]
@@ -56,14 +58,16 @@ public sealed class BadInputTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task A_single_CloudEvent_whose_id_is_no_readable_text_is_handed_to_the_app_like_any_other_and_answered_without_500()
+    public async Task A_single_CloudEvent_whose_id_is_not_text_is_handed_on_like_any_other_and_answered_without_500()
     {
         var order = TestOrders.Json(TestOrders.Make(5, Delivery.Express));
         var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkRequest.Json(
             $$"""{"specversion":"1.0","id":"\uD800abc","type":"com.dapr.event.sent","data":{{order}}}"""));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Equal("SUCCESS", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
+        Assert.Equal("SUCCESS",
+            JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
+            .GetString());
         Assert.Single(_app.Handler.Orders);
     }
 
@@ -85,18 +89,22 @@ public sealed class BadInputTests : IAsyncLifetime
     [InlineData("""{"OrderId":"one","OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Express"}""")]
     [InlineData("\"bm90IGFuIG9yZGVy\"")]
     [InlineData("42")]
-    public async Task An_entry_that_is_not_a_valid_order_is_dropped_in_bulk_and_single_and_refused_by_the_binding(string @event)
+    public async Task An_entry_that_is_not_a_valid_order_is_dropped_in_bulk_and_single_and_refused_by_the_binding(
+        string @event)
     {
         var client = _app.Client;
         var bulk = $$"""{"entries":[{"entryId":"e1","event":{{@event}},"contentType":"application/json"}]}""";
         var single = $$"""{"specversion":"1.0","id":"c1","type":"com.dapr.event.sent","data":{{@event}}}""";
 
-        var bulkStatuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(bulk)));
+        var bulkStatuses = await BulkRequest.StatusesAsync(
+            await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(bulk)));
         var singleResponse = await client.PostAsync("/q-order-ingress-single", BulkRequest.Json(single));
         var bindingResponse = await client.PostAsync("/q-order-ingress-input", BulkRequest.Json(@event));
 
         Assert.Equal("DROP", bulkStatuses["e1"]);
-        Assert.Equal("DROP", JsonDocument.Parse(await singleResponse.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
+        Assert.Equal("DROP",
+            JsonDocument.Parse(await singleResponse.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
+            .GetString());
         Assert.Equal(HttpStatusCode.BadRequest, bindingResponse.StatusCode);
         Assert.Empty(_app.Handler.Orders);
     }
@@ -104,7 +112,9 @@ public sealed class BadInputTests : IAsyncLifetime
     [Fact]
     public async Task Camel_case_orders_are_accepted_as_DaprClient_defaults_write_them()
     {
-        const string camel = """{"orderId":5,"orderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","delivery":"standard","items":[{"orderItemId":1,"sku":"A","quantity":1}]}""";
+        const string camel =
+            """{"orderId":5,"orderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","delivery":"standard","items":[""" +
+            """{"orderItemId":1,"sku":"A","quantity":1}]}""";
 
         var response = await _app.Client.PostAsync("/q-order-ingress-input", BulkRequest.Json(camel));
 

@@ -5,7 +5,9 @@ using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
-/// <summary>Orders in JSON strings, as the sidecar and other writers of JSON may escape them, decode to the same order.</summary>
+/// <summary>
+/// Orders in JSON strings, as the sidecar and other writers of JSON may escape them, decode to the same order.
+/// </summary>
 public sealed class CloudEventDecoderTests
 {
     private static readonly Order Order = TestOrders.Make(42, Delivery.Standard, descriptionLength: 300);
@@ -46,7 +48,9 @@ public sealed class CloudEventDecoderTests
     [InlineData("\"bm90IGpzb24=\"")]
     [InlineData("\"\\uD800abc\"")]
     public void A_string_that_holds_no_order_is_refused_as_no_order(string json) =>
-        Assert.StartsWith("not an order:", Assert.Throws<InvalidOrderException>(() => CloudEventDecoder.Decode(Element(json))).Message, StringComparison.Ordinal);
+        Assert.StartsWith("not an order:",
+            Assert.Throws<InvalidOrderException>(() => CloudEventDecoder.Decode(Element(json))).Message,
+            StringComparison.Ordinal);
 
     private static JsonElement Element(string json) => JsonDocument.Parse(json).RootElement;
 }

@@ -29,13 +29,18 @@ public sealed class EntryPointsHost : IAsyncDisposable
         _app = app;
         _handler = handler;
         Logs = logs;
-        Client = new HttpClient { BaseAddress = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()) };
+        Client = new HttpClient
+        {
+            BaseAddress = new Uri(
+            app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First())
+        };
     }
 
     public static readonly OrderRoutes Routes = new("q-order-ingress", "q-order-ingress-input");
 
     /// <summary>The orders the stub took; a host that forwards has them at its sidecar instead.</summary>
-    public TakingHandler Handler => _handler ?? throw new InvalidOperationException("This host forwards its orders: they are at its sidecar.");
+    public TakingHandler Handler => _handler
+        ?? throw new InvalidOperationException("This host forwards its orders: they are at its sidecar.");
 
     public HttpClient Client { get; }
 
@@ -67,13 +72,15 @@ public sealed class EntryPointsHost : IAsyncDisposable
     /// <param name="environment">The host's environment.</param>
     /// <param name="services">Changes the registrations, after the host's own.</param>
     public static async Task<EntryPointsHost> ForwardingAsync(
-        Uri sidecar, string environment, Action<IServiceCollection> services, params (string Key, string? Value)[] settings)
+        Uri sidecar, string environment, Action<IServiceCollection> services,
+            params (string Key, string? Value)[] settings)
     {
         var (app, logs) = Build(
             new WebApplicationOptions { EnvironmentName = environment },
             [
                 // The apps' own log levels (their appsettings.json): the framework's lines per request are not logged.
-                ("Logging:LogLevel:Microsoft.AspNetCore", "Warning"), ("Logging:LogLevel:System.Net.Http.HttpClient", "Warning"),
+                ("Logging:LogLevel:Microsoft.AspNetCore", "Warning"),
+                    ("Logging:LogLevel:System.Net.Http.HttpClient", "Warning"),
                 ("Readiness:Interval", "00:00:00.100"), ("DAPR_HTTP_ENDPOINT", sidecar.ToString()), .. settings,
             ],
             registrations =>
@@ -91,7 +98,8 @@ public sealed class EntryPointsHost : IAsyncDisposable
     }
 
     private static (WebApplication App, LogRecorder Logs) Build(
-        WebApplicationOptions options, (string Key, string? Value)[] settings, Action<IServiceCollection> services, bool serviceDefaults = false)
+        WebApplicationOptions options, (string Key, string? Value)[] settings, Action<IServiceCollection> services,
+            bool serviceDefaults = false)
     {
         var builder = WebApplication.CreateSlimBuilder(options);
         builder.WebHost.UseUrls("http://127.0.0.1:0");

@@ -12,10 +12,13 @@ namespace OrderDistribution.Messaging.Tests.Inbound;
 public sealed class ForwardingHandler(IServiceProvider services) : IOrderHandler
 {
     private readonly BulkPublishForwarder _bulk = new(services.GetRequiredService<BulkOrderPublisher>());
-    private readonly SinglePublishForwarder _single = ActivatorUtilities.CreateInstance<SinglePublishForwarder>(services);
-    private readonly OutputBindingForwarder _binding = ActivatorUtilities.CreateInstance<OutputBindingForwarder>(services);
+    private readonly SinglePublishForwarder _single = ActivatorUtilities.CreateInstance<SinglePublishForwarder>(
+        services);
+    private readonly OutputBindingForwarder _binding = ActivatorUtilities.CreateInstance<OutputBindingForwarder>(
+        services);
 
-    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
+    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress,
+        CancellationToken cancellationToken)
     {
         var routed = orders.Select(o => new RoutedOrder(o.EntryId, o.Order, DestinationOf(o.Order.Delivery))).ToList();
         IOrderForwarder forwarder = model switch

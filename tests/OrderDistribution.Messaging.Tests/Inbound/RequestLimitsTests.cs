@@ -15,7 +15,8 @@ public sealed class RequestLimitsTests
     [Fact]
     public async Task The_request_body_limit_fits_the_largest_valid_bulk_and_not_much_more()
     {
-        await using var app = await EntryPointsHost.StartAsync(("Messaging:MaxMessagesCount", "10"), ("Messaging:MaxMessageBytes", "4096"));
+        await using var app = await EntryPointsHost.StartAsync(("Messaging:MaxMessagesCount", "10"),
+            ("Messaging:MaxMessageBytes", "4096"));
         var limit = app.Services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits.MaxRequestBodySize;
         var largestEvent = Convert.ToBase64String(new byte[4096]);
         var largestBulk = Encoding.UTF8.GetByteCount(JsonSerializer.Serialize(new
@@ -39,7 +40,7 @@ public sealed class RequestLimitsTests
     }
 
     [Fact]
-    public async Task With_InvalidBindingMessage_Drop_an_invalid_binding_message_is_answered_200_after_its_drop_is_logged()
+    public async Task With_InvalidBindingMessage_Drop_an_invalid_binding_message_gets_200_once_its_drop_is_logged()
     {
         await using var app = await EntryPointsHost.StartAsync(("Messaging:InvalidBindingMessage", "Drop"));
         using var request = new HttpRequestMessage(HttpMethod.Post, EntryPointsHost.Routes.Binding)
@@ -51,7 +52,9 @@ public sealed class RequestLimitsTests
         var response = await app.Client.SendAsync(request);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Warning && l.Message.StartsWith("Dropped entry m-1 from q-order-ingress-input:", StringComparison.Ordinal));
+        Assert.Contains(app.Logs.Lines,
+            l => l.Level == LogLevel.Warning
+            && l.Message.StartsWith("Dropped entry m-1 from q-order-ingress-input:", StringComparison.Ordinal));
         Assert.Empty(app.Handler.Orders);
     }
 }

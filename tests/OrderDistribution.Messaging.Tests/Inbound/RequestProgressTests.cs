@@ -2,7 +2,9 @@ using OrderDistribution.Messaging.Inbound;
 
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
-/// <summary>What a request's progress names when it is logged: its first failure, on one line whatever the wire sent.</summary>
+/// <summary>
+/// What a request's progress names when it is logged: its first failure, on one line whatever the wire sent.
+/// </summary>
 public sealed class RequestProgressTests
 {
     [Fact]
@@ -13,7 +15,8 @@ public sealed class RequestProgressTests
         progress.MarkFailed("e1\r\nfail: forged line", "storage said \"busy\nRequestId:1\"\u001b[31m");
         progress.MarkFailed("e2", "a later failure");
 
-        Assert.Equal("e1\\r\\nfail: forged line: storage said \"busy\\nRequestId:1\"\\u001b[31m", progress.FirstFailure);
+        Assert.Equal("e1\\r\\nfail: forged line: storage said \"busy\\nRequestId:1\"\\u001b[31m",
+            progress.FirstFailure);
     }
 
     [Fact]

@@ -40,7 +40,8 @@ public sealed class RequestRulesTests : IAsyncLifetime
               {"entryId":"e5","event":"\uD800abc"},
               {"entryId":"e1","event":"{{{Event(1)}}}"},
               {"entryId":"e6","event":"{{{Convert.ToBase64String("not json at all"u8.ToArray())}}}"},
-              {"entryId":"e8","event":{"OrderId":8,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Overnight"}},
+              {"entryId":"e8",
+               "event":{"OrderId":8,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Overnight"}},
               "not an entry",
               {"entryId":"e9","event":"{{{Event(9)}}}"}
             ]}
@@ -51,7 +52,8 @@ public sealed class RequestRulesTests : IAsyncLifetime
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         var statuses = await OrderedStatusesAsync(response);
         Assert.Equal(
-            [("e1", "SUCCESS"), ("7", "SUCCESS"), ("e4", "DROP"), ("e5", "DROP"), ("e6", "DROP"), ("e8", "DROP"), ("e9", "SUCCESS")],
+            [("e1", "SUCCESS"), ("7", "SUCCESS"), ("e4", "DROP"), ("e5", "DROP"), ("e6", "DROP"), ("e8", "DROP"),
+                ("e9", "SUCCESS")],
             statuses);
         Assert.Equal([1, 7, 9], PublishedOrderIds().Order());
         var warnings = app.Logs.AtLeast(LogLevel.Warning).Select(l => l.Message).ToList();
@@ -60,7 +62,8 @@ public sealed class RequestRulesTests : IAsyncLifetime
         Assert.Contains(warnings, w => w.Contains("position 9", StringComparison.Ordinal));
         foreach (var dropped in new[] { "e4", "e5", "e6", "e8" })
         {
-            Assert.Contains(warnings, w => w.StartsWith($"Dropped entry {dropped} from q-order-ingress:", StringComparison.Ordinal));
+            Assert.Contains(warnings,
+                w => w.StartsWith($"Dropped entry {dropped} from q-order-ingress:", StringComparison.Ordinal));
         }
 
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/health")).StatusCode);
@@ -69,27 +72,33 @@ public sealed class RequestRulesTests : IAsyncLifetime
     [Fact]
     public async Task Only_the_entries_a_2xx_answer_names_as_failed_are_answered_RETRY()
     {
-        _sidecar.BulkAnswer = request => (200, $$"""{"failedEntries":[{"entryId":"{{FirstEntryId(request)}}","error":"busy"}]}""");
+        _sidecar.BulkAnswer = request =>
+            (200, $$"""{"failedEntries":[{"entryId":"{{FirstEntryId(request)}}","error":"busy"}]}""");
         await using var app = await ForwardingAsync();
-        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(4).Where(o => o.Delivery == Delivery.Express), "q-order-ingress");
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(4).Where(o => o.Delivery == Delivery.Express),
+            "q-order-ingress");
 
-        var statuses = await BulkRequest.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(
+            await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
 
         Assert.Equal("RETRY", statuses[entryIds[0]]);
         Assert.Equal("SUCCESS", statuses[entryIds[1]]);
         var warning = Assert.Single(app.Logs.AtLeast(LogLevel.Warning));
-        Assert.EndsWith($"first failure: {entryIds[0]}: publish to q-order-express failed: busy", warning.Message, StringComparison.Ordinal);
+        Assert.EndsWith($"first failure: {entryIds[0]}: publish to q-order-express failed: busy", warning.Message,
+            StringComparison.Ordinal);
     }
 
     [Theory]
-    [InlineData(500, """{"failedEntries":[{"entryId":"not-sent","error":"x"}],"errorCode":"ERR_PUBSUB_PUBLISH_MESSAGE"}""")]
+    [InlineData(500,
+        """{"failedEntries":[{"entryId":"not-sent","error":"x"}],"errorCode":"ERR_PUBSUB_PUBLISH_MESSAGE"}""")]
     [InlineData(500, """{"failedEntries":[],"errorCode":"ERR_PUBSUB_PUBLISH_MESSAGE"}""")]
     [InlineData(503, "<html>Service Unavailable</html>")]
     [InlineData(500, """{"errorCode":"ERR_PUBSUB_NOT_FOUND","message":"pubsub order-pubsub not found"}""")]
     [InlineData(200, "all good, probably")]
     [InlineData(200, """{"failedEntries":[{"entryId":"not-sent"}]}""")]
     [InlineData(400, """{"failedEntries":"many"}""")]
-    public async Task An_answer_that_does_not_say_which_entries_were_published_makes_every_entry_RETRY(int status, string answer)
+    public async Task An_answer_that_does_not_say_which_entries_were_published_makes_every_entry_RETRY(int status,
+        string answer)
     {
         _sidecar.BulkAnswer = _ => (status, answer);
         await using var app = await ForwardingAsync();
@@ -108,20 +117,24 @@ public sealed class RequestRulesTests : IAsyncLifetime
         await using var app = await ForwardingAsync(("Messaging:MaxBulkPublishBytes", "4096"));
         var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(40, descriptionLength: 200), "q-order-ingress");
 
-        var statuses = await BulkRequest.StatusesAsync(await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(
+            await (await ReadyClientAsync(app)).PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
 
         Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
-        var publishes = _sidecar.Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
+        var publishes = _sidecar.Requests.Where(r =>
+            r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
         Assert.True(publishes.Count > 2, "the budget should have split the bulk");
         Assert.All(publishes, p => Assert.Equal("4096", p.Query["metadata.maxBulkPubBytes"]));
-        Assert.All(publishes, p => Assert.True(p.Body.Length <= 4096, $"a request of {p.Body.Length} bytes exceeds the budget"));
+        Assert.All(publishes,
+            p => Assert.True(p.Body.Length <= 4096, $"a request of {p.Body.Length} bytes exceeds the budget"));
     }
 
     [Theory]
     [InlineData("/q-order-ingress-bulk")]
     [InlineData("/q-order-ingress-single")]
     [InlineData("/q-order-ingress-input")]
-    public async Task With_a_sidecar_that_never_answers_a_request_is_answered_within_its_deadline_and_nothing_is_SUCCESS(string route)
+    public async Task With_a_sidecar_that_never_answers_a_request_is_answered_by_its_deadline_and_nothing_is_SUCCESS(
+        string route)
     {
         _sidecar.Hang = new TaskCompletionSource().Task;
         await using var app = await ForwardingAsync(("Messaging:RequestDeadline", "00:00:01"));
@@ -129,8 +142,11 @@ public sealed class RequestRulesTests : IAsyncLifetime
         var order = TestOrders.Make(1, Delivery.Express);
         var content = route switch
         {
-            "/q-order-ingress-bulk" => BulkRequest.Json(BulkRequest.RawPayload(TestOrders.Many(50), "q-order-ingress").Body),
-            "/q-order-ingress-single" => BulkRequest.Json($$"""{"specversion":"1.0","id":"c1","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}"""),
+            "/q-order-ingress-bulk" =>
+                BulkRequest.Json(BulkRequest.RawPayload(TestOrders.Many(50), "q-order-ingress").Body),
+            "/q-order-ingress-single" =>
+                BulkRequest.Json(
+                $$"""{"specversion":"1.0","id":"c1","type":"com.dapr.event.sent","data":{{TestOrders.Json(order)}}}"""),
             _ => BulkRequest.Json(TestOrders.Json(order)),
         };
 
@@ -138,11 +154,15 @@ public sealed class RequestRulesTests : IAsyncLifetime
         var response = await client.PostAsync(route, content);
         clock.Stop();
 
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(4), $"answered after {clock.Elapsed.TotalSeconds:0.0} s, deadline 1 s");
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(4),
+            $"answered after {clock.Elapsed.TotalSeconds:0.0} s, deadline 1 s");
         var answer = await response.Content.ReadAsStringAsync();
         Assert.DoesNotContain("SUCCESS", answer, StringComparison.Ordinal);
-        Assert.Equal(route.EndsWith("-input", StringComparison.Ordinal) ? HttpStatusCode.ServiceUnavailable : HttpStatusCode.OK, response.StatusCode);
-        Assert.Contains(app.Logs.Lines, l => l.Message.Contains("passed its deadline of 1 s", StringComparison.Ordinal));
+        Assert.Equal(
+            route.EndsWith("-input", StringComparison.Ordinal) ? HttpStatusCode.ServiceUnavailable : HttpStatusCode.OK,
+            response.StatusCode);
+        Assert.Contains(app.Logs.Lines,
+            l => l.Message.Contains("passed its deadline of 1 s", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -150,14 +170,17 @@ public sealed class RequestRulesTests : IAsyncLifetime
     {
         _sidecar.Hang = new TaskCompletionSource().Task;
         await using var app = await ForwardingAsync(
-            ("Messaging:RequestDeadline", "00:00:30"), ("Messaging:MaxBulkPublishBytes", "4096"), ("Dapr:RequestTimeout", "00:00:00.300"),
+            ("Messaging:RequestDeadline", "00:00:30"), ("Messaging:MaxBulkPublishBytes", "4096"),
+                ("Dapr:RequestTimeout", "00:00:00.300"),
             ("Logging:LogLevel:OrderDistribution", "Debug"));
         var client = await ReadyClientAsync(app);
-        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(2_000, descriptionLength: 200), "q-order-ingress");
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(2_000, descriptionLength: 200),
+            "q-order-ingress");
         var linesBefore = app.Logs.Lines.Count;
 
         var clock = Stopwatch.StartNew();
-        var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(
+            await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
         clock.Stop();
 
         // About 400 requests of 0.3 s each, four at a time and tried three times: 90 s without a breaker.
@@ -173,7 +196,8 @@ public sealed class RequestRulesTests : IAsyncLifetime
         var warning = Assert.Single(logged, l => l.Level >= LogLevel.Warning);
         Assert.StartsWith("Most calls to the Dapr sidecar failed", warning.Message, StringComparison.Ordinal);
         Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Debug
-            && l.Message.StartsWith("Request of 2000 from q-order-ingress (pubsub-bulk): 0 succeeded, 2000 to retry", StringComparison.Ordinal));
+            && l.Message.StartsWith("Request of 2000 from q-order-ingress (pubsub-bulk): 0 succeeded, 2000 to retry",
+                StringComparison.Ordinal));
     }
 
     [Fact]
@@ -187,9 +211,13 @@ public sealed class RequestRulesTests : IAsyncLifetime
         var response = await client.PostAsync("/q-order-ingress-single",
             BulkRequest.Json($$"""{"specversion":"1.0","id":"c3","type":"com.dapr.event.sent","data":{{order}}}"""));
 
-        Assert.Equal("RETRY", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
+        Assert.Equal("RETRY",
+            JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
+            .GetString());
         var warning = Assert.Single(app.Logs.AtLeast(LogLevel.Warning));
-        Assert.EndsWith("first failure: c3: forwarding order 3 to q-order-standard failed: Internal: 500 chosen to fail", warning.Message, StringComparison.Ordinal);
+        Assert.EndsWith(
+            "first failure: c3: forwarding order 3 to q-order-standard failed: Internal: 500 chosen to fail",
+            warning.Message, StringComparison.Ordinal);
         Assert.Null(warning.Exception);
         // The category retry-drop.kql and the workbook read, and Application Insights is sent.
         Assert.Equal("OrderDistribution.Messaging.Inbound.RequestRun", warning.Category);
@@ -205,11 +233,14 @@ public sealed class RequestRulesTests : IAsyncLifetime
         for (var i = 0; i < 5; i++)
         {
             var (body, _) = BulkRequest.RawPayload(TestOrders.Many(50, firstId: 1 + (50 * i)), "q-order-ingress");
-            Assert.Equal(HttpStatusCode.OK, (await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body))).StatusCode);
+            Assert.Equal(HttpStatusCode.OK,
+                (await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body))).StatusCode);
         }
 
         Assert.Equal(linesAtStart, app.Logs.AtLeast(LogLevel.Information).Count());
-        Assert.Contains(app.Logs.Lines, l => l.Level == LogLevel.Debug && l.Message.StartsWith("Request of 50 from q-order-ingress", StringComparison.Ordinal));
+        Assert.Contains(app.Logs.Lines,
+            l => l.Level == LogLevel.Debug
+            && l.Message.StartsWith("Request of 50 from q-order-ingress", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -221,17 +252,21 @@ public sealed class RequestRulesTests : IAsyncLifetime
         using var hangUp = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.PostAsync(
-            "/q-order-ingress-bulk", BulkRequest.Json(BulkRequest.RawPayload(TestOrders.Many(5), "q-order-ingress").Body), hangUp.Token));
+            "/q-order-ingress-bulk",
+                BulkRequest.Json(BulkRequest.RawPayload(TestOrders.Many(5), "q-order-ingress").Body), hangUp.Token));
 
         await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => l.Level == LogLevel.Warning
-            && l.Message.StartsWith("Requests from q-order-ingress (pubsub-bulk) are answered RETRY: 5 entries in the first", StringComparison.Ordinal)
+            && l.Message.StartsWith(
+                "Requests from q-order-ingress (pubsub-bulk) are answered RETRY: 5 entries in the first",
+                StringComparison.Ordinal)
             && l.Message.Contains("first failure: (all): the sidecar hung up after", StringComparison.Ordinal)));
     }
 
     [Fact]
-    public async Task With_an_app_API_token_only_health_is_open_without_it_and_the_sidecar_token_goes_with_every_publish()
+    public async Task With_an_app_API_token_only_health_is_open_without_it_and_every_publish_carries_the_sidecars()
     {
-        await using var app = await ForwardingAsync(("APP_API_TOKEN", "app-secret"), ("DAPR_API_TOKEN", "sidecar-secret"));
+        await using var app = await ForwardingAsync(("APP_API_TOKEN", "app-secret"),
+            ("DAPR_API_TOKEN", "sidecar-secret"));
         var client = await ReadyClientAsync(app);
         var delivery = BulkRequest.RawPayload(TestOrders.Many(2), "q-order-ingress").Body;
 
@@ -245,7 +280,8 @@ public sealed class RequestRulesTests : IAsyncLifetime
         Assert.Equal(HttpStatusCode.Unauthorized, subscribe.StatusCode);
         Assert.Equal(HttpStatusCode.OK, with.StatusCode);
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/alive")).StatusCode);
-        var publishes = _sidecar.Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
+        var publishes = _sidecar.Requests.Where(r =>
+            r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
         Assert.NotEmpty(publishes);
         Assert.All(publishes, p => Assert.Equal("sidecar-secret", p.Headers["dapr-api-token"]));
     }
@@ -255,7 +291,8 @@ public sealed class RequestRulesTests : IAsyncLifetime
     {
         var options = new UnreadableOptions();
         await using var app = await EntryPointsHost.ForwardingAsync(
-            _sidecar.Address, Environments.Development, services => services.Replace(ServiceDescriptor.Singleton<IOptions<MessagingOptions>>(options)));
+            _sidecar.Address, Environments.Development,
+                services => services.Replace(ServiceDescriptor.Singleton<IOptions<MessagingOptions>>(options)));
         var client = app.Client;
         options.FailFromNow();
 
@@ -268,7 +305,9 @@ public sealed class RequestRulesTests : IAsyncLifetime
         Assert.DoesNotContain(" at ", body, StringComparison.Ordinal);
     }
 
-    /// <summary>Settings that can be read while the app starts (its routes, its warm-up) and fail every request after that.</summary>
+    /// <summary>
+    /// Settings that can be read while the app starts (its routes, its warm-up) and fail every request after that.
+    /// </summary>
     private sealed class UnreadableOptions : IOptions<MessagingOptions>
     {
         private volatile bool _failing;

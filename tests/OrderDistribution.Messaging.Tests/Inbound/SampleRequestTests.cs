@@ -4,7 +4,9 @@ using OrderDistribution.Messaging.Inbound;
 
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
-/// <summary>The delivery the apps warm up with goes through the entry points' reading and decoding in every form.</summary>
+/// <summary>
+/// The delivery the apps warm up with goes through the entry points' reading and decoding in every form.
+/// </summary>
 public sealed class SampleRequestTests
 {
     [Fact]

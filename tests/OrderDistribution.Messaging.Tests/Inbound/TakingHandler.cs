@@ -8,7 +8,8 @@ public sealed class TakingHandler : IOrderHandler
 {
     public ConcurrentQueue<InboundOrder> Orders { get; } = new();
 
-    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
+    public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress,
+        CancellationToken cancellationToken)
     {
         foreach (var order in orders)
         {

@@ -5,9 +5,9 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
 /// <summary>
-/// Every request a real sidecar sent, posted to the core's entry points: with a stub handler that takes every order, and
-/// with one that sends them on to the sidecar emulator in its recording mode (what the orders look like on their way out,
-/// and what a failed forward answers).
+/// Every request a real sidecar sent, posted to the core's entry points: with a stub handler that takes every order,
+/// and with one that sends them on to the sidecar emulator in its recording mode (what the orders look like on their
+/// way out, and what a failed forward answers).
 /// </summary>
 public sealed class WireContractTests : IAsyncLifetime
 {
@@ -52,9 +52,11 @@ public sealed class WireContractTests : IAsyncLifetime
     {
         await using var app = await EntryPointsHost.ForwardingAsync(_sidecar.Address);
 
-        await app.Client.SendAsync(WireRecording.Load("bulk-rawpayload.request.json").ToRequest(EntryPointsHost.Routes.Bulk));
+        await app.Client.SendAsync(
+            WireRecording.Load("bulk-rawpayload.request.json").ToRequest(EntryPointsHost.Routes.Bulk));
 
-        var payload = Assert.Single(_sidecar.BulkPublishes("q-order-express").SelectMany(r => r.Json.EnumerateArray())).GetProperty("event");
+        var payload = Assert.Single(_sidecar.BulkPublishes("q-order-express").SelectMany(r => r.Json.EnumerateArray()))
+            .GetProperty("event");
         Assert.Equal(
             ["OrderId", "OrderGuid", "Description", "FirstName", "LastName", "Delivery", "Items"],
             payload.EnumerateObject().Select(p => p.Name));
@@ -96,12 +98,14 @@ public sealed class WireContractTests : IAsyncLifetime
         await using var app = await EntryPointsHost.ForwardingAsync(_sidecar.Address);
 
         var statuses = await BulkRequest.StatusesAsync(await app.Client.SendAsync(
-            WireRecording.Load("bulk-rawpayload-redelivered-after-retry.request.json").ToRequest(EntryPointsHost.Routes.Bulk)));
+            WireRecording.Load("bulk-rawpayload-redelivered-after-retry.request.json")
+                .ToRequest(EntryPointsHost.Routes.Bulk)));
 
         Assert.Equal("SUCCESS", statuses["e2bd6748-f779-4ea1-b90d-cb5ad8e1ccd2"]);
         Assert.Equal(
             [1000002L],
-            _sidecar.BulkPublishes("q-order-standard").SelectMany(r => r.Json.EnumerateArray()).Select(e => e.GetProperty("event").GetProperty("OrderId").GetInt64()));
+            _sidecar.BulkPublishes("q-order-standard").SelectMany(r => r.Json.EnumerateArray())
+                .Select(e => e.GetProperty("event").GetProperty("OrderId").GetInt64()));
     }
 
     [Fact]
@@ -110,16 +114,21 @@ public sealed class WireContractTests : IAsyncLifetime
         _sidecar.PublishAnswer = _ => (500, "chosen to fail");
         await using var app = await EntryPointsHost.ForwardingAsync(_sidecar.Address);
 
-        var response = await app.Client.SendAsync(WireRecording.Load("single-cloudevent.request.json").ToRequest(EntryPointsHost.Routes.Single));
+        var response = await app.Client.SendAsync(
+            WireRecording.Load("single-cloudevent.request.json").ToRequest(EntryPointsHost.Routes.Single));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Equal("RETRY", JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status").GetString());
+        Assert.Equal("RETRY",
+            JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
+            .GetString());
     }
 
     [Fact]
     public async Task A_binding_request_whose_forward_fails_gets_a_503_so_the_broker_delivers_it_again()
     {
-        _sidecar.BindingAnswer = _ => (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: channel/connection is not open"}""");
+        _sidecar.BindingAnswer = _ =>
+            (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding """ +
+            """q-order-express-output: channel/connection is not open"}""");
         await using var app = await EntryPointsHost.ForwardingAsync(_sidecar.Address);
 
         var response = await app.Client.SendAsync(

@@ -7,7 +7,9 @@ using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Messaging.Tests.Outbound;
 
-/// <summary>The seed hit "the message is too large" at 500 orders a batch; no bulk publish request may exceed the budget.</summary>
+/// <summary>
+/// The seed hit "the message is too large" at 500 orders a batch; no bulk publish request may exceed the budget.
+/// </summary>
 public sealed class BulkPublishBudgetTests
 {
     private const int Budget = 131_072;
@@ -31,7 +33,8 @@ public sealed class BulkPublishBudgetTests
         Assert.All(requests, r => Assert.True(r.Body.Length <= Budget, $"request of {r.Body.Length} bytes"));
         Assert.Equal(
             entries.Select(e => OrderJson.Deserialize(e.Payload).OrderId).Order(),
-            requests.SelectMany(r => r.Json.EnumerateArray()).Select(e => OrderJson.Deserialize(e.GetProperty("event")).OrderId).Order());
+            requests.SelectMany(r => r.Json.EnumerateArray())
+                .Select(e => OrderJson.Deserialize(e.GetProperty("event")).OrderId).Order());
     }
 
     [Fact]
@@ -53,7 +56,8 @@ public sealed class BulkPublishBudgetTests
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         using var publishing = PublishingOver(sidecar, maxBytes: 2_048);
         var publisher = publishing.GetRequiredService<BulkOrderPublisher>();
-        var huge = new OutboundMessage("big", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express, descriptionLength: 4_000)));
+        var huge = new OutboundMessage("big",
+            OrderJson.Serialize(TestOrders.Make(1, Delivery.Express, descriptionLength: 4_000)));
         var small = new OutboundMessage("small", OrderJson.Serialize(TestOrders.Make(2, Delivery.Express)));
 
         var failed = await publisher.PublishAsync("q-order-express", [huge, small], CancellationToken.None);
@@ -67,20 +71,25 @@ public sealed class BulkPublishBudgetTests
     public async Task A_bulk_of_500_large_orders_goes_out_in_several_publishes_each_under_the_budget_every_order_once()
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
-        await using var app = await EntryPointsHost.ForwardingAsync(sidecar.Address, ("Messaging:MaxMessagesCount", "500"));
+        await using var app = await EntryPointsHost.ForwardingAsync(sidecar.Address,
+            ("Messaging:MaxMessagesCount", "500"));
         var orders = TestOrders.Many(500, descriptionLength: 1_500);
         var (body, entryIds) = BulkRequest.RawPayload(orders, "q-order-ingress");
 
-        var statuses = await BulkRequest.StatusesAsync(await app.Client.PostAsync(EntryPointsHost.Routes.Bulk, BulkRequest.Json(body)));
+        var statuses = await BulkRequest.StatusesAsync(
+            await app.Client.PostAsync(EntryPointsHost.Routes.Bulk, BulkRequest.Json(body)));
 
         Assert.All(entryIds, id => Assert.Equal("SUCCESS", statuses[id]));
         Assert.True(sidecar.BulkPublishes("q-order-express").Count() > 1, "express went out in one publish");
         Assert.True(sidecar.BulkPublishes("q-order-standard").Count() > 1, "standard went out in one publish");
-        var publishes = sidecar.Requests.Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
+        var publishes = sidecar.Requests.Where(r =>
+            r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)).ToList();
         Assert.All(publishes, p => Assert.True(
-            PayloadsOf(p).Sum(payload => BulkPublishBudget.CostOf(new OutboundMessage("", payload), MetadataOf(p))) <= Budget,
+            PayloadsOf(p)
+                .Sum(payload => BulkPublishBudget.CostOf(new OutboundMessage("", payload), MetadataOf(p))) <= Budget,
             $"a publish of {PayloadsOf(p).Count} entries is over budget"));
-        var published = publishes.SelectMany(PayloadsOf).Select(payload => OrderJson.Deserialize(payload).OrderId).ToList();
+        var published = publishes.SelectMany(PayloadsOf).Select(payload => OrderJson.Deserialize(payload).OrderId)
+            .ToList();
         Assert.Equal(orders.Select(o => o.OrderId).Order(), published.Order());
     }
 
@@ -94,5 +103,6 @@ public sealed class BulkPublishBudgetTests
             .ToDictionary(q => q.Key["metadata.".Length..], q => q.Value);
 
     private static ServiceProvider PublishingOver(EmulatedSidecar sidecar, int maxBytes = Budget) =>
-        EmulatorDaprClient.Publishing(sidecar.Address, ("Messaging:MaxBulkPublishBytes", maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+        EmulatorDaprClient.Publishing(sidecar.Address,
+            ("Messaging:MaxBulkPublishBytes", maxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
 }

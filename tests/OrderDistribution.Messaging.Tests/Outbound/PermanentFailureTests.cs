@@ -9,8 +9,9 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Outbound;
 
 /// <summary>
-/// The core's ways out in every model (bindings, pubsub-single, pubsub-bulk) against the sidecar emulator, for orders the sidecar can never
-/// take and for a sidecar that refuses every order: one drop and one line for the first, never a drop for the second.
+/// The core's ways out in every model (bindings, pubsub-single, pubsub-bulk) against the sidecar emulator, for orders
+/// the sidecar can never take and for a sidecar that refuses every order: one drop and one line for the first, never a
+/// drop for the second.
 /// </summary>
 public sealed class PermanentFailureTests : IAsyncLifetime
 {
@@ -21,7 +22,8 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     public async ValueTask DisposeAsync() => await _sidecar.DisposeAsync();
 
     /// <param name="maxMessageBytes">Messaging:MaxMessageBytes, the broker's largest message.</param>
-    /// <param name="descriptionLength">Makes the order over the sidecar's 4 MiB (5 MB) or over the broker's largest message.</param>
+    /// <param name="descriptionLength">Makes the order over the sidecar's 4 MiB (5 MB) or over the broker's largest
+    /// message.</param>
     [Theory]
     [InlineData(MessagingModel.PubSubBulk, 104_857_600, 5_000_000, "more than the sidecar takes")]
     [InlineData(MessagingModel.PubSubSingle, 104_857_600, 5_000_000, "more than the sidecar takes")]
@@ -32,14 +34,16 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     public async Task An_order_that_can_never_fit_is_dropped_once_with_one_line_naming_it_and_never_sent(
         MessagingModel model, int maxMessageBytes, int descriptionLength, string reason)
     {
-        await using var app = await ForwardingAsync(("Messaging:MaxMessageBytes", maxMessageBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+        await using var app = await ForwardingAsync(
+            ("Messaging:MaxMessageBytes", maxMessageBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
         var client = await ReadyClientAsync(app);
         var large = TestOrders.Make(99, Delivery.Express, descriptionLength);
 
         var dropped = await DeliverAsync(client, model, large);
 
         Assert.True(dropped);
-        var line = Assert.Single(app.Logs.AtLeast(LogLevel.Warning), l => l.Message.StartsWith("Dropped entry", StringComparison.Ordinal));
+        var line = Assert.Single(app.Logs.AtLeast(LogLevel.Warning),
+            l => l.Message.StartsWith("Dropped entry", StringComparison.Ordinal));
         Assert.Contains("order 99 to q-order-express", line.Message, StringComparison.Ordinal);
         Assert.Contains(reason, line.Message, StringComparison.Ordinal);
         Assert.Null(line.Exception);
@@ -51,11 +55,14 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     [InlineData(MessagingModel.PubSubBulk)]
     [InlineData(MessagingModel.PubSubSingle)]
     [InlineData(MessagingModel.Bindings)]
-    public async Task A_sidecar_that_refuses_every_order_gets_none_dropped_and_the_app_reports_not_ready_with_one_error(MessagingModel model)
+    public async Task A_sidecar_that_refuses_every_order_gets_none_dropped_and_the_app_reports_not_ready_with_one_error(
+        MessagingModel model)
     {
         _sidecar.BulkAnswer = _ => (401, "");
         _sidecar.PublishAnswer = _ => (401, "");
-        _sidecar.BindingAnswer = _ => (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: couldn't find output binding q-order-express-output"}""");
+        _sidecar.BindingAnswer = _ =>
+            (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding """ +
+            """q-order-express-output: couldn't find output binding q-order-express-output"}""");
         await using var app = await ForwardingAsync();
         var client = await ReadyClientAsync(app);
 
@@ -110,7 +117,8 @@ public sealed class PermanentFailureTests : IAsyncLifetime
             case MessagingModel.PubSubBulk:
                 var neighbour = TestOrders.Make(order.OrderId + 1000, Delivery.Standard);
                 var (body, entryIds) = BulkRequest.RawPayload([order, neighbour], "q-order-ingress");
-                var statuses = await BulkRequest.StatusesAsync(await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
+                var statuses = await BulkRequest.StatusesAsync(
+                    await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
                 return statuses[entryIds[0]] == "DROP";
             case MessagingModel.PubSubSingle:
                 var cloudEvent = JsonSerializer.Serialize(new Dictionary<string, object>
@@ -122,7 +130,8 @@ public sealed class PermanentFailureTests : IAsyncLifetime
                     ["topic"] = "q-order-ingress",
                     ["type"] = "com.dapr.event.sent",
                 });
-                using (var response = await client.PostAsync("/q-order-ingress-single", new StringContent(cloudEvent, Encoding.UTF8, "application/cloudevents+json")))
+                using (var response = await client.PostAsync("/q-order-ingress-single",
+                    new StringContent(cloudEvent, Encoding.UTF8, "application/cloudevents+json")))
                 using (var answer = JsonDocument.Parse(await response.Content.ReadAsStringAsync()))
                 {
                     return answer.RootElement.GetProperty("status").GetString() == "DROP";
@@ -130,7 +139,8 @@ public sealed class PermanentFailureTests : IAsyncLifetime
 
             default:
                 var sentBefore = _sidecar.BindingMessages.Count;
-                using (var response = await client.PostAsync("/q-order-ingress-input", new ByteArrayContent(OrderJson.Serialize(order))))
+                using (var response = await client.PostAsync("/q-order-ingress-input",
+                    new ByteArrayContent(OrderJson.Serialize(order))))
                 {
                     return response.StatusCode == HttpStatusCode.OK && _sidecar.BindingMessages.Count == sentBefore;
                 }

@@ -19,7 +19,8 @@ public sealed class SidecarOutputBindingsTests
 
     [Theory]
     [MemberData(nameof(Runtimes))]
-    public async Task No_transport_header_or_token_reaches_the_binding_and_the_trace_context_is_the_callers(string version)
+    public async Task No_transport_header_or_token_reaches_the_binding_and_the_trace_context_is_the_callers(
+        string version)
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Runtime = Runtime(version);
@@ -27,7 +28,8 @@ public sealed class SidecarOutputBindingsTests
         var order = TestOrders.Make(5, Delivery.Express);
         using var activity = new Activity("deliver").SetIdFormat(ActivityIdFormat.W3C).Start();
 
-        await publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-express-output", OrderJson.Serialize(order), CancellationToken.None);
+        await publishing.GetRequiredService<IOutputBindings>()
+            .CreateAsync("q-order-express-output", OrderJson.Serialize(order), CancellationToken.None);
 
         var message = Assert.Single(sidecar.BindingMessages);
         Assert.Empty(BrokerMessageHeaders.Forbidden(message.Metadata));
@@ -39,14 +41,16 @@ public sealed class SidecarOutputBindingsTests
 
     [Theory]
     [MemberData(nameof(Runtimes))]
-    public async Task Without_a_trace_of_its_own_the_call_carries_no_trace_context_rather_than_an_all_zero_one(string version)
+    public async Task Without_a_trace_of_its_own_the_call_carries_no_trace_context_rather_than_an_all_zero_one(
+        string version)
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Runtime = Runtime(version);
         await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address);
         Activity.Current = null;
 
-        await publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-ingress-output", "not json at all"u8.ToArray(), CancellationToken.None);
+        await publishing.GetRequiredService<IOutputBindings>()
+            .CreateAsync("q-order-ingress-output", "not json at all"u8.ToArray(), CancellationToken.None);
 
         var message = Assert.Single(sidecar.BindingMessages);
         Assert.DoesNotContain("traceparent", message.Metadata.Keys);
@@ -54,7 +58,9 @@ public sealed class SidecarOutputBindingsTests
         Assert.Equal("\"not json at all\"", Encoding.UTF8.GetString(message.Data));
     }
 
-    /// <summary>The bindings model calls the sidecar once per order: no log line and no logging scope per call.</summary>
+    /// <summary>
+    /// The bindings model calls the sidecar once per order: no log line and no logging scope per call.
+    /// </summary>
     [Fact]
     public async Task A_binding_call_writes_no_line_of_the_http_client_factorys_own()
     {
@@ -62,23 +68,33 @@ public sealed class SidecarOutputBindingsTests
         var logs = new LogRecorder();
         await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address, logs);
 
-        await publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-express-output", "{}"u8.ToArray(), CancellationToken.None);
+        await publishing.GetRequiredService<IOutputBindings>()
+            .CreateAsync("q-order-express-output", "{}"u8.ToArray(), CancellationToken.None);
 
         Assert.Single(sidecar.BindingMessages);
-        Assert.DoesNotContain(logs.Lines, l => l.Category.StartsWith("System.Net.Http.HttpClient", StringComparison.Ordinal));
+        Assert.DoesNotContain(logs.Lines,
+            l => l.Category.StartsWith("System.Net.Http.HttpClient", StringComparison.Ordinal));
     }
 
-    /// <summary>The reason the apps do not use the SDK's InvokeBinding: the emulator shows the leak the real sidecars showed.</summary>
+    /// <summary>
+    /// The reason the apps do not use the SDK's InvokeBinding: the emulator shows the leak the real sidecars showed.
+    /// </summary>
     [Theory]
     [MemberData(nameof(Runtimes))]
-    public async Task The_SDKs_gRPC_InvokeBinding_puts_its_transport_headers_on_the_message_on_every_runtime(string version)
+    public async Task The_SDKs_gRPC_InvokeBinding_puts_its_transport_headers_on_the_message_on_every_runtime(
+        string version)
     {
         var runtime = Runtime(version);
-        await using var sidecar = await EmulatedSidecar.StartAsync(EmulatedSidecarOptions.Recording with { Runtime = runtime, ServeGrpc = true });
-        using var dapr = new DaprClientBuilder().UseGrpcEndpoint(sidecar.GrpcAddress.ToString()).UseDaprApiToken("secret-token").Build();
+        await using var sidecar = await EmulatedSidecar.StartAsync(
+            EmulatedSidecarOptions.Recording with { Runtime = runtime, ServeGrpc = true });
+        using var dapr = new DaprClientBuilder().UseGrpcEndpoint(sidecar.GrpcAddress.ToString())
+            .UseDaprApiToken("secret-token").Build();
         Activity.Current = null;
 
-        await dapr.InvokeBindingAsync(new BindingRequest("q-order-ingress-output", "create") { Data = OrderJson.Serialize(TestOrders.Make(1, Delivery.Express)) });
+        await dapr.InvokeBindingAsync(
+            new BindingRequest("q-order-ingress-output",
+            "create")
+            { Data = OrderJson.Serialize(TestOrders.Make(1, Delivery.Express)) });
 
         var metadata = Assert.Single(sidecar.BindingMessages).Metadata;
         var forbidden = BrokerMessageHeaders.Forbidden(metadata);
@@ -92,22 +108,30 @@ public sealed class SidecarOutputBindingsTests
     }
 
     [Theory]
-    [InlineData(500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: couldn't find output binding q-order-express-output"}""", SidecarFailureKind.RejectsEveryOrder)]
+    [InlineData(500,
+        """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding """ +
+        """q-order-express-output: couldn't find output binding q-order-express-output"}""",
+        SidecarFailureKind.RejectsEveryOrder)]
     [InlineData(401, "", SidecarFailureKind.RejectsEveryOrder)]
     [InlineData(413, "", SidecarFailureKind.RejectsOrder)]
-    [InlineData(500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding q-order-express-output: channel/connection is not open"}""", SidecarFailureKind.Transient)]
-    public async Task A_refused_binding_call_says_what_it_says_about_the_order(int status, string body, SidecarFailureKind expected)
+    [InlineData(500,
+        """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding """ +
+        """q-order-express-output: channel/connection is not open"}""", SidecarFailureKind.Transient)]
+    public async Task A_refused_binding_call_says_what_it_says_about_the_order(int status, string body,
+        SidecarFailureKind expected)
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.BindingAnswer = _ => (status, body);
         await using var publishing = EmulatorDaprClient.Publishing(sidecar.Address);
 
         var failure = await Assert.ThrowsAnyAsync<Exception>(() =>
-            publishing.GetRequiredService<IOutputBindings>().CreateAsync("q-order-express-output", "{}"u8.ToArray(), CancellationToken.None));
+            publishing.GetRequiredService<IOutputBindings>()
+                .CreateAsync("q-order-express-output", "{}"u8.ToArray(), CancellationToken.None));
 
         Assert.Equal(expected, SidecarFailure.Classify(failure));
         Assert.Empty(sidecar.BindingMessages);
     }
 
-    private static DaprRuntimeProfile Runtime(string version) => DaprRuntimeProfile.All.Single(r => r.Version == version);
+    private static DaprRuntimeProfile Runtime(string version) =>
+        DaprRuntimeProfile.All.Single(r => r.Version == version);
 }

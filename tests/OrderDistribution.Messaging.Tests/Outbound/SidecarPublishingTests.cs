@@ -22,10 +22,12 @@ namespace OrderDistribution.Messaging.Tests.Outbound;
 /// </summary>
 public sealed class SidecarPublishingTests
 {
-    private static readonly Dictionary<string, string> Metadata = new() { ["rawPayload"] = "true", ["maxBulkPubBytes"] = "131072" };
+    private static readonly Dictionary<string,
+        string> Metadata = new() { ["rawPayload"] = "true", ["maxBulkPubBytes"] = "131072" };
 
     private readonly DaprClient _dapr = Substitute.For<DaprClient>();
-    private readonly AlphaBulkPublishClient _alpha = Substitute.For<AlphaBulkPublishClient>(Substitute.For<GrpcDapr.DaprClient>(), null);
+    private readonly AlphaBulkPublishClient _alpha = Substitute.For<AlphaBulkPublishClient>(
+        Substitute.For<GrpcDapr.DaprClient>(), null);
 
     [Fact]
     public async Task A_bulk_publish_hands_the_SDK_each_order_as_its_own_PascalCase_bytes_with_the_metadata()
@@ -40,7 +42,9 @@ public sealed class SidecarPublishingTests
             return Task.FromResult(new BulkPublishResponse<byte[]>([]));
         });
 
-        var failed = await Publisher().BulkPublishAsync("order-pubsub", "q-order-express", [new OutboundMessage("e7", OrderJson.Serialize(order))], Metadata, default);
+        var failed = await Publisher()
+            .BulkPublishAsync("order-pubsub", "q-order-express",
+            [new OutboundMessage("e7", OrderJson.Serialize(order))], Metadata, default);
 
         Assert.Empty(failed);
         Assert.Equal(OrderJson.Serialize(order), Assert.Single(published));
@@ -51,12 +55,14 @@ public sealed class SidecarPublishingTests
     [Fact]
     public async Task The_entries_the_SDK_reports_failed_are_named_by_the_requests_own_ids()
     {
-        var messages = TestOrders.Many(3).Select(o => new OutboundMessage($"entry-{o.OrderId}", OrderJson.Serialize(o))).ToList();
+        var messages = TestOrders.Many(3).Select(o => new OutboundMessage($"entry-{o.OrderId}", OrderJson.Serialize(o)))
+            .ToList();
         _dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ReturnsForAnyArgs(call =>
         {
             var events = call.ArgAt<IReadOnlyList<byte[]>>(2);
             return Task.FromResult(new BulkPublishResponse<byte[]>(
-                [new BulkPublishResponseFailedEntry<byte[]>(new BulkPublishEntry<byte[]>("1", events[1], "application/octet-stream"), "busy")]));
+                [new BulkPublishResponseFailedEntry<byte[]>(
+                    new BulkPublishEntry<byte[]>("1", events[1], "application/octet-stream"), "busy")]));
         });
 
         var failed = await Publisher().BulkPublishAsync("order-pubsub", "q-order-express", messages, Metadata, default);
@@ -64,29 +70,37 @@ public sealed class SidecarPublishingTests
         Assert.Equal(new FailedEntry("entry-2", "busy"), Assert.Single(failed));
     }
 
-    /// <summary>Dapr.Client 1.19 falls back to the alpha method itself on Unimplemented only; runtimes before 1.17 answer Unknown.</summary>
+    /// <summary>
+    /// Dapr.Client 1.19 falls back to the alpha method itself on Unimplemented only; runtimes before 1.17 answer
+    /// Unknown.
+    /// </summary>
     [Fact]
-    public async Task A_sidecar_before_runtime_1_17_that_answers_the_stable_bulk_publish_with_failed_to_proxy_gets_the_alpha_one_from_then_on()
+    public async Task A_sidecar_before_1_17_answering_the_stable_bulk_publish_failed_to_proxy_gets_the_alpha_one_after()
     {
         _dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ThrowsAsyncForAnyArgs(
             new DaprException("Bulk Publish operation failed", new RpcException(new Status(
                 StatusCode.Unknown, "failed to proxy request: required metadata dapr-app-id not found"))));
-        _alpha.PublishAsync(default!, default!, default!, default!, default).ReturnsForAnyArgs(Task.FromResult<IReadOnlyList<FailedEntry>>([]));
+        _alpha.PublishAsync(default!, default!, default!, default!, default)
+            .ReturnsForAnyArgs(Task.FromResult<IReadOnlyList<FailedEntry>>([]));
         var publisher = Publisher();
-        var messages = new List<OutboundMessage> { new("e1", OrderJson.Serialize(TestOrders.Make(1, Delivery.Express))) };
+        var messages = new List<OutboundMessage> { new("e1",
+            OrderJson.Serialize(TestOrders.Make(1, Delivery.Express))) };
 
         Assert.Empty(await publisher.BulkPublishAsync("order-pubsub", "q-order-express", messages, Metadata, default));
         Assert.Empty(await publisher.BulkPublishAsync("order-pubsub", "q-order-express", messages, Metadata, default));
 
-        await _dapr.ReceivedWithAnyArgs(1).BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default);
-        await _alpha.Received(2).PublishAsync("order-pubsub", "q-order-express", messages, Metadata, Arg.Any<CancellationToken>());
+        await _dapr.ReceivedWithAnyArgs(1)
+            .BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default);
+        await _alpha.Received(2)
+            .PublishAsync("order-pubsub", "q-order-express", messages, Metadata, Arg.Any<CancellationToken>());
     }
 
     [Fact]
     public async Task Any_other_failure_of_the_stable_bulk_publish_fails_the_call_without_trying_the_alpha_one()
     {
         _dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ThrowsAsyncForAnyArgs(
-            new DaprException("Bulk Publish operation failed", new RpcException(new Status(StatusCode.Unavailable, "connection refused"))));
+            new DaprException("Bulk Publish operation failed",
+                new RpcException(new Status(StatusCode.Unavailable, "connection refused"))));
 
         await Assert.ThrowsAsync<DaprException>(() => Publisher().BulkPublishAsync(
             "order-pubsub", "q-order-express", [new OutboundMessage("e1", [1])], Metadata, default));
@@ -95,7 +109,7 @@ public sealed class SidecarPublishingTests
     }
 
     [Fact]
-    public async Task The_alpha_bulk_publish_sends_the_requests_ids_bytes_metadata_and_api_token_and_reports_only_entries_it_sent()
+    public async Task The_alpha_bulk_publish_sends_ids_bytes_metadata_and_api_token_and_reports_only_entries_it_sent()
     {
         var grpc = Substitute.For<GrpcDapr.DaprClient>();
         GrpcBulkPublishRequest? sent = null;
@@ -133,7 +147,8 @@ public sealed class SidecarPublishingTests
             .ThrowsForAnyArgs(new RpcException(new Status(StatusCode.Internal, "redis refused")));
 #pragma warning restore CS0612
 
-        var error = await Assert.ThrowsAsync<SidecarCallException>(() => new AlphaBulkPublishClient(grpc, null).PublishAsync(
+        var error = await Assert.ThrowsAsync<SidecarCallException>(() =>
+            new AlphaBulkPublishClient(grpc, null).PublishAsync(
             "order-pubsub", "q-order-express", [new OutboundMessage("e1", [1])], Metadata, default));
         Assert.Contains("redis refused", error.Message, StringComparison.Ordinal);
     }
@@ -163,7 +178,8 @@ public sealed class SidecarPublishingTests
     {
         var configuration = new ConfigurationBuilder()
             .AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, (string?)s.Value))).Build();
-        using var provider = new ServiceCollection().AddSingleton<IConfiguration>(configuration).AddSidecarOutbound().BuildServiceProvider();
+        using var provider = new ServiceCollection().AddSingleton<IConfiguration>(configuration).AddSidecarOutbound()
+            .BuildServiceProvider();
         return provider.GetRequiredService<SidecarOptions>();
     }
 
@@ -171,5 +187,6 @@ public sealed class SidecarPublishingTests
         new(_dapr, _alpha, Substitute.For<IOutputBindings>(), NullLogger<SidecarOutboundClient>.Instance);
 
     private static AsyncUnaryCall<T> Unary<T>(T response) =>
-        new(Task.FromResult(response), Task.FromResult(new global::Grpc.Core.Metadata()), () => Status.DefaultSuccess, () => [], () => { });
+        new(Task.FromResult(response), Task.FromResult(new global::Grpc.Core.Metadata()), () => Status.DefaultSuccess,
+            () => [], () => { });
 }

@@ -39,7 +39,9 @@ internal sealed class BrokerProcess(
         await WaitUntilListeningAsync();
     }
 
-    /// <summary>Starts <paramref name="process"/>; disposes <paramref name="server"/> (its data folder) if it fails.</summary>
+    /// <summary>
+    /// Starts <paramref name="process"/>; disposes <paramref name="server"/> (its data folder) if it fails.
+    /// </summary>
     public static async Task<T> StartOrDisposeAsync<T>(T server, BrokerProcess process)
         where T : IAsyncDisposable
     {
@@ -62,7 +64,9 @@ internal sealed class BrokerProcess(
         return StartAsync();
     }
 
-    /// <summary>SIGKILL to the broker and every process it started (kill -9: no shutdown, no flush), then waits.</summary>
+    /// <summary>
+    /// SIGKILL to the broker and every process it started (kill -9: no shutdown, no flush), then waits.
+    /// </summary>
     public void Kill()
     {
         if (_process is null || _process.HasExited)
@@ -134,6 +138,7 @@ internal sealed class BrokerProcess(
             await Task.Delay(100);
         }
 
-        throw new TimeoutException($"{name} was not ready on 127.0.0.1:{port} within {startTimeout.TotalSeconds:0} s; its output: {logFile}");
+        throw new TimeoutException(
+            $"{name} was not ready on 127.0.0.1:{port} within {startTimeout.TotalSeconds:0} s; its output: {logFile}");
     }
 }

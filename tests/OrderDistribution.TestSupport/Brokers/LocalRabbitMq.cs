@@ -39,7 +39,8 @@ public static class LocalRabbitMq
         var printed = await output + await error;
         if (script.ExitCode != 0)
         {
-            throw new InvalidOperationException($"scripts/run-local.sh --rabbitmq-vhost exited {script.ExitCode}: {printed}");
+            throw new InvalidOperationException(
+                $"scripts/run-local.sh --rabbitmq-vhost exited {script.ExitCode}: {printed}");
         }
 
         return printed;

@@ -17,7 +17,8 @@ public sealed class RabbitMqFirehose : IAsyncDisposable
     private const string TraceExchange = "amq.rabbitmq.trace";
 
     /// <summary>Header names a transport of the call would leave on a message (gRPC, HTTP, Dapr's own).</summary>
-    private static readonly string[] TransportHeaders = ["dapr-", "content-type", "user-agent", ":authority", "authorization", "grpc-"];
+    private static readonly string[] TransportHeaders = ["dapr-", "content-type", "user-agent", ":authority",
+        "authorization", "grpc-"];
 
     private readonly IConnection _connection;
     private readonly IChannel _channel;
@@ -32,12 +33,17 @@ public sealed class RabbitMqFirehose : IAsyncDisposable
     /// <param name="vhost">The AMQP URI of the vhost to read, with a login that may bind in it.</param>
     public static async Task<RabbitMqFirehose> OpenAsync(Uri vhost, CancellationToken ct)
     {
-        var connection = await new ConnectionFactory { Uri = vhost, AutomaticRecoveryEnabled = false }.CreateConnectionAsync(ct);
+        var connection = await new ConnectionFactory
+        {
+            Uri = vhost,
+            AutomaticRecoveryEnabled = false
+        }.CreateConnectionAsync(ct);
         try
         {
             var channel = await connection.CreateChannelAsync(cancellationToken: ct);
             var firehose = new RabbitMqFirehose(connection, channel);
-            var queue = await channel.QueueDeclareAsync("", durable: false, exclusive: true, autoDelete: true, cancellationToken: ct);
+            var queue = await channel.QueueDeclareAsync("", durable: false, exclusive: true, autoDelete: true,
+                cancellationToken: ct);
             await channel.QueueBindAsync(queue.QueueName, TraceExchange, "publish.#", cancellationToken: ct);
             var consumer = new AsyncEventingBasicConsumer(channel);
             consumer.ReceivedAsync += (_, copy) =>
@@ -72,12 +78,17 @@ public sealed class RabbitMqFirehose : IAsyncDisposable
         }
     }
 
-    /// <summary>The messages published to <paramref name="queue"/> (the default exchange, routed by the queue's name).</summary>
+    /// <summary>
+    /// The messages published to <paramref name="queue"/> (the default exchange, routed by the queue's name).
+    /// </summary>
     public IReadOnlyList<TracedMessage> PublishedTo(string queue) =>
         [.. Published.Where(m => m.Exchange.Length == 0 && m.RoutingKeys.Contains(queue))];
 
-    /// <summary>Waits until <paramref name="count"/> messages were published to <paramref name="queue"/>, or the time is up.</summary>
-    public async Task<IReadOnlyList<TracedMessage>> WaitForAsync(string queue, int count, TimeSpan limit, CancellationToken ct)
+    /// <summary>
+    /// Waits until <paramref name="count"/> messages were published to <paramref name="queue"/>, or the time is up.
+    /// </summary>
+    public async Task<IReadOnlyList<TracedMessage>> WaitForAsync(string queue, int count, TimeSpan limit,
+        CancellationToken ct)
     {
         var deadline = DateTime.UtcNow + limit;
         while (PublishedTo(queue).Count < count && DateTime.UtcNow < deadline)
@@ -96,7 +107,9 @@ public sealed class RabbitMqFirehose : IAsyncDisposable
     [
         .. message.Headers.Select(h => (Where: "header", h.Key, h.Value))
             .Concat(message.Properties.Select(p => (Where: "property", p.Key, p.Value)))
-            .Where(e => (e.Where == "header" && TransportHeaders.Any(t => e.Key.StartsWith(t, StringComparison.OrdinalIgnoreCase)))
+            .Where(e =>
+                (e.Where == "header"
+                && TransportHeaders.Any(t => e.Key.StartsWith(t, StringComparison.OrdinalIgnoreCase)))
                         || e.Value.Contains(secret, StringComparison.Ordinal)
                         || e.Value.Contains("application/grpc", StringComparison.OrdinalIgnoreCase))
             .Select(e => $"{e.Where} {e.Key}: {e.Value}"),
@@ -112,12 +125,15 @@ public sealed class RabbitMqFirehose : IAsyncDisposable
     {
         null => "",
         byte[] bytes => Encoding.UTF8.GetString(bytes),
-        IDictionary<string, object?> table => "{" + string.Join(", ", table.Select(e => $"{e.Key}: {Text(e.Value)}")) + "}",
+        IDictionary<string,
+            object?> table => "{" + string.Join(", ", table.Select(e => $"{e.Key}: {Text(e.Value)}")) + "}",
         IEnumerable list and not string => "[" + string.Join(", ", list.Cast<object?>().Select(Text)) + "]",
         _ => Convert.ToString(value, CultureInfo.InvariantCulture) ?? "",
     };
 
-    /// <summary>One publish as the firehose reports it: where it went, the message's own headers and properties, its body.</summary>
+    /// <summary>
+    /// One publish as the firehose reports it: where it went, the message's own headers and properties, its body.
+    /// </summary>
     public sealed record TracedMessage(
         string Exchange,
         IReadOnlyList<string> RoutingKeys,
@@ -125,7 +141,8 @@ public sealed class RabbitMqFirehose : IAsyncDisposable
         IReadOnlyDictionary<string, string> Properties,
         byte[] Body)
     {
-        /// <param name="trace">The trace copy's headers: exchange_name, routing_keys, properties (with the message's headers).</param>
+        /// <param name="trace">The trace copy's headers: exchange_name, routing_keys, properties (with the message's
+        /// headers).</param>
         internal static TracedMessage From(IDictionary<string, object?>? trace, byte[] body)
         {
             trace ??= new Dictionary<string, object?>();
@@ -137,7 +154,8 @@ public sealed class RabbitMqFirehose : IAsyncDisposable
                 : new Dictionary<string, object?>();
             return new TracedMessage(
                 Text(trace.TryGetValue("exchange_name", out var exchange) ? exchange : null),
-                trace.TryGetValue("routing_keys", out var keys) && keys is IEnumerable list ? [.. list.Cast<object?>().Select(Text)] : [],
+                trace.TryGetValue("routing_keys", out var keys)
+                    && keys is IEnumerable list ? [.. list.Cast<object?>().Select(Text)] : [],
                 headers.ToDictionary(e => e.Key, e => Text(e.Value)),
                 properties.Where(e => e.Key != "headers").ToDictionary(e => e.Key, e => Text(e.Value)),
                 body);

@@ -77,7 +77,8 @@ public sealed class RabbitMqServer : IAsyncDisposable
             ["PATH"] = _scripts + Path.PathSeparator + System.Environment.GetEnvironmentVariable("PATH"),
         };
 
-    /// <param name="configuration">rabbitmq.conf lines added to the node's own (listener, loopback); none by default.</param>
+    /// <param name="configuration">rabbitmq.conf lines added to the node's own (listener, loopback); none by
+    /// default.</param>
     public static async Task<RabbitMqServer> StartAsync(IEnumerable<string>? configuration = null)
     {
         var scripts = FindScripts() ?? throw new InvalidOperationException($"{Program} is not installed.");
@@ -95,7 +96,9 @@ public sealed class RabbitMqServer : IAsyncDisposable
     /// <summary>Starts the same node again (after <see cref="Kill"/>) on the same ports and database.</summary>
     public Task RestartAsync() => _process.RestartAsync();
 
-    /// <summary>Runs rabbitmqctl against this node (e.g. <c>list_queues name messages</c>) and returns its output.</summary>
+    /// <summary>
+    /// Runs rabbitmqctl against this node (e.g. <c>list_queues name messages</c>) and returns its output.
+    /// </summary>
     public async Task<string> ControlAsync(params string[] arguments)
     {
         var start = StartInfo(Path.Combine(_scripts, "rabbitmqctl"), ["-n", NodeName, .. arguments]);

@@ -3,7 +3,10 @@ using System.Text.RegularExpressions;
 
 namespace OrderDistribution.TestSupport.Components;
 
-/// <summary>Go duration strings as Dapr reads them ("20s", "1m30s", "500ms"); a bare number is milliseconds, as pubsub.redis reads it.</summary>
+/// <summary>
+/// Go duration strings as Dapr reads them ("20s", "1m30s", "500ms"); a bare number is milliseconds, as pubsub.redis
+/// reads it.
+/// </summary>
 public static partial class GoDuration
 {
     public static TimeSpan Parse(string? value)

@@ -1,0 +1,56 @@
+namespace OrderDistribution.Deployment.Tests;
+
+/// <summary>
+/// The local pub/sub, pubsub.redis: when it hands a pending message out again, and that it never drops one unread or
+/// failed.
+/// </summary>
+public class RedisPubSubTests
+{
+    [Fact]
+    public void Redis_hands_out_a_pending_message_again_only_after_the_longest_request_and_its_margin()
+    {
+        var redis = ComponentFolders.LocalPubSub();
+        var processingTimeout = GoDuration.Parse(redis["processingTimeout"]);
+        var deadline = RequestDeadline.Longest();
+
+        // Any shorter and a batch the app is still answering is handed out a second time.
+        Assert.True(processingTimeout >= deadline + TimeSpan.FromSeconds(5),
+            $"processingTimeout {processingTimeout} is not 5 s above the apps' delivery deadline {deadline}");
+        // Far below the component's 60 s default: recovery waits for this timer.
+        Assert.True(processingTimeout <= TimeSpan.FromSeconds(30),
+            $"processingTimeout {processingTimeout} delays recovery");
+    }
+
+    [Fact]
+    public void Redis_looks_for_messages_to_redeliver_every_few_seconds()
+    {
+        var redis = ComponentFolders.LocalPubSub();
+        var redeliverInterval = GoDuration.Parse(redis["redeliverInterval"]);
+        var processingTimeout = GoDuration.Parse(redis["processingTimeout"]);
+
+        // 0 disables redelivery; a quarter of processingTimeout at most adds little to it.
+        Assert.True(redeliverInterval > TimeSpan.Zero, "redeliverInterval 0 disables redelivery");
+        Assert.True(redeliverInterval * 4 <= processingTimeout,
+            $"redeliverInterval {redeliverInterval} is long next to processingTimeout {processingTimeout}");
+    }
+
+    [Fact]
+    public void Redis_never_acknowledges_a_delivery_that_failed()
+    {
+        var redis = ComponentFolders.LocalPubSub();
+
+        // ackOnError would drop a message once the resiliency retries ran out: a lost order.
+        Assert.NotEqual("true", redis["ackOnError"]?.ToLowerInvariant());
+    }
+
+    [Fact]
+    public void Redis_streams_have_no_length_cap_that_could_drop_unread_entries()
+    {
+        var redis = ComponentFolders.LocalPubSub();
+
+        // A cap trims the oldest entries whether a consumer group has read them or not; the local run trims up to
+        // what the groups still need instead (scripts/trim-streams.lua, tested on real Redis).
+        Assert.Null(redis["maxLenApprox"]);
+        Assert.Null(redis["maxLen"]);
+    }
+}
