@@ -222,14 +222,14 @@ public sealed partial class BlobOrderStore(
     /// <summary>One order's write, and the storage call it is in, named when storage does not answer it.</summary>
     private sealed class Write(Order order, string blobName, BlobRequestConditions? conditions)
     {
+        private const int Waiting = 0, Left = 1, Stored = 2;
+        private int _state;
+
         public Order Order => order;
 
         public string BlobName => blobName;
 
         public BlobRequestConditions? Conditions => conditions;
-
-        private const int Waiting = 0, Left = 1, Stored = 2;
-        private int _state;
 
         /// <summary>The call in flight when it is not the upload.</summary>
         public string? Call { get; set; }

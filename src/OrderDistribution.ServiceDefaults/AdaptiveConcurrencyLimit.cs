@@ -103,8 +103,17 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
     private async Task EndWhenAnsweredAsync<TResult>(long startedAt, Task<Outcome<TResult>> running,
         ResilienceContext own)
     {
-        // The callback's outcome carries its failures; a task of Polly's does not fault.
-        var outcome = await running.ConfigureAwait(false);
+        // The callback's outcome carries its failures; should the task fault all the same, the slot still comes back.
+        Outcome<TResult> outcome;
+        try
+        {
+            outcome = await running.ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            outcome = Outcome.FromException<TResult>(e);
+        }
+
         End(startedAt, outcome, own);
     }
 
