@@ -46,24 +46,14 @@ public sealed class SettingsRefusalTests
     [Fact]
     public async Task A_configuration_file_not_JSON_stops_the_distributor_in_one_line_naming_the_file_without_a_crash()
     {
-        var folder = Directory.CreateTempSubdirectory("distributor-settings-");
-        try
-        {
-            var file = Path.Combine(folder.FullName, "appsettings.json");
-            await File.WriteAllTextAsync(file, "{ \"Messaging\": { \"Model\": \"pubsub-bulk\" } \"Readiness\": {} }");
+        var (file, line) = await AppRun.RefusalOfSettingsFileAsync(
+            "distributor", "{ \"Messaging\": { \"Model\": \"pubsub-bulk\" } \"Readiness\": {} }");
 
-            var line = await AppRun.RefusalAsync("distributor", ("ASPNETCORE_CONTENTROOT", folder.FullName));
-
-            Assert.StartsWith(
-                $"OrderDistribution.Distributor cannot start: Failed to load configuration from file '{file}'",
-                line, StringComparison.Ordinal);
-            // Where the comma is missing: before "Readiness", the 43rd byte of the first line (from 0).
-            Assert.Contains("LineNumber: 0 | BytePositionInLine: 42", line, StringComparison.Ordinal);
-        }
-        finally
-        {
-            folder.Delete(recursive: true);
-        }
+        Assert.StartsWith(
+            $"OrderDistribution.Distributor cannot start: Failed to load configuration from file '{file}'",
+            line, StringComparison.Ordinal);
+        // Where the comma is missing: before "Readiness", the 43rd byte of the first line (from 0).
+        Assert.Contains("LineNumber: 0 | BytePositionInLine: 42", line, StringComparison.Ordinal);
     }
 
     [Fact]

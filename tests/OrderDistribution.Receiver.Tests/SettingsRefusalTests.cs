@@ -42,22 +42,12 @@ public sealed class SettingsRefusalTests
     [Fact]
     public async Task A_configuration_file_that_is_not_JSON_stops_the_receiver_in_one_line_naming_it_without_a_crash()
     {
-        var folder = Directory.CreateTempSubdirectory("receiver-settings-");
-        try
-        {
-            var file = Path.Combine(folder.FullName, "appsettings.json");
-            await File.WriteAllTextAsync(file, "{ \"Receiver\": { \"Container\": \"outbox\" \"Storage\": {} }");
+        var (file, line) = await AppRun.RefusalOfSettingsFileAsync(
+            "receiver", "{ \"Receiver\": { \"Container\": \"outbox\" \"Storage\": {} }", Valid);
 
-            var line = await AppRun.RefusalAsync("receiver", [.. Valid, ("ASPNETCORE_CONTENTROOT", folder.FullName)]);
-
-            Assert.StartsWith(
-                $"OrderDistribution.Receiver cannot start: Failed to load configuration from file '{file}'",
-                line, StringComparison.Ordinal);
-        }
-        finally
-        {
-            folder.Delete(recursive: true);
-        }
+        Assert.StartsWith(
+            $"OrderDistribution.Receiver cannot start: Failed to load configuration from file '{file}'",
+            line, StringComparison.Ordinal);
     }
 
     [Fact]

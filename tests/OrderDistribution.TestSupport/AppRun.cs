@@ -76,6 +76,27 @@ public sealed class AppRun : IAsyncDisposable
     }
 
     /// <summary>
+    /// <see cref="RefusalAsync"/> of <paramref name="app"/> started over a content root whose <c>appsettings.json</c>
+    /// holds <paramref name="json"/>: a file the app must refuse.
+    /// </summary>
+    /// <returns>The file's path and the app's one line.</returns>
+    public static async Task<(string File, string Line)> RefusalOfSettingsFileAsync(
+        string app, string json, params (string Key, string Value)[] settings)
+    {
+        var folder = Directory.CreateTempSubdirectory($"{app}-settings-");
+        try
+        {
+            var file = Path.Combine(folder.FullName, "appsettings.json");
+            await File.WriteAllTextAsync(file, json);
+            return (file, await RefusalAsync(app, [.. settings, ("ASPNETCORE_CONTENTROOT", folder.FullName)]));
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>
     /// Until the app ends by itself: its exit code and everything it wrote, standard output then error.
     /// </summary>
     /// <exception cref="TimeoutException">It still runs after <paramref name="timeout"/>; it is stopped.</exception>
