@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.CommandLine.Parsing;
 using Microsoft.Extensions.DependencyInjection;
 using Spectre.Console;
 
@@ -6,8 +7,9 @@ namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// order-load: generate, schedule, watch, clear, and run (all four), for the 10,000-order burst; ceiling (storage
-/// alone), report (the models compared, from the results log) and in-process. One file per command in Commands/,
-/// its options and a handler over the code it drives. Every failure ends as <see cref="FailureReport"/> says.
+/// alone), report (the models compared, from the results log), in-process, and burst-record (for
+/// scripts/azure-burst.sh). One file per command in Commands/, its options and a handler over the code it drives.
+/// Every failure ends as <see cref="FailureReport"/> says.
 /// </summary>
 public static class LoadToolCommands
 {
@@ -57,6 +59,7 @@ public static class LoadToolCommands
             CeilingCommand.Create(console),
             ReportCommand.Create(console),
             InProcessCommand.Create(console),
+            BurstRecordCommand.Create(console),
         };
         foreach (var option in CommonOptions.Global)
         {
@@ -100,6 +103,17 @@ public static class LoadToolCommands
                 : $"Give a command: one of {commands} ('{help}' says more).";
         }
 
-        return $"{parsed.Errors[0].Message.TrimEnd('.')}. See 'order-load {parsed.CommandResult.Command.Name} --help'.";
+        // A value the user typed wrongly before an option left out: the first is what they are looking at.
+        var error = parsed.Errors.FirstOrDefault(e => e.SymbolResult is OptionResult { IdentifierToken: not null })
+                    ?? parsed.Errors[0];
+        var command = string.Join(' ', CommandPath(parsed.CommandResult).Select(c => c.Name));
+        return $"{error.Message.TrimEnd('.')}. See 'order-load {command} --help'.";
+    }
+
+    /// <summary>The command and the commands above it, below the root (burst-record window).</summary>
+    private static IEnumerable<Command> CommandPath(CommandResult result)
+    {
+        var above = result.Parent is CommandResult { Command: not RootCommand } parent ? CommandPath(parent) : [];
+        return above.Append(result.Command);
     }
 }

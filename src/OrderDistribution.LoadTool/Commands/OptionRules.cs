@@ -82,6 +82,15 @@ internal static class OptionRules
             text => DateTimeOffset.TryParse(
                 text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at) ? at : null);
 
+    /// <summary>Whole seconds since 1970-01-01 UTC, as <c>date +%s</c> prints them.</summary>
+    public static Option<DateTimeOffset> Epoch(this Option<DateTimeOffset> option) =>
+        option.Takes("whole seconds since 1970-01-01 UTC (date +%s)",
+            text => long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var seconds)
+                    && seconds >= DateTimeOffset.MinValue.ToUnixTimeSeconds()
+                    && seconds <= DateTimeOffset.MaxValue.ToUnixTimeSeconds()
+                ? DateTimeOffset.FromUnixTimeSeconds(seconds)
+                : null);
+
     /// <summary>The value, when given, must be an absolute http(s) URL.</summary>
     public static Option<string> HttpUrl(this Option<string> option) =>
         option.Takes("an absolute http(s) URL", text => LoadTool.HttpUrl.IsValid(text) ? text : null);

@@ -66,8 +66,11 @@ public sealed record ResultsRow(
 
     public static ResultsRow Of(
         DateTimeOffset scheduledAt, string label, int count, TimeSpan? cycleTime, int missing, BurstStart? start) =>
-        new(scheduledAt.UtcDateTime.ToString(TimestampFormat, CultureInfo.InvariantCulture), label, count,
-            cycleTime?.TotalSeconds, missing, start);
+        new(TimestampOf(scheduledAt), label, count, cycleTime?.TotalSeconds, missing, start);
+
+    /// <summary>The timestamp cell of a burst scheduled at <paramref name="scheduledAt"/>.</summary>
+    public static string TimestampOf(DateTimeOffset scheduledAt) =>
+        scheduledAt.UtcDateTime.ToString(TimestampFormat, CultureInfo.InvariantCulture);
 
     public static ResultsRow Of(string label, WatchReport report, BurstStart? start) =>
         Of(report.ScheduledAt, label, report.Expected, report.CycleTime, report.Missing.Count, start);

@@ -12,14 +12,14 @@ namespace OrderDistribution.LoadTool.Tests.Commands;
 public sealed class OptionTests
 {
     /// <summary>
-    /// Every command with every option it takes (its own and the global ones), each with values it must refuse; a flag
-    /// takes no value (a word after it is the next argument).
+    /// Every command (by its words: "burst-record window") with every option it takes (its own and the global ones),
+    /// each with values it must refuse; a flag takes no value (a word after it is the next argument).
     /// </summary>
     public static TheoryData<string, string, string> EveryOptionWithABadValue()
     {
         var data = new TheoryData<string, string, string>();
         var root = LoadToolCommands.Build(AnsiConsole.Console);
-        foreach (var command in root.Subcommands)
+        foreach (var (words, command) in Commands(root))
         {
             foreach (var option in command.Options.Concat(root.Options.Where(o => o.Recursive)))
             {
@@ -30,13 +30,19 @@ public sealed class OptionTests
 
                 foreach (var value in BadValuesFor(option))
                 {
-                    data.Add(command.Name, option.Name, value);
+                    data.Add(words, option.Name, value);
                 }
             }
         }
 
         return data;
     }
+
+    /// <summary>The commands that run, below the root: a command with subcommands is only their group.</summary>
+    private static IEnumerable<(string Words, Command Command)> Commands(Command parent, string above = "") =>
+        parent.Subcommands.SelectMany(command => command.Subcommands.Count > 0
+            ? Commands(command, $"{above}{command.Name} ")
+            : [($"{above}{command.Name}", command)]);
 
     [Theory]
     [MemberData(nameof(EveryOptionWithABadValue))]
@@ -45,7 +51,7 @@ public sealed class OptionTests
     {
         var cli = new Cli();
 
-        var exit = await cli.RunAsync(command, option, value);
+        var exit = await cli.RunAsync([.. command.Split(' '), option, value]);
 
         var lines = Lines(cli.Output);
         Assert.True(exit == ExitCodes.BadInput, cli.Output);
@@ -121,6 +127,10 @@ public sealed class OptionTests
         var t when t == typeof(MessagingModel?) => ["kafka"],
         var t when t.IsEnum || Nullable.GetUnderlyingType(t)?.IsEnum == true => ["mars"],
         var t when t == typeof(DateTimeOffset?) => ["abc"],
+        // Epoch seconds (date +%s).
+        var t when t == typeof(DateTimeOffset) => ["abc", "1.5", "99999999999999"],
+        // Replica counts read with az: "app=count ...".
+        _ when option.Name is "--replicas-at-instant" => ["distributor", "distributor=many"],
         // A URL that is none, or an empty path or connection string.
         var t when t == typeof(string) =>
             option.Name is "--sidecar" or "--sidecar-grpc" or "--storage-account-url" ? ["localhost:3501"] : [""],

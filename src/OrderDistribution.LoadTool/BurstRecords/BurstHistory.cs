@@ -1,0 +1,36 @@
+namespace OrderDistribution.LoadTool.BurstRecords;
+
+/// <summary>
+/// The history of an environment's Azure bursts (results/azure-bursts-ENV.tsv), one tab-separated row per burst:
+/// cycle times compare only among bursts of one model that started alike (label and replicas at the instant).
+/// </summary>
+public static class BurstHistory
+{
+    public const string Header =
+        "scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\tcpu_seconds\tpeak_mib\tcost_usd";
+
+    /// <summary>
+    /// How many earlier bursts in the history at <paramref name="path"/> (started with its header when new) compare
+    /// with one of <paramref name="model"/> and <paramref name="start"/> that ran <paramref name="replicasAtInstant"/>
+    /// ("app=count ..."); null when those replicas are not known (not read, or an app's count is "?").
+    /// </summary>
+    public static async Task<int?> CountComparableAsync(
+        string path, string model, string start, string replicasAtInstant, CancellationToken cancellationToken)
+    {
+        if (!File.Exists(path))
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+            await File.WriteAllTextAsync(path, Header + "\n", cancellationToken);
+        }
+
+        if (replicasAtInstant.Length == 0 || replicasAtInstant.Contains("=?", StringComparison.Ordinal))
+        {
+            return null;
+        }
+
+        return (await File.ReadAllLinesAsync(path, cancellationToken)).Skip(1)
+            .Select(line => line.Split('\t'))
+            .Count(cells =>
+                cells.Length > 3 && cells[1] == model && cells[2] == start && cells[3] == replicasAtInstant);
+    }
+}

@@ -1,0 +1,55 @@
+using OrderDistribution.LoadTool.BurstRecords;
+
+namespace OrderDistribution.LoadTool.Tests.BurstRecords;
+
+/// <summary>The history of Azure bursts: which earlier bursts a new one compares with.</summary>
+public sealed class BurstHistoryTests : IDisposable
+{
+    private const string One = "distributor=1 receiver-express=1 receiver-standard=1";
+
+    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-history").FullName;
+
+    private string History => Path.Combine(_folder, "results", "azure-bursts-dev.tsv");
+
+    [Fact]
+    public async Task A_new_history_starts_with_its_header_and_holds_no_comparable_burst()
+    {
+        var alike = await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "cold", One, default);
+
+        Assert.Equal(0, alike);
+        Assert.Equal([BurstHistory.Header], await File.ReadAllLinesAsync(History));
+    }
+
+    [Fact]
+    public async Task Only_earlier_bursts_of_the_same_model_start_and_replicas_at_the_instant_compare()
+    {
+        const string four = "distributor=4 receiver-express=4 receiver-standard=4";
+        Directory.CreateDirectory(Path.GetDirectoryName(History)!);
+        await File.WriteAllLinesAsync(History,
+        [
+            BurstHistory.Header,
+            $"2026-11-20T10:00:30Z\tpubsub-bulk\twarm\t{One}\t{One}\t1.00\t150\t0.000100",
+            $"2026-11-20T10:10:30Z\tpubsub-bulk\twarm\t{four}\t{four}\t1.00\t150\t0.000100",
+            $"2026-11-20T10:20:30Z\tpubsub-bulk\tcold\t{One}\t{One}\t1.00\t150\t0.000100",
+            $"2026-11-20T10:30:30Z\tbindings\twarm\t{One}\t{One}\t1.00\t150\t0.000100",
+            $"2026-11-20T10:40:30Z\tpubsub-bulk\twarm\t{One}\t{One}\t-\t-\t-",
+        ]);
+
+        Assert.Equal(2, await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", One, default));
+        Assert.Equal(6, (await File.ReadAllLinesAsync(History)).Length);
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("distributor=1 receiver-express=? receiver-standard=1")]
+    public async Task Replicas_not_read_at_the_instant_compare_with_no_burst(string replicas)
+    {
+        Directory.CreateDirectory(Path.GetDirectoryName(History)!);
+        await File.WriteAllLinesAsync(History,
+            [BurstHistory.Header, $"2026-11-20T10:00:30Z\tpubsub-bulk\twarm\t{replicas}\t{One}\t-\t-\t-"]);
+
+        Assert.Null(await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", replicas, default));
+    }
+
+    public void Dispose() => Directory.Delete(_folder, recursive: true);
+}

@@ -1,0 +1,103 @@
+using OrderDistribution.LoadTool.BurstRecords;
+using OrderDistribution.LoadTool.Reporting;
+
+namespace OrderDistribution.LoadTool.Tests.BurstRecords;
+
+/// <summary>The scheduled instant and the clock skew, as scripts/azure-burst.sh reads them from the record.</summary>
+public sealed class ScheduledInstantTests : IDisposable
+{
+    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-instant").FullName;
+
+    [Theory]
+    [InlineData(125.9, 125)]
+    [InlineData(0.4, 0)]
+    [InlineData(-0.4, 0)]
+    [InlineData(-1.5, -1)]
+    [InlineData(3e-7, 0)]
+    public async Task The_skew_is_cut_to_whole_seconds_toward_zero(double measured, long whole)
+    {
+        var instant = await ReadAsync($$"""{"ScheduledAt":"2026-11-20T10:00:30+00:00","ClockSkewSeconds":{{measured.ToString("R", System.Globalization.CultureInfo.InvariantCulture)}}}""");
+
+        Assert.Equal(whole, instant!.SkewSeconds);
+    }
+
+    [Fact]
+    public async Task The_instant_is_written_in_utc_with_a_z_keeping_a_fraction_of_a_second_only_when_there_is_one()
+    {
+        var offset = await ReadAsync("""{"ScheduledAt":"2026-11-20T11:00:30+01:00","Model":"pubsub-bulk"}""");
+        var fraction = await ReadAsync("""{"ScheduledAt":"2026-11-20T10:00:30.25+00:00"}""");
+
+        Assert.Equal("2026-11-20T10:00:30Z", offset!.Text);
+        Assert.Equal("2026-11-20T10:00:30.25Z", fraction!.Text);
+    }
+
+    [Fact]
+    public async Task A_record_without_a_skew_is_one_of_storages_own_clock()
+    {
+        var instant = await ReadAsync("""{"ScheduledAt":"2026-11-20T10:00:30Z","ClockSkewSeconds":null}""");
+
+        Assert.Equal(0, instant!.SkewSeconds);
+    }
+
+    [Fact]
+    public async Task No_record_means_no_instant()
+    {
+        Assert.Null(await ScheduledInstant.ReadAsync(Path.Combine(_folder, "none.json"), default));
+    }
+
+    [Theory]
+    [InlineData("""{"ScheduledAt":"2026-11-20T10:00:30Z","ClockSkewSeconds":"soon"}""", "its ClockSkewSeconds is")]
+    [InlineData("""{"ScheduledAt":"2026-11-20T10:00:30Z","ClockSkewSeconds":1e300}""", "a query window can take")]
+    [InlineData("""{"ClockSkewSeconds":1}""", "no scheduled time")]
+    [InlineData("garbage", "not JSON")]
+    public async Task A_record_that_gives_no_instant_or_a_skew_no_clock_has_is_refused_in_one_line_naming_it(
+        string content, string why)
+    {
+        var path = Path.Combine(_folder, "record.json");
+        await File.WriteAllTextAsync(path, content);
+
+        var refused = await Assert.ThrowsAsync<InvalidDataException>(() => ScheduledInstant.ReadAsync(path, default));
+
+        Assert.StartsWith(path, refused.Message, StringComparison.Ordinal);
+        Assert.Contains(why, refused.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("System.", refused.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', refused.Message);
+    }
+
+    [Fact]
+    public void The_wait_for_the_instant_is_counted_by_this_machines_clock_rounded_up_and_never_negative()
+    {
+        var at = new DateTimeOffset(2026, 11, 20, 10, 0, 30, TimeSpan.Zero);
+        // Storage's clock is 5 s ahead: its 10:00:30 is this machine's 10:00:25.
+        var instant = new ScheduledInstant(at, 5);
+
+        Assert.Equal(15, instant.SecondsUntil(at.AddSeconds(-20)));
+        Assert.Equal(1, instant.SecondsUntil(at.AddSeconds(-5.5)));
+        Assert.Equal(0, instant.SecondsUntil(at));
+    }
+
+    [Fact]
+    public void The_load_tools_result_is_the_last_row_scheduled_in_the_same_second()
+    {
+        var at = new DateTimeOffset(2026, 11, 20, 10, 0, 30, 700, TimeSpan.Zero);
+        ResultsRow[] rows =
+        [
+            ResultsRow.Of(at, "pubsub-bulk", 10, TimeSpan.FromSeconds(40), 0, BurstStart.Cold),
+            ResultsRow.Of(at.AddSeconds(-1), "pubsub-bulk", 10, TimeSpan.FromSeconds(39), 0, BurstStart.Cold),
+            ResultsRow.Of(at.AddMilliseconds(-200), "pubsub-bulk", 10, TimeSpan.FromSeconds(41.2), 1, BurstStart.Cold),
+            ResultsRow.Of(at.AddMinutes(1), "pubsub-bulk", 10, TimeSpan.FromSeconds(38), 0, BurstStart.Warm),
+        ];
+
+        Assert.Equal(rows[2], new ScheduledInstant(at, 0).ResultIn(rows));
+        Assert.Null(new ScheduledInstant(at.AddHours(1), 0).ResultIn(rows));
+    }
+
+    public void Dispose() => Directory.Delete(_folder, recursive: true);
+
+    private async Task<ScheduledInstant?> ReadAsync(string content)
+    {
+        var path = Path.Combine(_folder, $"{Guid.NewGuid():N}.json");
+        await File.WriteAllTextAsync(path, content);
+        return await ScheduledInstant.ReadAsync(path, default);
+    }
+}
