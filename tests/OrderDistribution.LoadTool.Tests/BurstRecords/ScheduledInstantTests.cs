@@ -1,3 +1,4 @@
+using System.Globalization;
 using OrderDistribution.LoadTool.BurstRecords;
 using OrderDistribution.LoadTool.Reporting;
 
@@ -16,7 +17,9 @@ public sealed class ScheduledInstantTests : IDisposable
     [InlineData(3e-7, 0)]
     public async Task The_skew_is_cut_to_whole_seconds_toward_zero(double measured, long whole)
     {
-        var instant = await ReadAsync($$"""{"ScheduledAt":"2026-11-20T10:00:30+00:00","ClockSkewSeconds":{{measured.ToString("R", System.Globalization.CultureInfo.InvariantCulture)}}}""");
+        var skew = measured.ToString("R", CultureInfo.InvariantCulture);
+        var instant = await ReadAsync(
+            $$"""{"ScheduledAt":"2026-11-20T10:00:30+00:00","ClockSkewSeconds":{{skew}}}""");
 
         Assert.Equal(whole, instant!.SkewSeconds);
     }
