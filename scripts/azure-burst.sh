@@ -45,6 +45,8 @@ results="${AZURE_BURST_RESULTS:-$ROOT/results}"
 . "$ROOT/scripts/lib/azure-queues.sh"
 # shellcheck source=lib/azure-apps.sh
 . "$ROOT/scripts/lib/azure-apps.sh"
+# shellcheck source=lib/load-tool.sh
+. "$ROOT/scripts/lib/load-tool.sh"
 # shellcheck source=lib/burst-record.sh
 . "$ROOT/scripts/lib/burst-record.sh"
 # shellcheck source=lib/template.sh
@@ -168,18 +170,24 @@ drain_queues "$drain_timeout" || status=$(( status == 0 ? 1 : status ))
 report_dead_letters "$before" "$(dead_letter_snapshot)" || status=$(( status == 0 ? 1 : status ))
 
 ended="$(date -u +%s)"
-scheduled_at="$(scheduled_instant "$schedule_record")"
-skew="$(clock_skew_seconds "$schedule_record")" || exit 1
-read -r window_start window_end <<<"$(query_window "$started" "$ended" "$skew")"
+# The instant and the skew from the schedule record, and the query window in storage's time (order-load says why).
+record=(--state "$schedule_record")
+scheduled_at="$(order_load burst-record instant "${record[@]}")" &&
+  skew="$(order_load burst-record skew "${record[@]}")" &&
+  window="$(order_load burst-record window "${record[@]}" --started "$started" --ended "$ended")" &&
+  last_burst="$(order_load burst-record end "${record[@]}" --ended "$ended")" || exit 1
+read -r window_start window_end <<<"$window"
 # The processes that took this burst are warm for the next one.
 mkdir -p "$(dirname "$burst_record")"
-iso_of_epoch $((ended + skew)) > "$burst_record"
+echo "$last_burst" > "$burst_record"
 echo "start: $start; replicas at the scheduled instant: ${replicas_start:-(not recorded)}; at the end: $replicas_end"
 history="$results/azure-bursts-${AZURE_ENV_NAME:-default}.tsv"
-count_comparable_bursts "$history" "$model" "$start" "$replicas_start"
+order_load burst-record history --history "$history" --model "$model" --start "$start" \
+  --replicas-at-instant "$replicas_start" || exit 1
 echo "burst scheduled for ${scheduled_at:-(not recorded)} (storage's clock, ${skew} s ahead of this machine's)"
 if [[ -n "$scheduled_at" && -n "$load_tool_log" ]]; then
-  compare_ends "$scheduled_at" "$window_start" "$window_end" "$load_tool_log" "$telemetry_wait"
+  compare_ends "$scheduled_at" "$window_start" "$window_end" "$schedule_record" "$load_tool_log" "$telemetry_wait" ||
+    exit 1
 fi
 # After the telemetry wait: Azure Monitor's metrics arrive minutes behind too.
 BURST_COST_ROW="-	-	-"

@@ -1,71 +1,17 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2154 # subscription and az_error are the burst script's
-# What scripts/azure-burst.sh reads and keeps about a burst: the load tool's schedule record and results row,
-# the history of bursts, and the query of the burst's telemetry. Sourced after ROOT and azure-apps.sh.
-#
-# Clocks: the scheduled instant is in storage's clock (the load tool measured this machine's clock against
-# storage's Date header and scheduled in that time; Service Bus applies it by its own clock, which is not
-# measured); the load tool's end of the cycle is the receivers' stored time (their containers' clocks, else
-# storage's Last-Modified); the KQL cycle time ends at the requests' timestamps (the containers' clocks). So
-# the query window is this machine's start and end moved by the skew the load tool measured
-# (ClockSkewSeconds), widened by WINDOW_MARGIN seconds each side for the containers' clocks.
-WINDOW_MARGIN=60
+# What scripts/azure-burst.sh waits for and asks Azure about a burst; what it reads from the load tool's schedule
+# record, results log and the history of bursts, and the query window, order-load burst-record works out
+# (docs/load-tool.md, "burst-record"). Sourced after ROOT, azure-apps.sh and load-tool.sh.
 
-# Epoch seconds as a UTC instant, with GNU date or BSD date (macOS).
-iso_of_epoch() { # SECONDS
-  date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || date -u -r "$1" +%Y-%m-%dT%H:%M:%SZ
-}
-
-# The query window, "start end": this machine's STARTED and ENDED (epoch seconds) in storage's time, widened.
-query_window() { # STARTED ENDED SKEW
-  printf '%s %s\n' "$(iso_of_epoch $(($1 + $3 - WINDOW_MARGIN)))" "$(iso_of_epoch $(($2 + $3 + WINDOW_MARGIN)))"
-}
-
-# UTC instant (2026-11-24T10:00:00Z) as epoch seconds, with GNU date or BSD date (macOS).
-epoch_of_iso() { # INSTANT
-  date -u -d "$1" +%s 2>/dev/null || date -u -j -f '%Y-%m-%dT%H:%M:%SZ' "$1" +%s
-}
-
-# Whole seconds storage's clock was ahead of this machine's when scheduling (the record's
-# ClockSkewSeconds, cut to whole seconds: the window's margin covers the rest); 0 without one.
-clock_skew_seconds() { # RECORD
-  local skew=""
-  [[ -f "$1" ]] && skew="$(sed -nE 's/.*"ClockSkewSeconds":(-?[0-9]+)([.][0-9]+)?([eE]-?[0-9]+)?[,}].*/\1\3/p' "$1")"
-  # An exponent means a tiny or huge number: below one second when negative.
-  case "$skew" in
-    ''|*[eE]-*) echo 0 ;;
-    *[eE]*) echo "error: clock skew ${skew} in $1 is not a skew a query window can take" >&2; return 1 ;;
-    *) echo "$skew" ;;
-  esac
-}
-
-# The schedule record's ScheduledAt as a UTC instant (2026-11-24T10:00:00Z); empty without a record.
-scheduled_instant() { # RECORD
-  [[ -f "$1" ]] || return 0
-  sed -nE 's/.*"ScheduledAt":"([0-9T:.-]+)(Z|\+00:00)".*/\1Z/p' "$1"
-}
-
-# Waits for the load tool's schedule record (or for DONE to exist), then for its instant by this
-# machine's clock (the record's instant is in storage's time: minus the skew), and writes every app's
-# replica count then to OUT. Runs beside the load tool.
+# Waits for the load tool's schedule record (or for DONE to exist), then for its instant by this machine's
+# clock, and writes every app's replica count then to OUT. Runs beside the load tool.
 replicas_at_instant() { # RECORD DONE OUT
-  local at skew due now
+  local wait
   while [[ ! -s "$1" && ! -e "$2" ]]; do sleep 1; done
-  at="$(scheduled_instant "$1")"
-  [[ -n "$at" ]] || return 0
-  skew="$(clock_skew_seconds "$1")" && due="$(epoch_of_iso "${at:0:19}Z")" || return 0
-  now="$(date -u +%s)"
-  if (( due - skew > now )); then sleep $((due - skew - now)); fi
+  wait="$(order_load burst-record seconds-to-instant --state "$1")" && [[ -n "$wait" ]] || return 0
+  sleep "$wait"
   replica_counts > "$3"
-}
-
-# The load tool's row for the burst scheduled at INSTANT in its results log: "cycle-seconds count missing".
-load_tool_result() { # LOG INSTANT
-  [[ -f "$1" ]] || return 0
-  awk -F'|' -v at="${2:0:19}" '
-    { for (i = 2; i <= 8; i++) gsub(/^[ \t]+|[ \t]+$/, "", $i) }
-    $2 == at { row = $5 " " $4 " " $7 }
-    END { if (row != "") print row }' "$1"
 }
 
 # scripts/kql/cycle-time.kql's "(burst)" row for the burst: "cycle-seconds stored-orders last-stored".
@@ -80,12 +26,13 @@ query_end() { # INSTANT START END
 
 # Prints the load tool's end of the cycle beside the query's, waiting up to TELEMETRY-WAIT seconds
 # for Application Insights to hold as many stored orders as the load tool found.
-compare_ends() { # INSTANT START END LOAD-TOOL-LOG TELEMETRY-WAIT
+compare_ends() { # INSTANT START END RECORD LOAD-TOOL-LOG TELEMETRY-WAIT
   local tool_cycle="-" count=0 missing=0 stored query_cycle="-" query_stored=0 last_stored="-" row waited=0
-  read -r tool_cycle count missing <<<"$(load_tool_result "$4" "$1")"
+  row="$(order_load burst-record result --state "$4" --results "$5")" || return 1
+  read -r tool_cycle count missing <<<"$row"
   stored=$(( ${count:-0} - ${missing:-0} ))
   echo "cycle end, load tool (last blob's storedat):          ${tool_cycle:--} s after the instant, $stored orders stored"
-  if [[ $5 -eq 0 ]]; then
+  if [[ $6 -eq 0 ]]; then
     echo "cycle end, cycle-time.kql (last OrdersStored event): not queried (--telemetry-wait 0)"; return 0
   fi
   while :; do
@@ -95,22 +42,9 @@ compare_ends() { # INSTANT START END LOAD-TOOL-LOG TELEMETRY-WAIT
     read -r query_cycle query_stored last_stored <<<"$row"
     [[ "${query_stored:-}" =~ ^[0-9]+$ ]] || query_stored=0
     # Telemetry arrives within minutes: wait until it holds what the load tool found stored.
-    if [[ $query_stored -gt 0 && $query_stored -ge $stored ]] || [[ $waited -ge $5 ]]; then break; fi
-    echo "waiting for telemetry: Application Insights holds $query_stored of $stored stored orders ($waited s of $5 s)" >&2
+    if [[ $query_stored -gt 0 && $query_stored -ge $stored ]] || [[ $waited -ge $6 ]]; then break; fi
+    echo "waiting for telemetry: Application Insights holds $query_stored of $stored stored orders ($waited s of $6 s)" >&2
     sleep 30; waited=$((waited + 30))
   done
   echo "cycle end, cycle-time.kql (last OrdersStored event): ${query_cycle:--} s after the instant, $query_stored orders stored (last at ${last_stored:--})"
-}
-
-# The history of bursts: compare cycle times only among bursts of one model that started alike (label and
-# replicas at the instant). Prints how many earlier ones compare with this one.
-count_comparable_bursts() { # HISTORY MODEL START REPLICAS-AT-INSTANT
-  local alike
-  [[ -f "$1" ]] || printf 'scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\tcpu_seconds\tpeak_mib\tcost_usd\n' > "$1"
-  if [[ -z "$4" || "$4" == *"=?"* ]]; then
-    echo "comparable earlier bursts: unknown (the replicas at the instant were not read); compare this burst with none"
-  else
-    alike="$(awk -F'\t' -v m="$2" -v s="$3" -v r="$4" 'NR > 1 && $2 == m && $3 == s && $4 == r' "$1" | wc -l | tr -d ' ')"
-    echo "comparable earlier bursts (model $2, start $3, same replicas at the instant): $alike, in $1"
-  fi
 }

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# The order-load tool as the scripts run it. Sourced by scripts/compare-local.sh after ROOT is set.
+# The order-load tool as the scripts run it. Sourced by scripts/compare-local.sh and scripts/azure-burst.sh after
+# ROOT is set.
 
 order_load() {
   dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- "$@"

@@ -1,5 +1,3 @@
-using System.Text.RegularExpressions;
-
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
@@ -40,7 +38,7 @@ public sealed class AzureBurstLoadToolTests
         Assert.Contains("--scheduled-at $scheduled_at", script, StringComparison.Ordinal);
 
         // The record as System.Text.Json writes it (ScheduleRecord): the instant comes out as UTC with a Z.
-        using var azure = new FakeAzure();
+        using var azure = new FakeAzure().WithLoadTool();
         var record = azure.WriteFile("record.json", System.Text.Json.JsonSerializer.Serialize(
             new
             {
@@ -49,10 +47,9 @@ public sealed class AzureBurstLoadToolTests
                 Count = 10_000,
                 ClockSkewSeconds = 0.4
             }));
-        var function = Regex.Match(
-            Repo.Read("scripts/lib/burst-record.sh"), @"^scheduled_instant\(\) \{.*?^\}",
-            RegexOptions.Multiline | RegexOptions.Singleline).Value;
-        var (exitCode, output) = Repo.Run("bash", "-c", function + "\nscheduled_instant \"$1\"", "bash", record);
+        // Read as the script reads it: order-load through scripts/lib/load-tool.sh.
+        var (exitCode, output) = azure.Run("bash", "-c",
+            ". scripts/lib/load-tool.sh; ROOT=\"$PWD\" order_load burst-record instant --state \"$1\"", "bash", record);
 
         Assert.True(exitCode == 0, output);
         Assert.Equal(

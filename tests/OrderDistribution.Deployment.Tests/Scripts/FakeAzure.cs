@@ -137,6 +137,19 @@ internal sealed class FakeAzure : IDisposable
         return this;
     }
 
+    /// <summary>
+    /// A stand-in for dotnet that builds nothing and runs <c>dotnet run ... -- ARGS</c> as order-load built beside
+    /// these tests, with ARGS: what the scripts ask the load tool (not a burst: dapr's stand-in takes that) is answered
+    /// by the real one.
+    /// </summary>
+    public FakeAzure WithLoadTool() => WithProgram("dotnet", $$"""
+        #!/bin/sh
+        [ "$1" = run ] || exit 0
+        while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
+        shift
+        exec '{{Repo.FindOnPath("dotnet")}}' '{{Path.Combine(AppContext.BaseDirectory, "order-load.dll")}}' "$@"
+        """);
+
     /// <summary>A file in the fake's folder (removed with it), e.g. a .env for the sync script.</summary>
     public string WriteFile(string name, string text)
     {

@@ -1,0 +1,57 @@
+using static OrderDistribution.Deployment.Tests.AzureBurstRun;
+
+namespace OrderDistribution.Deployment.Tests;
+
+/// <summary>
+/// scripts/azure-burst.sh after a burst: each app's CPU, memory and cost, and whether its scaler acted.
+/// </summary>
+public sealed class AzureBurstCostTests
+{
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void After_a_burst_each_apps_cpu_seconds_peak_memory_and_cost_are_read_from_its_replica_metrics()
+    {
+        // Two replica-minutes of the distributor: 0.25 and 0.05 cores on average, 150 and 170 MiB at most.
+        using var azure = Deployed(specific: a => a
+            .Respond("--name distributor --query [id", "/subscriptions/s/rg/distributor\t0.5\t1Gi")
+            .Respond("/subscriptions/s/rg/distributor --metric UsageNanoCores", "250000000\n50000000")
+            .Respond("/subscriptions/s/rg/distributor --metric WorkingSetBytes", "157286400\n178257920")
+            .Respond("/subscriptions/s/rg/distributor --metric Replicas", "1\n3")
+            .Respond("--metric ActiveMessages", "0\n9500"));
+
+        var (exitCode, output) = Burst(azure, "--start", "warm");
+
+        Assert.True(exitCode == 0, output);
+        // 0.3 cores x 60 s = 18 CPU-s; 120 replica-seconds x (0.5 vCPU x 0.000024 + 1 GiB x 0.000003) USD.
+        Assert.Contains(
+            "cost, distributor: 18.00 CPU-s used, peak 170 MiB; 2 replica-minutes of 0.5 vCPU and 1Gi allocated: " +
+            "0.001800 USD", output, StringComparison.Ordinal);
+        Assert.Contains("scaler, distributor: scaled to 3 replicas while q-order-ingress held up to 9500 messages",
+            output, StringComparison.Ordinal);
+        Assert.Contains(
+            "burst cost at Container Apps consumption prices (ACA_PRICE_VCPU_SECOND=0.000024, " +
+            "ACA_PRICE_GIB_SECOND=0.000003 USD): 0.001800 USD for 10 orders", output, StringComparison.Ordinal);
+        var row = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))[^1].Split('\t');
+        Assert.Equal(["18.00", "170", "0.001800"], row[^3..]);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_burst_whose_app_never_scaled_while_its_queue_held_messages_says_why_in_one_line()
+    {
+        using var azure = Deployed(specific: a => a
+            .Respond("--name receiver-express --query [id", "/subscriptions/s/rg/receiver-express\t0.5\t1Gi")
+            .Respond("/subscriptions/s/rg/receiver-express --metric Replicas", "1\n1")
+            .Respond("--metric ActiveMessages", "4800\n9700")
+            .Respond("logs show --subscription " + FakeAzure.Subscription +
+                " --resource-group rg-fake --name receiver-express --type system",
+                "2026-11-20T10:00:41Z KEDAScalerFailed: failed to get queue length: unauthorized, identity lacks " +
+                "Manage"));
+
+        var (exitCode, output) = Burst(azure, "--start", "warm");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains(
+            "scaler, receiver-express: stayed at 1 replica while q-order-express held up to 9700 messages: " +
+            "2026-11-20T10:00:41Z KEDAScalerFailed: failed to get queue length: unauthorized, identity lacks Manage",
+            output, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,63 @@
+using System.Globalization;
+
+namespace OrderDistribution.Deployment.Tests;
+
+/// <summary>
+/// scripts/azure-burst.sh against a deployed environment's stand-ins: az answering what Azure would, dapr (which
+/// records the load tool's arguments and writes the schedule record and results row the load tool would) and dotnet
+/// (order-load built beside the tests, for what the script asks it after the burst).
+/// </summary>
+internal static class AzureBurstRun
+{
+    /// <summary>An azd environment on pubsub-bulk whose apps and component run just that, with empty queues and
+    /// <paramref name="replicas"/> replicas per app, each ready for a burst; the <paramref name="specific"/> answers
+    /// come first (the fake answers with the first that matches). The load tool's stand-in records 9 of 10 orders
+    /// stored in 41.2 s, and Application Insights holds the same.</summary>
+    public static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null, int replicas = 1)
+    {
+        var azure = new FakeAzure()
+            .SetAzdValue("AZURE_CONTAINER_APPS_ENVIRONMENT_NAME", "cae-fake")
+            .SetAzdValue("MESSAGING_MODEL", "pubsub-bulk");
+        // Answers about readiness (scripts/wait-ready.sh) first: a specific one given for them wins.
+        specific?.Invoke(azure);
+        WaitReadyTests.Ready(azure);
+        azure.Respond("length(@)", replicas.ToString(CultureInfo.InvariantCulture));
+        foreach (var app in Contract.AppIds)
+        {
+            azure.Respond($"--name {app} --query properties.latestRevisionName", $"{app}--r1");
+        }
+
+        azure.Respond("app-insights query", "41.5 9 2026-11-20T10:01:11.500Z")
+            .Respond("Messaging__Model", "pubsub-bulk")
+            .Respond("dapr-component show", "distributor receiver-express receiver-standard")
+            .Respond("activeMessageCount", "0\t0");
+        var record = System.Text.Json.JsonSerializer.Serialize(new
+        {
+            ScheduledAt = new DateTimeOffset(2026, 11, 20, 10, 0, 30, TimeSpan.Zero),
+            Model = "pubsub-bulk",
+            Count = 10,
+            OrdersFile = "orders.json",
+            ClockSkewSeconds = skewSeconds,
+        });
+        azure.WithLoadTool()
+            .WithProgram("dapr", $$"""
+                #!/bin/sh
+                printf '%s\n' "$*" > '{{LoadToolCall(azure)}}'
+                while [ $# -gt 0 ]; do
+                  if [ "$1" = --state ]; then printf '%s' '{{record}}' > "$2"; fi
+                  if [ "$1" = --results ]; then
+                    printf '| 2026-11-20T10:00:30 | pubsub-bulk | 10 | 41.2 | 243 | 1 | cold |\n' >> "$2"
+                  fi
+                  shift
+                done
+                """);
+        return azure;
+    }
+
+    public static string LoadToolCall(FakeAzure azure) => Path.Combine(azure.Folder, "load-tool-call.txt");
+
+    public static (int ExitCode, string Output) Burst(FakeAzure azure, params string[] arguments) =>
+        azure.Run("env",
+            ["AZURE_BURST_RESULTS=" + azure.Folder, "bash", "scripts/azure-burst.sh", "--count", "10",
+            "--drain-timeout", "0", .. arguments]);
+}
