@@ -192,8 +192,9 @@ fi
 # After the telemetry wait: Azure Monitor's metrics arrive minutes behind too.
 BURST_COST_ROW="-	-	-"
 report_cost_and_scaling "$window_start" "$window_end" "$count" || true
-printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${scheduled_at:--}" "$model" "$start" "${replicas_start:-?}" "$replicas_end" \
-  "$BURST_COST_ROW" >> "$history"
+order_load burst-record append "${record[@]}" --history "$history" --model "$model" --start "$start" \
+  --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --cost "$BURST_COST_ROW" ||
+  status=$(( status == 0 ? 1 : status ))
 echo "the queries for this burst:" >&2
 echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2
 exit "$status"

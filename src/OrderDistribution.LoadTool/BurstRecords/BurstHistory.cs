@@ -9,6 +9,13 @@ public static class BurstHistory
     public const string Header =
         "scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\tcpu_seconds\tpeak_mib\tcost_usd";
 
+    /// <summary>Appends <paramref name="row"/> to the history at <paramref name="path"/>, new or not.</summary>
+    public static async Task AppendAsync(string path, BurstHistoryRow row, CancellationToken cancellationToken)
+    {
+        await StartAsync(path, cancellationToken);
+        await File.AppendAllTextAsync(path, row.Format() + "\n", cancellationToken);
+    }
+
     /// <summary>
     /// How many earlier bursts in the history at <paramref name="path"/> (started with its header when new) compare
     /// with one of <paramref name="model"/> and <paramref name="start"/> that ran <paramref name="replicasAtInstant"/>
@@ -17,12 +24,7 @@ public static class BurstHistory
     public static async Task<int?> CountComparableAsync(
         string path, string model, string start, string replicasAtInstant, CancellationToken cancellationToken)
     {
-        if (!File.Exists(path))
-        {
-            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
-            await File.WriteAllTextAsync(path, Header + "\n", cancellationToken);
-        }
-
+        await StartAsync(path, cancellationToken);
         if (replicasAtInstant.Length == 0 || replicasAtInstant.Contains("=?", StringComparison.Ordinal))
         {
             return null;
@@ -32,5 +34,14 @@ public static class BurstHistory
             .Select(line => line.Split('\t'))
             .Count(cells =>
                 cells.Length > 3 && cells[1] == model && cells[2] == start && cells[3] == replicasAtInstant);
+    }
+
+    private static async Task StartAsync(string path, CancellationToken cancellationToken)
+    {
+        if (!File.Exists(path))
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+            await File.WriteAllTextAsync(path, Header + "\n", cancellationToken);
+        }
     }
 }

@@ -48,6 +48,25 @@ internal static partial class BurstRecordCommand
     }.Takes("app=count pairs separated by spaces (count ? when not read), or nothing",
         text => ReplicaCounts().IsMatch(text) ? text : null);
 
+    private static readonly Option<string> ReplicasAtEnd = new Option<string>("--replicas-at-end")
+    {
+        Description = "Each app's replica count at the end, as --replicas-at-instant.",
+        Required = true,
+    }.Takes("app=count pairs separated by spaces (count ? when not read), or nothing",
+        text => ReplicaCounts().IsMatch(text) ? text : null);
+
+    private static readonly Option<string[]> Cost = new Option<string[]>("--cost")
+    {
+        Description = "The burst's CPU-seconds, peak MiB and cost in USD, separated by spaces or tabs (- for each " +
+                      "not read).",
+        DefaultValueFactory = _ => ["-", "-", "-"],
+    }.Takes("three numbers or - separated by spaces or tabs (CPU-seconds, peak MiB, USD)",
+        text => text.Split((char[])[' ', '\t'], StringSplitOptions.RemoveEmptyEntries) is { Length: 3 } cells
+                && cells.All(cell => cell == "-" || double.TryParse(
+                    cell, NumberStyles.Float, CultureInfo.InvariantCulture, out _))
+            ? cells
+            : null);
+
     public static Command Create(IAnsiConsole console) =>
         new("burst-record", "What scripts/azure-burst.sh reads and keeps about a burst, one line each.")
         {
@@ -82,6 +101,17 @@ internal static partial class BurstRecordCommand
             {
                 History, Model, Start, ReplicasAtInstant,
             }.Writes(History).Runs(async (result, ct) => Print(console, await ComparableAsync(result, ct))),
+            new Command("append", "Append the burst's row to the history: its instant, model, start, replicas at " +
+                                  "the instant and at the end, and cost.")
+            {
+                History, Model, Start, ReplicasAtInstant, ReplicasAtEnd, Cost,
+            }.Writes(History).Runs(async (result, ct) =>
+            {
+                await BurstHistory.AppendAsync(result.GetValue(History)!, new BurstHistoryRow(
+                    await InstantAsync(result, ct), ModelOf(result).Text(), result.GetValue(Start)!,
+                    result.GetValue(ReplicasAtInstant)!, result.GetValue(ReplicasAtEnd)!, result.GetValue(Cost)!), ct);
+                return ExitCodes.Done;
+            }),
         };
 
     private static Task<ScheduledInstant?> InstantAsync(ParseResult result, CancellationToken ct) =>

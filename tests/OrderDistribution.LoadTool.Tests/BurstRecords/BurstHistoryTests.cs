@@ -51,5 +51,23 @@ public sealed class BurstHistoryTests : IDisposable
         Assert.Null(await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", replicas, default));
     }
 
+    [Fact]
+    public async Task A_burst_is_appended_under_the_header_with_what_was_not_read_marked()
+    {
+        var instant = new ScheduledInstant(new DateTimeOffset(2026, 11, 20, 10, 0, 30, TimeSpan.Zero), 0);
+
+        await BurstHistory.AppendAsync(History,
+            new BurstHistoryRow(instant, "pubsub-bulk", "cold", "", One, ["18.00", "170", "0.001800"]), default);
+        await BurstHistory.AppendAsync(History,
+            new BurstHistoryRow(null, "bindings", "warm", One, One, ["-", "-", "-"]), default);
+
+        Assert.Equal(
+        [
+            BurstHistory.Header,
+            $"2026-11-20T10:00:30Z\tpubsub-bulk\tcold\t?\t{One}\t18.00\t170\t0.001800",
+            $"-\tbindings\twarm\t{One}\t{One}\t-\t-\t-",
+        ], await File.ReadAllLinesAsync(History));
+    }
+
     public void Dispose() => Directory.Delete(_folder, recursive: true);
 }

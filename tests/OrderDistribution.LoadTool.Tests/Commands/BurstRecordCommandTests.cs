@@ -80,6 +80,21 @@ public sealed class BurstRecordCommandTests : IDisposable
             "none\n", unknown.Output);
     }
 
+    [Fact]
+    public async Task A_burst_is_appended_to_the_history_with_its_instant_and_the_cost_the_script_read()
+    {
+        await WriteRecordAsync("0.4");
+        var history = Path.Combine(_folder, "azure-bursts-dev.tsv");
+
+        var (exit, output) = await RunAsync(
+            $"append --history {history} --model pubsub-single --start warm --replicas-at-instant distributor=2 " +
+            "--replicas-at-end distributor=3 --cost 18.00\t170\t0.001800");
+
+        Assert.True(exit == ExitCodes.Done, output);
+        Assert.Equal("2026-11-20T10:00:30Z\tpubsub-single\twarm\tdistributor=2\tdistributor=3\t18.00\t170\t0.001800",
+            (await File.ReadAllLinesAsync(history))[^1]);
+    }
+
     [Theory]
     [InlineData("\"soon\"", "skew", "its ClockSkewSeconds is not what a schedule record holds there")]
     [InlineData("1e300", "window --started 1795168800 --ended 1795169400", "not a skew a query window can take")]

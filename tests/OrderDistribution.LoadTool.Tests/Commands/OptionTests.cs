@@ -129,8 +129,10 @@ public sealed class OptionTests
         var t when t == typeof(DateTimeOffset?) => ["abc"],
         // Epoch seconds (date +%s).
         var t when t == typeof(DateTimeOffset) => ["abc", "1.5", "99999999999999"],
+        // CPU-seconds, peak MiB and USD.
+        var t when t == typeof(string[]) => ["1 2", "a b c"],
         // Replica counts read with az: "app=count ...".
-        _ when option.Name is "--replicas-at-instant" => ["distributor", "distributor=many"],
+        _ when option.Name is "--replicas-at-instant" or "--replicas-at-end" => ["distributor", "distributor=many"],
         // A URL that is none, or an empty path or connection string.
         var t when t == typeof(string) =>
             option.Name is "--sidecar" or "--sidecar-grpc" or "--storage-account-url" ? ["localhost:3501"] : [""],
