@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using OrderDistribution.Messaging;
 using OrderDistribution.TestSupport;
+using OrderDistribution.TrioHarness;
 
 namespace OrderDistribution.Benchmarks;
 

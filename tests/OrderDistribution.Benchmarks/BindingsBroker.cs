@@ -1,11 +1,7 @@
-using System.Collections.Concurrent;
-using System.Diagnostics;
 using System.Globalization;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.TestSupport.Brokers;
-using RabbitMQ.Client;
-using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
 
 namespace OrderDistribution.Benchmarks;
@@ -25,13 +21,10 @@ namespace OrderDistribution.Benchmarks;
 /// </summary>
 internal static class BindingsBroker
 {
-    private const int Consumers = 4;
+    internal const int Consumers = 4;
 
     /// <summary>What each order costs the app in the backlog run (the burst is the broker's cost alone).</summary>
-    private static readonly TimeSpan AppTime = TimeSpan.FromMilliseconds(5);
-
-    private sealed record Setting(string Name, string? QueueType, ushort GlobalPrefetch,
-        ushort? DefaultConsumerPrefetch);
+    internal static readonly TimeSpan AppTime = TimeSpan.FromMilliseconds(5);
 
     /// <param name="asConfigured">Only the setting components-bindings/ has (its prefetchCount, the vhost's default
     /// type).</param>
@@ -48,7 +41,7 @@ internal static class BindingsBroker
             $"one publisher without confirms, RabbitMQ {version}, " +
             $"components' prefetchCount \"{component["prefetchCount"]}\", {Environment.ProcessorCount} cores"));
 
-        Setting[] settings =
+        BindingsBrokerSetting[] settings =
         [
             new("quorum, global prefetch 25 (the old components)", null, 25, null),
             new("quorum, global prefetch 0 (unbounded)", null, 0, null),
@@ -64,12 +57,12 @@ internal static class BindingsBroker
         {
             index++;
             await SetDefaultConsumerPrefetchAsync(rabbit, setting.DefaultConsumerPrefetch ?? 0);
-            var target = new Target(rabbit, component, setting, $"bench-{index}");
+            var target = new BindingsBrokerTarget(rabbit, component, setting, $"bench-{index}");
             try
             {
-                var burst = await BurstAsync(target, bodies);
-                var held = await HeldAsync(target, bodies);
-                var backlog = await BacklogWithCrashAsync(target, bodies);
+                var burst = await BindingsBrokerScenarios.BurstAsync(target, bodies);
+                var held = await BindingsBrokerScenarios.HeldAsync(target, bodies);
+                var backlog = await BindingsBrokerScenarios.BacklogWithCrashAsync(target, bodies);
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"bindings broker, {setting.Name}: burst {burst.Elapsed.TotalSeconds:0.0} s (published in " +
                     $"{burst.Published.TotalSeconds:0.0} s, " +
@@ -103,295 +96,5 @@ internal static class BindingsBroker
             $"application:set_env(rabbit, default_consumer_prefetch, {{false, " +
             $"{prefetch.ToString(CultureInfo.InvariantCulture)}}}).");
 
-    private static async Task<(TimeSpan Elapsed, TimeSpan Published, int[] Acked)> BurstAsync(Target target,
-        List<byte[]> bodies)
-    {
-        var queue = target.Queue("burst");
-        var acked = new ConcurrentDictionary<string, int>();
-        var consumers = new List<Consumer>();
-        try
-        {
-            for (var c = 0; c < Consumers; c++)
-            {
-                consumers.Add(await Consumer.StartAsync(target, queue, c, acked));
-            }
-
-            var watch = Stopwatch.StartNew();
-            await PublishAsync(target, queue, bodies);
-            var published = watch.Elapsed;
-            await WaitAsync(target, () => acked.Count >= bodies.Count, $"{queue}: {bodies.Count} acknowledged");
-            return (watch.Elapsed, published, [.. consumers.Select(c => c.Acked)]);
-        }
-        finally
-        {
-            await Consumer.StopAllAsync(consumers);
-        }
-    }
-
-    private static async Task<int[]> HeldAsync(Target target, List<byte[]> bodies)
-    {
-        var queue = target.Queue("held");
-        var busy = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var consumers = new List<Consumer>();
-        try
-        {
-            for (var c = 0; c < Consumers; c++)
-            {
-                consumers.Add(
-                    await Consumer.StartAsync(target, queue, c, new ConcurrentDictionary<string, int>(), busy));
-            }
-
-            await PublishAsync(target, queue, bodies);
-            var held = new int[Consumers];
-            var last = -1;
-            for (var stable = 0; stable < 3; await Task.Delay(500))
-            {
-                var channels = await target.Rabbit.ControlAsync("list_channels", "-s", "name",
-                    "messages_unacknowledged");
-                var byConnection = channels.Split('\n', StringSplitOptions.RemoveEmptyEntries)
-                    .Select(line => line.Split('\t'))
-                    .Where(f => f.Length == 2)
-                    .ToDictionary(f => f[0], f => int.Parse(f[1], CultureInfo.InvariantCulture));
-                for (var c = 0; c < Consumers; c++)
-                {
-                    held[c] = byConnection.Where(kv => consumers[c].Owns(kv.Key)).Sum(kv => kv.Value);
-                }
-
-                stable = held.Sum() == last ? stable + 1 : 0;
-                last = held.Sum();
-            }
-
-            return held;
-        }
-        finally
-        {
-            busy.SetResult();
-            await Consumer.StopAllAsync(consumers);
-        }
-    }
-
-    private static async Task<(TimeSpan Elapsed, int[] Acked, int AckedBeforeCrash, int Redelivered,
-        int Distinct)> BacklogWithCrashAsync(
-        Target target, List<byte[]> bodies)
-    {
-        var queue = target.Queue("backlog");
-        await using (var declaring = await Consumer.StartAsync(target, queue, -1, new ConcurrentDictionary<string,
-            int>(), consume: false))
-        {
-            await PublishAsync(target, queue, bodies);
-        }
-
-        var acked = new ConcurrentDictionary<string, int>();
-        var consumers = new List<Consumer>();
-        var crashAfter = bodies.Count / 20;
-        try
-        {
-            var watch = Stopwatch.StartNew();
-            for (var c = 0; c < Consumers; c++)
-            {
-                consumers.Add(await Consumer.StartAsync(target, queue, c, acked, appTime: AppTime));
-            }
-
-            await WaitAsync(target, () => consumers[0].Acked >= crashAfter || acked.Count >= bodies.Count,
-                $"{queue}: consumer 1 at {crashAfter}");
-            var beforeCrash = consumers[0].Acked;
-            await consumers[0].CrashAsync();
-            await WaitAsync(target, () => acked.Count >= bodies.Count, $"{queue}: {bodies.Count} acknowledged");
-            return (watch.Elapsed, [.. consumers.Select(c => c.Acked)], beforeCrash, consumers.Sum(c => c.Redelivered),
-                acked.Count);
-        }
-        finally
-        {
-            await Consumer.StopAllAsync(consumers);
-        }
-    }
-
-    private static async Task PublishAsync(Target target, string queue, List<byte[]> bodies)
-    {
-        await using var connection = await target.Factory.CreateConnectionAsync("output binding");
-        await using var channel = await connection.CreateChannelAsync();
-        for (var i = 0; i < bodies.Count; i++)
-        {
-            var properties = new BasicProperties
-            {
-                Persistent = true,
-                ContentType = "application/json",
-                MessageId = i.ToString(CultureInfo.InvariantCulture),
-            };
-            await channel.BasicPublishAsync("", queue, mandatory: false, properties, bodies[i]);
-        }
-    }
-
-    private static async Task WaitAsync(Target target, Func<bool> done, string what)
-    {
-        var deadline = Stopwatch.StartNew();
-        while (!done())
-        {
-            if (deadline.Elapsed > TimeSpan.FromMinutes(2))
-            {
-                var queues = await target.Rabbit.ControlAsync("list_queues", "-p",
-                    LocalRabbitMq.VhostOf(target.Component), "-s",
-                    "name", "type", "messages_ready", "messages_unacknowledged", "consumers");
-                throw new TimeoutException(
-                    $"not reached within 2 minutes: {what}; queues (name type ready unacked consumers):\n{queues}");
-            }
-
-            await Task.Delay(20);
-        }
-    }
-
     private static string Shares(int[] acked) => string.Join('/', acked);
-
-    private sealed record Target(RabbitMqServer Rabbit, TestSupport.Components.DaprComponent Component, Setting Setting,
-        string Prefix)
-    {
-        public ConnectionFactory Factory { get; } = new()
-        {
-            Uri = new Uri(Rabbit.AmqpUri, LocalRabbitMq.VhostOf(Component)),
-            AutomaticRecoveryEnabled = false,
-        };
-
-        public string Queue(string scenario) => $"{Prefix}-{scenario}";
-
-        // As the component declares it: its durable/exclusive/deleteWhenUnused, no arguments (so the vhost's default
-        // type); the classic settings name their type, which the component cannot.
-        public Task<QueueDeclareOk> DeclareAsync(IChannel channel, string queue) =>
-            channel.QueueDeclareAsync(
-                queue,
-                durable: Component["durable"] == "true",
-                exclusive: Component["exclusive"] == "true",
-                autoDelete: Component["deleteWhenUnused"] == "true",
-                arguments: Setting.QueueType is null ? [] : new Dictionary<string,
-                    object?>
-                { ["x-queue-type"] = Setting.QueueType });
-    }
-
-    /// <summary>One input binding: a connection and channel of its own, handling one delivery at a time.</summary>
-    private sealed class Consumer : IAsyncDisposable
-    {
-        private readonly IConnection _connection;
-        private readonly IChannel _channel;
-        private readonly string _name;
-        private int _acked;
-        private int _redelivered;
-        private volatile bool _crashed;
-
-        private Consumer(IConnection connection, IChannel channel, string name)
-        {
-            _connection = connection;
-            _channel = channel;
-            _name = name;
-        }
-
-        public int Acked => Volatile.Read(ref _acked);
-
-        public int Redelivered => Volatile.Read(ref _redelivered);
-
-        public static async Task<Consumer> StartAsync(
-            Target target, string queue, int index, ConcurrentDictionary<string, int> acked,
-                TaskCompletionSource? busy = null, bool consume = true, TimeSpan appTime = default)
-        {
-            var name = $"{queue}-input-{index.ToString(CultureInfo.InvariantCulture)}";
-            var connection = await target.Factory.CreateConnectionAsync(name);
-            var channel = await connection.CreateChannelAsync();
-            var consumer = new Consumer(connection, channel, name);
-            try
-            {
-                await channel.BasicQosAsync(0, target.Setting.GlobalPrefetch, global: true);
-                await target.DeclareAsync(channel, queue);
-                if (consume)
-                {
-                    await consumer.ConsumeAsync(queue, acked, busy, appTime);
-                }
-            }
-            catch
-            {
-                await consumer.DisposeAsync();
-                throw;
-            }
-
-            return consumer;
-        }
-
-        private async Task ConsumeAsync(string queue, ConcurrentDictionary<string, int> acked,
-            TaskCompletionSource? busy, TimeSpan appTime)
-        {
-            var channel = _channel;
-            var consumer = this;
-
-            var handler = new AsyncEventingBasicConsumer(channel);
-            handler.ReceivedAsync += async (_, delivery) =>
-            {
-                if (busy is not null)
-                {
-                    await busy.Task;
-                    return;
-                }
-
-                if (consumer._crashed)
-                {
-                    return;
-                }
-
-                if (delivery.Redelivered)
-                {
-                    Interlocked.Increment(ref consumer._redelivered);
-                }
-
-                if (appTime > TimeSpan.Zero)
-                {
-                    await Task.Delay(appTime);
-                    if (consumer._crashed)
-                    {
-                        return;
-                    }
-                }
-
-                await channel.BasicAckAsync(delivery.DeliveryTag, multiple: false);
-                Interlocked.Increment(ref consumer._acked);
-                acked.AddOrUpdate(delivery.BasicProperties.MessageId!, 1, (_, n) => n + 1);
-            };
-            await channel.BasicConsumeAsync(queue, autoAck: false, handler);
-        }
-
-        /// <summary>
-        /// Whether a channel as list_channels names it ("client address:port -> server address:port (n)") is this
-        /// one's.
-        /// </summary>
-        public bool Owns(string channel) =>
-            channel.Contains($":{_connection.LocalPort.ToString(CultureInfo.InvariantCulture)} ->",
-                StringComparison.Ordinal);
-
-        /// <summary>
-        /// The connection dropped, as when the sidecar dies: RabbitMQ requeues what it held unacknowledged.
-        /// </summary>
-        public async Task CrashAsync()
-        {
-            _crashed = true;
-            await _connection.AbortAsync();
-        }
-
-        public static async Task StopAllAsync(List<Consumer> consumers)
-        {
-            foreach (var consumer in consumers)
-            {
-                await consumer.DisposeAsync();
-            }
-        }
-
-        public async ValueTask DisposeAsync()
-        {
-            try
-            {
-                await _channel.DisposeAsync();
-                await _connection.DisposeAsync();
-            }
-            catch (Exception gone) when (gone is AlreadyClosedException or OperationInterruptedException or IOException)
-            {
-                // Crashed before.
-            }
-        }
-
-        public override string ToString() => _name;
-    }
 }

@@ -32,6 +32,7 @@ using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Messaging;
 using OrderDistribution.TestSupport;
+using OrderDistribution.TrioHarness;
 
 // --console: the apps also print their log lines, as they do under dapr run (send the output to a file).
 InProcessApps.Console = args.Contains("--console");

@@ -1,4 +1,5 @@
 using OrderDistribution.Messaging;
+using OrderDistribution.TrioHarness;
 
 namespace OrderDistribution.Benchmarks;
 

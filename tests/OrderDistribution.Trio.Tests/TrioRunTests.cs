@@ -1,5 +1,5 @@
-using OrderDistribution.Benchmarks;
 using OrderDistribution.Messaging;
+using OrderDistribution.TrioHarness;
 
 namespace OrderDistribution.Trio.Tests;
 

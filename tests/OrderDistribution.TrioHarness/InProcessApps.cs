@@ -8,7 +8,7 @@ using Microsoft.Extensions.Logging.Console;
 using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.Benchmarks;
+namespace OrderDistribution.TrioHarness;
 
 /// <summary>
 /// The distributor or the receiver alone, started by the emulator's <see cref="AppHost"/> on ASP.NET's in-memory test

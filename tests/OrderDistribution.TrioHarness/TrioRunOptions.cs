@@ -1,5 +1,5 @@
 using OrderDistribution.Messaging;
-namespace OrderDistribution.Benchmarks;
+namespace OrderDistribution.TrioHarness;
 
 public sealed record TrioRunOptions
 {

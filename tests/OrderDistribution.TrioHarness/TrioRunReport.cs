@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace OrderDistribution.Benchmarks;
+namespace OrderDistribution.TrioHarness;
 
 public sealed record TrioRunReport(
     int Orders,

@@ -10,7 +10,7 @@ using OrderDistribution.Messaging;
 using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.Benchmarks;
+namespace OrderDistribution.TrioHarness;
 
 /// <summary>
 /// The whole trio in-process (<see cref="EmulatedTrio"/>) behind the <see cref="EmulatedSidecar"/>, into a real

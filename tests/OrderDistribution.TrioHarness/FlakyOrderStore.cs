@@ -1,7 +1,7 @@
 using OrderDistribution.Contracts;
 using OrderDistribution.Receiver;
 
-namespace OrderDistribution.Benchmarks;
+namespace OrderDistribution.TrioHarness;
 
 /// <summary>
 /// Fails a share of writes the ways storage does: half of them before anything is written, half after the
