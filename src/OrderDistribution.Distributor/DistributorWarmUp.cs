@@ -28,9 +28,7 @@ public sealed class DistributorWarmUp(
 {
     protected override async Task RunHotPathsAsync(CancellationToken cancellationToken)
     {
-        var orders = (await SampleRequest.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
-            .Select((order, i) => new InboundOrder($"{i}", order))
-            .ToList();
+        var orders = await SampleRequest.DecodeAsync(json.Value.SerializerOptions, cancellationToken);
         var dry = new OrderDistributor(router, OrderForwarders.Over(new DrySidecarOutbound(), services));
         foreach (var model in Enum.GetValues<MessagingModel>())
         {

@@ -27,9 +27,7 @@ public sealed class ReceiverWarmUp(
 
     protected override async Task RunHotPathsAsync(CancellationToken cancellationToken)
     {
-        _sample = (await SampleRequest.DecodeAsync(json.Value.SerializerOptions, cancellationToken))
-            .Select((order, i) => new InboundOrder($"{i}", order))
-            .ToList();
+        _sample = await SampleRequest.DecodeAsync(json.Value.SerializerOptions, cancellationToken);
 
         // The handler's whole graph (the store, its blob client), built as a request builds it.
         using var scope = services.CreateScope();

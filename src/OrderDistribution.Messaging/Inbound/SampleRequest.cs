@@ -24,14 +24,16 @@ public static class SampleRequest
     /// Reads and decodes the sample request and writes its answers, as the entry points do, to nowhere.
     /// </summary>
     /// <param name="answerOptions">The options the app's answers are written with (ASP.NET's JSON options).</param>
-    /// <returns>The orders decoded from it: <see cref="Orders"/>.</returns>
-    public static async Task<IReadOnlyList<Order>> DecodeAsync(JsonSerializerOptions answerOptions,
+    /// <returns>The orders decoded from it (<see cref="Orders"/>), each with its entry's id.</returns>
+    public static async Task<List<InboundOrder>> DecodeAsync(JsonSerializerOptions answerOptions,
         CancellationToken cancellationToken)
     {
         using var body = await JsonDocument.ParseAsync(new MemoryStream(Body()), default, cancellationToken);
         var message = BulkSubscribeMessageReader.Read(body, _ => { })
                       ?? throw new InvalidOperationException("The sample request is no bulk request.");
-        var orders = message.Entries.Select(entry => CloudEventDecoder.Decode(entry.Event)).ToList();
+        var orders = message.Entries
+            .Select(entry => new InboundOrder(entry.EntryId, CloudEventDecoder.Decode(entry.Event)))
+            .ToList();
         await JsonSerializer.SerializeAsync(Stream.Null, new BulkSubscribeAppResponse(message.Entries
             .Select(entry => new BulkSubscribeAppResponseEntry(entry.EntryId, BulkSubscribeAppResponseStatus.SUCCESS))
             .ToList()), answerOptions, cancellationToken);

@@ -16,7 +16,8 @@ public sealed class SampleRequestTests
 
         Assert.Equal(
             SampleRequest.Orders.Select(o => Convert.ToBase64String(OrderJson.Serialize(o))),
-            decoded.Select(o => Convert.ToBase64String(OrderJson.Serialize(o))));
-        Assert.Equal([Delivery.Express, Delivery.Standard], decoded.Select(o => o.Delivery).Distinct());
+            decoded.Select(o => Convert.ToBase64String(OrderJson.Serialize(o.Order))));
+        Assert.Equal([Delivery.Express, Delivery.Standard], decoded.Select(o => o.Order.Delivery).Distinct());
+        Assert.Equal(["1", "2", "3", "4"], decoded.Select(o => o.EntryId));
     }
 }
