@@ -72,7 +72,7 @@ internal sealed partial class RetryOutage : IDisposable
             _firstFailureSinceLine ??= firstFailure;
             if (_requests == 1 && _pace.TryTake())
             {
-                LogStarted(_logger, source, model.Text(), retryCount, firstFailure);
+                LogStarted(_logger, source, model.Text(), retryCount, WarningPace.Interval.TotalSeconds, firstFailure);
                 ResetSinceLine();
             }
         }
@@ -124,9 +124,9 @@ internal sealed partial class RetryOutage : IDisposable
 
     [LoggerMessage(LogLevel.Warning,
         "Requests from {Source} ({Model}) are answered RETRY: {RetryCount} entries in the first; one warning at most " +
-        "every 5 s while it lasts; first failure: {FirstFailure}")]
+        "every {PaceSeconds} s while it lasts; first failure: {FirstFailure}")]
     private static partial void LogStarted(ILogger logger, string source, string model, int retryCount,
-        string firstFailure);
+        double paceSeconds, string firstFailure);
 
     [LoggerMessage(LogLevel.Warning,
         "Requests from {Source} ({Model}) are still answered RETRY after {Seconds} s: {RequestCount} requests with " +
