@@ -37,6 +37,13 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
 
     public TimeSpan OutageMaxRetryDelay { get; init; } = TimeSpan.FromSeconds(4);
 
+    /// <summary>
+    /// Names a page of the last listing holds at most. With metadata a name takes about twice the bytes, and the blob
+    /// client holds a page's whole response and its XML tree at once: a smaller page lowers the tool's peak for a few
+    /// more calls (docs/load-tool.md, "Watching at scale").
+    /// </summary>
+    public int FinalPageSize { get; init; } = 1_000;
+
     /// <summary>How long the last listing, with the stored times, may take past the watch's timeout.</summary>
     public TimeSpan FinalListingBudget { get; init; } = TimeSpan.FromSeconds(30);
 
@@ -93,7 +100,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                     do
                     {
                         var page = await PageThroughOutagesAsync(
-                            outbox, prefix, continuation, storedTimes: false, deadline, outage, cancellationToken);
+                            outbox, prefix, continuation, OutboxStorage.PageSize, storedTimes: false, deadline, outage,
+                            cancellationToken);
                         if (page is null)
                         {
                             // The timeout came in the middle of a listing: what is not seen by now is missing.
@@ -166,7 +174,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                 try
                 {
                     page = await PageThroughOutagesAsync(
-                        outbox, "", continuation, storedTimes: true, until, outage, cancellationToken);
+                        outbox, "", continuation, FinalPageSize, storedTimes: true, until, outage, cancellationToken);
                 }
                 catch (LoadToolException) when (looks is not null)
                 {
@@ -216,7 +224,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     /// <returns>The page, or null when the watch's timeout came while storage was answering slowly.</returns>
     /// <exception cref="LoadToolException">Storage was unreachable (not merely slow) when the timeout came.</exception>
     private async Task<OutboxPage?> PageThroughOutagesAsync(
-        string outbox, string prefix, string? continuation, bool storedTimes, DateTimeOffset deadline,
+        string outbox, string prefix, string? continuation, int pageSize, bool storedTimes, DateTimeOffset deadline,
         StoreOutage outage, CancellationToken cancellationToken)
     {
         DateTimeOffset? outageSince = null;
@@ -229,7 +237,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
             try
             {
                 var page = await storage.ListPageAsync(
-                    outbox, prefix, continuation, OutboxStorage.PageSize, storedTimes, untilDeadline.Token);
+                    outbox, prefix, continuation, pageSize, storedTimes, untilDeadline.Token);
                 outage.Answered();
                 return page;
             }

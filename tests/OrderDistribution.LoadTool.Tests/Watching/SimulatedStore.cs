@@ -30,6 +30,9 @@ internal sealed class SimulatedStore(SimulatedClock clock,
 
     public long NamesWithStoredTimes { get; private set; }
 
+    /// <summary>The most names a listing with the stored times asked for in one page.</summary>
+    public int LargestPageWithStoredTimes { get; private set; }
+
     /// <summary>Per outbox, when a listing without the stored times last asked for names of the burst.</summary>
     public Dictionary<string, DateTimeOffset> LastListed { get; } = [];
 
@@ -64,6 +67,11 @@ internal sealed class SimulatedStore(SimulatedClock clock,
 
         NamesListed += storedTimes ? 0 : page.Count;
         NamesWithStoredTimes += storedTimes ? page.Count : 0;
+        if (storedTimes)
+        {
+            LargestPageWithStoredTimes = Math.Max(LargestPageWithStoredTimes, pageSize);
+        }
+
         var more = i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal);
         return Task.FromResult(new OutboxPage(page, more ? all[i - 1].Name : null));
     }

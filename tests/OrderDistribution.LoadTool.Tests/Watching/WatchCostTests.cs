@@ -114,6 +114,29 @@ public sealed class WatchCostTests
     }
 
     [Fact]
+    public async Task The_last_listing_reads_the_stored_times_in_pages_smaller_than_the_looks_names()
+    {
+        // 6,000 orders, all stored before the watch: each outbox's names fit one look's page of 5,000, but its stored
+        // times (twice the bytes a name) come in pages of FinalPageSize, so the tool's peak is a smaller page.
+        var orders = OrderGenerator.Generate(6_000, seed: 4, new BurstId(483_920));
+        var clock = new SimulatedClock(Start);
+        var store = new SimulatedStore(clock, orders.Select(o => (o, Start)));
+        var watcher = new OutboxWatcher(store, WatchPacing.Default, clock);
+
+        var report = await watcher.WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start,
+            TimeSpan.FromMinutes(1), null, null, default);
+
+        Assert.True(report.Complete);
+        Assert.Equal(2, report.ListingCalls);
+        Assert.True(watcher.FinalPageSize < OutboxStorage.PageSize);
+        Assert.Equal(watcher.FinalPageSize, store.LargestPageWithStoredTimes);
+        var perOutbox = orders.GroupBy(o => WatchExpectation.OutboxFor(o.Delivery)).Select(g => g.Count());
+        Assert.Equal(perOutbox.Sum(n => (n + watcher.FinalPageSize - 1) / watcher.FinalPageSize),
+            report.FinalListingCalls);
+        Assert.Equal(orders.Count, store.NamesWithStoredTimes);
+    }
+
+    [Fact]
     public async Task A_copy_in_the_other_outbox_stored_after_that_outbox_was_done_is_reported_duplicated()
     {
         // Standard orders all arrive in the first 3 s, express ones until 20 s; at 10 s an express order is also stored
