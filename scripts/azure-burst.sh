@@ -95,6 +95,7 @@ done < <(awk -F'\t' '$1 == "variable" && $3 == "MESSAGING_MODEL" { print $2 }' "
 model="${MESSAGING_MODEL:-pubsub-bulk}"
 
 az_error="$(mktemp)"
+burst_costs="$az_error.costs" # each app's share of the burst's cost (order-load burst-record app-cost)
 trap 'rm -f "$az_error" "$az_error".*' EXIT
 
 needs_management() {
@@ -190,10 +191,9 @@ if [[ -n "$scheduled_at" && -n "$load_tool_log" ]]; then
     exit 1
 fi
 # After the telemetry wait: Azure Monitor's metrics arrive minutes behind too.
-BURST_COST_ROW="-	-	-"
-report_cost_and_scaling "$window_start" "$window_end" "$count" || true
+report_cost_and_scaling "$window_start" "$window_end" "$count" "$burst_costs" || true
 order_load burst-record append "${record[@]}" --history "$history" --model "$model" --start "$start" \
-  --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --cost "$BURST_COST_ROW" ||
+  --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --costs "$burst_costs" ||
   status=$(( status == 0 ? 1 : status ))
 echo "the queries for this burst:" >&2
 echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2

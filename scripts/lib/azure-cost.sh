@@ -3,12 +3,9 @@
 # metrics over the burst's window (one-minute grain, minutes behind real time). Needs the burst script's
 # subscription, AZURE_RESOURCE_GROUP, SERVICEBUS_NAMESPACE, az_error and an app=queue list in APP_QUEUES.
 #
-# Container Apps bills each replica's allocated vCPU and memory per second while it runs (the Consumption plan's
-# active rate); the prices are the environment's, else container-apps-prices.env's, the one file the local report
-# reads too (docs/azure.md, "What a burst costs").
-prices_file="$ROOT/container-apps-prices.env"
-ACA_PRICE_VCPU_SECOND="${ACA_PRICE_VCPU_SECOND:-$(sed -n 's/^ACA_PRICE_VCPU_SECOND=//p' "$prices_file")}"
-ACA_PRICE_GIB_SECOND="${ACA_PRICE_GIB_SECOND:-$(sed -n 's/^ACA_PRICE_GIB_SECOND=//p' "$prices_file")}"
+# What each app used and cost, and the burst's total, order-load burst-record works out and prices
+# (docs/load-tool.md, "burst-record"; docs/azure.md, "What a burst costs").
+
 # What the revision's system log says when KEDA's scaler fails (a refused identity, a missing right).
 SCALER_ERRORS='keda|scaler|scaledobject|unauthorized|forbidden'
 NO_SCALER_LINE="no scaler line in the revision's system log (az containerapp logs show --type system)"
@@ -23,13 +20,14 @@ metric_values() { # RESOURCE-ID METRIC AGGREGATION FILTER START END
 }
 
 # Per app: CPU-seconds used (UsageNanoCores), peak memory (WorkingSetBytes), replica-minutes and their cost at
-# the allocated size; then the total, and whether each app scaled past one replica while its queue held messages.
-# Prints lines; sets BURST_COST_ROW (cpu-seconds, peak MiB, cost) for the history. Status 1 when az failed.
-# shellcheck disable=SC2154,SC2034 # APP_QUEUES is the burst script's, which reads BURST_COST_ROW
-report_cost_and_scaling() { # START END ORDERS
-  local app queue id cpu memory sizes used peak minutes cost total_cpu=0 total_cost=0 worst_mib=0 failed=0
+# the allocated size, each app's share kept in COSTS; then the total, and whether each app scaled past one replica
+# while its queue held messages. Prints lines. Status 1 when az or order-load failed.
+# shellcheck disable=SC2154 # APP_QUEUES is the burst script's
+report_cost_and_scaling() { # START END ORDERS COSTS
+  local app queue id cpu memory sizes used peak line failed=0 prices="$ROOT/container-apps-prices.env"
   local namespace_id most_replicas most_messages why
   namespace_id="/subscriptions/$subscription/resourceGroups/$AZURE_RESOURCE_GROUP/providers/Microsoft.ServiceBus/namespaces/$SERVICEBUS_NAMESPACE"
+  : > "$4"
   for pair in $APP_QUEUES; do
     app="${pair%%=*}"; queue="${pair#*=}"
     if ! sizes="$(az containerapp show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$app" \
@@ -42,19 +40,12 @@ report_cost_and_scaling() { # START END ORDERS
       ! peak="$(metric_values "$id" WorkingSetBytes Maximum "replicaName eq '*'" "$1" "$2")"; then
       echo "cost, $app: az could not read its metrics: $(grep -m1 . "$az_error" || echo 'no error text')"; failed=1; continue
     fi
-    read -r used minutes peak cost <<<"$(awk -v used="$used" -v peak="$peak" -v cpu="$cpu" -v memory="$memory" \
-      -v vcpu_price="$ACA_PRICE_VCPU_SECOND" -v gib_price="$ACA_PRICE_GIB_SECOND" 'BEGIN {
-        n = split(used, u, "\n"); seconds = 0; minutes = 0
-        for (i = 1; i <= n; i++) if (u[i] != "") { seconds += u[i] * 60 / 1e9; minutes++ }
-        m = split(peak, p, "\n"); top = 0
-        for (i = 1; i <= m; i++) if (p[i] + 0 > top) top = p[i] + 0
-        sub(/Gi$/, "", memory)
-        printf "%.2f %d %.0f %.6f\n", seconds, minutes, top / 1048576, minutes * 60 * (cpu * vcpu_price + memory * gib_price)
-      }')"
-    echo "cost, $app: $used CPU-s used, peak ${peak} MiB; $minutes replica-minutes of ${cpu} vCPU and ${memory} allocated: $cost USD"
-    total_cpu="$(awk -v a="$total_cpu" -v b="$used" 'BEGIN { printf "%.2f", a + b }')"
-    total_cost="$(awk -v a="$total_cost" -v b="$cost" 'BEGIN { printf "%.6f", a + b }')"
-    (( peak > worst_mib )) && worst_mib="$peak"
+    if ! line="$(order_load burst-record app-cost --app "$app" --cpu "$cpu" --memory "$memory" \
+      --usage-nanocores "$used" --working-set-bytes "$peak" --costs "$4" --prices "$prices" 2>&1)"; then
+      echo "cost, $app: ${line%%$'\n'*}"; failed=1
+    else
+      echo "$line"
+    fi
     # The scaler: replicas beside the messages its queue held, minute by minute.
     if ! most_replicas="$(metric_values "$id" Replicas Maximum "" "$1" "$2" | sort -n | tail -n 1)" ||
       ! most_messages="$(metric_values "$namespace_id" ActiveMessages Maximum "EntityName eq '$queue'" "$1" "$2" |
@@ -72,7 +63,6 @@ report_cost_and_scaling() { # START END ORDERS
       echo "scaler, $app: ${most_replicas:-?} replica; $queue held no messages in a whole minute of the window"
     fi
   done
-  echo "burst cost at Container Apps consumption prices (ACA_PRICE_VCPU_SECOND=$ACA_PRICE_VCPU_SECOND, ACA_PRICE_GIB_SECOND=$ACA_PRICE_GIB_SECOND USD): $total_cost USD for $3 orders; $total_cpu CPU-s used by the apps"
-  BURST_COST_ROW="$total_cpu	$worst_mib	$total_cost"
+  order_load burst-record cost-total --costs "$4" --count "$3" --prices "$prices" || failed=1
   return "$failed"
 }

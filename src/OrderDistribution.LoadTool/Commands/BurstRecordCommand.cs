@@ -12,7 +12,7 @@ namespace OrderDistribution.LoadTool.Commands;
 /// <summary>
 /// <c>burst-record</c>: what scripts/azure-burst.sh reads and keeps about a burst, one line per subcommand: the
 /// scheduled instant and the clock skew from the schedule record (--state), the query window, the load tool's row in
-/// its results log and the history of bursts. Without a schedule record, no instant and no skew.
+/// its results log, what the burst cost and the history of bursts. Without a schedule record, no instant and no skew.
 /// </summary>
 internal static partial class BurstRecordCommand
 {
@@ -55,18 +55,6 @@ internal static partial class BurstRecordCommand
     }.Takes("app=count pairs separated by spaces (count ? when not read), or nothing",
         text => ReplicaCounts().IsMatch(text) ? text : null);
 
-    private static readonly Option<string[]> Cost = new Option<string[]>("--cost")
-    {
-        Description = "The burst's CPU-seconds, peak MiB and cost in USD, separated by spaces or tabs (- for each " +
-                      "not read).",
-        DefaultValueFactory = _ => ["-", "-", "-"],
-    }.Takes("three numbers or - separated by spaces or tabs (CPU-seconds, peak MiB, USD)",
-        text => text.Split((char[])[' ', '\t'], StringSplitOptions.RemoveEmptyEntries) is { Length: 3 } cells
-                && cells.All(cell => cell == "-" || double.TryParse(
-                    cell, NumberStyles.Float, CultureInfo.InvariantCulture, out _))
-            ? cells
-            : null);
-
     public static Command Create(IAnsiConsole console) =>
         new("burst-record", "What scripts/azure-burst.sh reads and keeps about a burst, one line each.")
         {
@@ -101,15 +89,18 @@ internal static partial class BurstRecordCommand
             {
                 History, Model, Start, ReplicasAtInstant,
             }.Writes(History).Runs(async (result, ct) => Print(console, await ComparableAsync(result, ct))),
+            AppCostCommand(console),
+            CostTotalCommand(console),
             new Command("append", "Append the burst's row to the history: its instant, model, start, replicas at " +
-                                  "the instant and at the end, and cost.")
+                                  "the instant and at the end, and cost (the apps' in --costs added).")
             {
-                History, Model, Start, ReplicasAtInstant, ReplicasAtEnd, Cost,
+                History, Model, Start, ReplicasAtInstant, ReplicasAtEnd, Costs,
             }.Writes(History).Runs(async (result, ct) =>
             {
                 await BurstHistory.AppendAsync(result.GetValue(History)!, new BurstHistoryRow(
                     await InstantAsync(result, ct), ModelOf(result).Text(), result.GetValue(Start)!,
-                    result.GetValue(ReplicasAtInstant)!, result.GetValue(ReplicasAtEnd)!, result.GetValue(Cost)!), ct);
+                    result.GetValue(ReplicasAtInstant)!, result.GetValue(ReplicasAtEnd)!,
+                    await CostCellsAsync(result, ct)), ct);
                 return ExitCodes.Done;
             }),
         };

@@ -35,6 +35,31 @@ public sealed class AzureBurstCostTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
+    public void A_price_set_in_the_environment_wins_over_the_prices_file_and_an_unpriceable_size_is_one_line()
+    {
+        using var azure = Deployed(specific: a => a
+            .Respond("--name distributor --query [id", "/subscriptions/s/rg/distributor\t0.5\t1Gi")
+            .Respond("--name receiver-express --query [id", "/subscriptions/s/rg/receiver-express\t0.5\t512Mi")
+            .Respond("/subscriptions/s/rg/distributor --metric UsageNanoCores", "250000000\n50000000")
+            .Respond("/subscriptions/s/rg/distributor --metric WorkingSetBytes", "157286400\n178257920"));
+
+        var (exitCode, output) = BurstWith(azure, ["ACA_PRICE_VCPU_SECOND=0.00003"], "--start", "warm");
+
+        Assert.True(exitCode == 0, output);
+        // 120 replica-seconds x (0.5 vCPU x 0.00003 + 1 GiB x 0.000003, the file's) USD.
+        Assert.Contains(
+            "cost, distributor: 18.00 CPU-s used, peak 170 MiB; 2 replica-minutes of 0.5 vCPU and 1Gi allocated: " +
+            "0.002160 USD", output, StringComparison.Ordinal);
+        Assert.Contains(
+            "cost, receiver-express: --memory takes a memory size in Gi (e.g. 1Gi), not '512Mi'.",
+            output, StringComparison.Ordinal);
+        Assert.Contains(
+            "burst cost at Container Apps consumption prices (ACA_PRICE_VCPU_SECOND=0.00003, " +
+            "ACA_PRICE_GIB_SECOND=0.000003 USD): 0.002160 USD for 10 orders; 18.00 CPU-s used by the apps",
+            output, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
     public void A_burst_whose_app_never_scaled_while_its_queue_held_messages_says_why_in_one_line()
     {
         using var azure = Deployed(specific: a => a

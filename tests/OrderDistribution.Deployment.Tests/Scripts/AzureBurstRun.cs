@@ -57,7 +57,12 @@ internal static class AzureBurstRun
     public static string LoadToolCall(FakeAzure azure) => Path.Combine(azure.Folder, "load-tool-call.txt");
 
     public static (int ExitCode, string Output) Burst(FakeAzure azure, params string[] arguments) =>
+        BurstWith(azure, [], arguments);
+
+    /// <summary>The burst script with <paramref name="environment"/> ("NAME=value") set for it.</summary>
+    public static (int ExitCode, string Output) BurstWith(
+        FakeAzure azure, string[] environment, params string[] arguments) =>
         azure.Run("env",
-            ["AZURE_BURST_RESULTS=" + azure.Folder, "bash", "scripts/azure-burst.sh", "--count", "10",
+            ["AZURE_BURST_RESULTS=" + azure.Folder, .. environment, "bash", "scripts/azure-burst.sh", "--count", "10",
             "--drain-timeout", "0", .. arguments]);
 }

@@ -85,10 +85,12 @@ public sealed class BurstRecordCommandTests : IDisposable
     {
         await WriteRecordAsync("0.4");
         var history = Path.Combine(_folder, "azure-bursts-dev.tsv");
+        var costs = Path.Combine(_folder, "costs.tsv");
+        await File.WriteAllTextAsync(costs, "18.00\t170\t0.001800\n");
 
         var (exit, output) = await RunAsync(
             $"append --history {history} --model pubsub-single --start warm --replicas-at-instant distributor=2 " +
-            "--replicas-at-end distributor=3 --cost 18.00\t170\t0.001800");
+            $"--replicas-at-end distributor=3 --costs {costs}");
 
         Assert.True(exit == ExitCodes.Done, output);
         Assert.Equal("2026-11-20T10:00:30Z\tpubsub-single\twarm\tdistributor=2\tdistributor=3\t18.00\t170\t0.001800",

@@ -129,8 +129,8 @@ public sealed class OptionTests
         var t when t == typeof(DateTimeOffset?) => ["abc"],
         // Epoch seconds (date +%s).
         var t when t == typeof(DateTimeOffset) => ["abc", "1.5", "99999999999999"],
-        // CPU-seconds, peak MiB and USD.
-        var t when t == typeof(string[]) => ["1 2", "a b c"],
+        // Metric values as az prints them, one a line.
+        var t when t == typeof(double[]) => ["abc", "250000000\nNone", "-1"],
         // Replica counts read with az: "app=count ...".
         _ when option.Name is "--replicas-at-instant" or "--replicas-at-end" => ["distributor", "distributor=many"],
         // A URL that is none, or an empty path or connection string.
