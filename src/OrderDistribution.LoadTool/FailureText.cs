@@ -4,7 +4,7 @@ namespace OrderDistribution.LoadTool;
 public static class FailureText
 {
     /// <summary>
-    /// The innermost useful reason: "Connection refused (127.0.0.1:10000)", "no answer within 5 s", …
+    /// The innermost useful reason: "Connection refused (127.0.0.1:10000)", "no answer in time", …
     /// </summary>
     public static string Reason(Exception exception)
     {

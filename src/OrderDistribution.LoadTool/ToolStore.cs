@@ -15,7 +15,7 @@ public sealed class ToolStore(Func<StorageOptions> options, string? accountUrl, 
     /// <exception cref="ArgumentException">The options name no valid store; the message names the option.</exception>
     public StorageOptions Options => options();
 
-    /// <summary>Opens the outboxes' storage and checks, with one short call, that it answers.</summary>
+    /// <summary>Opens the outboxes' storage and checks, with one call, that it is there.</summary>
     /// <exception cref="LoadToolException">Storage is misconfigured or not reachable.</exception>
     public async Task<OutboxStorage> OpenAsync(CancellationToken ct)
     {

@@ -1,3 +1,4 @@
+using Azure.Core.Pipeline;
 using Azure.Identity;
 using Azure.Storage.Blobs;
 
@@ -19,7 +20,12 @@ public static class BlobClientFactory
     /// its own (the load tool's storage-alone measurement) has the SDK retry as the pipeline would: after about
     /// 0.1 and 0.2 s.
     /// </param>
-    public static BlobServiceClient Create(StorageOptions options, TimeSpan networkTimeout, int maxRetries = 0)
+    /// <param name="connectTimeout">
+    /// A bound on opening a connection, for a caller that names a store that is not there at once but waits for one
+    /// that is there and slow to answer; unset: the SDK's own transport, bounded by <paramref name="networkTimeout"/>.
+    /// </param>
+    public static BlobServiceClient Create(StorageOptions options, TimeSpan networkTimeout, int maxRetries = 0,
+        TimeSpan? connectTimeout = null)
     {
         var clientOptions = new BlobClientOptions
         {
@@ -32,6 +38,13 @@ public static class BlobClientFactory
             // HttpClient itself: the SDK's own log records and activities would only cost allocations per call.
             Diagnostics = { IsLoggingEnabled = false, IsDistributedTracingEnabled = false },
         };
+        if (connectTimeout is { } connect)
+        {
+            // As the SDK's own transport sets its handler, with the bound added.
+            clientOptions.Transport = new HttpClientTransport(
+                new SocketsHttpHandler { ConnectTimeout = connect, AllowAutoRedirect = false, UseCookies = false });
+        }
+
         return options.AccountUrl is { } accountUrl
             ? new BlobServiceClient(accountUrl, new DefaultAzureCredential(), clientOptions)
             : new BlobServiceClient(options.ConnectionString, clientOptions);

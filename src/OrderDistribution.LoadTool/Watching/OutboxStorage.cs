@@ -25,8 +25,11 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
     /// <summary>This store's outages, as the lease and the watch meet them.</summary>
     public StoreOutage Outage { get; } = new(client.Uri.ToString().TrimEnd('/'));
 
-    /// <summary>How long the first call may take before storage is named unreachable.</summary>
-    public TimeSpan ProbeTimeout { get; init; } = TimeSpan.FromSeconds(5);
+    /// <summary>
+    /// How long opening a connection may take before storage is named unreachable: a store that is there but busy
+    /// (a burst storing into it) answers late, and is waited for like any call (<see cref="CallTimeout"/>).
+    /// </summary>
+    public static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(10);
 
     /// <summary>Clear deletes the blobs and keeps the containers (Entra ID, role assignments scoped to the containers),
     /// else deletes and recreates the containers.</summary>
@@ -49,26 +52,25 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
     public int ClearPageSize { get; init; } = 5_000;
 
     public static OutboxStorage Open(StorageOptions options, IReadOnlyList<string> outboxes) =>
-        new(BlobClientFactory.Create(options, CallTimeout), outboxes)
+        new(BlobClientFactory.Create(options, CallTimeout, connectTimeout: ConnectTimeout), outboxes)
         {
-            // With an account URL the first call also signs in, which through the Azure CLI takes seconds.
-            ProbeTimeout = options.AccountUrl is null ? TimeSpan.FromSeconds(5) : TimeSpan.FromSeconds(30),
             KeepContainers = options.AccountUrl is not null,
         };
 
-    /// <summary>One cheap call with a short timeout, so that a store that is not there is named at once.</summary>
+    /// <summary>
+    /// One cheap call, so that a store that is not there is named at once: refused at once, or no connection within
+    /// <see cref="ConnectTimeout"/>. One that answers late is waited for: the trio waits a busy store out too.
+    /// </summary>
     /// <exception cref="LoadToolException">Storage cannot be reached or refuses the tool.</exception>
     public async Task EnsureReachableAsync(CancellationToken cancellationToken)
     {
-        using var probe = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        probe.CancelAfter(ProbeTimeout);
         try
         {
-            await client.GetBlobContainerClient(outboxes[0]).ExistsAsync(probe.Token);
+            await client.GetBlobContainerClient(outboxes[0]).ExistsAsync(cancellationToken);
         }
         catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
         {
-            throw Unreachable(new TimeoutException($"no answer within {ProbeTimeout.TotalSeconds:0} s", e));
+            throw Unreachable(StorageFailure.NoAnswer(e));
         }
         catch (RequestFailedException e)
         {

@@ -7,7 +7,9 @@ using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.Watching;
 
-/// <summary>Faults the tool meets: storage not running, storage stopping mid-watch, a full outbox to clear.</summary>
+/// <summary>
+/// Faults the tool meets: storage not running, slow to answer or stopping mid-watch, a full outbox to clear.
+/// </summary>
 [Collection(nameof(FaultTests))]
 public sealed class FaultTests
 {
@@ -69,6 +71,29 @@ public sealed class FaultTests
         Assert.True(await watching == 0, cli.Output);
         Assert.Contains("100/100 orders stored", cli.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Watch_started_while_storage_is_slow_to_answer_waits_for_it_and_reports_every_order()
+    {
+        var port = Azurite.FreePort();
+        await using var azurite = await Azurite.StartAsync(Path.Combine(_folder, "azurite"), port);
+        var orders = OrderGenerator.Generate(20, seed: 11);
+        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(orders), default);
+        await StoreAsync(new BlobServiceClient(azurite.ConnectionString), orders);
+        // A store busy with a burst: it takes every connection and answers late.
+        using var busy = new TcpCutProxy(port) { Frozen = true };
+        var cli = new Cli();
+
+        var watching = cli.RunAsync("watch", "--storage", Azurite.ConnectionStringFor(busy.Port), "--scheduled-at",
+            DateTimeOffset.UtcNow.ToString("O"), "--timeout", "60",
+            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
+        await Task.Delay(8_000);
+        Assert.False(watching.IsCompleted, cli.Output);
+        busy.Frozen = false;
+
+        Assert.True(await watching == 0, cli.Output);
+        Assert.Contains("20/20 orders stored", cli.Output, StringComparison.Ordinal);
     }
 
     [Fact]
