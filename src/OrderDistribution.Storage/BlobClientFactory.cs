@@ -40,9 +40,16 @@ public static class BlobClientFactory
         };
         if (connectTimeout is { } connect)
         {
-            // As the SDK's own transport sets its handler, with the bound added.
+            // As the SDK's own transport sets its client, with the bound added; the calls' timeouts stay the
+            // pipeline's (networkTimeout), not HttpClient's 100 s.
+            var handler = new SocketsHttpHandler
+            {
+                ConnectTimeout = connect,
+                AllowAutoRedirect = false,
+                UseCookies = false,
+            };
             clientOptions.Transport = new HttpClientTransport(
-                new SocketsHttpHandler { ConnectTimeout = connect, AllowAutoRedirect = false, UseCookies = false });
+                new HttpClient(handler) { Timeout = Timeout.InfiniteTimeSpan });
         }
 
         return options.AccountUrl is { } accountUrl
