@@ -154,8 +154,7 @@ load_done="$az_error.done"; at_instant="$az_error.at-instant"
 ( az_error="$az_error.replicas"; replicas_at_instant "$schedule_record" "$load_done" "$at_instant" ) &
 sampler=$!
 dapr run --app-id order-load --dapr-http-port 3599 --resources-path "$components" -- \
-  dotnet run --project "$ROOT/src/OrderDistribution.LoadTool" -c Release --no-build -- \
-  run --target azure --count "$count" --model "$model" \
+  dotnet "$load_tool_dll" run --target azure --count "$count" --model "$model" \
   --storage-account-url "$STORAGE_BLOB_ENDPOINT" --state "$schedule_record" \
   ${start_label[@]+"${start_label[@]}"} ${results_option[@]+"${results_option[@]}"} \
   ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?

@@ -70,7 +70,7 @@ public sealed class CompareScriptTests : IDisposable
         Assert.DoesNotContain("Terminated", output, StringComparison.Ordinal);
         Assert.DoesNotContain("[1]", output, StringComparison.Ordinal);
         var log = Path.Combine(Out, "LOG.md");
-        var run = $"dotnet run --project {Repo.PathOf("src/OrderDistribution.LoadTool")} -c Release --no-build --";
+        var run = $"dotnet {Repo.PathOf(LoadToolScriptTests.ScriptedBuild())}";
         Assert.Equal(
             [
                 $"dotnet build -c Release " +

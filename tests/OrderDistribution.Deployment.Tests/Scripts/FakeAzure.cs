@@ -138,14 +138,13 @@ internal sealed class FakeAzure : IDisposable
     }
 
     /// <summary>
-    /// A stand-in for dotnet that builds nothing and runs <c>dotnet run ... -- ARGS</c> as order-load built beside
-    /// these tests, with ARGS: what the scripts ask the load tool (not a burst: dapr's stand-in takes that) is answered
-    /// by the real one.
+    /// A stand-in for dotnet that builds nothing and runs <c>dotnet .../order-load.dll ARGS</c> as order-load built
+    /// beside these tests, with ARGS: what the scripts ask the load tool (not a burst: dapr's stand-in takes that) is
+    /// answered by the real one.
     /// </summary>
     public FakeAzure WithLoadTool() => WithProgram("dotnet", $$"""
         #!/bin/sh
-        [ "$1" = run ] || exit 0
-        while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
+        case "$1" in */order-load.dll) ;; *) exit 0 ;; esac
         shift
         exec '{{Repo.FindOnPath("dotnet")}}' '{{Path.Combine(AppContext.BaseDirectory, "order-load.dll")}}' "$@"
         """);
