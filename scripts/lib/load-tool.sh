@@ -3,7 +3,7 @@
 # ROOT is set.
 
 # The tool as 'dotnet build -c Release' of its project leaves it (each script builds it first), run as it is:
-# 'dotnet run --no-build' evaluates the project again on every call, about 2 s each.
+# 'dotnet run --no-build' would evaluate the project again on every call.
 load_tool_dll="$ROOT/src/OrderDistribution.LoadTool/bin/Release/net10.0/order-load.dll"
 
 order_load() {
