@@ -12,8 +12,10 @@ public static class ListingPlan
     /// <param name="names">The outbox's expected order names (decimal ids), sorted ordinally.</param>
     /// <param name="isIn">Whether the order at an index of <paramref name="names"/> has been seen.</param>
     /// <param name="callCost">What one listing call costs the store, in names listed.</param>
+    /// <param name="pageSize">Names a listing call returns at most.</param>
     /// <returns>The prefixes to list; none when every order under <paramref name="prefix"/> is in.</returns>
-    public static IReadOnlyList<string> Of(string[] names, Func<int, bool> isIn, string prefix, long callCost)
+    public static IReadOnlyList<string> Of(string[] names, Func<int, bool> isIn, string prefix, long callCost,
+        int pageSize)
     {
         var low = LowerBound(names, prefix);
         var high = low;
@@ -23,7 +25,7 @@ public static class ListingPlan
         }
 
         var plan = new List<string>();
-        Cost(names, isIn, low, high, prefix, callCost, plan);
+        Cost(names, isIn, low, high, prefix, callCost, pageSize, plan);
         return plan;
     }
 
@@ -32,7 +34,8 @@ public static class ListingPlan
     /// <paramref name="prefix"/>; the prefixes that cost it are added to <paramref name="plan"/>.
     /// </summary>
     private static long Cost(
-        string[] names, Func<int, bool> isIn, int low, int high, string prefix, long callCost, List<string> plan)
+        string[] names, Func<int, bool> isIn, int low, int high, string prefix, long callCost, int pageSize,
+        List<string> plan)
     {
         long seen = 0;
         var awaited = 0;
@@ -55,9 +58,9 @@ public static class ListingPlan
             return 0;
         }
 
-        // A listing returns a page of at most OutboxStorage.PageSize names per call.
+        // A listing returns a page of at most pageSize names per call.
         var listed = seen + awaited;
-        var whole = (callCost * (1 + ((listed - 1) / OutboxStorage.PageSize))) + seen;
+        var whole = (callCost * (1 + ((listed - 1) / pageSize))) + seen;
         if (awaitedHere)
         {
             // An order named just the prefix: no longer prefix finds it.
@@ -84,7 +87,8 @@ public static class ListingPlan
                 end++;
             }
 
-            split += Cost(names, isIn, start, end, names[start][..(prefix.Length + 1)], callCost, plan);
+            split += Cost(names, isIn, start, end, names[start][..(prefix.Length + 1)], callCost, pageSize,
+                plan);
             if (split > whole)
             {
                 plan.RemoveRange(mark, plan.Count - mark);

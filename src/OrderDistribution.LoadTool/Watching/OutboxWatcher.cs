@@ -44,6 +44,13 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     /// </summary>
     public int FinalPageSize { get; init; } = 1_000;
 
+    /// <summary>
+    /// Names a page of a look holds at most. The blob client holds a page's whole response and its XML tree at once,
+    /// so a page of 1,000 rather than the service's 5,000 keeps the tool's peak lower at a few more calls for a prefix
+    /// listed whole, which <see cref="ListingPlan"/> counts (docs/load-tool.md, "Watching at scale").
+    /// </summary>
+    public int LookPageSize { get; init; } = 1_000;
+
     /// <summary>How long the last listing, with the stored times, may take past the watch's timeout.</summary>
     public TimeSpan FinalListingBudget { get; init; } = TimeSpan.FromSeconds(30);
 
@@ -100,7 +107,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                     do
                     {
                         var page = await PageThroughOutagesAsync(
-                            outbox, prefix, continuation, OutboxStorage.PageSize, storedTimes: false, deadline, outage,
+                            outbox, prefix, continuation, LookPageSize, storedTimes: false, deadline, outage,
                             cancellationToken);
                         if (page is null)
                         {
@@ -122,7 +129,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
 
                     names += listed;
                     next.AddRange(tally.NextPrefixes(outbox, prefix,
-                        Math.Max(CallCost, tally.Stored / StoredPerCallName)));
+                        Math.Max(CallCost, tally.Stored / StoredPerCallName), LookPageSize));
                 }
 
                 pending[outbox] = next;

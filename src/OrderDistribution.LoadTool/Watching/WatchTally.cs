@@ -151,8 +151,9 @@ public sealed class WatchTally
     /// orders are all in.
     /// </summary>
     /// <param name="callCost">What one listing call costs the store, in names listed.</param>
-    public IReadOnlyList<string> NextPrefixes(string outbox, string prefix, long callCost) =>
-        ListingPlan.Of(_namesOf[outbox], i => IsIn(outbox, i), prefix, callCost);
+    /// <param name="pageSize">Names a listing call returns at most.</param>
+    public IReadOnlyList<string> NextPrefixes(string outbox, string prefix, long callCost, int pageSize) =>
+        ListingPlan.Of(_namesOf[outbox], i => IsIn(outbox, i), prefix, callCost, pageSize);
 
     /// <summary>
     /// Whether the expected order at <paramref name="index"/> of the outbox's names was seen there (or, routed wrong,

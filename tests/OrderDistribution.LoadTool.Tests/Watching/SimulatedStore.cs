@@ -30,6 +30,9 @@ internal sealed class SimulatedStore(SimulatedClock clock,
 
     public long NamesWithStoredTimes { get; private set; }
 
+    /// <summary>The most names a listing without the stored times asked for in one page.</summary>
+    public int LargestPage { get; private set; }
+
     /// <summary>The most names a listing with the stored times asked for in one page.</summary>
     public int LargestPageWithStoredTimes { get; private set; }
 
@@ -70,6 +73,10 @@ internal sealed class SimulatedStore(SimulatedClock clock,
         if (storedTimes)
         {
             LargestPageWithStoredTimes = Math.Max(LargestPageWithStoredTimes, pageSize);
+        }
+        else
+        {
+            LargestPage = Math.Max(LargestPage, pageSize);
         }
 
         var more = i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal);

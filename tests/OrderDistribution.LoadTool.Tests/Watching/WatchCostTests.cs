@@ -105,7 +105,7 @@ public sealed class WatchCostTests
                 default);
 
         Assert.True(report.Complete);
-        // One page an outbox (500 names each, pages of 5,000), each blob with its stored time once.
+        // One page an outbox (500 names each, pages of 1,000), each blob with its stored time once.
         Assert.Equal(2, report.FinalListingCalls);
         Assert.Equal(orders.Count, report.FinalNamesListed);
         Assert.Equal(orders.Count, store.NamesWithStoredTimes);
@@ -114,10 +114,12 @@ public sealed class WatchCostTests
     }
 
     [Fact]
-    public async Task The_last_listing_reads_the_stored_times_in_pages_smaller_than_the_looks_names()
+    public async Task The_looks_and_the_last_listing_ask_for_pages_smaller_than_the_services_largest()
     {
-        // 6,000 orders, all stored before the watch: each outbox's names fit one look's page of 5,000, but its stored
-        // times (twice the bytes a name) come in pages of FinalPageSize, so the tool's peak is a smaller page.
+        // 6,000 orders, all stored before the watch: each outbox's names would fit one page of 5,000, but the blob
+        // client holds a page's whole response and its XML tree at once, so the looks ask for pages of LookPageSize
+        // and the stored times (twice the bytes a name) come in pages of FinalPageSize: the tool's peak is a smaller
+        // page.
         var orders = OrderGenerator.Generate(6_000, seed: 4, new BurstId(483_920));
         var clock = new SimulatedClock(Start);
         var store = new SimulatedStore(clock, orders.Select(o => (o, Start)));
@@ -127,10 +129,12 @@ public sealed class WatchCostTests
             TimeSpan.FromMinutes(1), null, null, default);
 
         Assert.True(report.Complete);
-        Assert.Equal(2, report.ListingCalls);
+        var perOutbox = orders.GroupBy(o => WatchExpectation.OutboxFor(o.Delivery)).Select(g => g.Count()).ToList();
+        Assert.True(watcher.LookPageSize < OutboxStorage.PageSize);
+        Assert.Equal(watcher.LookPageSize, store.LargestPage);
+        Assert.Equal(perOutbox.Sum(n => (n + watcher.LookPageSize - 1) / watcher.LookPageSize), report.ListingCalls);
         Assert.True(watcher.FinalPageSize < OutboxStorage.PageSize);
         Assert.Equal(watcher.FinalPageSize, store.LargestPageWithStoredTimes);
-        var perOutbox = orders.GroupBy(o => WatchExpectation.OutboxFor(o.Delivery)).Select(g => g.Count());
         Assert.Equal(perOutbox.Sum(n => (n + watcher.FinalPageSize - 1) / watcher.FinalPageSize),
             report.FinalListingCalls);
         Assert.Equal(orders.Count, store.NamesWithStoredTimes);
