@@ -48,8 +48,8 @@ public sealed class OutboxStorage(BlobServiceClient client, IReadOnlyList<string
     /// </summary>
     public int ClearConcurrency { get; init; } = 32;
 
-    /// <summary>Blobs per listing page while clearing (5,000 is the service's largest).</summary>
-    public int ClearPageSize { get; init; } = 5_000;
+    /// <summary>Blobs per listing page while clearing: the service's largest.</summary>
+    public int ClearPageSize { get; init; } = PageSize;
 
     public static OutboxStorage Open(StorageOptions options, IReadOnlyList<string> outboxes) =>
         new(BlobClientFactory.Create(options, CallTimeout, connectTimeout: ConnectTimeout), outboxes)
