@@ -40,13 +40,23 @@ public sealed class TrioRunTests
     }
 
     [Fact]
-    public async Task In_pubsub_single_with_500_requests_at_once_per_app_every_order_is_stored_once()
+    public async Task In_pubsub_single_with_500_requests_at_once_per_app_every_order_is_stored_once_without_a_retry()
     {
+        // RETRY is the right answer to a store slower than the time limits, as on a loaded machine: limits far above
+        // Azurite's pace leave a RETRY to count only if the apps turned requests away for being many at once.
         var report = await TrioRun.RunAsync(
             new TrioRunOptions
             {
                 Orders = 1_000,
                 Model = MessagingModel.PubSubSingle,
+                ConcurrentSingleRequests = 500,
+                ProcessingTimeout = TimeSpan.FromSeconds(60),
+                Settings = new Dictionary<string, string?>
+                {
+                    ["Messaging:RequestDeadline"] = "00:00:45",
+                    ["Storage:RequestTimeout"] = "00:00:30",
+                    ["Dapr:RequestTimeout"] = "00:00:30",
+                },
                 Timeout = TimeSpan.FromMinutes(3)
             });
 
@@ -54,6 +64,7 @@ public sealed class TrioRunTests
         Assert.Equal(1_000, report.Stored);
         Assert.Equal(0, report.Lost);
         Assert.Equal(0, report.Duplicated);
-        Assert.Equal(0, report.Retries);
+        Assert.True(report.Retries == 0, $"entries were answered RETRY. {report.Details}");
+        Assert.Equal(TimeSpan.FromSeconds(45), report.Deadline);
     }
 }

@@ -31,12 +31,14 @@ public static class TrioRun
         {
             StorageConnectionString = azurite.ConnectionString,
             Model = options.Model,
+            Settings = options.Settings,
             Sidecar = new EmulatedSidecarOptions
             {
                 PublishFailureRate = options.PublishFailureRate,
                 DeliverEveryMessageTwice = options.DeliverEveryMessageTwice,
                 ConcurrentSingleRequests = options.ConcurrentSingleRequests,
                 RetryInterval = options.RetryInterval,
+                ProcessingTimeout = options.ProcessingTimeout,
                 Seed = options.Seed,
             },
             ConfigureLogging = (app, logging) =>

@@ -22,6 +22,12 @@ public sealed record TrioRunOptions
 
     public TimeSpan RetryInterval { get; init; } = TimeSpan.FromMilliseconds(200);
 
+    /// <summary>The Redis component's <c>processingTimeout</c>, as the emulator takes it.</summary>
+    public TimeSpan ProcessingTimeout { get; init; } = TimeSpan.FromSeconds(20);
+
+    /// <summary>Further settings for every app, over its appsettings.json.</summary>
+    public IReadOnlyDictionary<string, string?> Settings { get; init; } = new Dictionary<string, string?>();
+
     public TimeSpan Timeout { get; init; } = TimeSpan.FromMinutes(10);
 
     /// <summary>Azurite keeps its data there (on disk, as in a real run); in memory when null.</summary>
