@@ -16,7 +16,7 @@ internal static class TrioBursts
 {
     /// <summary>
     /// First, the first burst on freshly started apps, each in a process of its own as in every real run (and every
-    /// burst in Azure, where the receivers scale from zero); then the next burst on the same processes. The emulator
+    /// burst in Azure on the replicas it adds); then the next burst on the same processes. The emulator
     /// and the store are warmed up before, by a burst through apps that then stop: a real sidecar is compiled ahead of
     /// time, and the store is warm in a real run's first burst too.
     /// </summary>

@@ -2,7 +2,6 @@ using System.CommandLine;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Bursts;
 using OrderDistribution.LoadTool.Reporting;
-using OrderDistribution.LoadTool.Scheduling;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 
@@ -23,7 +22,7 @@ internal static class RunCommand
     private static readonly Option<BurstStart?> Start = new Option<BurstStart?>("--start")
     {
         Description = "cold: the first burst since the trio started; warm: a later one. Recorded in the results log " +
-                      "(default: cold with --target azure, where the receivers scale from zero; else not recorded).",
+                      "(default: not recorded; scripts/azure-burst.sh tells it from the replicas' ages).",
     }.OneOf();
 
     public static Command Create(IAnsiConsole console, Action<IServiceCollection>? configurePublishing) =>
@@ -38,8 +37,8 @@ internal static class RunCommand
                 ct));
 
     /// <summary>
-    /// --start, else cold in Azure, where the receivers scale from zero and every burst is a first one.
+    /// --start, else none: in Azure each app keeps a replica between bursts (minReplicas 1), so a burst is cold only
+    /// when a replica started since the last one, which the tool cannot see.
     /// </summary>
-    public static BurstStart? StartOf(ParseResult result) =>
-        result.GetValue(Start) ?? (result.GetValue(Target) == ScheduleTarget.Azure ? BurstStart.Cold : null);
+    public static BurstStart? StartOf(ParseResult result) => result.GetValue(Start);
 }

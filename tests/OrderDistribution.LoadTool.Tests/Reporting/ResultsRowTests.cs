@@ -99,9 +99,9 @@ public sealed class ResultsRowTests
     [InlineData(new[] { "run" }, null)]
     [InlineData(new[] { "run", "--start", "cold" }, BurstStart.Cold)]
     [InlineData(new[] { "run", "--start", "warm" }, BurstStart.Warm)]
-    [InlineData(new[] { "run", "--target", "azure" }, BurstStart.Cold)]
-    [InlineData(new[] { "run", "--target", "azure", "--start", "warm" }, BurstStart.Warm)]
-    public void A_run_records_the_start_it_is_told_and_in_azure_cold_unless_told_otherwise(string[] args,
+    [InlineData(new[] { "run", "--target", "azure" }, null)]
+    [InlineData(new[] { "run", "--target", "azure", "--start", "cold" }, BurstStart.Cold)]
+    public void A_run_records_the_start_it_is_told_and_none_untold_in_azure_too(string[] args,
         BurstStart? start)
     {
         var parsed = LoadToolCommands.Build(AnsiConsole.Create(new AnsiConsoleSettings())).Parse(args);
