@@ -36,9 +36,22 @@ public sealed partial class OutboxStorage
     /// </summary>
     /// <param name="progress">Told how far the deletes are, or which container Azure still deletes.</param>
     /// <exception cref="LoadToolException">Storage failed, or kept a name blocked past the budget.</exception>
-    public Task ClearAsync(IProgress<string>? progress, CancellationToken cancellationToken) =>
-        KeepContainers ? DeleteBlobsAsync(progress, cancellationToken)
-            : RecreateContainersAsync(progress, cancellationToken);
+    public async Task ClearAsync(IProgress<string>? progress, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await (KeepContainers ? DeleteBlobsAsync(progress, cancellationToken)
+                : RecreateContainersAsync(progress, cancellationToken));
+        }
+        catch (RequestFailedException e)
+        {
+            throw Unreachable(e, " while clearing the outboxes");
+        }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw Unreachable(StorageFailure.NoAnswer(e), " while clearing the outboxes");
+        }
+    }
 
     /// <summary>
     /// Deletes every blob of the outboxes, a listing page at a time, with at most <see cref="ClearConcurrency"/>
@@ -50,36 +63,25 @@ public sealed partial class OutboxStorage
     {
         var parallel =
             new ParallelOptions { MaxDegreeOfParallelism = ClearConcurrency, CancellationToken = cancellationToken };
-        try
+        foreach (var name in outboxes)
         {
-            foreach (var name in outboxes)
+            var container = client.GetBlobContainerClient(name);
+            if (!await container.ExistsAsync(cancellationToken))
             {
-                var container = client.GetBlobContainerClient(name);
-                if (!await container.ExistsAsync(cancellationToken))
-                {
-                    await container.CreateIfNotExistsAsync(PublicAccessType.None, cancellationToken: cancellationToken);
-                    continue;
-                }
-
-                var deleted = 0;
-                await foreach (var page in container.GetBlobsAsync(BlobTraits.None, BlobStates.None, prefix: null,
-                    cancellationToken).AsPages(pageSizeHint: ClearPageSize))
-                {
-                    await Parallel.ForEachAsync(page.Values, parallel, async (blob, ct) =>
-                        await container.DeleteBlobIfExistsAsync(blob.Name, DeleteSnapshotsOption.IncludeSnapshots,
-                            cancellationToken: ct));
-                    deleted += page.Values.Count;
-                    progress?.Report(string.Create(CultureInfo.InvariantCulture, $"{name}: {deleted} blobs deleted"));
-                }
+                await container.CreateIfNotExistsAsync(PublicAccessType.None, cancellationToken: cancellationToken);
+                continue;
             }
-        }
-        catch (RequestFailedException e)
-        {
-            throw Unreachable(e, " while clearing the outboxes");
-        }
-        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
-        {
-            throw Unreachable(StorageFailure.NoAnswer(e), " while clearing the outboxes");
+
+            var deleted = 0;
+            await foreach (var page in container.GetBlobsAsync(BlobTraits.None, BlobStates.None, prefix: null,
+                cancellationToken).AsPages(pageSizeHint: ClearPageSize))
+            {
+                await Parallel.ForEachAsync(page.Values, parallel, async (blob, ct) =>
+                    await container.DeleteBlobIfExistsAsync(blob.Name, DeleteSnapshotsOption.IncludeSnapshots,
+                        cancellationToken: ct));
+                deleted += page.Values.Count;
+                progress?.Report(string.Create(CultureInfo.InvariantCulture, $"{name}: {deleted} blobs deleted"));
+            }
         }
     }
 
@@ -133,14 +135,6 @@ public sealed partial class OutboxStorage
                 "Run the next burst anyway (the receivers create a missing outbox on their next write), or clear " +
                 "again in a minute.",
                 ExitCodes.Unreachable, e);
-        }
-        catch (RequestFailedException e)
-        {
-            throw Unreachable(e, " while clearing the outboxes");
-        }
-        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
-        {
-            throw Unreachable(StorageFailure.NoAnswer(e), " while clearing the outboxes");
         }
     }
 }

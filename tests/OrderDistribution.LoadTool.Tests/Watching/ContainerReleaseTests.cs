@@ -51,6 +51,23 @@ public sealed class ContainerReleaseTests
         Assert.Contains("receivers create a missing outbox", failure.WhatToDo, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task Clear_of_storage_that_is_not_there_names_it_unreachable_while_clearing(bool keepContainers)
+    {
+        var gone = new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(Azurite.FreePort()) };
+        var storage = new OutboxStorage(BlobClientFactory.Create(gone, TimeSpan.FromSeconds(5)), OrderTopology.Outboxes)
+        {
+            KeepContainers = keepContainers,
+        };
+
+        var failure = await Assert.ThrowsAsync<LoadToolException>(() => storage.ClearAsync(null, default));
+
+        Assert.True(failure.ExitCode == ExitCodes.Unreachable, $"{failure.Message} {failure.InnerException}");
+        Assert.Contains("while clearing the outboxes", failure.Message, StringComparison.Ordinal);
+    }
+
     /// <summary>
     /// Deletes at once; refuses the first <c>blockedCreates</c> container creations as Azure does while it deletes.
     /// </summary>
