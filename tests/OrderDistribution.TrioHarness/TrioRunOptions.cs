@@ -22,8 +22,9 @@ public sealed record TrioRunOptions
 
     public TimeSpan RetryInterval { get; init; } = TimeSpan.FromMilliseconds(200);
 
-    /// <summary>The Redis component's <c>processingTimeout</c>, as the emulator takes it.</summary>
-    public TimeSpan ProcessingTimeout { get; init; } = TimeSpan.FromSeconds(20);
+    /// <summary>The Redis component's <c>processingTimeout</c>, as the emulator takes it; the emulator's own by
+    /// default.</summary>
+    public TimeSpan ProcessingTimeout { get; init; } = new EmulatedSidecarOptions().ProcessingTimeout;
 
     /// <summary>Further settings for every app, over its appsettings.json.</summary>
     public IReadOnlyDictionary<string, string?> Settings { get; init; } = new Dictionary<string, string?>();
