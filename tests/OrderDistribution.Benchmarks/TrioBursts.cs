@@ -84,23 +84,24 @@ internal static class TrioBursts
     }
 
     /// <summary>
-    /// Each model's warm burst with each app in its own process, on one on-disk Azurite: what each app spends per order
-    /// (the CPU a real sidecar and broker add is not here) and the calls the apps make to the sidecar per order.
+    /// Each model's warm burst with each app in its own process, each model on a fresh on-disk Azurite: what each app
+    /// spends per order (the CPU a real sidecar and broker add is not here) and the calls the apps make to the sidecar
+    /// per order. A store that already holds the models before slows as it fills, and a receiver's CPU per order
+    /// follows the store's pace, so one store for all would charge the last model for the first ones' blobs.
     /// </summary>
     public static async Task MeasureModels(List<Order> orders)
     {
-        var data = Directory.CreateTempSubdirectory("azurite-models");
-        await using (var azurite = await Azurite.StartAsync(data.FullName))
+        foreach (var model in new[] { MessagingModel.PubSubBulk, MessagingModel.PubSubSingle,
+            MessagingModel.Bindings })
         {
-            var round = 1;
-            foreach (var model in new[] { MessagingModel.PubSubBulk, MessagingModel.PubSubSingle,
-                MessagingModel.Bindings })
+            var data = Directory.CreateTempSubdirectory("azurite-models");
+            await using (var azurite = await Azurite.StartAsync(data.FullName))
             {
                 await using var trio = await TrioProcesses.StartAsync(azurite.ConnectionString,
                     TimeSpan.FromSeconds(60), model, recordRequests: true);
-                trio.Schedule(BurstRounds.WithIdsOfTheirOwn(orders.Take(1_000), round++).Select(OrderJson.Serialize));
+                trio.Schedule(BurstRounds.WithIdsOfTheirOwn(orders.Take(1_000), round: 1).Select(OrderJson.Serialize));
                 await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
-                var burst = BurstRounds.WithIdsOfTheirOwn(orders, round++);
+                var burst = BurstRounds.WithIdsOfTheirOwn(orders, round: 2);
                 var calls = trio.Sidecar.Requests.Count;
                 var before = await trio.StatsAsync();
                 await MeasureProcesses($"{model.Text()} warm", trio, burst);
@@ -113,9 +114,9 @@ internal static class TrioBursts
                     $"calls to the sidecar per order " +
                     $"{(trio.Sidecar.Requests.Count - calls) / (double)burst.Count:0.000}"));
             }
-        }
 
-        data.Delete(recursive: true);
+            data.Delete(recursive: true);
+        }
     }
 
     /// <summary>
