@@ -51,6 +51,14 @@ param singleMaxConcurrentHandlers int = 64
 @minValue(1)
 param bindingConsumersPerQueue int = 4
 
+// The images run the apps' ahead-of-time code with tiered compilation off (Directory.Build.targets):
+// cheapest for the first burst after a start. On, the runtime recompiles the code a replica runs
+// hot, optimized: about half the CPU per order once a replica has handled some 6,000 orders, two
+// and a half times the CPU in its first burst (docs/benchmark.md, "Tiered compilation on, over
+// bursts in a row"). For a trio whose replicas serve most bursts warm.
+@description('The apps recompile their hot code optimized as they run (DOTNET_TieredCompilation): cheaper per order once warm, dearer in the first burst after a start')
+param tieredCompilation bool = false
+
 @description('Service Bus tier. Standard: shared, throttled at about 1,000 credits/s per namespace (one per message operation), batches up to 256 KB. Premium: dedicated messaging units, batches up to 1 MB; the seed article\'s 27.8 s was measured on Premium.')
 @allowed([
   'Standard'
@@ -457,12 +465,14 @@ var daprComponentsStamp = join([
   string(inboundMaxIntervalMs)
 ], '/')
 
-var messagingEnv = [
+var appsEnv = [
   { name: 'DAPR_COMPONENTS_STAMP', value: daprComponentsStamp }
   { name: 'Messaging__Model', value: messagingModel }
   { name: 'Messaging__MaxMessagesCount', value: string(maxMessagesCount) }
   { name: 'Messaging__MaxBulkPublishBytes', value: string(maxBulkPubBytes) }
   { name: 'Messaging__RequestDeadline', value: '00:00:${padLeft(string(requestDeadlineSeconds), 2, '0')}' }
+  // Set either way, so that a revision's environment says how its apps run.
+  { name: 'DOTNET_TieredCompilation', value: tieredCompilation ? '1' : '0' }
 ]
 
 var distributorApp appSettings = {
@@ -480,7 +490,7 @@ var distributorApp appSettings = {
   scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
   scaleQueueName: queueNames.ingress
   daprMaxConcurrency: daprMaxConcurrency
-  env: messagingEnv
+  env: appsEnv
 }
 
 module distributor 'modules/container-app.bicep' = {
@@ -516,7 +526,7 @@ var receiverExpressApp appSettings = {
   scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
   scaleQueueName: queueNames.express
   daprMaxConcurrency: daprMaxConcurrency
-  env: concat(messagingEnv, [
+  env: concat(appsEnv, [
     { name: 'INSTANCE', value: 'express' }
     { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }
   ])
@@ -554,7 +564,7 @@ var receiverStandardApp appSettings = {
   scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
   scaleQueueName: queueNames.standard
   daprMaxConcurrency: daprMaxConcurrency
-  env: concat(messagingEnv, [
+  env: concat(appsEnv, [
     { name: 'INSTANCE', value: 'standard' }
     { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }
   ])

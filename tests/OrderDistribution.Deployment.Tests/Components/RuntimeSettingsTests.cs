@@ -36,4 +36,14 @@ public class RuntimeSettingsTests
         Assert.Equal("true", properties.GetProperty("PublishReadyToRun").GetString());
         Assert.Equal("false", properties.GetProperty("TieredCompilation").GetString());
     }
+
+    [RequiresBicepFact]
+    public void In_Azure_the_apps_run_as_the_images_are_built_unless_tiered_compilation_is_turned_on()
+    {
+        Assert.False(BicepCompiler.Main["parameters"]!["tieredCompilation"]!["defaultValue"]!.GetValue<bool>());
+        Assert.Equal(3, InfraSnapshot.Default.ContainerApps.Count);
+        Assert.All(InfraSnapshot.Default.ContainerApps, app => Assert.Equal("0", app.Env["DOTNET_TieredCompilation"]));
+        Assert.All(InfraSnapshot.Of(("tieredCompilation", true)).ContainerApps,
+            app => Assert.Equal("1", app.Env["DOTNET_TieredCompilation"]));
+    }
 }

@@ -213,6 +213,22 @@ public partial class AzdTests
     }
 
     [Fact]
+    public void Every_setting_main_parameters_json_reads_from_the_user_is_one_the_preprovision_hook_carries_over()
+    {
+        var sync = Repo.Read("scripts/azd-env-sync.sh");
+        var settings = MainBicepTests.MainParameters().Values
+            .Select(value => AzdVariableRegex().Match(value))
+            .Where(match => match.Success)
+            .Select(match => match.Groups["name"].Value)
+            .Where(name => !name.StartsWith("AZURE_", StringComparison.Ordinal)
+                && !name.EndsWith("_RESOURCE_EXISTS", StringComparison.Ordinal))
+            .ToList();
+
+        Assert.Contains("TIERED_COMPILATION", settings);
+        Assert.All(settings, name => Assert.Contains($" {name} ", sync, StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void Env_template_holds_no_secret()
     {
         foreach (var key in EnvTemplate().Keys)
@@ -230,4 +246,7 @@ public partial class AzdTests
 
     [GeneratedRegex(@":\s*""\$\{(?<name>[A-Z_]+):\?")]
     private static partial Regex RequiredVariableRegex();
+
+    [GeneratedRegex(@"^\$\{(?<name>[A-Z_]+)")]
+    private static partial Regex AzdVariableRegex();
 }

@@ -39,6 +39,7 @@ public class MainBicepTests
     [InlineData("serviceBusSku", "${SERVICE_BUS_SKU=Standard}")]
     [InlineData("serviceBusMessagingUnits", "${SERVICE_BUS_MESSAGING_UNITS=1}")]
     [InlineData("requestDeadlineSeconds", "${REQUEST_DEADLINE_SECONDS=10}")]
+    [InlineData("tieredCompilation", "${TIERED_COMPILATION=false}")]
     public void Main_parameters_json_maps_the_azd_variables(string parameter, string value) =>
         Assert.Equal(value, MainParameters().GetValueOrDefault(parameter));
 
