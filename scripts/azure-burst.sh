@@ -19,9 +19,9 @@
 # is labelled cold when an app's processes all started after the last burst this machine sent to the
 # environment (a new revision, a scale from zero, a restart: its oldest replica is younger than that
 # burst), or when no burst is recorded; warm otherwise. Each app's replica count is recorded at the
-# scheduled instant and at the end, printed with the label, and kept in results/azure-bursts-<env>.tsv:
-# compare cycle times only among bursts of one model that started alike (label and replicas), which
-# the script counts for you.
+# scheduled instant and at the end, printed with the label, and kept in results/azure-bursts-<env>.tsv
+# with whether the apps run with tiered compilation (TIERED_COMPILATION): compare cycle times only among
+# bursts of one model that started alike (label and replicas) and ran alike, which the script counts for you.
 # The query window it prints is this machine's start and end moved into storage's time by the skew the
 # load tool measured, widened by 60 s each side for the containers' clocks (docs/azure.md, "How the cycle
 # time is measured"). After the burst the script prints the load tool's end (its last
@@ -180,10 +180,10 @@ read -r window_start window_end <<<"$window"
 # The processes that took this burst are warm for the next one.
 mkdir -p "$(dirname "$burst_record")"
 echo "$last_burst" > "$burst_record"
-echo "start: $start; replicas at the scheduled instant: ${replicas_start:-(not recorded)}; at the end: $replicas_end"
+echo "start: $start; tiered compilation: $tiered_compilation; replicas at the scheduled instant: ${replicas_start:-(not recorded)}; at the end: $replicas_end"
 history="$results/azure-bursts-${AZURE_ENV_NAME:-default}.tsv"
 order_load burst-record history --history "$history" --model "$model" --start "$start" \
-  --replicas-at-instant "$replicas_start" || exit 1
+  --replicas-at-instant "$replicas_start" --tiered-compilation "$tiered_compilation" || exit 1
 echo "burst scheduled for ${scheduled_at:-(not recorded)} (storage's clock, ${skew} s ahead of this machine's)"
 if [[ -n "$scheduled_at" && -n "$load_tool_log" ]]; then
   compare_ends "$scheduled_at" "$window_start" "$window_end" "$schedule_record" "$load_tool_log" "$telemetry_wait" ||
@@ -192,7 +192,8 @@ fi
 # After the telemetry wait: Azure Monitor's metrics arrive minutes behind too.
 report_cost_and_scaling "$window_start" "$window_end" "$count" "$burst_costs" || true
 order_load burst-record append "${record[@]}" --history "$history" --model "$model" --start "$start" \
-  --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --costs "$burst_costs" ||
+  --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --costs "$burst_costs" \
+  --tiered-compilation "$tiered_compilation" ||
   status=$(( status == 0 ? 1 : status ))
 echo "the queries for this burst:" >&2
 echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2

@@ -34,9 +34,11 @@ replica_counts() {
 }
 
 # Refuses (exit 1) when what runs in Azure is not the model the azd environment names: a burst
-# labelled with the inputs would then measure another model.
+# labelled with the inputs would then measure another model. Sets tiered_compilation to how the apps
+# run (DOTNET_TieredCompilation in each latest revision; unset or 0 is off, as the images are built):
+# on, off or mixed.
 check_deployed_model() { # MODEL
-  local model="$1" app revision deployed_model wrong="" live scopes ready
+  local model="$1" app revision deployed_model wrong="" live scopes ready tiered on=0 off=0
   # What azd's postdeploy hook waited for: refused in one line (the app and why) until then.
   if ! ready="$(AZURE_SUBSCRIPTION_ID="$subscription" AZURE_RESOURCE_GROUP="$AZURE_RESOURCE_GROUP" \
     sh "$ROOT/scripts/wait-ready.sh" --timeout 0)"; then
@@ -48,7 +50,11 @@ check_deployed_model() { # MODEL
     if [[ "$deployed_model" != "$model" ]]; then
       wrong="$wrong $app=${deployed_model:-none}"
     fi
+    tiered="$(deployed_setting "$app" "$revision" DOTNET_TieredCompilation)" || exit 1
+    if [[ "$tiered" == 1 ]]; then on=$((on + 1)); else off=$((off + 1)); fi
   done
+  # shellcheck disable=SC2034 # read by the script that sources this file
+  tiered_compilation="$(if ((on == 0)); then echo off; elif ((off == 0)); then echo on; else echo mixed; fi)"
   # The chosen model's live component: scoped to the distributor (the other model's were removed).
   live="order-pubsub"; [[ "$model" == "bindings" ]] && live="q-order-ingress-input"
   if ! scopes="$(az containerapp env dapr-component show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" \

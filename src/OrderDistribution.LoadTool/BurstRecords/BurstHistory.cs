@@ -2,12 +2,16 @@ namespace OrderDistribution.LoadTool.BurstRecords;
 
 /// <summary>
 /// The history of an environment's Azure bursts (results/azure-bursts-ENV.tsv), one tab-separated row per burst:
-/// cycle times compare only among bursts of one model that started alike (label and replicas at the instant).
+/// cycle times compare only among bursts of one model that started alike (label and replicas at the instant) and
+/// whose apps ran alike (tiered compilation).
 /// </summary>
 public static class BurstHistory
 {
     public const string Header =
-        "scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\tcpu_seconds\tpeak_mib\tcost_usd";
+        "scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\tcpu_seconds\tpeak_mib\tcost_usd" +
+        "\ttiered_compilation";
+
+    private const int TieredCompilationColumn = 8;
 
     /// <summary>Appends <paramref name="row"/> to the history at <paramref name="path"/>, new or not.</summary>
     public static async Task AppendAsync(string path, BurstHistoryRow row, CancellationToken cancellationToken)
@@ -19,10 +23,11 @@ public static class BurstHistory
     /// <summary>
     /// How many earlier bursts in the history at <paramref name="path"/> (started with its header when new) compare
     /// with one of <paramref name="model"/> and <paramref name="start"/> that ran <paramref name="replicasAtInstant"/>
-    /// ("app=count ..."); null when those replicas are not known (not read, or an app's count is "?").
+    /// ("app=count ...") with <paramref name="tieredCompilation"/>; null when those replicas are not known (not read,
+    /// or an app's count is "?"). A burst recorded before the history kept tiered compilation compares with none.
     /// </summary>
-    public static async Task<int?> CountComparableAsync(
-        string path, string model, string start, string replicasAtInstant, CancellationToken cancellationToken)
+    public static async Task<int?> CountComparableAsync(string path, string model, string start,
+        string replicasAtInstant, string tieredCompilation, CancellationToken cancellationToken)
     {
         await StartAsync(path, cancellationToken);
         if (replicasAtInstant.Length == 0 || replicasAtInstant.Contains("=?", StringComparison.Ordinal))
@@ -32,8 +37,8 @@ public static class BurstHistory
 
         return (await File.ReadAllLinesAsync(path, cancellationToken)).Skip(1)
             .Select(line => line.Split('\t'))
-            .Count(cells =>
-                cells.Length > 3 && cells[1] == model && cells[2] == start && cells[3] == replicasAtInstant);
+            .Count(cells => cells.Length > TieredCompilationColumn && cells[1] == model && cells[2] == start
+                && cells[3] == replicasAtInstant && cells[TieredCompilationColumn] == tieredCompilation);
     }
 
     private static async Task StartAsync(string path, CancellationToken cancellationToken)
@@ -42,6 +47,15 @@ public static class BurstHistory
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
             await File.WriteAllTextAsync(path, Header + "\n", cancellationToken);
+            return;
+        }
+
+        // A history begun before a column was added gets the whole header; its rows keep the cells they had.
+        var lines = await File.ReadAllLinesAsync(path, cancellationToken);
+        if (lines.Length > 0 && lines[0] != Header && Header.StartsWith(lines[0] + "\t", StringComparison.Ordinal))
+        {
+            lines[0] = Header;
+            await File.WriteAllLinesAsync(path, lines, cancellationToken);
         }
     }
 }

@@ -55,6 +55,13 @@ internal static partial class BurstRecordCommand
     }.Takes("app=count pairs separated by spaces (count ? when not read), or nothing",
         text => ReplicaCounts().IsMatch(text) ? text : null);
 
+    private static readonly Option<string> TieredCompilation = new Option<string>("--tiered-compilation")
+    {
+        Description = "Whether the deployed apps run with tiered compilation (DOTNET_TieredCompilation in each " +
+                      "app's latest revision): on, off, or mixed.",
+        Required = true,
+    }.Takes("on, off or mixed", text => text is "on" or "off" or "mixed" ? text : null);
+
     public static Command Create(IAnsiConsole console) =>
         new("burst-record", "What scripts/azure-burst.sh reads and keeps about a burst, one line each.")
         {
@@ -85,22 +92,23 @@ internal static partial class BurstRecordCommand
                 Results,
             }.Runs(async (result, ct) => Print(console, await ResultAsync(result, ct))),
             new Command("history", "How many earlier bursts in the history compare with this one: same model, " +
-                                   "start and replicas at the instant.")
+                                   "start, replicas at the instant and tiered compilation.")
             {
-                History, Model, Start, ReplicasAtInstant,
+                History, Model, Start, ReplicasAtInstant, TieredCompilation,
             }.Writes(History).Runs(async (result, ct) => Print(console, await ComparableAsync(result, ct))),
             AppCostCommand(console),
             CostTotalCommand(console),
             new Command("append", "Append the burst's row to the history: its instant, model, start, replicas at " +
-                                  "the instant and at the end, and cost (the apps' in --costs added).")
+                                  "the instant and at the end, cost (the apps' in --costs added) and tiered " +
+                                  "compilation.")
             {
-                History, Model, Start, ReplicasAtInstant, ReplicasAtEnd, Costs,
+                History, Model, Start, ReplicasAtInstant, ReplicasAtEnd, Costs, TieredCompilation,
             }.Writes(History).Runs(async (result, ct) =>
             {
                 await BurstHistory.AppendAsync(result.GetValue(History)!, new BurstHistoryRow(
                     await InstantAsync(result, ct), ModelOf(result).Text(), result.GetValue(Start)!,
                     result.GetValue(ReplicasAtInstant)!, result.GetValue(ReplicasAtEnd)!,
-                    await CostCellsAsync(result, ct)), ct);
+                    await CostCellsAsync(result, ct), result.GetValue(TieredCompilation)!), ct);
                 return ExitCodes.Done;
             }),
         };
@@ -125,10 +133,11 @@ internal static partial class BurstRecordCommand
     private static async Task<string> ComparableAsync(ParseResult result, CancellationToken ct)
     {
         var (history, model, start) = (result.GetValue(History)!, ModelOf(result).Text(), result.GetValue(Start)!);
+        var tiered = result.GetValue(TieredCompilation)!;
         return await BurstHistory.CountComparableAsync(
-                history, model, start, result.GetValue(ReplicasAtInstant) ?? "", ct) is { } alike
-            ? $"comparable earlier bursts (model {model}, start {start}, same replicas at the instant): {alike}, " +
-              $"in {history}"
+                history, model, start, result.GetValue(ReplicasAtInstant) ?? "", tiered, ct) is { } alike
+            ? $"comparable earlier bursts (model {model}, start {start}, same replicas at the instant, tiered " +
+              $"compilation {tiered}): {alike}, in {history}"
             : "comparable earlier bursts: unknown (the replicas at the instant were not read); compare this burst " +
               "with none";
     }

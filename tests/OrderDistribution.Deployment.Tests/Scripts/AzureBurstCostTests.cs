@@ -31,7 +31,7 @@ public sealed class AzureBurstCostTests
             "burst cost at Container Apps consumption prices (ACA_PRICE_VCPU_SECOND=0.000024, " +
             "ACA_PRICE_GIB_SECOND=0.000003 USD): 0.001800 USD for 10 orders", output, StringComparison.Ordinal);
         var row = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))[^1].Split('\t');
-        Assert.Equal(["18.00", "170", "0.001800"], row[^3..]);
+        Assert.Equal(["18.00", "170", "0.001800", "off"], row[^4..]);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]

@@ -9,8 +9,9 @@ namespace OrderDistribution.Deployment.Tests;
 /// </summary>
 internal static class AzureBurstRun
 {
-    /// <summary>An azd environment on pubsub-bulk whose apps and component run just that, with empty queues and
-    /// <paramref name="replicas"/> replicas per app, each ready for a burst; the <paramref name="specific"/> answers
+    /// <summary>An azd environment on pubsub-bulk whose apps and component run just that (tiered compilation off, as
+    /// the images are built), with empty queues and <paramref name="replicas"/> replicas per app, each ready for a
+    /// burst; the <paramref name="specific"/> answers
     /// come first (the fake answers with the first that matches). The load tool's stand-in records 9 of 10 orders
     /// stored in 41.2 s, and Application Insights holds the same.</summary>
     public static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null, int replicas = 1)
@@ -29,6 +30,7 @@ internal static class AzureBurstRun
 
         azure.Respond("app-insights query", "41.5 9 2026-11-20T10:01:11.500Z")
             .Respond("Messaging__Model", "pubsub-bulk")
+            .Respond("DOTNET_TieredCompilation", "0")
             .Respond("dapr-component show", "distributor receiver-express receiver-standard")
             .Respond("activeMessageCount", "0\t0");
         var record = System.Text.Json.JsonSerializer.Serialize(new

@@ -66,7 +66,8 @@ public sealed class AzureBurstStartTests
 
         Assert.True(exitCode == 0, output);
         Assert.Contains(
-            "start: cold; replicas at the scheduled instant: distributor=3 receiver-express=3 receiver-standard=3; " +
+            "start: cold; tiered compilation: off; replicas at the scheduled instant: distributor=3 " +
+            "receiver-express=3 receiver-standard=3; " +
             "at the end: distributor=3 receiver-express=3 receiver-standard=3", output, StringComparison.Ordinal);
         // Read at the instant and at the end: twice per app.
         Assert.Equal(6,
@@ -89,11 +90,32 @@ public sealed class AzureBurstStartTests
         Assert.True(first == 0 && second == 0, firstOutput + secondOutput);
         // The burst that started with 4 replicas per app is no comparison for one that started with 1.
         Assert.Contains(
-            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant): 0,",
+            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant, tiered " +
+            "compilation off): 0,",
             firstOutput, StringComparison.Ordinal);
         Assert.Contains(
-            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant): 1,",
+            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant, tiered " +
+            "compilation off): 1,",
             secondOutput, StringComparison.Ordinal);
         Assert.Equal(4, File.ReadAllLines(history).Length);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Bursts_of_apps_run_with_tiered_compilation_are_compared_only_with_bursts_that_ran_the_same()
+    {
+        using var azure = Deployed();
+        Assert.Equal(0, Burst(azure, "--start", "warm").ExitCode);
+        using var tiered = Deployed(specific: a => a.Respond("DOTNET_TieredCompilation", "1"));
+        var history = Path.Combine(tiered.Folder, "azure-bursts-fake.tsv");
+        File.Copy(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"), history);
+
+        var (first, firstOutput) = Burst(tiered, "--start", "warm");
+        var (second, secondOutput) = Burst(tiered, "--start", "warm");
+
+        Assert.True(first == 0 && second == 0, firstOutput + secondOutput);
+        Assert.Contains("tiered compilation: on;", firstOutput, StringComparison.Ordinal);
+        Assert.Contains("tiered compilation on): 0,", firstOutput, StringComparison.Ordinal);
+        Assert.Contains("tiered compilation on): 1,", secondOutput, StringComparison.Ordinal);
+        Assert.Equal(["off", "on", "on"], File.ReadAllLines(history).Skip(1).Select(l => l.Split('\t')[^1]));
     }
 }

@@ -14,29 +14,48 @@ public sealed class BurstHistoryTests : IDisposable
     [Fact]
     public async Task A_new_history_starts_with_its_header_and_holds_no_comparable_burst()
     {
-        var alike = await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "cold", One, default);
+        var alike = await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "cold", One, "off", default);
 
         Assert.Equal(0, alike);
         Assert.Equal([BurstHistory.Header], await File.ReadAllLinesAsync(History));
     }
 
     [Fact]
-    public async Task Only_earlier_bursts_of_the_same_model_start_and_replicas_at_the_instant_compare()
+    public async Task Only_earlier_bursts_of_the_same_model_start_replicas_at_the_instant_and_compilation_compare()
     {
         const string four = "distributor=4 receiver-express=4 receiver-standard=4";
         Directory.CreateDirectory(Path.GetDirectoryName(History)!);
         await File.WriteAllLinesAsync(History,
         [
             BurstHistory.Header,
-            $"2026-11-20T10:00:30Z\tpubsub-bulk\twarm\t{One}\t{One}\t1.00\t150\t0.000100",
-            $"2026-11-20T10:10:30Z\tpubsub-bulk\twarm\t{four}\t{four}\t1.00\t150\t0.000100",
-            $"2026-11-20T10:20:30Z\tpubsub-bulk\tcold\t{One}\t{One}\t1.00\t150\t0.000100",
-            $"2026-11-20T10:30:30Z\tbindings\twarm\t{One}\t{One}\t1.00\t150\t0.000100",
-            $"2026-11-20T10:40:30Z\tpubsub-bulk\twarm\t{One}\t{One}\t-\t-\t-",
+            $"2026-11-20T10:00:30Z\tpubsub-bulk\twarm\t{One}\t{One}\t1.00\t150\t0.000100\toff",
+            $"2026-11-20T10:10:30Z\tpubsub-bulk\twarm\t{four}\t{four}\t1.00\t150\t0.000100\toff",
+            $"2026-11-20T10:20:30Z\tpubsub-bulk\tcold\t{One}\t{One}\t1.00\t150\t0.000100\toff",
+            $"2026-11-20T10:30:30Z\tbindings\twarm\t{One}\t{One}\t1.00\t150\t0.000100\toff",
+            $"2026-11-20T10:40:30Z\tpubsub-bulk\twarm\t{One}\t{One}\t-\t-\t-\toff",
+            $"2026-11-20T10:50:30Z\tpubsub-bulk\twarm\t{One}\t{One}\t0.50\t150\t0.000050\ton",
         ]);
 
-        Assert.Equal(2, await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", One, default));
-        Assert.Equal(6, (await File.ReadAllLinesAsync(History)).Length);
+        Assert.Equal(2, await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", One, "off", default));
+        Assert.Equal(1, await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", One, "on", default));
+        Assert.Equal(7, (await File.ReadAllLinesAsync(History)).Length);
+    }
+
+    [Fact]
+    public async Task A_history_from_before_compilation_was_kept_gets_the_new_header_and_its_bursts_compare_with_none()
+    {
+        const string before =
+            "scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\tcpu_seconds\tpeak_mib\tcost_usd";
+        var earlier = $"2026-11-20T10:00:30Z\tpubsub-bulk\twarm\t{One}\t{One}\t1.00\t150\t0.000100";
+        Directory.CreateDirectory(Path.GetDirectoryName(History)!);
+        await File.WriteAllLinesAsync(History, [before, earlier]);
+
+        Assert.Equal(0, await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", One, "off", default));
+        await BurstHistory.AppendAsync(History,
+            new BurstHistoryRow(null, "pubsub-bulk", "warm", One, One, ["-", "-", "-"], "off"), default);
+
+        Assert.Equal([BurstHistory.Header, earlier, $"-\tpubsub-bulk\twarm\t{One}\t{One}\t-\t-\t-\toff"],
+            await File.ReadAllLinesAsync(History));
     }
 
     [Theory]
@@ -46,9 +65,9 @@ public sealed class BurstHistoryTests : IDisposable
     {
         Directory.CreateDirectory(Path.GetDirectoryName(History)!);
         await File.WriteAllLinesAsync(History,
-            [BurstHistory.Header, $"2026-11-20T10:00:30Z\tpubsub-bulk\twarm\t{replicas}\t{One}\t-\t-\t-"]);
+            [BurstHistory.Header, $"2026-11-20T10:00:30Z\tpubsub-bulk\twarm\t{replicas}\t{One}\t-\t-\t-\toff"]);
 
-        Assert.Null(await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", replicas, default));
+        Assert.Null(await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", replicas, "off", default));
     }
 
     [Fact]
@@ -57,15 +76,15 @@ public sealed class BurstHistoryTests : IDisposable
         var instant = new ScheduledInstant(new DateTimeOffset(2026, 11, 20, 10, 0, 30, TimeSpan.Zero), 0);
 
         await BurstHistory.AppendAsync(History,
-            new BurstHistoryRow(instant, "pubsub-bulk", "cold", "", One, ["18.00", "170", "0.001800"]), default);
+            new BurstHistoryRow(instant, "pubsub-bulk", "cold", "", One, ["18.00", "170", "0.001800"], "on"), default);
         await BurstHistory.AppendAsync(History,
-            new BurstHistoryRow(null, "bindings", "warm", One, One, ["-", "-", "-"]), default);
+            new BurstHistoryRow(null, "bindings", "warm", One, One, ["-", "-", "-"], "off"), default);
 
         Assert.Equal(
         [
             BurstHistory.Header,
-            $"2026-11-20T10:00:30Z\tpubsub-bulk\tcold\t?\t{One}\t18.00\t170\t0.001800",
-            $"-\tbindings\twarm\t{One}\t{One}\t-\t-\t-",
+            $"2026-11-20T10:00:30Z\tpubsub-bulk\tcold\t?\t{One}\t18.00\t170\t0.001800\ton",
+            $"-\tbindings\twarm\t{One}\t{One}\t-\t-\t-\toff",
         ], await File.ReadAllLinesAsync(History));
     }
 

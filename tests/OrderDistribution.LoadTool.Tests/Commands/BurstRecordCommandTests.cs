@@ -65,7 +65,7 @@ public sealed class BurstRecordCommandTests : IDisposable
     {
         var history = Path.Combine(_folder, "azure-bursts-dev.tsv");
         string[] args = ["burst-record", "history", "--history", history, "--model", "pubsub-bulk", "--start",
-            "as given", "--replicas-at-instant"];
+            "as given", "--tiered-compilation", "on", "--replicas-at-instant"];
 
         var known = new Cli();
         Assert.Equal(ExitCodes.Done, await known.RunAsync([.. args, "distributor=1"]));
@@ -73,8 +73,8 @@ public sealed class BurstRecordCommandTests : IDisposable
         Assert.Equal(ExitCodes.Done, await unknown.RunAsync([.. args, ""]));
 
         Assert.Equal(
-            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant): 0, " +
-            $"in {history}\n", known.Output);
+            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant, tiered " +
+            $"compilation on): 0, in {history}\n", known.Output);
         Assert.Equal(
             "comparable earlier bursts: unknown (the replicas at the instant were not read); compare this burst with " +
             "none\n", unknown.Output);
@@ -90,11 +90,27 @@ public sealed class BurstRecordCommandTests : IDisposable
 
         var (exit, output) = await RunAsync(
             $"append --history {history} --model pubsub-single --start warm --replicas-at-instant distributor=2 " +
-            $"--replicas-at-end distributor=3 --costs {costs}");
+            $"--replicas-at-end distributor=3 --costs {costs} --tiered-compilation off");
 
         Assert.True(exit == ExitCodes.Done, output);
-        Assert.Equal("2026-11-20T10:00:30Z\tpubsub-single\twarm\tdistributor=2\tdistributor=3\t18.00\t170\t0.001800",
+        Assert.Equal(
+            "2026-11-20T10:00:30Z\tpubsub-single\twarm\tdistributor=2\tdistributor=3\t18.00\t170\t0.001800\toff",
             (await File.ReadAllLinesAsync(history))[^1]);
+    }
+
+    [Fact]
+    public async Task Tiered_compilation_other_than_on_off_or_mixed_is_refused_in_one_line_naming_what_it_takes()
+    {
+        var history = Path.Combine(_folder, "azure-bursts-dev.tsv");
+
+        var (exit, output) = await RunAsync(
+            $"history --history {history} --model pubsub-bulk --start warm --replicas-at-instant distributor=1 " +
+            "--tiered-compilation 1");
+
+        Assert.Equal(ExitCodes.BadInput, exit);
+        var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("on, off or mixed", line, StringComparison.Ordinal);
+        Assert.False(File.Exists(history));
     }
 
     [Theory]
