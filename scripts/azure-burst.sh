@@ -30,7 +30,9 @@
 # Then, from Azure Monitor's metrics over the same window (scripts/lib/azure-cost.sh), each app's CPU-seconds,
 # peak memory and replica-minutes, the burst's cost at Container Apps prices (ACA_PRICE_VCPU_SECOND,
 # ACA_PRICE_GIB_SECOND, USD) and whether each app's scaler added replicas while its queue held
-# messages (or the system log's line why not); the history keeps CPU-seconds, peak MiB and cost.
+# messages (or the system log's line why not); the history keeps CPU-seconds, peak MiB and cost. Then what the
+# trio's telemetry and containers' lines put into Log Analytics over the window (scripts/kql/telemetry-volume.kql),
+# items and MB per table, priced at LOG_ANALYTICS_PRICE_GB; not with --telemetry-wait 0.
 # --render-only writes the component and prints its folder, without running anything.
 # --dead-letters-only prints each queue's dead-letter count now, without a burst.
 # --drain-only waits for the queues to drain (active and scheduled messages), then prints the counts.
@@ -191,6 +193,11 @@ if [[ -n "$scheduled_at" && -n "$load_tool_log" ]]; then
 fi
 # After the telemetry wait: Azure Monitor's metrics arrive minutes behind too.
 report_cost_and_scaling "$window_start" "$window_end" "$count" "$burst_costs" || true
+if [[ "$telemetry_wait" -gt 0 ]]; then
+  report_telemetry "$window_start" "$window_end" "$count" || true
+else
+  echo "telemetry, Log Analytics: not queried (--telemetry-wait 0)"
+fi
 order_load burst-record append "${record[@]}" --history "$history" --model "$model" --start "$start" \
   --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --costs "$burst_costs" \
   --tiered-compilation "$tiered_compilation" ||

@@ -17,6 +17,12 @@ const appInsightsCommon =
   'cloud_RoleName:string, cloud_RoleInstance:string, appId:string, appName:string, iKey:string, ' +
   'sdkVersion:string, itemId:string, itemCount:int';
 
+// What every Log Analytics table has, hidden from `*` but billed by: whether and how much it bills.
+const billing = '_IsBillable:bool, _BilledSize:real';
+// Application Insights' tables as the workspace holds them (AppRequests, ...): the columns the queries read.
+const workspaceAppInsights = `(TimeGenerated:datetime, AppRoleName:string, AppRoleInstance:string, Type:string, ` +
+  `Properties:dynamic, ${billing})`;
+
 // Application Insights (as `az monitor app-insights query` sees it) and Log Analytics tables.
 const tables = {
   requests: `(timestamp:datetime, id:string, source:string, name:string, url:string, success:bool, ` +
@@ -29,7 +35,11 @@ const tables = {
     'Computer:string, RawData:string, ContainerAppName_s:string, ContainerGroupId_g:string, ' +
     'ContainerGroupName_s:string, ContainerId_s:string, ContainerImage_s:string, ContainerName_s:string, ' +
     'EnvironmentName_s:string, Log_s:string, RevisionName_s:string, Stream_s:string, _timestamp_d:real, ' +
-    'Type:string, _ResourceId:string)',
+    `Type:string, _ResourceId:string, ${billing})`,
+  ContainerAppSystemLogs_CL: '(TimeGenerated:datetime, ContainerAppName_s:string, RevisionName_s:string, ' +
+    `Log_s:string, Reason_s:string, Type_s:string, Type:string, ${billing})`,
+  ...Object.fromEntries(['AppRequests', 'AppDependencies', 'AppEvents', 'AppTraces', 'AppExceptions', 'AppMetrics',
+    'AppPerformanceCounters'].map(name => [name, workspaceAppInsights])),
 };
 
 function loadKusto() {

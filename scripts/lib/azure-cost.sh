@@ -66,3 +66,23 @@ report_cost_and_scaling() { # START END ORDERS COSTS
   order_load burst-record cost-total --costs "$4" --count "$3" --prices "$prices" || failed=1
   return "$failed"
 }
+
+# What the burst's telemetry and the containers' lines cost in Log Analytics: scripts/kql/telemetry-volume.kql over
+# the window, priced per GB ingested. Prints a line. Status 1 when az or order-load failed.
+report_telemetry() { # START END ORDERS
+  local rows line
+  if [[ -z "${LOG_ANALYTICS_WORKSPACE_ID:-}" ]]; then
+    echo "telemetry, Log Analytics: not read (no LOG_ANALYTICS_WORKSPACE_ID in the azd environment: run azd provision)"
+    return 1
+  fi
+  if ! rows="$(az monitor log-analytics query --subscription "$subscription" --workspace "$LOG_ANALYTICS_WORKSPACE_ID" \
+    --analytics-query "$(cat "$ROOT/scripts/kql/telemetry-volume.kql")" --timespan "$1/$2" \
+    --query "[].[Table, Items, BilledBytes]" -o tsv 2>"$az_error")"; then
+    echo "telemetry, Log Analytics: az could not query it: $(grep -m1 . "$az_error" || echo 'no error text')"; return 1
+  fi
+  if ! line="$(order_load burst-record telemetry-cost --volume "$rows" --count "$3" \
+    --prices "$ROOT/container-apps-prices.env" 2>&1)"; then
+    echo "telemetry, Log Analytics: ${line%%$'\n'*}"; return 1
+  fi
+  echo "$line"
+}

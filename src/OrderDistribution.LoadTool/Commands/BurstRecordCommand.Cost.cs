@@ -7,8 +7,9 @@ using static OrderDistribution.LoadTool.Commands.CommonOptions;
 namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
-/// <c>burst-record app-cost</c> and <c>cost-total</c>: what a burst cost in Azure, from the metrics the script read
-/// with az, priced as the local report prices (the environment over container-apps-prices.env).
+/// <c>burst-record app-cost</c>, <c>cost-total</c> and <c>telemetry-cost</c>: what a burst cost in Azure, from the
+/// metrics and the telemetry volume the script read with az, priced as the local report prices (the environment over
+/// container-apps-prices.env).
 /// </summary>
 internal static partial class BurstRecordCommand
 {
@@ -51,6 +52,23 @@ internal static partial class BurstRecordCommand
 
     private static readonly Option<double[]> WorkingSetBytes = Metric("--working-set-bytes",
         "The app's WorkingSetBytes maxima over the burst's window");
+
+    private static readonly Option<TelemetryVolume> Volume = VolumeOption();
+
+    private static Command TelemetryCostCommand(IAnsiConsole console) =>
+        new Command("telemetry-cost", "What the burst's telemetry and logs cost in Log Analytics: items and billed " +
+                                      "bytes per table, per order, priced per GB ingested.")
+        {
+            Volume, Count, Prices,
+        }.Runs((result, _) =>
+        {
+            var file = result.GetValue(Prices)!;
+            var price = LogAnalyticsPrice.Load(Environment.GetEnvironmentVariable, file)
+                        ?? throw new InvalidDataException(
+                            $"No Log Analytics price: set LOG_ANALYTICS_PRICE_GB in the environment or in {file}");
+            return Task.FromResult(Print(console,
+                result.GetValue(Volume)!.Line(result.GetValue(Count), price.PerGb, price.Currency)));
+        });
 
     private static Command AppCostCommand(IAnsiConsole console) =>
         new Command("app-cost", "An app's line: CPU-seconds used, peak memory, and its replica-minutes priced at " +
@@ -99,6 +117,30 @@ internal static partial class BurstRecordCommand
 
     private static string Price(double perSecond) =>
         perSecond.ToString("0.###############", CultureInfo.InvariantCulture);
+
+    /// <summary>The telemetry query's rows as az prints them (-o tsv); anything else is refused.</summary>
+    private static Option<TelemetryVolume> VolumeOption()
+    {
+        var option = new Option<TelemetryVolume>("--volume")
+        {
+            Description = "scripts/kql/telemetry-volume.kql's rows for the burst's window as az prints them (-o " +
+                          "tsv): a table's name, its items and billed bytes, tab-separated, one table a line.",
+            Required = true,
+            Arity = ArgumentArity.ExactlyOne,
+        };
+        option.CustomParser = result =>
+        {
+            if (TelemetryVolume.Parse(result.Tokens is [{ Value: var text }] ? text : "") is { } volume)
+            {
+                return volume;
+            }
+
+            result.AddError("--volume takes the query's rows: a table's name, its items and its billed bytes, " +
+                            "tab-separated, one table a line.");
+            return new TelemetryVolume([]);
+        };
+        return option;
+    }
 
     /// <summary>Metric values as az prints them (-o tsv), one per line; a value that is no number is refused.</summary>
     private static Option<double[]> Metric(string name, string description)

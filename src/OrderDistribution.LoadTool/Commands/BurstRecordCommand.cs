@@ -98,6 +98,7 @@ internal static partial class BurstRecordCommand
             }.Writes(History).Runs(async (result, ct) => Print(console, await ComparableAsync(result, ct))),
             AppCostCommand(console),
             CostTotalCommand(console),
+            TelemetryCostCommand(console),
             new Command("append", "Append the burst's row to the history: its instant, model, start, replicas at " +
                                   "the instant and at the end, cost (the apps' in --costs added) and tiered " +
                                   "compilation.")

@@ -15,12 +15,10 @@ public sealed record ContainerAppsPrices(double VcpuSecond, double GibSecond, st
     /// <summary>The prices, or null when neither the environment nor the file gives both.</summary>
     public static ContainerAppsPrices? Load(Func<string, string?> environment, string? file)
     {
-        var settings = file is not null && File.Exists(file) ? Parse(File.ReadAllLines(file)) : [];
-        string? Setting(string key) =>
-            environment(key) is { Length: > 0 } value ? value : settings.GetValueOrDefault(key);
-        return Number(Setting("ACA_PRICE_VCPU_SECOND")) is { } vcpu
-            && Number(Setting("ACA_PRICE_GIB_SECOND")) is { } gib
-            ? new ContainerAppsPrices(vcpu, gib, Setting("ACA_PRICE_CURRENCY") ?? "USD")
+        var setting = Settings(environment, file);
+        return Number(setting("ACA_PRICE_VCPU_SECOND")) is { } vcpu
+            && Number(setting("ACA_PRICE_GIB_SECOND")) is { } gib
+            ? new ContainerAppsPrices(vcpu, gib, setting("ACA_PRICE_CURRENCY") ?? "USD")
             : null;
     }
 
@@ -43,6 +41,18 @@ public sealed record ContainerAppsPrices(double VcpuSecond, double GibSecond, st
         return null;
     }
 
+    /// <summary>The prices file's settings, each overridden by the environment's when that is set.</summary>
+    public static Func<string, string?> Settings(Func<string, string?> environment, string? file)
+    {
+        var settings = file is not null && File.Exists(file) ? Parse(File.ReadAllLines(file)) : [];
+        return key => environment(key) is { Length: > 0 } value ? value : settings.GetValueOrDefault(key);
+    }
+
+    /// <returns>A price: a number of at least 0, or null.</returns>
+    public static double? Number(string? text) =>
+        double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
+            && value >= 0 ? value : null;
+
     /// <summary>KEY=VALUE lines as a shell sources them; comments and blank lines skipped, quotes taken off.</summary>
     private static Dictionary<string, string> Parse(IEnumerable<string> lines) =>
         lines.Select(l => l.Trim())
@@ -50,8 +60,4 @@ public sealed record ContainerAppsPrices(double VcpuSecond, double GibSecond, st
             .Select(l => (Key: l[..l.IndexOf('=')].Trim(), Value: l[(l.IndexOf('=') + 1)..].Trim().Trim('"', '\'')))
             .GroupBy(p => p.Key, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Last().Value, StringComparer.Ordinal);
-
-    private static double? Number(string? text) =>
-        double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
-            && value >= 0 ? value : null;
 }

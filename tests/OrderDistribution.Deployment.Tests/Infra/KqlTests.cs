@@ -16,7 +16,8 @@ public class KqlTests
     public void The_measurement_queries_are_all_there()
     {
         var names = KqlFiles().Select(Path.GetFileNameWithoutExtension).ToList();
-        Assert.Equal(["cycle-time", "lock-lost", "publish-errors", "requests-per-5s", "retry-drop"], names);
+        Assert.Equal(["cycle-time", "lock-lost", "publish-errors", "requests-per-5s", "retry-drop", "telemetry-volume"],
+            names);
     }
 
     [Fact]

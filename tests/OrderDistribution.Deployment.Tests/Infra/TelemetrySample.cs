@@ -41,36 +41,64 @@ internal static partial class TelemetrySample
 
         for (var i = 0; i < lines.Count; i++)
         {
+            if (lines[i].StartsWith("union ", StringComparison.Ordinal))
+            {
+                // Its tables on the lines below it, separated by commas, up to its first step.
+                var first = i + 1;
+                while (first < lines.Count && !lines[first].StartsWith('|'))
+                {
+                    first++;
+                }
+
+                var tables = lines[(i + 1)..first].SelectMany(l => l.Split(',', StringSplitOptions.RemoveEmptyEntries
+                    | StringSplitOptions.TrimEntries)).ToList();
+                Assert.All(tables, t => Assert.Matches(@"^\w+$", t));
+                foreach (var table in tables.Where(t => Sample.Value[t] is not null))
+                {
+                    yield return (table, Kept(table, lines, first, lists));
+                }
+
+                i = first - 1;
+                continue;
+            }
+
             var start = TableStartRegex().Match(lines[i]);
             if (!start.Success || Sample.Value[start.Groups["table"].Value] is null)
             {
                 continue;
             }
 
-            var table = start.Groups["table"].Value;
-            var aliases = new Dictionary<string, string>(StringComparer.Ordinal);
-            IEnumerable<JsonObject> kept = Rows(table);
-            for (var j = i + 1; j < lines.Count && lines[j].StartsWith('|'); j++)
-            {
-                var step = lines[j][1..].Trim();
-                if (Regex.IsMatch(step, @"^(summarize|join|union|project|order|render|top|take)\b"))
-                {
-                    break;
-                }
+            var name = start.Groups["table"].Value;
+            yield return (name, Kept(name, lines, i + 1, lists));
+        }
+    }
 
-                if (ExtendAliasRegex().Match(step) is { Success: true } alias)
-                {
-                    aliases[alias.Groups["alias"].Value] = alias.Groups["column"].Value;
-                }
-                else if (step.StartsWith("where ", StringComparison.Ordinal))
-                {
-                    var alternatives = step["where ".Length..].Split(" or ");
-                    kept = kept.Where(row => alternatives.Any(a => Holds(row, a.Trim(), lists, aliases))).ToList();
-                }
+    /// <summary>The sample rows of <paramref name="table"/> that the pipeline's filters from line
+    /// <paramref name="first"/> keep.</summary>
+    private static int Kept(string table, List<string> lines, int first, Dictionary<string, HashSet<string>> lists)
+    {
+        var aliases = new Dictionary<string, string>(StringComparer.Ordinal);
+        IEnumerable<JsonObject> kept = Rows(table);
+        for (var j = first; j < lines.Count && lines[j].StartsWith('|'); j++)
+        {
+            var step = lines[j][1..].Trim();
+            if (Regex.IsMatch(step, @"^(summarize|join|union|project|order|render|top|take)\b"))
+            {
+                break;
             }
 
-            yield return (table, kept.Count());
+            if (ExtendAliasRegex().Match(step) is { Success: true } alias)
+            {
+                aliases[alias.Groups["alias"].Value] = alias.Groups["column"].Value;
+            }
+            else if (step.StartsWith("where ", StringComparison.Ordinal))
+            {
+                var alternatives = step["where ".Length..].Split(" or ");
+                kept = kept.Where(row => alternatives.Any(a => Holds(row, a.Trim(), lists, aliases))).ToList();
+            }
         }
+
+        return kept.Count();
     }
 
     private static bool Holds(JsonObject row, string filter, Dictionary<string, HashSet<string>> lists,

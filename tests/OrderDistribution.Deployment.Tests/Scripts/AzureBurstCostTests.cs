@@ -1,9 +1,11 @@
+using System.Text.RegularExpressions;
 using static OrderDistribution.Deployment.Tests.AzureBurstRun;
 
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
-/// scripts/azure-burst.sh after a burst: each app's CPU, memory and cost, and whether its scaler acted.
+/// scripts/azure-burst.sh after a burst: each app's CPU, memory and cost, whether its scaler acted, and what its
+/// telemetry cost in Log Analytics.
 /// </summary>
 public sealed class AzureBurstCostTests
 {
@@ -78,5 +80,40 @@ public sealed class AzureBurstCostTests
             "scaler, receiver-express: stayed at 1 replica while q-order-express held up to 9700 messages: " +
             "2026-11-20T10:00:41Z KEDAScalerFailed: failed to get queue length: unauthorized, identity lacks Manage",
             output, StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void After_a_burst_its_telemetry_in_log_analytics_is_counted_over_the_window_and_priced_per_gb()
+    {
+        using var azure = Deployed();
+
+        var (exitCode, output) = BurstWith(azure, ["LOG_ANALYTICS_PRICE_GB=2"], "--start", "warm");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains(
+            "telemetry, Log Analytics: 30 items, 0.02 MB billed (AppRequests 20 items, 0.02 MB; AppEvents 10 items, " +
+            "0.01 MB); 3.00 items per order; 0.000044 USD at LOG_ANALYTICS_PRICE_GB=2 USD", output,
+            StringComparison.Ordinal);
+        // The workspace the deployment made, the query in scripts/kql, over the window the other queries get.
+        var query = Assert.Single(azure.Calls,
+            call => call.StartsWith("monitor log-analytics query", StringComparison.Ordinal));
+        Assert.Contains("--workspace ws-fake", query, StringComparison.Ordinal);
+        Assert.Contains("summarize Items = count(), BilledBytes = sum(_BilledSize) by Table", query,
+            StringComparison.Ordinal);
+        var window = Regex.Match(output, @"query-kql\.sh --start (?<start>\S+) --end (?<end>\S+) ");
+        Assert.Contains($"--timespan {window.Groups["start"].Value}/{window.Groups["end"].Value}", query,
+            StringComparison.Ordinal);
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Without_waiting_for_telemetry_its_volume_is_not_queried_and_the_report_says_so()
+    {
+        using var azure = Deployed();
+
+        var (exitCode, output) = Burst(azure, "--telemetry-wait", "0");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("telemetry, Log Analytics: not queried (--telemetry-wait 0)", output, StringComparison.Ordinal);
+        Assert.DoesNotContain(azure.Calls, call => call.StartsWith("monitor log-analytics", StringComparison.Ordinal));
     }
 }

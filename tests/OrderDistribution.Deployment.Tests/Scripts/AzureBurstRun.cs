@@ -13,12 +13,13 @@ internal static class AzureBurstRun
     /// the images are built), with empty queues and <paramref name="replicas"/> replicas per app, each ready for a
     /// burst; the <paramref name="specific"/> answers
     /// come first (the fake answers with the first that matches). The load tool's stand-in records 9 of 10 orders
-    /// stored in 41.2 s, and Application Insights holds the same.</summary>
+    /// stored in 41.2 s, Application Insights holds the same, and Log Analytics 30 items of telemetry.</summary>
     public static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null, int replicas = 1)
     {
         var azure = new FakeAzure()
             .SetAzdValue("AZURE_CONTAINER_APPS_ENVIRONMENT_NAME", "cae-fake")
-            .SetAzdValue("MESSAGING_MODEL", "pubsub-bulk");
+            .SetAzdValue("MESSAGING_MODEL", "pubsub-bulk")
+            .SetAzdValue("LOG_ANALYTICS_WORKSPACE_ID", "ws-fake");
         // Answers about readiness (scripts/wait-ready.sh) first: a specific one given for them wins.
         specific?.Invoke(azure);
         WaitReadyTests.Ready(azure);
@@ -32,7 +33,8 @@ internal static class AzureBurstRun
             .Respond("Messaging__Model", "pubsub-bulk")
             .Respond("DOTNET_TieredCompilation", "0")
             .Respond("dapr-component show", "distributor receiver-express receiver-standard")
-            .Respond("activeMessageCount", "0\t0");
+            .Respond("activeMessageCount", "0\t0")
+            .Respond("[].[Table, Items, BilledBytes]", "AppRequests\t20\t16000\nAppEvents\t10\t6000");
         var record = System.Text.Json.JsonSerializer.Serialize(new
         {
             ScheduledAt = new DateTimeOffset(2026, 11, 20, 10, 0, 30, TimeSpan.Zero),

@@ -131,6 +131,9 @@ public sealed class OptionTests
         var t when t == typeof(DateTimeOffset) => ["abc", "1.5", "99999999999999"],
         // Metric values as az prints them, one a line.
         var t when t == typeof(double[]) => ["abc", "250000000\nNone", "-1"],
+        // The telemetry query's rows as az prints them: table, items, billed bytes.
+        var t when t == typeof(OrderDistribution.LoadTool.Costs.TelemetryVolume) =>
+            ["AppRequests\t20000", "AppRequests\tmany\t1"],
         // Replica counts read with az: "app=count ...".
         _ when option.Name is "--replicas-at-instant" or "--replicas-at-end" => ["distributor", "distributor=many"],
         // A URL that is none, or an empty path or connection string.
