@@ -35,6 +35,7 @@ public static class ServiceDefaultsExtensions
         // Reads the ApplicationInsights section: adaptive sampling is off there, so the cycle time queries
         // see the first and the last request.
         builder.Services.AddApplicationInsightsTelemetry();
+        builder.Services.AddApplicationInsightsTelemetryProcessor<FailedDependenciesOnly>();
         // In Azure, Application Insights takes Entra ID only (infra/modules/monitoring.bicep): the SDK signs in as the
         // app's own identity, which holds Monitoring Metrics Publisher there.
         if (builder.Configuration[ManagedIdentityClientIdKey] is { Length: > 0 } clientId)

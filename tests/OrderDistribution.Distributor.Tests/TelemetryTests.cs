@@ -22,4 +22,15 @@ public sealed class TelemetryTests
 
         Assert.Equal(expected, request.Context.Cloud.RoleName);
     }
+
+    [Fact]
+    public void Successful_calls_to_the_sidecar_are_not_sent_as_dependencies_and_failed_ones_are()
+    {
+        using var app = new DistributorFactory();
+
+        var processors = app.Services.GetRequiredService<TelemetryConfiguration>().DefaultTelemetrySink
+            .TelemetryProcessors;
+
+        Assert.Contains(processors, p => p is OrderDistribution.ServiceDefaults.FailedDependenciesOnly);
+    }
 }
