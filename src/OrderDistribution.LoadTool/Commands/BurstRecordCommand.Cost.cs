@@ -23,8 +23,9 @@ internal static partial class BurstRecordCommand
 
     private static readonly Option<string> Prices = new Option<string>("--prices")
     {
-        Description = "The prices when the environment sets no ACA_PRICE_VCPU_SECOND and ACA_PRICE_GIB_SECOND " +
-                      $"(default: the nearest {ContainerAppsPrices.FileName} above this folder).",
+        Description = "The prices the environment does not set (ACA_PRICE_VCPU_SECOND, ACA_PRICE_GIB_SECOND, " +
+                      "LOG_ANALYTICS_PRICE_GB; default: the nearest " + ContainerAppsPrices.FileName +
+                      " above this folder).",
         DefaultValueFactory = _ => ContainerAppsPrices.FindFile(Directory.GetCurrentDirectory())
                                    ?? ContainerAppsPrices.FileName,
     }.Text("a file's path");
