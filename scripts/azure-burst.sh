@@ -49,6 +49,8 @@ results="${AZURE_BURST_RESULTS:-$ROOT/results}"
 . "$ROOT/scripts/lib/azure-apps.sh"
 # shellcheck source=lib/load-tool.sh
 . "$ROOT/scripts/lib/load-tool.sh"
+# shellcheck source=lib/az-extensions.sh
+. "$ROOT/scripts/lib/az-extensions.sh"
 # shellcheck source=lib/burst-record.sh
 . "$ROOT/scripts/lib/burst-record.sh"
 # shellcheck source=lib/template.sh

@@ -79,12 +79,8 @@ if [[ -z "$subscription" ]]; then
   echo "no subscription: give --subscription or run azd provision (AZURE_SUBSCRIPTION_ID)" >&2; exit 2
 fi
 
-ensure_extension() {
-  if ! az extension show --name "$1" >/dev/null 2>&1; then
-    echo "installing the az extension $1 (az extension add --name $1)" >&2
-    az extension add --name "$1" --only-show-errors >&2
-  fi
-}
+# shellcheck source=lib/az-extensions.sh
+. "$ROOT/scripts/lib/az-extensions.sh"
 
 print_table() { # az output (JSON) on stdin
   if command -v jq >/dev/null 2>&1 && command -v column >/dev/null 2>&1; then

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by scripts/azure-burst.sh: what a burst cost and whether each app's scaler acted, from Azure Monitor's
 # metrics over the burst's window (one-minute grain, minutes behind real time). Needs the burst script's
-# subscription, AZURE_RESOURCE_GROUP, SERVICEBUS_NAMESPACE, az_error and an app=queue list in APP_QUEUES.
+# subscription, AZURE_RESOURCE_GROUP, SERVICEBUS_NAMESPACE, az_error and an app=queue list in APP_QUEUES, and
+# az-extensions.sh.
 #
 # What each app used and cost, and the burst's total, order-load burst-record works out and prices
 # (docs/load-tool.md, "burst-record"; docs/azure.md, "What a burst costs").
@@ -75,6 +76,7 @@ report_telemetry() { # START END ORDERS
     echo "telemetry, Log Analytics: not read (no LOG_ANALYTICS_WORKSPACE_ID in the azd environment: run azd provision)"
     return 1
   fi
+  ensure_extension log-analytics
   if ! rows="$(az monitor log-analytics query --subscription "$subscription" --workspace "$LOG_ANALYTICS_WORKSPACE_ID" \
     --analytics-query "$(cat "$ROOT/scripts/kql/telemetry-volume.kql")" --timespan "$1/$2" \
     --query "[].[Table, Items, BilledBytes]" -o tsv 2>"$az_error")"; then

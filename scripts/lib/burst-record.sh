@@ -2,7 +2,7 @@
 # shellcheck disable=SC2154 # subscription and az_error are the burst script's
 # What scripts/azure-burst.sh waits for and asks Azure about a burst; what it reads from the load tool's schedule
 # record, results log and the history of bursts, and the query window, order-load burst-record works out
-# (docs/load-tool.md, "burst-record"). Sourced after ROOT, azure-apps.sh and load-tool.sh.
+# (docs/load-tool.md, "burst-record"). Sourced after ROOT, azure-apps.sh, load-tool.sh and az-extensions.sh.
 
 # Waits for the load tool's schedule record (or for DONE to exist), then for its instant by this machine's
 # clock, and writes every app's replica count then to OUT. Runs beside the load tool.
@@ -35,6 +35,7 @@ compare_ends() { # INSTANT START END RECORD LOAD-TOOL-LOG TELEMETRY-WAIT
   if [[ $6 -eq 0 ]]; then
     echo "cycle end, cycle-time.kql (last OrdersStored event): not queried (--telemetry-wait 0)"; return 0
   fi
+  ensure_extension application-insights
   while :; do
     if ! row="$(query_end "$1" "$2" "$3")"; then
       echo "cycle end, cycle-time.kql (last OrdersStored event): az failed: $(grep -m1 . "$az_error" || echo 'no error text')"; return 0

@@ -116,4 +116,24 @@ public sealed class AzureBurstCostTests
         Assert.Contains("telemetry, Log Analytics: not queried (--telemetry-wait 0)", output, StringComparison.Ordinal);
         Assert.DoesNotContain(azure.Calls, call => call.StartsWith("monitor log-analytics", StringComparison.Ordinal));
     }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void On_a_fresh_az_the_burst_installs_the_extensions_its_queries_need_before_it_queries()
+    {
+        using var azure = Deployed(extensionsInstalled: false);
+
+        var (exitCode, output) = Burst(azure, "--start", "warm");
+
+        Assert.True(exitCode == 0, output);
+        foreach (var (extension, query) in new[]
+                 {
+                     ("application-insights", "monitor app-insights query"),
+                     ("log-analytics", "monitor log-analytics query"),
+                 })
+        {
+            var installed = azure.Calls.IndexOf($"extension add --name {extension} --only-show-errors");
+            Assert.True(installed >= 0, $"{extension} was not installed: {output}");
+            Assert.True(installed < azure.Calls.FindIndex(c => c.StartsWith(query, StringComparison.Ordinal)));
+        }
+    }
 }

@@ -14,9 +14,10 @@ internal static class AzureBurstRun
     /// burst; the <paramref name="specific"/> answers
     /// come first (the fake answers with the first that matches). The load tool's stand-in records 9 of 10 orders
     /// stored in 41.2 s, Application Insights holds the same, and Log Analytics 30 items of telemetry.</summary>
-    public static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null, int replicas = 1)
+    public static FakeAzure Deployed(double skewSeconds = 0.4, Action<FakeAzure>? specific = null, int replicas = 1,
+        bool extensionsInstalled = true)
     {
-        var azure = new FakeAzure()
+        var azure = new FakeAzure(extensionsInstalled)
             .SetAzdValue("AZURE_CONTAINER_APPS_ENVIRONMENT_NAME", "cae-fake")
             .SetAzdValue("MESSAGING_MODEL", "pubsub-bulk")
             .SetAzdValue("LOG_ANALYTICS_WORKSPACE_ID", "ws-fake");
