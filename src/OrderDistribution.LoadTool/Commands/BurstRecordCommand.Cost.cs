@@ -68,7 +68,7 @@ internal static partial class BurstRecordCommand
                         ?? throw new InvalidDataException(
                             $"No Log Analytics price: set LOG_ANALYTICS_PRICE_GB in the environment or in {file}");
             return Task.FromResult(Print(console,
-                result.GetValue(Volume)!.Line(result.GetValue(Count), price.PerGb, price.Currency)));
+                result.GetValue(Volume)!.Line(result.GetValue(Count), price)));
         });
 
     private static Command AppCostCommand(IAnsiConsole console) =>

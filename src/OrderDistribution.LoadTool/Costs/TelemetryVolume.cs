@@ -37,21 +37,20 @@ public sealed record TelemetryVolume(IReadOnlyList<TelemetryVolume.Table> Tables
         return new TelemetryVolume(tables.OrderByDescending(t => t.BilledBytes).ToList());
     }
 
-    public double Cost(double pricePerGb) => BilledBytes / 1e9 * pricePerGb;
-
     /// <summary>
-    /// One line: items and MB in all and per table, per order, and the cost at <paramref name="pricePerGb"/>.
+    /// One line: items and MB in all and per table, per order, and the cost at <paramref name="price"/>.
     /// </summary>
-    public string Line(int orders, double pricePerGb, string currency)
+    public string Line(int orders, LogAnalyticsPrice price)
     {
         var perTable = Tables.Count == 0
             ? "nothing ingested in the window"
             : string.Join("; ", Tables.Select(t => string.Create(CultureInfo.InvariantCulture,
                 $"{t.Name} {t.Items} items, {t.BilledBytes / 1e6:0.00} MB")));
         var perOrder = orders > 0 ? (double)Items / orders : 0;
+        var cost = BilledBytes / 1e9 * price.PerGb;
         return string.Create(CultureInfo.InvariantCulture,
             $"telemetry, Log Analytics: {Items} items, {BilledBytes / 1e6:0.00} MB billed ({perTable}); " +
-            $"{perOrder:0.00} items per order; {Cost(pricePerGb):F6} {currency} at " +
-            $"LOG_ANALYTICS_PRICE_GB={pricePerGb.ToString("0.####", CultureInfo.InvariantCulture)} {currency}");
+            $"{perOrder:0.00} items per order; {cost:F6} {price.Currency} at " +
+            $"LOG_ANALYTICS_PRICE_GB={price.PerGb.ToString("0.####", CultureInfo.InvariantCulture)} {price.Currency}");
     }
 }
