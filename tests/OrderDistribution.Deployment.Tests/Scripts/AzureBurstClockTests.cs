@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.RegularExpressions;
 using static OrderDistribution.Deployment.Tests.AzureBurstRun;
 
 namespace OrderDistribution.Deployment.Tests;
@@ -8,7 +7,7 @@ namespace OrderDistribution.Deployment.Tests;
 /// scripts/azure-burst.sh measuring in storage's time: the query window, and the load tool's end of the cycle beside
 /// the query's.
 /// </summary>
-public sealed partial class AzureBurstClockTests
+public sealed class AzureBurstClockTests
 {
     [RequiresProgramFact("bash", "apt-get install bash")]
     public void The_query_window_is_in_storages_time_widened_for_the_containers_clocks()
@@ -55,7 +54,4 @@ public sealed partial class AzureBurstClockTests
         Assert.Contains($"--results {Path.Combine(azure.Folder, "LOG.md")}", File.ReadAllText(LoadToolCall(azure)),
             StringComparison.Ordinal);
     }
-
-    [GeneratedRegex(@"query-kql\.sh --start (?<start>\S+) --end (?<end>\S+) --scheduled-at (?<scheduled>\S+) ")]
-    private static partial Regex WindowRegex();
 }

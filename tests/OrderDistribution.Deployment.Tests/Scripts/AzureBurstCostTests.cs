@@ -1,4 +1,3 @@
-using System.Text.RegularExpressions;
 using static OrderDistribution.Deployment.Tests.AzureBurstRun;
 
 namespace OrderDistribution.Deployment.Tests;
@@ -100,7 +99,8 @@ public sealed class AzureBurstCostTests
         Assert.Contains("--workspace ws-fake", query, StringComparison.Ordinal);
         Assert.Contains("summarize Items = count(), BilledBytes = sum(_BilledSize) by Table", query,
             StringComparison.Ordinal);
-        var window = Regex.Match(output, @"query-kql\.sh --start (?<start>\S+) --end (?<end>\S+) ");
+        var window = WindowRegex().Match(output);
+        Assert.True(window.Success, output);
         Assert.Contains($"--timespan {window.Groups["start"].Value}/{window.Groups["end"].Value}", query,
             StringComparison.Ordinal);
     }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.RegularExpressions;
 
 namespace OrderDistribution.Deployment.Tests;
 
@@ -7,7 +8,7 @@ namespace OrderDistribution.Deployment.Tests;
 /// records the load tool's arguments and writes the schedule record and results row the load tool would) and dotnet
 /// (order-load built beside the tests, for what the script asks it after the burst).
 /// </summary>
-internal static class AzureBurstRun
+internal static partial class AzureBurstRun
 {
     /// <summary>An azd environment on pubsub-bulk whose apps and component run just that (tiered compilation off, as
     /// the images are built), with empty queues and <paramref name="replicas"/> replicas per app, each ready for a
@@ -70,4 +71,8 @@ internal static class AzureBurstRun
         azure.Run("env",
             ["AZURE_BURST_RESULTS=" + azure.Folder, .. environment, "bash", "scripts/azure-burst.sh", "--count", "10",
             "--drain-timeout", "0", .. arguments]);
+
+    /// <summary>The query window and instant the script prints with the queries for the burst.</summary>
+    [GeneratedRegex(@"query-kql\.sh --start (?<start>\S+) --end (?<end>\S+) --scheduled-at (?<scheduled>\S+) ")]
+    public static partial Regex WindowRegex();
 }
