@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using Microsoft.ApplicationInsights;
+using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.Messaging;
 using OrderDistribution.TestSupport;
 using OrderDistribution.TrioHarness;
@@ -10,11 +12,13 @@ namespace OrderDistribution.Benchmarks;
 /// <c>app &lt;member&gt; &lt;sidecar&gt; &lt;storage&gt; &lt;model&gt; [--console]</c>, hosting only that app (<see
 /// cref="AppHost.StartAsync"/>, with the settings <see cref="EmulatedTrioOptions.AppOptions"/> gives each app of an
 /// emulated trio) on the app's own GC settings. It says where it listens, then answers each <c>stats</c> line on its
-/// standard input with its <see cref="AppStats"/>, and stops when its standard input closes.
+/// standard input with its <see cref="AppStats"/>, and stops when its standard input closes. Given a telemetry
+/// connection string it sends its telemetry there, and sends what it holds before each answer.
 /// </summary>
 public sealed class AppProcess : IAsyncDisposable
 {
     private const string ListeningPrefix = "listening ";
+    private const string TelemetryConnectionString = "APPLICATIONINSIGHTS_CONNECTION_STRING";
     private readonly Process _process;
     private readonly SemaphoreSlim _asking = new(1, 1);
 
@@ -30,7 +34,7 @@ public sealed class AppProcess : IAsyncDisposable
     public Uri Address { get; }
 
     public static async Task<AppProcess> StartAsync(string member, Uri sidecar, string storage, MessagingModel model,
-        TimeSpan timeout)
+        TimeSpan timeout, string? telemetry = null)
     {
         var start = new ProcessStartInfo(Environment.ProcessPath!)
         {
@@ -55,6 +59,7 @@ public sealed class AppProcess : IAsyncDisposable
 
         // The apps run on server GC (the web SDK's default, in their runtimeconfig.json); this benchmark does not.
         start.Environment["DOTNET_gcServer"] = "1";
+        start.Environment[TelemetryConnectionString] = telemetry;
         var process = Process.Start(start)
             ?? throw new InvalidOperationException($"could not start a process for {member}");
         try
@@ -95,6 +100,11 @@ public sealed class AppProcess : IAsyncDisposable
         {
             if (line == "stats")
             {
+                if (Environment.GetEnvironmentVariable(TelemetryConnectionString) is { Length: > 0 })
+                {
+                    await app.Services.GetRequiredService<TelemetryClient>().FlushAsync(default);
+                }
+
                 Console.WriteLine(AppStats.OfThisProcess(logs.PrintedLines()).ToLine());
             }
         }

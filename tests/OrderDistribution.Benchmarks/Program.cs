@@ -82,11 +82,12 @@ if (args is ["cold", .. var coldCount])
     return 0;
 }
 
-if (args is ["models", .. var modelCount])
+if (args is ["models", .. var modelArgs])
 {
+    var modelCount = modelArgs.Where(a => a != "--telemetry").ToList();
     await TrioBursts.MeasureModels(
-        OrderGenerator.Generate(modelCount.Length > 0 ? int.Parse(modelCount[0], CultureInfo.InvariantCulture) : 10_000,
-        seed: 1));
+        OrderGenerator.Generate(modelCount.Count > 0 ? int.Parse(modelCount[0], CultureInfo.InvariantCulture) : 10_000,
+        seed: 1), modelArgs.Contains("--telemetry"));
     return 0;
 }
 

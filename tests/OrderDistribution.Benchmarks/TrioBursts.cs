@@ -5,6 +5,7 @@ using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Messaging;
+using OrderDistribution.TrioHarness;
 
 namespace OrderDistribution.Benchmarks;
 
@@ -87,10 +88,13 @@ internal static class TrioBursts
     /// Each model's warm burst with each app in its own process, each model on a fresh on-disk Azurite: what each app
     /// spends per order (the CPU a real sidecar and broker add is not here) and the calls the apps make to the sidecar
     /// per order. A store that already holds the models before slows as it fills, and a receiver's CPU per order
-    /// follows the store's pace, so one store for all would charge the last model for the first ones' blobs.
+    /// follows the store's pace, so one store for all would charge the last model for the first ones' blobs. With
+    /// <paramref name="telemetry"/> the apps send their telemetry to a <see cref="TelemetryIngestion"/>, as in Azure:
+    /// their CPU includes it, and the line adds what they sent per order.
     /// </summary>
-    public static async Task MeasureModels(List<Order> orders)
+    public static async Task MeasureModels(List<Order> orders, bool telemetry)
     {
+        await using var ingestion = telemetry ? await TelemetryIngestion.StartAsync() : null;
         foreach (var model in new[] { MessagingModel.PubSubBulk, MessagingModel.PubSubSingle,
             MessagingModel.Bindings })
         {
@@ -98,21 +102,24 @@ internal static class TrioBursts
             await using (var azurite = await Azurite.StartAsync(data.FullName))
             {
                 await using var trio = await TrioProcesses.StartAsync(azurite.ConnectionString,
-                    TimeSpan.FromSeconds(60), model, recordRequests: true);
+                    TimeSpan.FromSeconds(60), model, recordRequests: true, ingestion?.ConnectionString);
                 trio.Schedule(BurstRounds.WithIdsOfTheirOwn(orders.Take(1_000), round: 1).Select(OrderJson.Serialize));
                 await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
                 var burst = BurstRounds.WithIdsOfTheirOwn(orders, round: 2);
                 var calls = trio.Sidecar.Requests.Count;
                 var before = await trio.StatsAsync();
+                var sentBefore = ingestion?.Received();
                 await MeasureProcesses($"{model.Text()} warm", trio, burst);
                 var spent = (await trio.StatsAsync()).Zip(before, (after, b) => after - b).ToList();
+                var sent = ingestion is null ? "" : "; telemetry per order " +
+                    TelemetryIngestion.PerOrder(ingestion.Received(), sentBefore!, burst.Count);
                 var perOrder = string.Join(", ",
                     trio.Apps.Zip(spent, (app, cost) => string.Create(CultureInfo.InvariantCulture,
                     $"{app.Member} {cost.Cpu.TotalMilliseconds / OrdersOf(app.Member, burst):0.00} ms")));
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"  {model.Text()}: CPU per order each app handled: {perOrder}; " +
                     $"calls to the sidecar per order " +
-                    $"{(trio.Sidecar.Requests.Count - calls) / (double)burst.Count:0.000}"));
+                    $"{(trio.Sidecar.Requests.Count - calls) / (double)burst.Count:0.000}{sent}"));
             }
 
             data.Delete(recursive: true);

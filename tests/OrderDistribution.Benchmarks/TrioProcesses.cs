@@ -35,8 +35,10 @@ public sealed class TrioProcesses : IAsyncDisposable
     /// <summary>Starts the three processes, and returns when each app has reported ready.</summary>
     /// <param name="recordRequests">The emulator keeps every request the apps make (<see
     /// cref="EmulatedSidecar.Requests"/>).</param>
-    public static async Task<TrioProcesses> StartAsync(
-        string storage, TimeSpan timeout, MessagingModel model = MessagingModel.PubSubBulk, bool recordRequests = false)
+    /// <param name="telemetry">Where the apps send their telemetry (<see cref="TelemetryIngestion"/>); none: they build
+    /// it and send nothing, as without a connection string.</param>
+    public static async Task<TrioProcesses> StartAsync(string storage, TimeSpan timeout,
+        MessagingModel model = MessagingModel.PubSubBulk, bool recordRequests = false, string? telemetry = null)
     {
         var sidecar = await EmulatedSidecar.StartAsync(new EmulatedSidecarOptions
         {
@@ -45,7 +47,7 @@ public sealed class TrioProcesses : IAsyncDisposable
         });
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var starting = AppHost.Members.Select(member =>
-            AppProcess.StartAsync(member, sidecar.Address, storage, model, timeout)).ToList();
+            AppProcess.StartAsync(member, sidecar.Address, storage, model, timeout, telemetry)).ToList();
         try
         {
             await Task.WhenAll(starting);
