@@ -20,6 +20,7 @@ public static class ReceiverExtensions
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<BlobOrderStore>());
         builder.Services.AddSingleton<StoredOrdersTelemetry>();
+        builder.Services.AddHostedService(provider => provider.GetRequiredService<StoredOrdersTelemetry>());
         builder.Services.AddSingleton<IOrderHandler, OrderWriter>();
         builder.Services.AddHostedService<ReceiverWarmUp>();
         return builder;

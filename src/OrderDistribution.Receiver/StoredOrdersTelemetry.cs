@@ -1,19 +1,27 @@
 using Microsoft.ApplicationInsights;
+using Microsoft.ApplicationInsights.DataContracts;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.Receiver;
 
 /// <summary>
-/// One telemetry event per request that stored orders, sent when its last order is stored: scripts/kql/cycle-time.kql
-/// ends the cycle at the last of them. A request ends later (the answer follows the stores), and it is
-/// answered 200 even when every entry is RETRY or DROP, so the requests alone end at the last answer, not the last
-/// store. Per request, not per order, and no log line.
+/// The receiver's "OrdersStored" telemetry event, which scripts/kql/cycle-time.kql ends the cycle at (the last of them)
+/// and counts the stored orders by (StoredCount). One event per second in which requests stored orders, stamped with
+/// the time the last of them was stored, not one per request: in single and bindings a request is an order, and an
+/// event per order was a quarter of what a burst sends (docs/benchmark.md, "Telemetry items and bytes per order").
+/// A request ends later than its stores and is answered 200 even when every entry is RETRY or DROP, so the requests
+/// alone would end the cycle at the last answer, not the last store. No log line.
 /// </summary>
-public sealed class StoredOrdersTelemetry(TelemetryClient client)
+public sealed class StoredOrdersTelemetry(TelemetryClient client, TimeProvider time) : BackgroundService
 {
     public const string EventName = "OrdersStored";
     public const string StoredCount = "StoredCount";
     public const string Model = "Model";
+
+    public static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
+
+    private readonly Lock _lock = new();
+    private readonly Dictionary<MessagingModel, (int Count, DateTimeOffset Last)> _pending = [];
 
     public void Stored(int count, MessagingModel model)
     {
@@ -22,9 +30,57 @@ public sealed class StoredOrdersTelemetry(TelemetryClient client)
             return;
         }
 
-        client.TrackEvent(
-            EventName,
-            new Dictionary<string, string> { [Model] = model.Text() },
-            new Dictionary<string, double> { [StoredCount] = count });
+        var now = time.GetUtcNow();
+        lock (_lock)
+        {
+            _pending[model] = (_pending.TryGetValue(model, out var pending) ? pending.Count + count : count, now);
+        }
+    }
+
+    /// <summary>Sends what was stored since the last call, an event per model; nothing when nothing was.</summary>
+    public void Send()
+    {
+        List<KeyValuePair<MessagingModel, (int Count, DateTimeOffset Last)>> sending;
+        lock (_lock)
+        {
+            if (_pending.Count == 0)
+            {
+                return;
+            }
+
+            sending = [.. _pending];
+            _pending.Clear();
+        }
+
+        foreach (var (model, (count, last)) in sending)
+        {
+            var stored = new EventTelemetry(EventName) { Timestamp = last };
+            stored.Properties[Model] = model.Text();
+            stored.Metrics[StoredCount] = count;
+            client.TrackEvent(stored);
+        }
+    }
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        using var timer = new PeriodicTimer(Interval, time);
+        try
+        {
+            while (await timer.WaitForNextTickAsync(stoppingToken))
+            {
+                Send();
+            }
+        }
+        catch (OperationCanceledException)
+        {
+            // Stopping: StopAsync sends the rest.
+        }
+    }
+
+    // Hosted services stop after the server has answered its last request, so this sends the last stores.
+    public override async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await base.StopAsync(cancellationToken);
+        Send();
     }
 }

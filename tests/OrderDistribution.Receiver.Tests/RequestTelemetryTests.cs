@@ -5,7 +5,7 @@ using Microsoft.Extensions.Options;
 namespace OrderDistribution.Receiver.Tests;
 
 /// <summary>
-/// What a receiver sends Application Insights per delivery: its request and its <c>OrdersStored</c> event (the cycle
+/// What a receiver sends Application Insights: its request per delivery and its <c>OrdersStored</c> events (the cycle
 /// time's queries read them), not one dependency per blob upload, which no query reads and which cost CPU and
 /// ingestion per order (docs/benchmark.md, "A receiver's CPU per order: precompiled code and telemetry").
 /// </summary>

@@ -2,6 +2,7 @@ using Microsoft.ApplicationInsights;
 using Microsoft.ApplicationInsights.Channel;
 using Microsoft.ApplicationInsights.DataContracts;
 using Microsoft.ApplicationInsights.Extensibility;
+using Microsoft.Extensions.Time.Testing;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
@@ -9,21 +10,25 @@ using OrderDistribution.Messaging.Inbound;
 namespace OrderDistribution.Receiver.Tests;
 
 /// <summary>
-/// What the receiver tells Application Insights it stored: the end of the cycle in scripts/kql/cycle-time.kql.
+/// What the receiver tells Application Insights it stored: the end of the cycle and the orders stored in
+/// scripts/kql/cycle-time.kql, an event per interval rather than per request.
 /// </summary>
-public sealed class StoredOrdersTelemetryTests
+public sealed class StoredOrdersTelemetryTests : IDisposable
 {
+    private readonly FakeTimeProvider _time = new(new DateTimeOffset(2026, 11, 27, 10, 0, 0, TimeSpan.Zero));
+    private readonly RecordingChannel _channel = new();
+
     [Fact]
-    public async Task A_request_sends_one_event_with_the_orders_it_stored_not_those_it_could_not()
+    public async Task A_request_counts_the_orders_it_stored_not_those_it_could_not()
     {
-        var channel = new RecordingChannel();
-        var writer = Writer(channel, failing: 17);
+        var telemetry = Telemetry();
         var orders = Enumerable.Range(1, 20).Select(i => Inbound(i)).ToList();
         var progress = new RequestProgress(orders.Count);
 
-        await writer.HandleAsync(orders, MessagingModel.PubSubBulk, progress, CancellationToken.None);
+        await Writer(telemetry, failing: 17).HandleAsync(orders, MessagingModel.PubSubBulk, progress, default);
+        telemetry.Send();
 
-        var stored = Assert.Single(channel.Items.OfType<EventTelemetry>());
+        var stored = Assert.Single(_channel.Events());
         Assert.Equal(StoredOrdersTelemetry.EventName, stored.Name);
         Assert.Equal(19, stored.Metrics[StoredOrdersTelemetry.StoredCount]);
         Assert.Equal("pubsub-bulk", stored.Properties[StoredOrdersTelemetry.Model]);
@@ -31,25 +36,99 @@ public sealed class StoredOrdersTelemetryTests
     }
 
     [Fact]
-    public async Task A_request_that_stored_nothing_sends_nothing_so_it_cannot_extend_the_cycle()
+    public async Task Requests_between_two_sends_make_one_event_stamped_when_the_last_of_them_stored()
     {
-        var channel = new RecordingChannel();
+        var telemetry = Telemetry();
+        var writer = Writer(telemetry, failing: 0);
+        var first = _time.GetUtcNow();
 
-        await Writer(channel, failing: 1)
-            .HandleAsync([Inbound(1)], MessagingModel.PubSubSingle, new RequestProgress(1), CancellationToken.None);
+        await writer.HandleAsync([Inbound(1)], MessagingModel.PubSubSingle, new RequestProgress(1), default);
+        _time.Advance(TimeSpan.FromMilliseconds(400));
+        await writer.HandleAsync([Inbound(2)], MessagingModel.PubSubSingle, new RequestProgress(1), default);
+        _time.Advance(TimeSpan.FromMilliseconds(300));
+        telemetry.Send();
+        telemetry.Send();
 
-        Assert.Empty(channel.Items);
+        var stored = Assert.Single(_channel.Events());
+        Assert.Equal(2, stored.Metrics[StoredOrdersTelemetry.StoredCount]);
+        Assert.Equal(first.AddMilliseconds(400), stored.Timestamp);
     }
 
-    private static OrderWriter Writer(RecordingChannel channel, long failing)
+    [Fact]
+    public async Task Orders_stored_under_two_models_are_counted_apart()
+    {
+        var telemetry = Telemetry();
+        var writer = Writer(telemetry, failing: 0);
+
+        await writer.HandleAsync([Inbound(1), Inbound(2)], MessagingModel.PubSubBulk, new RequestProgress(2), default);
+        await writer.HandleAsync([Inbound(3)], MessagingModel.Bindings, new RequestProgress(1), default);
+        telemetry.Send();
+
+        var counts = _channel.Events().ToDictionary(
+            e => e.Properties[StoredOrdersTelemetry.Model], e => e.Metrics[StoredOrdersTelemetry.StoredCount]);
+        Assert.Equal(new Dictionary<string, double> { ["pubsub-bulk"] = 2, ["bindings"] = 1 }, counts);
+    }
+
+    [Fact]
+    public async Task A_request_that_stored_nothing_sends_nothing_so_it_cannot_extend_the_cycle()
+    {
+        var telemetry = Telemetry();
+
+        await Writer(telemetry, failing: 1)
+            .HandleAsync([Inbound(1)], MessagingModel.PubSubSingle, new RequestProgress(1), default);
+        telemetry.Send();
+
+        Assert.Empty(_channel.Events());
+    }
+
+    [Fact]
+    public async Task Running_it_sends_what_was_stored_each_interval_and_the_rest_when_it_stops()
+    {
+        var telemetry = Telemetry();
+        var writer = Writer(telemetry, failing: 0);
+        await telemetry.StartAsync(default);
+
+        await writer.HandleAsync([Inbound(1), Inbound(2)], MessagingModel.PubSubBulk, new RequestProgress(2), default);
+        // The service makes its timer on a thread of its own: the clock moves until that timer has seen it move.
+        var first = await EventuallyAsync(() =>
+        {
+            _time.Advance(StoredOrdersTelemetry.Interval);
+            return _channel.Events() is [var only] ? only : null;
+        });
+        await writer.HandleAsync([Inbound(3)], MessagingModel.PubSubBulk, new RequestProgress(1), default);
+        await telemetry.StopAsync(default);
+
+        Assert.Equal(2, first.Metrics[StoredOrdersTelemetry.StoredCount]);
+        Assert.Equal([2.0, 1.0], _channel.Events().Select(e => e.Metrics[StoredOrdersTelemetry.StoredCount]));
+    }
+
+    private static async Task<T> EventuallyAsync<T>(Func<T?> read)
+        where T : class
+    {
+        using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        T? value;
+        while ((value = read()) is null)
+        {
+            await Task.Delay(10, deadline.Token);
+        }
+
+        return value;
+    }
+
+    public void Dispose() => _channel.Dispose();
+
+    private StoredOrdersTelemetry Telemetry()
     {
         var configuration = new TelemetryConfiguration
         {
             ConnectionString = "InstrumentationKey=00000000-0000-0000-0000-000000000001",
-            TelemetryChannel = channel,
+            TelemetryChannel = _channel,
         };
-        return new OrderWriter(new Store(failing), new StoredOrdersTelemetry(new TelemetryClient(configuration)));
+        return new StoredOrdersTelemetry(new TelemetryClient(configuration), _time);
     }
+
+    private static OrderWriter Writer(StoredOrdersTelemetry telemetry, long failing) =>
+        new(new Store(failing), telemetry);
 
     private static InboundOrder Inbound(long id) =>
         new($"entry-{id}", new Order { OrderId = id, OrderGuid = Guid.NewGuid(), Delivery = Delivery.Express });
@@ -62,7 +141,7 @@ public sealed class StoredOrdersTelemetryTests
 
     private sealed class RecordingChannel : ITelemetryChannel
     {
-        public List<ITelemetry> Items { get; } = [];
+        private readonly List<ITelemetry> _items = [];
 
         public bool? DeveloperMode { get; set; }
 
@@ -70,9 +149,17 @@ public sealed class StoredOrdersTelemetryTests
 
         public void Send(ITelemetry item)
         {
-            lock (Items)
+            lock (_items)
             {
-                Items.Add(item);
+                _items.Add(item);
+            }
+        }
+
+        public EventTelemetry[] Events()
+        {
+            lock (_items)
+            {
+                return [.. _items.OfType<EventTelemetry>()];
             }
         }
 
