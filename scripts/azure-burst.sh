@@ -32,7 +32,8 @@
 # ACA_PRICE_GIB_SECOND, USD) and whether each app's scaler added replicas while its queue held
 # messages (or the system log's line why not); the history keeps CPU-seconds, peak MiB and cost. Then what the
 # trio's telemetry and containers' lines put into Log Analytics over the window (scripts/kql/telemetry-volume.kql),
-# items and MB per table, priced at LOG_ANALYTICS_PRICE_GB; not with --telemetry-wait 0.
+# items and MB per table, priced at LOG_ANALYTICS_PRICE_GB (the history keeps MB and cost); not with
+# --telemetry-wait 0.
 # --render-only writes the component and prints its folder, without running anything.
 # --dead-letters-only prints each queue's dead-letter count now, without a burst.
 # --drain-only waits for the queues to drain (active and scheduled messages), then prints the counts.
@@ -100,6 +101,7 @@ model="${MESSAGING_MODEL:-pubsub-bulk}"
 
 az_error="$(mktemp)"
 burst_costs="$az_error.costs" # each app's share of the burst's cost (order-load burst-record app-cost)
+burst_telemetry="$az_error.telemetry" # the telemetry's MB billed and cost (order-load burst-record telemetry-cost)
 trap 'rm -f "$az_error" "$az_error".*' EXIT
 
 needs_management() {
@@ -196,13 +198,13 @@ fi
 # After the telemetry wait: Azure Monitor's metrics arrive minutes behind too.
 report_cost_and_scaling "$window_start" "$window_end" "$count" "$burst_costs" || true
 if [[ "$telemetry_wait" -gt 0 ]]; then
-  report_telemetry "$window_start" "$window_end" "$count" || true
+  report_telemetry "$window_start" "$window_end" "$count" "$burst_telemetry" || true
 else
   echo "telemetry, Log Analytics: not queried (--telemetry-wait 0)"
 fi
 order_load burst-record append "${record[@]}" --history "$history" --model "$model" --start "$start" \
   --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --costs "$burst_costs" \
-  --tiered-compilation "$tiered_compilation" ||
+  --tiered-compilation "$tiered_compilation" --telemetry "$burst_telemetry" ||
   status=$(( status == 0 ? 1 : status ))
 echo "the queries for this burst:" >&2
 echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2

@@ -69,8 +69,9 @@ report_cost_and_scaling() { # START END ORDERS COSTS
 }
 
 # What the burst's telemetry and the containers' lines cost in Log Analytics: scripts/kql/telemetry-volume.kql over
-# the window, priced per GB ingested. Prints a line. Status 1 when az or order-load failed.
-report_telemetry() { # START END ORDERS
+# the window, priced per GB ingested, the MB and cost kept in TELEMETRY for the history. Prints a line. Status 1 when
+# az or order-load failed.
+report_telemetry() { # START END ORDERS TELEMETRY
   local rows line
   if [[ -z "${LOG_ANALYTICS_WORKSPACE_ID:-}" ]]; then
     echo "telemetry, Log Analytics: not read (no LOG_ANALYTICS_WORKSPACE_ID in the azd environment: run azd provision)"
@@ -83,7 +84,7 @@ report_telemetry() { # START END ORDERS
     echo "telemetry, Log Analytics: az could not query it: $(grep -m1 . "$az_error" || echo 'no error text')"; return 1
   fi
   if ! line="$(order_load burst-record telemetry-cost --volume "$rows" --count "$3" \
-    --prices "$ROOT/container-apps-prices.env" 2>&1)"; then
+    --prices "$ROOT/container-apps-prices.env" --telemetry "$4" 2>&1)"; then
     echo "telemetry, Log Analytics: ${line%%$'\n'*}"; return 1
   fi
   echo "$line"

@@ -9,7 +9,7 @@ public static class BurstHistory
 {
     public const string Header =
         "scheduled_at\tmodel\tstart\treplicas_at_instant\treplicas_at_end\tcpu_seconds\tpeak_mib\tcost_usd" +
-        "\ttiered_compilation";
+        "\ttiered_compilation\ttelemetry_mb\ttelemetry_usd";
 
     private const int TieredCompilationColumn = 8;
 

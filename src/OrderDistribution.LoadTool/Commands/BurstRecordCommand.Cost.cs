@@ -56,19 +56,30 @@ internal static partial class BurstRecordCommand
 
     private static readonly Option<TelemetryVolume> Volume = VolumeOption();
 
+    private static readonly Option<string> Telemetry = new Option<string>("--telemetry")
+    {
+        Description = "The burst's telemetry cost, MB billed and cost tab-separated: telemetry-cost writes it, " +
+                      "append keeps it in the history (\"-\" without the file).",
+    }.Text("a file's path");
+
     private static Command TelemetryCostCommand(IAnsiConsole console) =>
         new Command("telemetry-cost", "What the burst's telemetry and logs cost in Log Analytics: items and billed " +
                                       "bytes per table, per order, priced per GB ingested.")
         {
-            Volume, Count, Prices,
-        }.Runs((result, _) =>
+            Volume, Count, Prices, Telemetry,
+        }.Writes(Telemetry).Runs(async (result, ct) =>
         {
             var file = result.GetValue(Prices)!;
             var price = LogAnalyticsPrice.Load(Environment.GetEnvironmentVariable, file)
                         ?? throw new InvalidDataException(
                             $"No Log Analytics price: set LOG_ANALYTICS_PRICE_GB in the environment or in {file}");
-            return Task.FromResult(Print(console,
-                result.GetValue(Volume)!.Line(result.GetValue(Count), price)));
+            var volume = result.GetValue(Volume)!;
+            if (result.GetValue(Telemetry) is { } path)
+            {
+                await volume.Cost(price).WriteAsync(path, ct);
+            }
+
+            return Print(console, volume.Line(result.GetValue(Count), price));
         });
 
     private static Command AppCostCommand(IAnsiConsole console) =>
@@ -104,6 +115,12 @@ internal static partial class BurstRecordCommand
     /// <summary>The burst's cost for the history: "-" for each when no app's cost was read.</summary>
     private static async Task<IReadOnlyList<string>> CostCellsAsync(ParseResult result, CancellationToken ct) =>
         await CostSharesAsync(result, ct) is { } shares ? CostShare.Total(shares).Cells() : ["-", "-", "-"];
+
+    /// <summary>The burst's telemetry cost for the history: "-" for each when it was not read.</summary>
+    private static async Task<IReadOnlyList<string>> TelemetryCellsAsync(ParseResult result, CancellationToken ct) =>
+        result.GetValue(Telemetry) is { } path && await TelemetryCost.ReadAsync(path, ct) is { } cost
+            ? cost.Cells()
+            : ["-", "-"];
 
     private static Task<IReadOnlyList<CostShare>?> CostSharesAsync(ParseResult result, CancellationToken ct) =>
         CostShare.ReadAllAsync(result.GetValue(Costs)!, ct);

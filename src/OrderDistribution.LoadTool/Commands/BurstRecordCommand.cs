@@ -100,16 +100,17 @@ internal static partial class BurstRecordCommand
             CostTotalCommand(console),
             TelemetryCostCommand(console),
             new Command("append", "Append the burst's row to the history: its instant, model, start, replicas at " +
-                                  "the instant and at the end, cost (the apps' in --costs added) and tiered " +
-                                  "compilation.")
+                                  "the instant and at the end, cost (the apps' in --costs added), tiered " +
+                                  "compilation and the telemetry's cost (--telemetry).")
             {
-                History, Model, Start, ReplicasAtInstant, ReplicasAtEnd, Costs, TieredCompilation,
+                History, Model, Start, ReplicasAtInstant, ReplicasAtEnd, Costs, TieredCompilation, Telemetry,
             }.Writes(History).Runs(async (result, ct) =>
             {
                 await BurstHistory.AppendAsync(result.GetValue(History)!, new BurstHistoryRow(
                     await InstantAsync(result, ct), ModelOf(result).Text(), result.GetValue(Start)!,
                     result.GetValue(ReplicasAtInstant)!, result.GetValue(ReplicasAtEnd)!,
-                    await CostCellsAsync(result, ct), result.GetValue(TieredCompilation)!), ct);
+                    await CostCellsAsync(result, ct), result.GetValue(TieredCompilation)!,
+                    await TelemetryCellsAsync(result, ct)), ct);
                 return ExitCodes.Done;
             }),
         };

@@ -37,6 +37,8 @@ public sealed record TelemetryVolume(IReadOnlyList<TelemetryVolume.Table> Tables
         return new TelemetryVolume(tables.OrderByDescending(t => t.BilledBytes).ToList());
     }
 
+    public TelemetryCost Cost(LogAnalyticsPrice price) => new(BilledBytes / 1e6, BilledBytes / 1e9 * price.PerGb);
+
     /// <summary>
     /// One line: items and MB in all and per table, per order, and the cost at <paramref name="price"/>.
     /// </summary>
@@ -47,10 +49,9 @@ public sealed record TelemetryVolume(IReadOnlyList<TelemetryVolume.Table> Tables
             : string.Join("; ", Tables.Select(t => string.Create(CultureInfo.InvariantCulture,
                 $"{t.Name} {t.Items} items, {t.BilledBytes / 1e6:0.00} MB")));
         var perOrder = orders > 0 ? (double)Items / orders : 0;
-        var cost = BilledBytes / 1e9 * price.PerGb;
         return string.Create(CultureInfo.InvariantCulture,
             $"telemetry, Log Analytics: {Items} items, {BilledBytes / 1e6:0.00} MB billed ({perTable}); " +
-            $"{perOrder:0.00} items per order; {cost:F6} {price.Currency} at " +
+            $"{perOrder:0.00} items per order; {Cost(price).Cost:F6} {price.Currency} at " +
             $"LOG_ANALYTICS_PRICE_GB={price.PerGb.ToString("0.####", CultureInfo.InvariantCulture)} {price.Currency}");
     }
 }

@@ -32,7 +32,7 @@ public sealed class AzureBurstCostTests
             "burst cost at Container Apps consumption prices (ACA_PRICE_VCPU_SECOND=0.000024, " +
             "ACA_PRICE_GIB_SECOND=0.000003 USD): 0.001800 USD for 10 orders", output, StringComparison.Ordinal);
         var row = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))[^1].Split('\t');
-        Assert.Equal(["18.00", "170", "0.001800", "off"], row[^4..]);
+        Assert.Equal(["18.00", "170", "0.001800", "off"], row[^6..^2]);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -93,6 +93,8 @@ public sealed class AzureBurstCostTests
             "telemetry, Log Analytics: 30 items, 0.02 MB billed (AppRequests 20 items, 0.02 MB; AppEvents 10 items, " +
             "0.01 MB); 3.00 items per order; 0.000044 USD at LOG_ANALYTICS_PRICE_GB=2 USD", output,
             StringComparison.Ordinal);
+        var row = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))[^1].Split('\t');
+        Assert.Equal(["0.02", "0.000044"], row[^2..]);
         // The workspace the deployment made, the query in scripts/kql, over the window the other queries get.
         var query = Assert.Single(azure.Calls,
             call => call.StartsWith("monitor log-analytics query", StringComparison.Ordinal));
@@ -115,6 +117,8 @@ public sealed class AzureBurstCostTests
         Assert.True(exitCode == 0, output);
         Assert.Contains("telemetry, Log Analytics: not queried (--telemetry-wait 0)", output, StringComparison.Ordinal);
         Assert.DoesNotContain(azure.Calls, call => call.StartsWith("monitor log-analytics", StringComparison.Ordinal));
+        var row = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))[^1].Split('\t');
+        Assert.Equal(["-", "-"], row[^2..]);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]

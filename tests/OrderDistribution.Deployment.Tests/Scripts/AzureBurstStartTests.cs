@@ -116,6 +116,8 @@ public sealed class AzureBurstStartTests
         Assert.Contains("tiered compilation: on;", firstOutput, StringComparison.Ordinal);
         Assert.Contains("tiered compilation on): 0,", firstOutput, StringComparison.Ordinal);
         Assert.Contains("tiered compilation on): 1,", secondOutput, StringComparison.Ordinal);
-        Assert.Equal(["off", "on", "on"], File.ReadAllLines(history).Skip(1).Select(l => l.Split('\t')[^1]));
+        var rows = File.ReadAllLines(history).Select(l => l.Split('\t')).ToList();
+        var column = Array.IndexOf(rows[0], "tiered_compilation");
+        Assert.Equal(["off", "on", "on"], rows.Skip(1).Select(cells => cells[column]));
     }
 }

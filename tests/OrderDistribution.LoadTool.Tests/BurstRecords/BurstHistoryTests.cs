@@ -52,10 +52,22 @@ public sealed class BurstHistoryTests : IDisposable
 
         Assert.Equal(0, await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", One, "off", default));
         await BurstHistory.AppendAsync(History,
-            new BurstHistoryRow(null, "pubsub-bulk", "warm", One, One, ["-", "-", "-"], "off"), default);
+            new BurstHistoryRow(null, "pubsub-bulk", "warm", One, One, ["-", "-", "-"], "off", ["-", "-"]), default);
 
-        Assert.Equal([BurstHistory.Header, earlier, $"-\tpubsub-bulk\twarm\t{One}\t{One}\t-\t-\t-\toff"],
+        Assert.Equal([BurstHistory.Header, earlier, $"-\tpubsub-bulk\twarm\t{One}\t{One}\t-\t-\t-\toff\t-\t-"],
             await File.ReadAllLinesAsync(History));
+    }
+
+    [Fact]
+    public async Task A_history_from_before_the_telemetrys_cost_was_kept_gets_the_new_header_and_its_bursts_compare()
+    {
+        var before = BurstHistory.Header[..BurstHistory.Header.IndexOf("\ttelemetry_mb", StringComparison.Ordinal)];
+        var earlier = $"2026-11-20T10:00:30Z\tpubsub-bulk\twarm\t{One}\t{One}\t1.00\t150\t0.000100\toff";
+        Directory.CreateDirectory(Path.GetDirectoryName(History)!);
+        await File.WriteAllLinesAsync(History, [before, earlier]);
+
+        Assert.Equal(1, await BurstHistory.CountComparableAsync(History, "pubsub-bulk", "warm", One, "off", default));
+        Assert.Equal([BurstHistory.Header, earlier], await File.ReadAllLinesAsync(History));
     }
 
     [Theory]
@@ -76,15 +88,16 @@ public sealed class BurstHistoryTests : IDisposable
         var instant = new ScheduledInstant(new DateTimeOffset(2026, 11, 20, 10, 0, 30, TimeSpan.Zero), 0);
 
         await BurstHistory.AppendAsync(History,
-            new BurstHistoryRow(instant, "pubsub-bulk", "cold", "", One, ["18.00", "170", "0.001800"], "on"), default);
+            new BurstHistoryRow(instant, "pubsub-bulk", "cold", "", One, ["18.00", "170", "0.001800"], "on",
+                ["16.41", "0.037743"]), default);
         await BurstHistory.AppendAsync(History,
-            new BurstHistoryRow(null, "bindings", "warm", One, One, ["-", "-", "-"], "off"), default);
+            new BurstHistoryRow(null, "bindings", "warm", One, One, ["-", "-", "-"], "off", ["-", "-"]), default);
 
         Assert.Equal(
         [
             BurstHistory.Header,
-            $"2026-11-20T10:00:30Z\tpubsub-bulk\tcold\t?\t{One}\t18.00\t170\t0.001800\ton",
-            $"-\tbindings\twarm\t{One}\t{One}\t-\t-\t-\toff",
+            $"2026-11-20T10:00:30Z\tpubsub-bulk\tcold\t?\t{One}\t18.00\t170\t0.001800\ton\t16.41\t0.037743",
+            $"-\tbindings\twarm\t{One}\t{One}\t-\t-\t-\toff\t-\t-",
         ], await File.ReadAllLinesAsync(History));
     }
 

@@ -74,6 +74,29 @@ public sealed class TelemetryCostCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task The_history_keeps_the_telemetrys_mb_and_cost_and_marks_them_not_read_without_the_file()
+    {
+        await File.WriteAllTextAsync(Prices, "LOG_ANALYTICS_PRICE_GB=2.5\n");
+        var telemetry = Path.Combine(_folder, "telemetry.tsv");
+        var history = Path.Combine(_folder, "azure-bursts-dev.tsv");
+        string[] append = ["burst-record", "append", "--history", history, "--model", "pubsub-single", "--start",
+            "warm", "--replicas-at-instant", "distributor=1", "--replicas-at-end", "distributor=1", "--costs",
+            Path.Combine(_folder, "costs.tsv"), "--tiered-compilation", "off", "--telemetry", telemetry];
+
+        var (exit, _) = await RunAsync("--volume", "AppRequests\t20000\t16000000\nAppEvents\t20\t14000", "--count",
+            "10000", "--telemetry", telemetry);
+        Assert.Equal(ExitCodes.Done, exit);
+        Assert.Equal(ExitCodes.Done, await new Cli().RunAsync(append));
+        File.Delete(telemetry);
+        Assert.Equal(ExitCodes.Done, await new Cli().RunAsync(append));
+
+        // 16,014,000 bytes: 16.01 MB, at 2.5 USD a GB 0.040035 USD.
+        var rows = await File.ReadAllLinesAsync(history);
+        Assert.Equal(["16.01", "0.040035"], rows[^2].Split('\t')[^2..]);
+        Assert.Equal(["-", "-"], rows[^1].Split('\t')[^2..]);
+    }
+
+    [Fact]
     public async Task The_repositorys_prices_file_prices_log_analytics()
     {
         var file = OrderDistribution.LoadTool.Costs.ContainerAppsPrices.FindFile(AppContext.BaseDirectory);
