@@ -120,4 +120,20 @@ public sealed class AzureBurstStartTests
         var column = Array.IndexOf(rows[0], "tiered_compilation");
         Assert.Equal(["off", "on", "on"], rows.Skip(1).Select(cells => cells[column]));
     }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Apps_of_which_only_some_run_with_tiered_compilation_are_recorded_as_mixed()
+    {
+        using var azure = Deployed(specific: a => a.Respond(
+            "receiver-express--r1 --query properties.template.containers[0].env[?name=='DOTNET_TieredCompilation']",
+            "1"));
+
+        var (exitCode, output) = Burst(azure, "--start", "warm");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("tiered compilation: mixed;", output, StringComparison.Ordinal);
+        var rows = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))
+            .Select(l => l.Split('\t')).ToList();
+        Assert.Equal("mixed", rows[^1][Array.IndexOf(rows[0], "tiered_compilation")]);
+    }
 }

@@ -108,8 +108,8 @@ internal sealed class FakeAzure : IDisposable
     public (int ExitCode, string Output) Run(string program, params string[] arguments)
     {
         var cases = string.Concat(_answers.Select(a => a.ExitCode == 0
-            ? $"  *'{a.Match}'*) printf '%s\\n' '{a.Answer}' ;;\n"
-            : $"  *'{a.Match}'*) printf 'ERROR: %s\\n' '{a.Answer}' >&2; exit {a.ExitCode} ;;\n"));
+            ? $"  *'{Quoted(a.Match)}'*) printf '%s\\n' '{Quoted(a.Answer)}' ;;\n"
+            : $"  *'{Quoted(a.Match)}'*) printf 'ERROR: %s\\n' '{Quoted(a.Answer)}' >&2; exit {a.ExitCode} ;;\n"));
         Write("az", $$"""
             #!/bin/sh
             # One write per call: the burst script's replica sampler calls az beside the main line.
@@ -126,6 +126,9 @@ internal sealed class FakeAzure : IDisposable
             ? Repo.Run("env", [path, .. arguments])
             : Repo.Run("env", [path, program, .. arguments]);
     }
+
+    // Inside the fake's single quotes: a match may hold the quotes of a JMESPath query.
+    private static string Quoted(string text) => text.Replace("'", "'\\''", StringComparison.Ordinal);
 
     /// <summary>The fake's folder (removed with it).</summary>
     public string Folder => _dir;
