@@ -33,7 +33,10 @@ public sealed class StoredOrdersTelemetry(TelemetryClient client, TimeProvider t
         var now = time.GetUtcNow();
         lock (_lock)
         {
-            _pending[model] = (_pending.TryGetValue(model, out var pending) ? pending.Count + count : count, now);
+            // Two requests may take the lock in the other order than they read the clock: the later time stays.
+            _pending[model] = _pending.TryGetValue(model, out var pending)
+                ? (pending.Count + count, pending.Last > now ? pending.Last : now)
+                : (count, now);
         }
     }
 
