@@ -143,6 +143,12 @@ var bindingMaxActiveMessages = 2 * bindingConsumersPerQueue
 // and bindings run without it (0: no bound).
 var daprMaxConcurrency = messagingModel == 'pubsub-single' ? singleMaxConcurrentHandlers : 0
 
+// daprd writes a warning for every entry its app answers RETRY one at a time: through a storage outage
+// in pubsub-single, tens of thousands of lines per receiver's sidecar, each billed in Log Analytics
+// (ContainerAppConsoleLogs_CL). As the local run does (docs/local-run.md, "pubsub-single:
+// appMaxConcurrency"), that model's sidecars log errors only; the apps log each fault once.
+var daprLogLevel = messagingModel == 'pubsub-single' ? 'error' : 'info'
+
 // Dapr's Service Bus components wait up to maxConnectionRecoveryInSec (default 300 s) between
 // reconnects. On a first deployment the sidecars start before their role assignments apply, and
 // would then sit out minutes after the rights arrive; 30 s bounds that wait.
@@ -490,6 +496,7 @@ var distributorApp appSettings = {
   scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
   scaleQueueName: queueNames.ingress
   daprMaxConcurrency: daprMaxConcurrency
+  daprLogLevel: daprLogLevel
   env: appsEnv
 }
 
@@ -526,6 +533,7 @@ var receiverExpressApp appSettings = {
   scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
   scaleQueueName: queueNames.express
   daprMaxConcurrency: daprMaxConcurrency
+  daprLogLevel: daprLogLevel
   env: concat(appsEnv, [
     { name: 'INSTANCE', value: 'express' }
     { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }
@@ -564,6 +572,7 @@ var receiverStandardApp appSettings = {
   scaleCooldownPeriodSeconds: scaleCooldownPeriodSeconds
   scaleQueueName: queueNames.standard
   daprMaxConcurrency: daprMaxConcurrency
+  daprLogLevel: daprLogLevel
   env: concat(appsEnv, [
     { name: 'INSTANCE', value: 'standard' }
     { name: 'Storage__AccountUrl', value: storage.outputs.blobEndpoint }

@@ -111,6 +111,7 @@ resource containerApp 'Microsoft.App/containerApps@2026-07-01' = {
         // bulk subscriptions and input bindings while /health fails, and a stopped one may never
         // deliver again (docs/dapr-sidecar.md, "What the sidecar answers, and what it does on its own"). Backpressure is the apps' per-entry RETRY.
         ...(app.daprMaxConcurrency > 0 ? { maxConcurrency: app.daprMaxConcurrency } : {})
+        logLevel: app.daprLogLevel
       }
       registries: [
         {

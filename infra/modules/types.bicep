@@ -39,4 +39,6 @@ type appSettings = {
   env: environmentVariable[]
   @description('Deliveries the sidecar runs into the app at once (daprd --app-max-concurrency); 0: no bound')
   daprMaxConcurrency: int
+  @description('The sidecar\'s log level (daprd --log-level)')
+  daprLogLevel: 'info' | 'error'
 }

@@ -76,6 +76,7 @@ public class AppDeployTests
             ["scaleCooldownPeriodSeconds"] = 300,
             ["scaleQueueName"] = "q-order-ingress",
             ["daprMaxConcurrency"] = 0,
+            ["daprLogLevel"] = "info",
             ["env"] = new JsonArray(new JsonObject { ["name"] = "Messaging__Model", ["value"] = "pubsub-bulk" }),
         };
         var folder = Directory.CreateTempSubdirectory("app-deploy-").FullName;

@@ -124,4 +124,20 @@ public class ContainerAppTests
             Assert.All(other.ContainerApps, app => Assert.Null(app.Configuration["dapr"]!["maxConcurrency"]));
         }
     }
+
+    /// <summary>
+    /// daprd warns once per entry answered RETRY one at a time, each line billed in Log Analytics; the local run's
+    /// single model sets the same (DaprRunFileTests).
+    /// </summary>
+    [RequiresBicepFact]
+    public void Only_the_pubsub_single_models_sidecars_log_at_error_as_in_the_local_run()
+    {
+        foreach (var (model, level) in new[] { ("pubsub-single", "error"), ("pubsub-bulk", "info"),
+            ("bindings", "info") })
+        {
+            var apps = InfraSnapshot.Of(("messagingModel", model)).ContainerApps;
+            Assert.Equal(3, apps.Count);
+            Assert.All(apps, app => Assert.Equal(level, app.Configuration["dapr"]!["logLevel"]!.GetValue<string>()));
+        }
+    }
 }
