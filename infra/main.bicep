@@ -59,6 +59,14 @@ param bindingConsumersPerQueue int = 4
 @description('The apps recompile their hot code optimized as they run (DOTNET_TieredCompilation): cheaper per order once warm, dearer in the first burst after a start')
 param tieredCompilation bool = false
 
+// In single and bindings every order is a request in each app it passes, and those requests are
+// most of the telemetry Log Analytics bills a burst (docs/benchmark.md, "Telemetry items and bytes
+// per order"). Below 100 the apps send that share of their requests, each standing for the rest
+// (itemCount, which the queries weigh by); events, logs and failed calls are all sent.
+@description('Percent of the apps\' requests sent to Application Insights (Telemetry:RequestSamplingPercentage); 100: all')
+@allowed([100, 50, 25, 20, 10, 5, 2, 1])
+param requestSamplingPercentage int = 100
+
 @description('Service Bus tier. Standard: shared, throttled at about 1,000 credits/s per namespace (one per message operation), batches up to 256 KB. Premium: dedicated messaging units, batches up to 1 MB; the seed article\'s 27.8 s was measured on Premium.')
 @allowed([
   'Standard'
@@ -479,6 +487,7 @@ var appsEnv = [
   { name: 'Messaging__RequestDeadline', value: '00:00:${padLeft(string(requestDeadlineSeconds), 2, '0')}' }
   // Set either way, so that a revision's environment says how its apps run.
   { name: 'DOTNET_TieredCompilation', value: tieredCompilation ? '1' : '0' }
+  { name: 'Telemetry__RequestSamplingPercentage', value: string(requestSamplingPercentage) }
 ]
 
 var distributorApp appSettings = {

@@ -36,6 +36,8 @@ public static class ServiceDefaultsExtensions
         // see the first and the last request.
         builder.Services.AddApplicationInsightsTelemetry();
         builder.Services.AddApplicationInsightsTelemetryProcessor<FailedDependenciesOnly>();
+        builder.Services.AddSettings<TelemetryOptions>(TelemetryOptions.Section);
+        builder.Services.AddApplicationInsightsTelemetryProcessor<RequestSampling>();
         // In Azure, Application Insights takes Entra ID only (infra/modules/monitoring.bicep): the SDK signs in as the
         // app's own identity, which holds Monitoring Metrics Publisher there.
         if (builder.Configuration[ManagedIdentityClientIdKey] is { Length: > 0 } clientId)

@@ -40,7 +40,7 @@ public sealed class SettingsRefusalTests
     {
         var sections = RefusedSettings.SectionsOf(AppHost.Distributor).Select(s => s.Section).Order();
 
-        Assert.Equal(["Dapr", "Distributor", "Messaging", "Readiness"], sections);
+        Assert.Equal(["Dapr", "Distributor", "Messaging", "Readiness", "Telemetry"], sections);
     }
 
     [Fact]

@@ -1,6 +1,8 @@
 using Microsoft.ApplicationInsights.DataContracts;
 using Microsoft.ApplicationInsights.Extensibility;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.Distributor.Tests;
 
@@ -31,6 +33,19 @@ public sealed class TelemetryTests
         var processors = app.Services.GetRequiredService<TelemetryConfiguration>().DefaultTelemetrySink
             .TelemetryProcessors;
 
-        Assert.Contains(processors, p => p is OrderDistribution.ServiceDefaults.FailedDependenciesOnly);
+        Assert.Contains(processors, p => p is FailedDependenciesOnly);
+    }
+
+    [Fact]
+    public void The_share_of_requests_sent_is_the_apps_setting()
+    {
+        using var app = new DistributorFactory(("Telemetry:RequestSamplingPercentage", "10"));
+
+        var processors = app.Services.GetRequiredService<TelemetryConfiguration>().DefaultTelemetrySink
+            .TelemetryProcessors;
+
+        Assert.Contains(processors, p => p is RequestSampling);
+        var sampling = app.Services.GetRequiredService<IOptions<TelemetryOptions>>().Value;
+        Assert.Equal(10, sampling.RequestSamplingPercentage);
     }
 }

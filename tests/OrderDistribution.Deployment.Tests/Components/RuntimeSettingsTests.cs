@@ -46,4 +46,22 @@ public class RuntimeSettingsTests
         Assert.All(InfraSnapshot.Of(("tieredCompilation", true)).ContainerApps,
             app => Assert.Equal("1", app.Env["DOTNET_TieredCompilation"]));
     }
+
+    [RequiresBicepFact]
+    public void In_Azure_the_apps_send_every_request_unless_a_sampling_percentage_is_set()
+    {
+        Assert.Equal(100,
+            BicepCompiler.Main["parameters"]!["requestSamplingPercentage"]!["defaultValue"]!.GetValue<int>());
+        Assert.Equal(3, InfraSnapshot.Default.ContainerApps.Count);
+        Assert.All(InfraSnapshot.Default.ContainerApps,
+            app => Assert.Equal("100", app.Env["Telemetry__RequestSamplingPercentage"]));
+        Assert.All(InfraSnapshot.Of(("requestSamplingPercentage", 10)).ContainerApps,
+            app => Assert.Equal("10", app.Env["Telemetry__RequestSamplingPercentage"]));
+        // Each allowed value is one the apps take (TelemetryOptions: 100 divided by a whole number).
+        Assert.All(BicepCompiler.Main["parameters"]!["requestSamplingPercentage"]!["allowedValues"]!.AsArray(),
+            value => Assert.Empty(new OrderDistribution.ServiceDefaults.TelemetryOptions
+            {
+                RequestSamplingPercentage = value!.GetValue<int>(),
+            }.Validate(new System.ComponentModel.DataAnnotations.ValidationContext(new object()))));
+    }
 }

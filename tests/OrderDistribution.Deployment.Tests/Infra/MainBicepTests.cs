@@ -40,6 +40,7 @@ public class MainBicepTests
     [InlineData("serviceBusMessagingUnits", "${SERVICE_BUS_MESSAGING_UNITS=1}")]
     [InlineData("requestDeadlineSeconds", "${REQUEST_DEADLINE_SECONDS=10}")]
     [InlineData("tieredCompilation", "${TIERED_COMPILATION=false}")]
+    [InlineData("requestSamplingPercentage", "${REQUEST_SAMPLING_PERCENTAGE=100}")]
     public void Main_parameters_json_maps_the_azd_variables(string parameter, string value) =>
         Assert.Equal(value, MainParameters().GetValueOrDefault(parameter));
 
