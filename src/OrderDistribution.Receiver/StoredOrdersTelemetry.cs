@@ -8,7 +8,7 @@ namespace OrderDistribution.Receiver;
 /// The receiver's "OrdersStored" telemetry event, which scripts/kql/cycle-time.kql ends the cycle at (the last of them)
 /// and counts the stored orders by (StoredCount). One event per second in which requests stored orders, stamped with
 /// the time the last of them was stored, not one per request: in single and bindings a request is an order, and an
-/// event per order was a quarter of what a burst sends (docs/benchmark.md, "Telemetry items and bytes per order").
+/// event per order is billed per order (docs/benchmark.md, "Telemetry items and bytes per order").
 /// A request ends later than its stores and is answered 200 even when every entry is RETRY or DROP, so the requests
 /// alone would end the cycle at the last answer, not the last store. No log line.
 /// </summary>

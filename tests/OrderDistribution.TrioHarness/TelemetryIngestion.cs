@@ -10,7 +10,8 @@ namespace OrderDistribution.TrioHarness;
 /// <summary>
 /// A stand-in for Application Insights' ingestion endpoint on 127.0.0.1. Apps given its <see cref="ConnectionString"/>
 /// build, serialize, compress and send their telemetry as they do in Azure, so their CPU includes it; it counts what
-/// arrives by kind (the item's <c>baseType</c>: RequestData, EventData, ...), and the JSON bytes Log Analytics bills.
+/// arrives by kind (the item's <c>baseType</c>: RequestData, EventData, ...) and its JSON bytes, of which Log Analytics
+/// bills the columns it stores (docs/benchmark.md, "Telemetry items and bytes per order").
 /// </summary>
 public sealed class TelemetryIngestion : IAsyncDisposable
 {
