@@ -1,7 +1,4 @@
-using Microsoft.ApplicationInsights.Channel;
 using Microsoft.ApplicationInsights.Extensibility;
-using Microsoft.ApplicationInsights.WindowsServer.TelemetryChannel;
-using Microsoft.Extensions.Options;
 
 namespace OrderDistribution.ServiceDefaults;
 
@@ -9,17 +6,21 @@ namespace OrderDistribution.ServiceDefaults;
 /// Sends <see cref="TelemetryOptions.RequestSamplingPercentage"/> of the requests, chosen by operation as Application
 /// Insights' fixed-rate sampling chooses, and every other item (docs/azure.md, "What a burst costs").
 /// </summary>
-public sealed class RequestSampling : ITelemetryProcessor
+public static class RequestSampling
 {
-    private readonly ITelemetryProcessor _next;
-
-    public RequestSampling(ITelemetryProcessor next, IOptions<TelemetryOptions> options)
+    /// <summary>
+    /// Ends the processor chain with the sampling, as the SDK places its own: the standard metrics and live metrics
+    /// before it still see every request.
+    /// </summary>
+    public static void Use(TelemetryConfiguration configuration, double percentage)
     {
-        var percentage = options.Value.RequestSamplingPercentage;
-        _next = percentage < 100
-            ? new SamplingTelemetryProcessor(next) { SamplingPercentage = percentage, IncludedTypes = "Request" }
-            : next;
-    }
+        if (percentage >= 100)
+        {
+            return;
+        }
 
-    public void Process(ITelemetry item) => _next.Process(item);
+        var chain = configuration.DefaultTelemetrySink.TelemetryProcessorChainBuilder;
+        chain.UseSampling(percentage, includedTypes: "Request");
+        chain.Build();
+    }
 }

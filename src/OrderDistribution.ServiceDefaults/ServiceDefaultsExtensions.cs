@@ -10,6 +10,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 
 namespace OrderDistribution.ServiceDefaults;
 
@@ -37,7 +38,9 @@ public static class ServiceDefaultsExtensions
         builder.Services.AddApplicationInsightsTelemetry();
         builder.Services.AddApplicationInsightsTelemetryProcessor<FailedDependenciesOnly>();
         builder.Services.AddSettings<TelemetryOptions>(TelemetryOptions.Section);
-        builder.Services.AddApplicationInsightsTelemetryProcessor<RequestSampling>();
+        builder.Services.AddOptions<TelemetryConfiguration>().Configure<IOptions<TelemetryOptions>>(
+            (configuration, telemetry) =>
+                RequestSampling.Use(configuration, telemetry.Value.RequestSamplingPercentage));
         // In Azure, Application Insights takes Entra ID only (infra/modules/monitoring.bicep): the SDK signs in as the
         // app's own identity, which holds Monitoring Metrics Publisher there.
         if (builder.Configuration[ManagedIdentityClientIdKey] is { Length: > 0 } clientId)

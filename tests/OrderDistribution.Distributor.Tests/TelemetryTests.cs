@@ -1,7 +1,7 @@
 using Microsoft.ApplicationInsights.DataContracts;
 using Microsoft.ApplicationInsights.Extensibility;
+using Microsoft.ApplicationInsights.WindowsServer.TelemetryChannel;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Options;
 using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.Distributor.Tests;
@@ -44,8 +44,13 @@ public sealed class TelemetryTests
         var processors = app.Services.GetRequiredService<TelemetryConfiguration>().DefaultTelemetrySink
             .TelemetryProcessors;
 
-        Assert.Contains(processors, p => p is RequestSampling);
-        var sampling = app.Services.GetRequiredService<IOptions<TelemetryOptions>>().Value;
-        Assert.Equal(10, sampling.RequestSamplingPercentage);
+        // Last before sending, as the SDK's own sampling: the standard and live metrics count every request.
+        var names = processors.Select(p => p.GetType().Name).ToList();
+        var at = names.IndexOf(nameof(SamplingTelemetryProcessor));
+        var sampling = Assert.IsType<SamplingTelemetryProcessor>(processors[at]);
+        Assert.Equal(10, sampling.SamplingPercentage);
+        Assert.Equal("Request", sampling.IncludedTypes);
+        Assert.InRange(names.IndexOf("AutocollectedMetricsExtractor"), 0, at - 1);
+        Assert.InRange(names.IndexOf("QuickPulseTelemetryProcessor"), 0, at - 1);
     }
 }

@@ -1,8 +1,8 @@
 using System.ComponentModel.DataAnnotations;
+using Microsoft.ApplicationInsights;
 using Microsoft.ApplicationInsights.Channel;
 using Microsoft.ApplicationInsights.DataContracts;
 using Microsoft.ApplicationInsights.Extensibility;
-using Microsoft.Extensions.Options;
 
 namespace OrderDistribution.ServiceDefaults.Tests;
 
@@ -12,40 +12,40 @@ namespace OrderDistribution.ServiceDefaults.Tests;
 public sealed class RequestSamplingTests
 {
     [Fact]
-    public void By_default_every_request_is_sent_as_it_is()
+    public void At_a_hundred_percent_every_request_is_sent_as_it_is()
     {
-        var sent = new Sent();
-        var sampling = new RequestSampling(sent, Options.Create(new TelemetryOptions()));
-        var requests = Requests(100).ToList();
+        using var channel = new Sent();
+        var client = Client(channel, 100);
 
-        requests.ForEach(sampling.Process);
+        foreach (var request in Requests(100))
+        {
+            client.TrackRequest(request);
+        }
 
-        Assert.Equal(requests, sent.Items);
-        Assert.All(requests, r => Assert.Null(((ISupportSampling)r).SamplingPercentage));
+        Assert.Equal(100, channel.Items.Count);
+        Assert.All(channel.Items, r => Assert.Null(((ISupportSampling)r).SamplingPercentage));
     }
 
     [Fact]
     public void At_ten_percent_about_a_tenth_of_the_requests_is_sent_each_standing_for_ten_and_all_else_is_sent()
     {
-        var sent = new Sent();
-        var sampling = new RequestSampling(sent,
-            Options.Create(new TelemetryOptions { RequestSamplingPercentage = 10 }));
-        ITelemetry[] others =
-        [
-            new EventTelemetry("OrdersStored"), new TraceTelemetry("Dropped entry 7 from q-order-express: invalid"),
-            new DependencyTelemetry { Name = "POST /PublishEvent", Success = false },
-            new ExceptionTelemetry(new IOException("storage refused it")),
-        ];
+        using var channel = new Sent();
+        var client = Client(channel, 10);
 
-        foreach (var item in Requests(10_000).Concat(others))
+        foreach (var request in Requests(10_000))
         {
-            sampling.Process(item);
+            client.TrackRequest(request);
         }
 
-        var requests = sent.Items.OfType<RequestTelemetry>().ToList();
+        client.TrackEvent("OrdersStored");
+        client.TrackTrace("Dropped entry 7 from q-order-express: invalid");
+        client.TrackDependency(new DependencyTelemetry { Name = "POST /PublishEvent", Success = false });
+        client.TrackException(new IOException("storage refused it"));
+
+        var requests = channel.Items.OfType<RequestTelemetry>().ToList();
         Assert.InRange(requests.Count, 800, 1_200);
         Assert.All(requests, r => Assert.Equal(10, ((ISupportSampling)r).SamplingPercentage));
-        Assert.Equal(others, sent.Items.Where(i => i is not RequestTelemetry));
+        Assert.Equal(4, channel.Items.Count(i => i is not RequestTelemetry));
     }
 
     [Theory]
@@ -66,18 +66,41 @@ public sealed class RequestSamplingTests
             StringComparison.Ordinal));
     }
 
+    private static TelemetryClient Client(Sent channel, double percentage)
+    {
+        var configuration = new TelemetryConfiguration
+        {
+            ConnectionString = "InstrumentationKey=00000000-0000-0000-0000-000000000001",
+            TelemetryChannel = channel,
+        };
+        RequestSampling.Use(configuration, percentage);
+        return new TelemetryClient(configuration);
+    }
+
     // Each its own operation, as each delivery is: sampling chooses by operation.
-    private static IEnumerable<RequestTelemetry> Requests(int count) => Enumerable.Range(0, count).Select(i =>
+    private static IEnumerable<RequestTelemetry> Requests(int count) => Enumerable.Range(0, count).Select(_ =>
     {
         var request = new RequestTelemetry { Name = "POST /q-order-express", Success = true };
         request.Context.Operation.Id = $"{Guid.NewGuid():N}";
         return request;
     });
 
-    private sealed class Sent : ITelemetryProcessor
+    private sealed class Sent : ITelemetryChannel
     {
         public List<ITelemetry> Items { get; } = [];
 
-        public void Process(ITelemetry item) => Items.Add(item);
+        public bool? DeveloperMode { get; set; }
+
+        public string EndpointAddress { get; set; } = "";
+
+        public void Send(ITelemetry item) => Items.Add(item);
+
+        public void Flush()
+        {
+        }
+
+        public void Dispose()
+        {
+        }
     }
 }

@@ -94,7 +94,7 @@ public sealed class BurstRecordCommandTests : IDisposable
 
         Assert.True(exit == ExitCodes.Done, output);
         Assert.Equal(
-            "2026-11-20T10:00:30Z\tpubsub-single\twarm\tdistributor=2\tdistributor=3\t18.00\t170\t0.001800\toff",
+            "2026-11-20T10:00:30Z\tpubsub-single\twarm\tdistributor=2\tdistributor=3\t18.00\t170\t0.001800\toff\t-\t-",
             (await File.ReadAllLinesAsync(history))[^1]);
     }
 
