@@ -21,6 +21,8 @@ public sealed class SettingsRefusalTests
             // Where the sidecar is: the SDK's own variables, read at start.
             cases.Add("DAPR_HTTP_PORT", "http", "DAPR_HTTP_PORT");
             cases.Add("DAPR_GRPC_ENDPOINT", "ftp://127.0.0.1:50001", "DAPR_GRPC_ENDPOINT");
+            // A number, but not a share Application Insights samples at: the rule, not the conversion, refuses it.
+            cases.Add("Telemetry:RequestSamplingPercentage", "30", "Telemetry:RequestSamplingPercentage");
             return cases;
         }
     }
