@@ -33,8 +33,8 @@ public static class ServiceDefaultsExtensions
         var roleName = builder.Configuration["CONTAINER_APP_NAME"] is { Length: > 0 } containerApp
             ? containerApp
             : builder.Configuration["APP_ID"] is { Length: > 0 } appId ? appId : builder.Environment.ApplicationName;
-        // Reads the ApplicationInsights section: adaptive sampling is off there, so the cycle time queries
-        // see the first and the last request.
+        // Reads the ApplicationInsights section: adaptive sampling is off there, so the cycle time queries see
+        // every event and, unless Telemetry:RequestSamplingPercentage says otherwise, the first and the last request.
         builder.Services.AddApplicationInsightsTelemetry();
         builder.Services.AddApplicationInsightsTelemetryProcessor<FailedDependenciesOnly>();
         builder.Services.AddSettings<TelemetryOptions>(TelemetryOptions.Section);

@@ -49,9 +49,10 @@ public sealed record TelemetryVolume(IReadOnlyList<TelemetryVolume.Table> Tables
             : string.Join("; ", Tables.Select(t => string.Create(CultureInfo.InvariantCulture,
                 $"{t.Name} {t.Items} items, {t.BilledBytes / 1e6:0.00} MB")));
         var perOrder = orders > 0 ? (double)Items / orders : 0;
+        var cost = Cost(price);
         return string.Create(CultureInfo.InvariantCulture,
-            $"telemetry, Log Analytics: {Items} items, {BilledBytes / 1e6:0.00} MB billed ({perTable}); " +
-            $"{perOrder:0.00} items per order; {Cost(price).Cost:F6} {price.Currency} at " +
+            $"telemetry, Log Analytics: {Items} items, {cost.BilledMb:0.00} MB billed ({perTable}); " +
+            $"{perOrder:0.00} items per order; {cost.Cost:F6} {price.Currency} at " +
             $"LOG_ANALYTICS_PRICE_GB={price.PerGb.ToString("0.####", CultureInfo.InvariantCulture)} {price.Currency}");
     }
 }
