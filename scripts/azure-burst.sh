@@ -27,6 +27,9 @@
 # time is measured"). After the burst the script prints the load tool's end (its last
 # blob) beside scripts/kql/cycle-time.kql's end (the receivers' last OrdersStored event), waiting up to
 # --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
+# While it watches, the load tool reads each queue's active messages every second (Azure Resource Manager: your
+# Reader right on the namespace is enough) and keeps them beside its per-second series (.queues.csv), which
+# order-load report draws beside the orders stored.
 # Then, from Azure Monitor's metrics over the same window (scripts/lib/azure-cost.sh), each app's CPU-seconds,
 # peak memory and replica-minutes, the burst's cost at Container Apps prices (ACA_PRICE_VCPU_SECOND,
 # ACA_PRICE_GIB_SECOND, USD) and whether each app's scaler added replicas while its queue held
@@ -162,6 +165,7 @@ sampler=$!
 dapr run --app-id order-load --dapr-http-port 3599 --resources-path "$components" -- \
   dotnet "$load_tool_dll" run --target azure --count "$count" --model "$model" \
   --storage-account-url "$STORAGE_BLOB_ENDPOINT" --state "$schedule_record" \
+  --servicebus-namespace-id "$(servicebus_namespace_id)" \
   ${start_label[@]+"${start_label[@]}"} ${results_option[@]+"${results_option[@]}"} \
   ${budget[@]+"${budget[@]}"} ${args[@]+"${args[@]}"} || status=$?
 replicas_end="$(replica_counts)"

@@ -2,7 +2,7 @@
 # Sourced by scripts/azure-burst.sh: what a burst cost and whether each app's scaler acted, from Azure Monitor's
 # metrics over the burst's window (one-minute grain, minutes behind real time). Needs the burst script's
 # subscription, AZURE_RESOURCE_GROUP, SERVICEBUS_NAMESPACE, az_error and an app=queue list in APP_QUEUES, and
-# az-extensions.sh.
+# az-extensions.sh and azure-queues.sh.
 #
 # What each app used and cost, and the burst's total, order-load burst-record works out and prices
 # (docs/load-tool.md, "burst-record"; docs/azure.md, "What a burst costs").
@@ -27,7 +27,7 @@ metric_values() { # RESOURCE-ID METRIC AGGREGATION FILTER START END
 report_cost_and_scaling() { # START END ORDERS COSTS
   local app queue id cpu memory sizes used peak line failed=0 prices="$ROOT/container-apps-prices.env"
   local namespace_id most_replicas most_messages why
-  namespace_id="/subscriptions/$subscription/resourceGroups/$AZURE_RESOURCE_GROUP/providers/Microsoft.ServiceBus/namespaces/$SERVICEBUS_NAMESPACE"
+  namespace_id="$(servicebus_namespace_id)"
   : > "$4"
   for pair in $APP_QUEUES; do
     app="${pair%%=*}"; queue="${pair#*=}"

@@ -4,6 +4,12 @@
 # read access to the namespace). Sourced by scripts/azure-burst.sh; every call names its subscription.
 QUEUES="q-order-ingress q-order-express q-order-standard"
 
+# The namespace's resource id: its queues' metrics, and the load tool's reading of them during the burst.
+servicebus_namespace_id() {
+  printf '/subscriptions/%s/resourceGroups/%s/providers/Microsoft.ServiceBus/namespaces/%s\n' \
+    "$subscription" "$AZURE_RESOURCE_GROUP" "$SERVICEBUS_NAMESPACE"
+}
+
 # One queue's countDetails fields, tab-separated. Status 1, with az's first error line on stderr, when az fails.
 queue_counts() { # QUEUE FIELD...
   local queue="$1" fields

@@ -41,10 +41,11 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             await BurstSteps.GenerateAsync(console, settings.Spec, schedule.OrdersFile, burst, null, held);
             // Read back as the orders' ids and deliveries only: the orders themselves are streamed to the sidecar.
             var index = await OrderFile.ReadIndexAsync(schedule.OrdersFile, held);
-            // The burst's window, from scheduling to the end of the watch: the local run's processes and queues (none
-            // for a burst in Azure, even while a local run is up).
-            await using var measurement = await LocalRunMeasurement.StartAsync(
-                schedule.Target == ScheduleTarget.Azure ? "" : settings.Processes);
+            // The burst's window, from scheduling to the end of the watch: the local run's processes and queues, or
+            // for a burst in Azure its Service Bus queues (never a local run's, even while one is up).
+            await using var measurement = schedule.Target == ScheduleTarget.Azure
+                ? BurstMeasurement.InAzure(settings.ServiceBusNamespace)
+                : await BurstMeasurement.LocalAsync(settings.Processes);
             var scheduler = new BurstScheduler(console, schedule, store, configurePublishing);
             if (!await scheduler.ScheduleAsync(index, held))
             {
@@ -63,6 +64,17 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             var csv = await BurstResults.RecordAsync(
                 report, label, settings.Results, settings.Start, burst, lease.Holder.StartedAt, held, cost, queues);
             console.MarkupLineInterpolated($"Orders stored per second: {csv}");
+            if (queues is not null)
+            {
+                console.MarkupLineInterpolated(
+                    $"Orders waiting per queue and second: {Path.ChangeExtension(csv, QueueSeries.Suffix)}");
+            }
+
+            if (queues?.Fault is { } fault)
+            {
+                console.MarkupLineInterpolated($"[yellow]Queues: {fault}.[/]");
+            }
+
             return BurstSteps.ExitCode(console, report);
         }, ct);
     }

@@ -1,3 +1,4 @@
+using Azure.Core;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
@@ -9,10 +10,14 @@ namespace OrderDistribution.LoadTool.Bursts;
 /// </summary>
 /// <param name="Start">Cold or warm, as recorded in the results log; null: not recorded.</param>
 /// <param name="Processes">The folder naming a local run's processes and broker, measured over the burst.</param>
+/// <param name="ServiceBusNamespace">
+/// In Azure, the namespace whose queues are sampled over the burst; null: none.
+/// </param>
 public sealed record RunSettings(
     BurstSpec Spec,
     ScheduleSettings Schedule,
     WatchSettings Watch,
     string Results,
     BurstStart? Start,
-    string Processes);
+    string Processes,
+    ResourceIdentifier? ServiceBusNamespace = null);

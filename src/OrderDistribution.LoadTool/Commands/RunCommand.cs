@@ -1,7 +1,11 @@
 using System.CommandLine;
+using System.CommandLine.Parsing;
+using Azure.Core;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Bursts;
+using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Scheduling;
 using Spectre.Console;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;
 
@@ -19,6 +23,14 @@ internal static class RunCommand
         DefaultValueFactory = _ => Costs.LocalProcesses.DefaultFolder,
     }.Text("a folder's path");
 
+    private static readonly Option<ResourceIdentifier?> ServiceBusNamespace =
+        new Option<ResourceIdentifier?>("--servicebus-namespace-id")
+        {
+            Description = "Azure: the Service Bus namespace's resource id, whose queues' active messages are read " +
+                          "every second of the burst (Reader on it is enough; scripts/azure-burst.sh gives it).",
+        }.Takes("a Service Bus namespace's resource id (/subscriptions/<id>/resourceGroups/<group>/providers/" +
+                "Microsoft.ServiceBus/namespaces/<name>)", ServiceBusQueueDepths.NamespaceOf);
+
     private static readonly Option<BurstStart?> Start = new Option<BurstStart?>("--start")
     {
         Description = "cold: the first burst since the trio started; warm: a later one. Recorded in the results log " +
@@ -30,11 +42,42 @@ internal static class RunCommand
         {
             Count, Seed, InvalidRate, Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes,
             TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start, LeaseSeconds, Processes,
-        }.Writes(OrdersFile, State, Results).Runs((result, ct) =>
+            ServiceBusNamespace,
+        }.Writes(OrdersFile, State, Results).OnlyInAzure(ServiceBusNamespace).Runs((result, ct) =>
             new BurstRun(console, result.Store(), configurePublishing).RunAsync(
                 new RunSettings(result.Spec(), result.Schedule(), result.Watch(), result.GetValue(Results)!,
-                    StartOf(result), result.GetValue(Processes)!),
+                    StartOf(result), result.GetValue(Processes)!, result.GetValue(ServiceBusNamespace)),
                 ct));
+
+    /// <summary>
+    /// A local burst's queues are the local run's (--processes): an Azure namespace is refused (unless its own rule
+    /// refused it already: that error is the one the user sees).
+    /// </summary>
+    private static Command OnlyInAzure(this Command command, Option<ResourceIdentifier?> option)
+    {
+        command.Validators.Add(result =>
+        {
+            if (result.GetResult(option) is { Implicit: false } && result.GetValue(Target) != ScheduleTarget.Azure
+                && Readable(result, option))
+            {
+                result.AddError($"{option.Name} is for --target azure: a local burst's queues are read from " +
+                                "--processes.");
+            }
+        });
+        return command;
+    }
+
+    private static bool Readable(CommandResult result, Option<ResourceIdentifier?> option)
+    {
+        try
+        {
+            return result.GetValue(option) is not null;
+        }
+        catch (InvalidOperationException)
+        {
+            return false;
+        }
+    }
 
     /// <summary>
     /// --start, else none: in Azure each app keeps a replica between bursts (minReplicas 1), so a burst is cold only

@@ -4,7 +4,8 @@ namespace OrderDistribution.LoadTool.Costs;
 
 /// <summary>
 /// The orders waiting on each queue, once a second from the burst's scheduling: where the burst waits, beside the
-/// orders stored per second. A broker that does not answer leaves its second out; sampling never ends a burst.
+/// orders stored per second. A broker that does not answer leaves its second out, counted with the first reason it
+/// gave; sampling never ends a burst.
 /// </summary>
 public sealed class QueueSampler : IAsyncDisposable
 {
@@ -15,6 +16,9 @@ public sealed class QueueSampler : IAsyncDisposable
     private readonly CancellationTokenSource _stop = new();
     private readonly List<QueueSample> _samples = [];
     private readonly Task _sampling;
+    private int _ticks;
+    private int _missed;
+    private string? _firstFault;
 
     private QueueSampler(IQueueDepths depths, IReadOnlyList<string> queues)
     {
@@ -34,7 +38,10 @@ public sealed class QueueSampler : IAsyncDisposable
         await _sampling;
         lock (_samples)
         {
-            return new QueueSeries(Queues, [.. _samples]);
+            return new QueueSeries(Queues, [.. _samples])
+            {
+                Fault = _firstFault is null ? null : $"{_missed} of {_ticks} readings failed, the first: {_firstFault}",
+            };
         }
     }
 
@@ -51,12 +58,19 @@ public sealed class QueueSampler : IAsyncDisposable
                     var depths = await _depths.ReadAsync(_stop.Token);
                     lock (_samples)
                     {
+                        _ticks++;
                         _samples.Add(new QueueSample(second, depths));
                     }
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {
                     // The broker did not answer this second: left out.
+                    lock (_samples)
+                    {
+                        _ticks++;
+                        _missed++;
+                        _firstFault ??= FailureText.Reason(e);
+                    }
                 }
             }
             while (await timer.WaitForNextTickAsync(_stop.Token));

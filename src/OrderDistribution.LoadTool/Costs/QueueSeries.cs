@@ -14,6 +14,12 @@ public sealed record QueueSeries(IReadOnlyList<string> Queues, IReadOnlyList<Que
 {
     public const string Suffix = ".queues.csv";
 
+    /// <summary>
+    /// How many readings failed and why the first did, in words for one line; null when every one was read. Not
+    /// kept in the file.
+    /// </summary>
+    public string? Fault { get; init; }
+
     public string Csv()
     {
         var csv = new StringBuilder("second,").AppendJoin(',', Queues).Append('\n');

@@ -144,7 +144,8 @@ public sealed class ComparisonReport
         {
             text.Append("- orders waiting: per queue and second of each model's last run that kept them (Redis: each ");
             text.Append("stream's consumer group's lag plus pending; RabbitMQ: each queue's messages, ready and ");
-            text.Append("unacknowledged). A queue that fills late or drains last is where the burst waits.\n");
+            text.Append("unacknowledged; Service Bus: each queue's active messages). A queue that fills late or ");
+            text.Append("drains last is where the burst waits.\n");
         }
 
         text.Append(CultureInfo.InvariantCulture,

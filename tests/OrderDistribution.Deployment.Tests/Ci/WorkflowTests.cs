@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using YamlDotNet.RepresentationModel;
 
 namespace OrderDistribution.Deployment.Tests;
@@ -91,6 +92,26 @@ public sealed class WorkflowTests
         Assert.Contains(job.Sequence("steps").OfType<YamlMappingNode>(),
             s => s.Scalar("uses")?.StartsWith("azure/login@", StringComparison.Ordinal) == true);
         Assert.Contains("az ", Repo.Read("scripts/postprovision.sh"), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_azd_workflow_reads_the_deployed_queues_as_the_load_tool_does_after_the_deploy()
+    {
+        var workflow = Yaml.LoadMapping(Repo.Read(".github/workflows/azure-dev.yml"));
+        var job = Assert.IsType<YamlMappingNode>(Assert.Single(workflow.Mapping("jobs")!.Children).Value);
+        var runs = job.Sequence("steps").OfType<YamlMappingNode>().Select(s => s.Scalar("run") ?? "").ToList();
+        var read = Assert.Single(runs, r => r.Contains("ServiceBusQueueDepthsTests", StringComparison.Ordinal));
+        var filter = Regex.Match(read, "--filter \"FullyQualifiedName~ServiceBusQueueDepthsTests\\.(\\w+)\"");
+        var variable = Regex.Match(read, "export (\\w+)=\"/subscriptions/\\$AZURE_SUBSCRIPTION_ID/resourceGroups/" +
+            "\\$AZURE_RESOURCE_GROUP/providers/Microsoft.ServiceBus/namespaces/\\$SERVICEBUS_NAMESPACE\"");
+
+        Assert.True(runs.IndexOf(read) > runs.IndexOf("azd deploy --no-prompt"),
+            "the queues are read after the deploy");
+        Assert.True(filter.Success && variable.Success, read);
+        // The test the filter picks is the one that reads the variable the step sets.
+        var test = Repo.Read("tests/OrderDistribution.LoadTool.Tests/Costs/ServiceBusQueueDepthsTests.cs");
+        Assert.Contains($"public async Task {filter.Groups[1].Value}", test, StringComparison.Ordinal);
+        Assert.Contains($"\"{variable.Groups[1].Value}\"", test, StringComparison.Ordinal);
     }
 
     private static void SkipUnlessValidatorInstalled()

@@ -1,3 +1,6 @@
+using System.Text.RegularExpressions;
+using OrderDistribution.LoadTool.Costs;
+
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
@@ -55,6 +58,25 @@ public sealed class AzureBurstLoadToolTests
         Assert.Equal(
             DateTimeOffset.FromUnixTimeSeconds(1_795_000_000).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ",
             System.Globalization.CultureInfo.InvariantCulture), output.Trim());
+    }
+
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_has_the_load_tool_read_the_deployed_namespaces_queues_while_it_watches()
+    {
+        using var azure = AzureBurstRun.Deployed();
+
+        var (exitCode, output) = AzureBurstRun.Burst(azure);
+
+        Assert.True(exitCode == 0, output);
+        var call = File.ReadAllText(AzureBurstRun.LoadToolCall(azure));
+        var given = Regex.Match(call, "--servicebus-namespace-id (\\S+)");
+        Assert.True(given.Success, call);
+        // The id the load tool takes, of the namespace azd deployed into the subscription every az call names.
+        var id = ServiceBusQueueDepths.NamespaceOf(given.Groups[1].Value);
+        Assert.NotNull(id);
+        Assert.Equal(FakeAzure.Subscription, id.SubscriptionId);
+        Assert.Equal("rg-fake", id.ResourceGroupName);
+        Assert.Equal("sb-fake", id.Name);
     }
 
     /// <summary>The one component azure-burst.sh renders for the load tool's sidecar.</summary>

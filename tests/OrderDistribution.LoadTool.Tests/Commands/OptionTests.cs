@@ -11,6 +11,10 @@ namespace OrderDistribution.LoadTool.Tests.Commands;
 /// </summary>
 public sealed class OptionTests
 {
+    private const string Namespace =
+        "/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/rg/providers/Microsoft.ServiceBus/" +
+        "namespaces/sb";
+
     /// <summary>
     /// Every command (by its words: "burst-record window") with every option it takes (its own and the global ones),
     /// each with values it must refuse; a flag takes no value (a word after it is the next argument).
@@ -82,6 +86,18 @@ public sealed class OptionTests
     }
 
     [Fact]
+    public async Task A_service_bus_namespace_is_refused_for_a_local_burst_whose_queues_are_the_local_runs()
+    {
+        var cli = new Cli();
+
+        Assert.Equal(ExitCodes.BadInput, await cli.RunAsync("run", "--servicebus-namespace-id", Namespace));
+
+        Assert.StartsWith(
+            "--servicebus-namespace-id is for --target azure: a local burst's queues are read from --processes.",
+            Assert.Single(Lines(cli.Output)), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task An_unknown_command_is_named_first_and_alone()
     {
         var cli = new Cli();
@@ -134,6 +150,13 @@ public sealed class OptionTests
         // The telemetry query's rows as az prints them: table, items, billed bytes.
         var t when t == typeof(OrderDistribution.LoadTool.Costs.TelemetryVolume) =>
             ["AppRequests\t20000", "AppRequests\tmany\t1"],
+        // A Service Bus namespace's resource id: not one, one of its queues', another resource's.
+        var t when t == typeof(Azure.Core.ResourceIdentifier) =>
+        [
+            "abc", $"{Namespace}/queues/q-order-ingress",
+            "/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/rg/providers/Microsoft.Storage/" +
+            "storageAccounts/st",
+        ],
         // Replica counts read with az: "app=count ...".
         _ when option.Name is "--replicas-at-instant" or "--replicas-at-end" => ["distributor", "distributor=many"],
         // A URL that is none, or an empty path or connection string.

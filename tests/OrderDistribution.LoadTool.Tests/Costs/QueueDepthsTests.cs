@@ -13,8 +13,8 @@ namespace OrderDistribution.LoadTool.Tests.Costs;
 /// </summary>
 public sealed class QueueDepthsTests
 {
-    private static readonly string Ingress = LocalRunMeasurement.Queues[0];
-    private static readonly string Express = LocalRunMeasurement.Queues[1];
+    private static readonly string Ingress = BurstMeasurement.Queues[0];
+    private static readonly string Express = BurstMeasurement.Queues[1];
 
     [Fact]
     public async Task A_redis_streams_waiting_orders_are_its_groups_unread_entries_and_its_pending_ones()
@@ -30,7 +30,7 @@ public sealed class QueueDepthsTests
         }
 
         var read = await database.StreamReadGroupAsync(Ingress, "distributor", "consumer", ">", count: 2);
-        await using var depths = await RedisQueueDepths.ConnectAsync(redis.Endpoint, LocalRunMeasurement.Queues);
+        await using var depths = await RedisQueueDepths.ConnectAsync(redis.Endpoint, BurstMeasurement.Queues);
 
         Assert.Equal(new Dictionary<string, long> { [Ingress] = 5 }, await depths.ReadAsync(default));
         await database.StreamAcknowledgeAsync(Ingress, "distributor", read[0].Id);
@@ -71,7 +71,7 @@ public sealed class QueueDepthsTests
         await held.Task.WaitAsync(TimeSpan.FromSeconds(30));
 
         var depths = new RabbitMqQueueDepths(
-            _ => rabbit.ControlAsync("-q", "list_queues", "-p", vhost, "name", "messages"), LocalRunMeasurement.Queues);
+            _ => rabbit.ControlAsync("-q", "list_queues", "-p", vhost, "name", "messages"), BurstMeasurement.Queues);
         Assert.Equal(new Dictionary<string, long> { [Express] = 5 }, await EventuallyFiveAsync(depths));
     }
 

@@ -1,14 +1,16 @@
+using Azure.Core;
 using OrderDistribution.Contracts;
 
 namespace OrderDistribution.LoadTool.Costs;
 
 /// <summary>
-/// What a burst on the local run costs and where it waits: the processes <c>scripts/run-local.sh</c> recorded
-/// (<see cref="LocalProcesses"/>), sampled over the burst's window, and the broker it names in the same folder's
+/// What a burst costs and where it waits, over its window. On the local run: the processes
+/// <c>scripts/run-local.sh</c> recorded (<see cref="LocalProcesses"/>), and the broker it names in the same folder's
 /// <c>queues</c> file (<c>redis &lt;host:port&gt;</c> or <c>rabbitmq &lt;vhost&gt;</c>) asked every second for the
-/// orders waiting on each queue. Without that folder (Azure, in-process, a trio started by hand) it measures nothing.
+/// orders waiting on each queue. In Azure: the Service Bus queues, every second; the cost comes from Azure Monitor
+/// (<c>scripts/azure-burst.sh</c>). Without either (in-process, a trio started by hand) it measures nothing.
 /// </summary>
-public sealed class LocalRunMeasurement : IAsyncDisposable
+public sealed class BurstMeasurement : IAsyncDisposable
 {
     /// <summary>The trio's queues, in the order it uses them.</summary>
     public static readonly IReadOnlyList<string> Queues =
@@ -17,23 +19,30 @@ public sealed class LocalRunMeasurement : IAsyncDisposable
     private readonly CostSampler? _cost;
     private readonly QueueSampler? _queues;
 
-    private LocalRunMeasurement(CostSampler? cost, QueueSampler? queues)
+    private BurstMeasurement(CostSampler? cost, QueueSampler? queues)
     {
         _cost = cost;
         _queues = queues;
     }
 
-    public static async Task<LocalRunMeasurement> StartAsync(string folder)
+    /// <summary>Measures the local run named by <paramref name="folder"/>, if it exists.</summary>
+    public static async Task<BurstMeasurement> LocalAsync(string folder)
     {
-        if (folder.Length == 0 || !Directory.Exists(folder))
+        if (!Directory.Exists(folder))
         {
-            return new LocalRunMeasurement(null, null);
+            return new BurstMeasurement(null, null);
         }
 
         var cost = CostSampler.Start(LocalProcesses.Find(folder));
         var depths = await QueueDepthsOf(Path.Combine(folder, "queues"));
-        return new LocalRunMeasurement(cost, depths is null ? null : QueueSampler.Start(depths, Queues));
+        return new BurstMeasurement(cost, depths is null ? null : QueueSampler.Start(depths, Queues));
     }
+
+    /// <summary>Samples the queues of <paramref name="serviceBusNamespace"/>, if one is given.</summary>
+    public static BurstMeasurement InAzure(ResourceIdentifier? serviceBusNamespace) =>
+        new(null, serviceBusNamespace is null
+            ? null
+            : QueueSampler.Start(ServiceBusQueueDepths.Connect(serviceBusNamespace, Queues), Queues));
 
     /// <summary>
     /// Ends the window: the cost (none when no process was found) and the queue series (none without a broker).
