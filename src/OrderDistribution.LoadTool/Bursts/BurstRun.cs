@@ -55,7 +55,9 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             var record = await ScheduleRecord.ReadAsync(schedule.State, held);
             var report = await BurstSteps.WatchAsync(
                 console, storage, WatchExpectation.For(index), record.ScheduledAt, settings.Watch, held);
-            var (cost, queues) = await measurement.StopAsync();
+            // In Azure the instant is in storage's time: the queues were read by this machine's clock.
+            var (cost, queues) = await measurement.StopAsync(
+                record.ScheduledAt - TimeSpan.FromSeconds(record.ClockSkewSeconds ?? 0));
             // No result of a burst that may have shared the store (asked again if storage was away since the last
             // renewal).
             await lease.ConfirmAsync(held);
@@ -66,6 +68,7 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             console.MarkupLineInterpolated($"Orders stored per second: {csv}");
             if (queues is not null)
             {
+                console.MarkupLineInterpolated($"Orders waiting: {queues.Summary()}.");
                 console.MarkupLineInterpolated(
                     $"Orders waiting per queue and second: {Path.ChangeExtension(csv, QueueSeries.Suffix)}");
             }

@@ -45,12 +45,14 @@ public sealed class BurstMeasurement : IAsyncDisposable
             : QueueSampler.Start(ServiceBusQueueDepths.Connect(serviceBusNamespace, Queues), Queues));
 
     /// <summary>
-    /// Ends the window: the cost (none when no process was found) and the queue series (none without a broker).
+    /// Ends the window: the cost (none when no process was found) and the queue series from
+    /// <paramref name="instant"/> on (none without a broker).
     /// </summary>
-    public async Task<(BurstCost? Cost, QueueSeries? Queues)> StopAsync()
+    /// <param name="instant">The burst's scheduled instant by this machine's clock.</param>
+    public async Task<(BurstCost? Cost, QueueSeries? Queues)> StopAsync(DateTimeOffset instant)
     {
         var cost = _cost is null ? null : await _cost.StopAsync(ContainerAppsPrices.Load());
-        var queues = _queues is null ? null : await _queues.StopAsync();
+        var queues = _queues is null ? null : await _queues.StopAsync(instant);
         return (cost, queues);
     }
 

@@ -1,20 +1,17 @@
-using System.Diagnostics;
-
 namespace OrderDistribution.LoadTool.Costs;
 
 /// <summary>
 /// The orders waiting on each queue, once a second from the burst's scheduling: where the burst waits, beside the
-/// orders stored per second. A broker that does not answer leaves its second out, counted with the first reason it
-/// gave; sampling never ends a burst.
+/// orders stored per second since the scheduled instant. A broker that does not answer leaves its second out, counted
+/// with the first reason it gave; sampling never ends a burst.
 /// </summary>
 public sealed class QueueSampler : IAsyncDisposable
 {
     public static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
 
     private readonly IQueueDepths _depths;
-    private readonly Stopwatch _since = Stopwatch.StartNew();
     private readonly CancellationTokenSource _stop = new();
-    private readonly List<QueueSample> _samples = [];
+    private readonly List<(DateTimeOffset At, IReadOnlyDictionary<string, long> Waiting)> _samples = [];
     private readonly Task _sampling;
     private int _ticks;
     private int _missed;
@@ -31,14 +28,20 @@ public sealed class QueueSampler : IAsyncDisposable
 
     public static QueueSampler Start(IQueueDepths depths, IReadOnlyList<string> queues) => new(depths, queues);
 
-    /// <summary>Stops sampling and returns the samples taken.</summary>
-    public async Task<QueueSeries> StopAsync()
+    /// <summary>Stops sampling and returns the samples taken from <paramref name="instant"/> on.</summary>
+    /// <param name="instant">
+    /// Second 0, by this machine's clock: when the orders were scheduled (locally) or became visible (in Azure), as the
+    /// orders stored per second count from it.
+    /// </param>
+    public async Task<QueueSeries> StopAsync(DateTimeOffset instant)
     {
         await _stop.CancelAsync();
         await _sampling;
         lock (_samples)
         {
-            return new QueueSeries(Queues, [.. _samples])
+            var samples = _samples.Where(s => s.At >= instant)
+                .Select(s => new QueueSample((int)Math.Floor((s.At - instant).TotalSeconds), s.Waiting));
+            return new QueueSeries(Queues, [.. samples])
             {
                 Fault = _firstFault is null ? null : $"{_missed} of {_ticks} readings failed, the first: {_firstFault}",
             };
@@ -52,14 +55,14 @@ public sealed class QueueSampler : IAsyncDisposable
         {
             do
             {
-                var second = (int)Math.Round(_since.Elapsed.TotalSeconds);
+                var at = DateTimeOffset.UtcNow;
                 try
                 {
                     var depths = await _depths.ReadAsync(_stop.Token);
                     lock (_samples)
                     {
                         _ticks++;
-                        _samples.Add(new QueueSample(second, depths));
+                        _samples.Add((at, depths));
                     }
                 }
                 catch (Exception e) when (e is not OperationCanceledException)

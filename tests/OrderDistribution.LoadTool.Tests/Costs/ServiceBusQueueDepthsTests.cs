@@ -77,7 +77,7 @@ public sealed partial class ServiceBusQueueDepthsTests
         await using var sampler = QueueSampler.Start(arm.Depths(), BurstMeasurement.Queues);
         await arm.Asked.Task.WaitAsync(TimeSpan.FromSeconds(30));
 
-        var series = await sampler.StopAsync();
+        var series = await sampler.StopAsync(DateTimeOffset.UnixEpoch);
 
         Assert.Empty(series.Samples);
         Assert.NotNull(series.Fault);
