@@ -27,9 +27,9 @@
 # time is measured"). After the burst the script prints the load tool's end (its last
 # blob) beside scripts/kql/cycle-time.kql's end (the receivers' last OrdersStored event), waiting up to
 # --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
-# While it watches, the load tool reads each queue's active messages every second (Azure Resource Manager: your
-# Reader right on the namespace is enough) and keeps them beside its per-second series (.queues.csv), which
-# order-load report draws beside the orders stored.
+# The load tool's row and per-second series go to results/azure-<env>/LOG.md and beside it. While it watches, it
+# reads each queue's active messages every second (Azure Resource Manager: your Reader right on the namespace is
+# enough) and keeps them beside the series (.queues.csv); order-load report results/azure-<env>/LOG.md draws them.
 # Then, from Azure Monitor's metrics over the same window (scripts/lib/azure-cost.sh), each app's CPU-seconds,
 # peak memory and replica-minutes, the burst's cost at Container Apps prices (ACA_PRICE_VCPU_SECOND,
 # ACA_PRICE_GIB_SECOND, USD) and whether each app's scaler added replicas while its queue held
@@ -140,8 +140,9 @@ case " ${args[*]-} " in
   *" --start "*) ;;
   *) start="$(burst_start "$burst_record")" || exit 1; start_label=(--start "$start") ;;
 esac
-# The load tool appends its row here (unless the extra arguments name another log); compare_ends reads it.
-load_tool_log="$results/LOG.md"
+# The load tool appends its row here (unless the extra arguments name another log); compare_ends reads it. One log per
+# environment, apart from the local runs' results/LOG.md: order-load report compares the models of what it reads.
+load_tool_log="$results/azure-${AZURE_ENV_NAME:-default}/LOG.md"
 results_option=(--results "$load_tool_log")
 case " ${args[*]-} " in *" --results "*) results_option=(); load_tool_log="" ;; esac
 command -v dapr >/dev/null 2>&1 || { echo "The Dapr CLI is not installed: see docs/local-run.md." >&2; exit 1; }

@@ -52,6 +52,7 @@ internal static partial class AzureBurstRun
                 while [ $# -gt 0 ]; do
                   if [ "$1" = --state ]; then printf '%s' '{{record}}' > "$2"; fi
                   if [ "$1" = --results ]; then
+                    mkdir -p "$(dirname "$2")"
                     printf '| 2026-11-20T10:00:30 | pubsub-bulk | 10 | 41.2 | 243 | 1 | cold |\n' >> "$2"
                   fi
                   shift
