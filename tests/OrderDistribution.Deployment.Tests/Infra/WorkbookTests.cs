@@ -82,12 +82,14 @@ public class WorkbookTests
         Assert.Contains("isnotempty(tostring(customDimensions.Model)), tostring(customDimensions.Model)",
             queries["retries-drops"], StringComparison.Ordinal);
 
-        // Dead letters: Service Bus's own metric, per queue.
-        var metric = Workbook.Item("dead-letters")["content"]!;
-        Assert.Equal(["__SERVICE_BUS_ID__"], metric["resourceIds"]!.AsArray().Select(n => n!.GetValue<string>()));
-        var deadLetters = Assert.Single(metric["metrics"]!.AsArray())!;
-        Assert.Equal("microsoft.servicebus/namespaces--DeadletteredMessages",
-            deadLetters["metric"]!.GetValue<string>());
-        Assert.Equal(["EntityName"], deadLetters["splitBy"]!.AsArray().Select(n => n!.GetValue<string>()));
+        // The orders waiting and the dead letters: Service Bus's own metrics, per queue.
+        foreach (var (item, name) in new[] { ("waiting", "ActiveMessages"), ("dead-letters", "DeadletteredMessages") })
+        {
+            var metric = Workbook.Item(item)["content"]!;
+            Assert.Equal(["__SERVICE_BUS_ID__"], metric["resourceIds"]!.AsArray().Select(n => n!.GetValue<string>()));
+            var series = Assert.Single(metric["metrics"]!.AsArray())!;
+            Assert.Equal($"microsoft.servicebus/namespaces--{name}", series["metric"]!.GetValue<string>());
+            Assert.Equal(["EntityName"], series["splitBy"]!.AsArray().Select(n => n!.GetValue<string>()));
+        }
     }
 }
