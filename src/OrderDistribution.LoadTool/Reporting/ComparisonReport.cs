@@ -142,10 +142,15 @@ public sealed class ComparisonReport
               ".dapr/pids), so no CPU or cost.\n");
         if (HasQueues)
         {
-            text.Append("- orders waiting: per queue and second of each model's last run that kept them (Redis: each ");
+            text.Append("- orders waiting: per queue and second of each model's last warm run that kept them, else ");
+            text.Append("its last cold one (Redis: each ");
             text.Append("stream's consumer group's lag plus pending; RabbitMQ: each queue's messages, ready and ");
             text.Append("unacknowledged; Service Bus: each queue's active messages). A queue that fills late or ");
-            text.Append("drains last is where the burst waits.\n");
+            text.Append("drains last is where the burst waits:\n");
+            foreach (var model in Models.Where(m => m.Queues is not null))
+            {
+                text.Append(CultureInfo.InvariantCulture, $"  - {model.Label}: {model.Queues!.Summary()}.\n");
+            }
         }
 
         text.Append(CultureInfo.InvariantCulture,
@@ -173,7 +178,10 @@ public sealed class ComparisonReport
                 .. complete.Where(r => r.Cost is not null)
                     .Select(r => (r.CycleSeconds!.Value, r.Cost!, r.Start == BurstStart.Cold)),
             ],
-            Queues = warm.Concat(cold).LastOrDefault(queues.ContainsKey) is { } kept ? queues[kept] : null,
+            // The last warm run's, as the times compare warm runs; a cold run's only when no warm one kept them.
+            Queues = (warm.LastOrDefault(queues.ContainsKey) ?? cold.LastOrDefault(queues.ContainsKey)) is { } kept
+                ? queues[kept]
+                : null,
         };
     }
 

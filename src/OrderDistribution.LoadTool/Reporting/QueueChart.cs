@@ -14,7 +14,7 @@ public static class QueueChart
     public static Plot Waiting(ComparisonReport report)
     {
         var plot = new Plot();
-        plot.Title("Orders waiting on each queue (each model's last run that kept them)");
+        plot.Title("Orders waiting on each queue (each model's last warm run that kept them, else cold)");
         plot.XLabel("seconds since the orders were scheduled");
         plot.YLabel("orders waiting");
         var palette = new ScottPlot.Palettes.Category10();

@@ -158,6 +158,36 @@ public sealed class ReportTests
     }
 
     [Fact]
+    public async Task A_model_whose_last_run_kept_its_queues_gets_the_waiting_panel_and_a_line_of_where_it_waited()
+    {
+        await File.WriteAllTextAsync(Path.Combine(_folder, "LOG.md"), Header +
+            "| 2026-11-23T10:00:00 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |\n" +
+            "| 2026-11-23T10:01:00 | pubsub-bulk | 10000 | 26.8 | 373 | 0 | warm |\n" +
+            "| 2026-11-23T10:10:00 | bindings | 10000 | 56.2 | 178 | 0 | warm |\n");
+        await WriteSeriesAsync("20261123-100000-pubsub-bulk.csv", 100, 300);
+        await WriteSeriesAsync("20261123-100100-pubsub-bulk.csv", 200, 100);
+        // The warm run's queues (the model's last run that kept them); the earlier cold one's are not reported.
+        await File.WriteAllTextAsync(Path.Combine(_folder, "20261123-100000-pubsub-bulk.queues.csv"),
+            "second,q-order-ingress,q-order-express,q-order-standard\n0,9000,0,0\n1,0,0,0\n");
+        await File.WriteAllTextAsync(Path.Combine(_folder, "20261123-100100-pubsub-bulk.queues.csv"),
+            "second,q-order-ingress,q-order-express,q-order-standard\n0,10000,0,0\n1,4000,3100,2800\n" +
+            "2,0,1200,0\n3,0,0,0\n");
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
+
+        Assert.True(exit == 0, cli.Output);
+        var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
+        Assert.Contains(
+            "  - pubsub-bulk: q-order-ingress at most 10000 (second 0), none from second 2; q-order-express at most " +
+            "3100 (second 1), none from second 3; q-order-standard at most 2800 (second 1), none from second 2.\n",
+            text, StringComparison.Ordinal);
+        Assert.DoesNotContain("  - bindings:", text, StringComparison.Ordinal);
+        // Three panels: the cycle times, the orders stored per second, the orders waiting.
+        AssertRealPng(Path.Combine(_folder, "report.png"), ComparisonChart.Width, 3 * 460);
+    }
+
+    [Fact]
     public async Task A_missing_log_is_named_in_one_line_and_exits_2()
     {
         var cli = new Cli();
