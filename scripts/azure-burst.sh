@@ -29,7 +29,8 @@
 # --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
 # The load tool's row and per-second series go to results/azure-<env>/LOG.md and beside it. While it watches, it
 # reads each queue's active messages every second (Azure Resource Manager: your Reader right on the namespace is
-# enough) and keeps them beside the series (.queues.csv); order-load report results/azure-<env>/LOG.md draws them.
+# enough) and keeps them beside the series (.queues.csv). Last, order-load report compares the environment's bursts
+# in results/azure-<env>/report.md and report.png, the orders waiting per queue among them.
 # Then, from Azure Monitor's metrics over the same window (scripts/lib/azure-cost.sh), each app's CPU-seconds,
 # peak memory and replica-minutes, the burst's cost at Container Apps prices (ACA_PRICE_VCPU_SECOND,
 # ACA_PRICE_GIB_SECOND, USD) and whether each app's scaler added replicas while its queue held
@@ -211,6 +212,10 @@ order_load burst-record append "${record[@]}" --history "$history" --model "$mod
   --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --costs "$burst_costs" \
   --tiered-compilation "$tiered_compilation" --telemetry "$burst_telemetry" ||
   status=$(( status == 0 ? 1 : status ))
+# The environment's bursts compared beside their log: each model's times and where its last warm burst waited.
+if [[ -n "$load_tool_log" && -s "$load_tool_log" ]]; then
+  order_load report "$load_tool_log" || echo "report: order-load report could not compare the bursts in $load_tool_log" >&2
+fi
 echo "the queries for this burst:" >&2
 echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2
 exit "$status"

@@ -79,6 +79,23 @@ public sealed class AzureBurstLoadToolTests
         Assert.Equal("sb-fake", id.Name);
     }
 
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void The_azure_burst_ends_with_the_environments_bursts_compared_beside_their_log()
+    {
+        using var azure = AzureBurstRun.Deployed();
+
+        var (exitCode, output) = AzureBurstRun.Burst(azure);
+
+        Assert.True(exitCode == 0, output);
+        // The report order-load writes from the environment's log, the burst's row in its table.
+        var report = Path.Combine(azure.Folder, "azure-fake", "report.md");
+        Assert.True(File.Exists(report), output);
+        Assert.Contains(File.ReadAllLines(report),
+            line => line.StartsWith("| pubsub-bulk | 1 |", StringComparison.Ordinal));
+        Assert.True(File.Exists(Path.ChangeExtension(report, ".png")), output);
+        Assert.DoesNotContain("could not compare", output, StringComparison.Ordinal);
+    }
+
     /// <summary>The one component azure-burst.sh renders for the load tool's sidecar.</summary>
     private static DaprComponent RenderedSidecar()
     {
