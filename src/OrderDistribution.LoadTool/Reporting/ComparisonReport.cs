@@ -139,7 +139,8 @@ public sealed class ComparisonReport
               "as GiB-seconds. The chart sets each burst's cycle time against its trio CPU: lower left is cheaper " +
               "and faster.\n"
             : "- cost: no run in this log saw the local run's processes (scripts/run-local.sh records them in " +
-              ".dapr/pids), so no CPU or cost.\n");
+              ".dapr/pids), so no CPU or cost; a burst in Azure keeps its cost in results/azure-bursts-<env>.tsv " +
+              "(scripts/azure-burst.sh).\n");
         if (HasQueues)
         {
             text.Append("- orders waiting: per queue and second of each model's last warm run that kept them, else ");
