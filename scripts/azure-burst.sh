@@ -29,15 +29,15 @@
 # --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
 # The load tool's row and per-second series go to results/azure-<env>/LOG.md and beside it. While it watches, it
 # reads each queue's active messages every second (Azure Resource Manager: your Reader right on the namespace is
-# enough) and keeps them beside the series (.queues.csv). Last, order-load report compares the environment's bursts
-# in results/azure-<env>/report.md and report.png, the orders waiting per queue among them.
+# enough) and keeps them beside the series (.queues.csv).
 # Then, from Azure Monitor's metrics over the same window (scripts/lib/azure-cost.sh), each app's CPU-seconds,
 # peak memory and replica-minutes, the burst's cost at Container Apps prices (ACA_PRICE_VCPU_SECOND,
 # ACA_PRICE_GIB_SECOND, USD) and whether each app's scaler added replicas while its queue held
 # messages (or the system log's line why not); the history keeps CPU-seconds, peak MiB and cost. Then what the
 # trio's telemetry and containers' lines put into Log Analytics over the window (scripts/kql/telemetry-volume.kql),
 # items and MB per table, priced at LOG_ANALYTICS_PRICE_GB (the history keeps MB and cost); not with
-# --telemetry-wait 0.
+# --telemetry-wait 0. Last, order-load report compares the environment's bursts in results/azure-<env>/report.md and
+# report.png, the orders waiting per queue among them.
 # --render-only writes the component and prints its folder, without running anything.
 # --dead-letters-only prints each queue's dead-letter count now, without a burst.
 # --drain-only waits for the queues to drain (active and scheduled messages), then prints the counts.
