@@ -138,7 +138,8 @@ internal static class OptionRules
     /// <summary>
     /// The option's value, or null when its own rule refused it (that error is the one the user sees).
     /// </summary>
-    private static string? ValueOrNull(CommandResult result, Option<string> option)
+    public static T? ValueOrNull<T>(CommandResult result, Option<T> option)
+        where T : class?
     {
         try
         {

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.CommandLine.Parsing;
 using Azure.Core;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Bursts;
@@ -58,25 +57,13 @@ internal static class RunCommand
         command.Validators.Add(result =>
         {
             if (result.GetResult(option) is { Implicit: false } && result.GetValue(Target) != ScheduleTarget.Azure
-                && Readable(result, option))
+                && OptionRules.ValueOrNull(result, option) is not null)
             {
                 result.AddError($"{option.Name} is for --target azure: a local burst's queues are read from " +
                                 "--processes.");
             }
         });
         return command;
-    }
-
-    private static bool Readable(CommandResult result, Option<ResourceIdentifier?> option)
-    {
-        try
-        {
-            return result.GetValue(option) is not null;
-        }
-        catch (InvalidOperationException)
-        {
-            return false;
-        }
     }
 
     /// <summary>

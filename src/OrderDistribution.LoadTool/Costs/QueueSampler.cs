@@ -13,7 +13,6 @@ public sealed class QueueSampler : IAsyncDisposable
     private readonly CancellationTokenSource _stop = new();
     private readonly List<(DateTimeOffset At, IReadOnlyDictionary<string, long> Waiting)> _samples = [];
     private readonly Task _sampling;
-    private int _ticks;
     private int _missed;
     private string? _firstFault;
 
@@ -43,7 +42,9 @@ public sealed class QueueSampler : IAsyncDisposable
                 .Select(s => new QueueSample((int)Math.Floor((s.At - instant).TotalSeconds), s.Waiting));
             return new QueueSeries(Queues, [.. samples])
             {
-                Fault = _firstFault is null ? null : $"{_missed} of {_ticks} readings failed, the first: {_firstFault}",
+                Fault = _firstFault is null
+                    ? null
+                    : $"{_missed} of {_samples.Count + _missed} readings failed, the first: {_firstFault}",
             };
         }
     }
@@ -61,7 +62,6 @@ public sealed class QueueSampler : IAsyncDisposable
                     var depths = await _depths.ReadAsync(_stop.Token);
                     lock (_samples)
                     {
-                        _ticks++;
                         _samples.Add((at, depths));
                     }
                 }
@@ -70,7 +70,6 @@ public sealed class QueueSampler : IAsyncDisposable
                     // The broker did not answer this second: left out.
                     lock (_samples)
                     {
-                        _ticks++;
                         _missed++;
                         _firstFault ??= FailureText.Reason(e);
                     }
