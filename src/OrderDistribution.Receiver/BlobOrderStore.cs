@@ -18,9 +18,11 @@ namespace OrderDistribution.Receiver;
 /// has seen exist: one that vanishes (an upload answered "container not found") is created again.
 /// An order's upload that outlived its delivery's wait is not sent again for its next delivery (<see
 /// cref="OrderUploads"/>).
-/// It is also the receiver's readiness probe: storage is ready when the container can be confirmed. A check
-/// storage did not answer says nothing of the container, so the writes go on as before: had it made them confirm
-/// the container again, every write would wait behind that one check, and on a busy store time out with it.
+/// It is also the receiver's readiness probe: storage is ready when the container can be confirmed, or when an order
+/// was stored into it since the last check or while the check waits: a store busy with a burst answers its uploads
+/// while the check waits its turn behind them. A check storage did not answer says nothing of the container, so the
+/// writes go on as before: had it made them confirm the container again, every write would wait behind that one
+/// check, and on a busy store time out with it.
 /// </summary>
 public sealed partial class BlobOrderStore(
     IOptions<StorageOptions> storage,
@@ -52,6 +54,9 @@ public sealed partial class BlobOrderStore(
 
     private volatile bool _confirmed;
 
+    /// <summary>Completed by the first order stored since the last readiness check began.</summary>
+    private TaskCompletionSource _storedSinceCheck = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
     private readonly string _containerCheck = $"the check of container {receiver.Value.ContainerName}";
 
     public string Name => $"storage container {receiver.Value.ContainerName}";
@@ -61,9 +66,25 @@ public sealed partial class BlobOrderStore(
 
     public async Task CheckAsync(CancellationToken cancellationToken)
     {
+        var stored = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        if (Interlocked.Exchange(ref _storedSinceCheck, stored).Task.IsCompleted)
+        {
+            return;
+        }
+
+        using var asking = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var confirm = ConfirmAsync(recheck: true, asking.Token);
+        if (await Task.WhenAny(confirm, stored.Task) != confirm)
+        {
+            // The order stored answered the check: the call is given up, and with it whatever it would have said.
+            await asking.CancelAsync();
+            _ = confirm.ContinueWith(static c => c.Exception, TaskContinuationOptions.OnlyOnFaulted);
+            return;
+        }
+
         try
         {
-            await ConfirmAsync(recheck: true, cancellationToken);
+            await confirm;
         }
         catch (RequestFailedException e)
         {
@@ -169,6 +190,10 @@ public sealed partial class BlobOrderStore(
             }, cancellationToken);
             await (write.Conditions is null ? uploads.TrackAsync(write.BlobName, upload, write.StoredAfterDeliveryLeft)
                 : upload);
+            if (Volatile.Read(ref _storedSinceCheck) is { Task.IsCompleted: false } stored)
+            {
+                stored.TrySetResult();
+            }
         }
         catch (RequestFailedException e) when (StorageFailure.IsContainerNotFound(e))
         {

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.TestSupport;
@@ -7,7 +8,8 @@ namespace OrderDistribution.Receiver.Tests;
 
 /// <summary>
 /// The receiver when storage slows down or stops answering one call: every delivery is answered in time, no order is
-/// lost (how a slow store is given less work: ServiceDefaults.Tests, DependencyResilienceTests).
+/// lost, and a store that stores orders is ready (how a slow store is given less work: ServiceDefaults.Tests,
+/// DependencyResilienceTests).
 /// </summary>
 public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
 {
@@ -58,12 +60,14 @@ public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture
             await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(first)));
         Assert.Equal("SUCCESS", firstStatuses[firstIds[0]]);
 
-        // Readiness asks while storage is silent, as on a store too busy to answer within the probe's budget.
+        // Readiness asks while storage is silent, as on a store too busy to answer within the probe's budget (the
+        // first check is answered by the order stored, so the second is the one that asks storage).
+        var store = app.Services.GetRequiredService<BlobOrderStore>();
+        await store.CheckAsync(CancellationToken.None);
         var checkHeld = proxy.FreezeOneConnectionAsync();
         using (var probeBudget = new CancellationTokenSource(TimeSpan.FromSeconds(1)))
         {
-            await Assert.ThrowsAnyAsync<OperationCanceledException>(
-                () => app.Services.GetRequiredService<BlobOrderStore>().CheckAsync(probeBudget.Token));
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => store.CheckAsync(probeBudget.Token));
         }
 
         Assert.True(checkHeld.IsCompleted, "the readiness check was not held");
@@ -76,6 +80,67 @@ public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture
         Assert.True(frozen.IsCompleted, "no request was held: the test froze no connection");
         var retried = entryIds.Count(id => statuses[id] != "SUCCESS");
         Assert.True(retried <= 1, $"{retried} of 50 writes failed with one call hung: they waited behind it");
+    }
+
+    [Fact]
+    public async Task A_store_that_stored_an_order_since_the_last_check_is_ready_without_answering_it_once()
+    {
+        using var proxy = new TcpCutProxy(storage.Azurite.Port);
+        using var app = SlowStoreReceiver(proxy);
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        var store = app.Services.GetRequiredService<BlobOrderStore>();
+        Assert.Equal("SUCCESS", await DeliverOneAsync(client));
+
+        // Storage silent from here: the order stored since the last check is all it has answered.
+        proxy.Frozen = true;
+        using (var probeBudget = new CancellationTokenSource(TimeSpan.FromSeconds(1)))
+        {
+            await store.CheckAsync(probeBudget.Token);
+        }
+
+        using (var probeBudget = new CancellationTokenSource(TimeSpan.FromSeconds(1)))
+        {
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => store.CheckAsync(probeBudget.Token));
+        }
+    }
+
+    [Fact]
+    public async Task A_check_storage_holds_is_answered_by_an_order_stored_while_it_waits_and_the_held_call_given_up()
+    {
+        using var proxy = new TcpCutProxy(storage.Azurite.Port);
+        using var app = SlowStoreReceiver(proxy);
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        var store = app.Services.GetRequiredService<BlobOrderStore>();
+
+        // The check waits its turn, as behind a burst's uploads on a busy store; an upload is answered meanwhile.
+        var checkHeld = proxy.FreezeOneConnectionAsync();
+        using var probeBudget = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        var check = store.CheckAsync(probeBudget.Token);
+        await checkHeld.WaitAsync(TimeSpan.FromSeconds(10));
+        Assert.False(check.IsCompleted, "the check was answered although storage held it");
+        Assert.Equal("SUCCESS", await DeliverOneAsync(client));
+
+        await check.WaitAsync(TimeSpan.FromSeconds(5));
+
+        // The held call was given up with it: once the order has answered the next check too, the one after asks
+        // storage again, and is answered.
+        Assert.True(store.CheckAsync(CancellationToken.None).IsCompletedSuccessfully);
+        using var nextBudget = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+        await store.CheckAsync(nextBudget.Token);
+    }
+
+    private ReceiverFactory SlowStoreReceiver(TcpCutProxy proxy) =>
+        new(Azurite.ConnectionStringFor(proxy.Port), "express", ("Receiver:Container", _container),
+            ("Readiness:Interval", "00:01:00"));
+
+    private static async Task<string> DeliverOneAsync(HttpClient client)
+    {
+        var (body, entryIds) = BulkRequest.RawPayload(TestOrders.Many(1), "q-order-express");
+        var statuses = await BulkRequest.StatusesAsync(
+            await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(body)));
+        return statuses[entryIds[0]];
     }
 
     /// <summary>As the sidecar delivers: two bulks of 100 at a time, what is answered RETRY delivered again.</summary>
