@@ -40,7 +40,7 @@ public sealed record PubSubRetries(TimeSpan RetryInterval, int MaxRetries, TimeS
             GoDuration.Parse(Scalar(retry, "duration", "5s")),
             int.Parse(Scalar(retry, "maxRetries", "-1"), CultureInfo.InvariantCulture),
             GoDuration.Parse(metadata["processingTimeout"]),
-            GoDuration.Parse(metadata["redeliverInterval"]));
+            RedisRedeliverInterval.OnEveryRuntime(metadata.GetValueOrDefault("redeliverInterval")));
     }
 
     /// <summary>

@@ -22,16 +22,33 @@ public class RedisPubSubTests
     }
 
     [Fact]
-    public void Redis_looks_for_messages_to_redeliver_every_few_seconds()
+    public void Redis_looks_for_messages_to_redeliver_every_few_seconds_on_every_runtime()
     {
         var redis = ComponentFolders.LocalPubSub();
-        var redeliverInterval = GoDuration.Parse(redis["redeliverInterval"]);
+        var redeliverInterval = RedisRedeliverInterval.OnEveryRuntime(redis["redeliverInterval"]);
         var processingTimeout = GoDuration.Parse(redis["processingTimeout"]);
 
         // 0 disables redelivery; a quarter of processingTimeout at most adds little to it.
         Assert.True(redeliverInterval > TimeSpan.Zero, "redeliverInterval 0 disables redelivery");
         Assert.True(redeliverInterval * 4 <= processingTimeout,
             $"redeliverInterval {redeliverInterval} is long next to processingTimeout {processingTimeout}");
+    }
+
+    [Theory]
+    [InlineData("2000", 2_000)]
+    [InlineData("", 15_000)]
+    [InlineData(null, 15_000)]
+    public void A_redeliverInterval_in_milliseconds_or_none_runs_the_same_on_every_runtime(
+        string? value, int milliseconds) =>
+        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), RedisRedeliverInterval.OnEveryRuntime(value));
+
+    [Fact]
+    public void A_redeliverInterval_as_a_duration_is_refused_because_runtimes_before_1_19_ignore_it()
+    {
+        var refusal = Assert.Throws<FormatException>(() => RedisRedeliverInterval.OnEveryRuntime("2s"));
+
+        Assert.Equal("redeliverInterval '2s' runs as 2000 ms on Dapr 1.19, but 1.14 to 1.18 ignore it and run with " +
+            "15 s: give it in milliseconds", refusal.Message);
     }
 
     [Fact]
