@@ -55,10 +55,7 @@ public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture
             ("Receiver:Container", _container), ("Storage:RequestTimeout", "00:00:02"),
             ("Messaging:RequestDeadline", $"00:00:0{Deadline.TotalSeconds}"), ("Readiness:Interval", "00:01:00"));
         var client = app.CreateClient();
-        var (first, firstIds) = BulkRequest.RawPayload(TestOrders.Many(1), "q-order-express");
-        var firstStatuses = await BulkRequest.StatusesAsync(
-            await client.PostAsync("/q-order-express-bulk", BulkRequest.Json(first)));
-        Assert.Equal("SUCCESS", firstStatuses[firstIds[0]]);
+        Assert.Equal("SUCCESS", await DeliverOneAsync(client));
 
         // Readiness asks while storage is silent, as on a store too busy to answer within the probe's budget (the
         // first check is answered by the order stored, so the second is the one that asks storage).
@@ -87,9 +84,7 @@ public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture
     {
         using var proxy = new TcpCutProxy(storage.Azurite.Port);
         using var app = SlowStoreReceiver(proxy);
-        var client = app.CreateClient();
-        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
-        var store = app.Services.GetRequiredService<BlobOrderStore>();
+        var (client, store) = await ReadyAsync(app);
         Assert.Equal("SUCCESS", await DeliverOneAsync(client));
 
         // Storage silent from here: the order stored since the last check is all it has answered.
@@ -110,9 +105,7 @@ public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture
     {
         using var proxy = new TcpCutProxy(storage.Azurite.Port);
         using var app = SlowStoreReceiver(proxy);
-        var client = app.CreateClient();
-        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
-        var store = app.Services.GetRequiredService<BlobOrderStore>();
+        var (client, store) = await ReadyAsync(app);
 
         // The check waits its turn, as behind a burst's uploads on a busy store; an upload is answered meanwhile.
         var checkHeld = proxy.FreezeOneConnectionAsync();
@@ -134,6 +127,14 @@ public sealed class StorageSlowdownTests(AzuriteFixture storage) : IClassFixture
     private ReceiverFactory SlowStoreReceiver(TcpCutProxy proxy) =>
         new(Azurite.ConnectionStringFor(proxy.Port), "express", ("Receiver:Container", _container),
             ("Readiness:Interval", "00:01:00"));
+
+    /// <returns>The receiver's client and store, once it reports ready.</returns>
+    private static async Task<(HttpClient Client, BlobOrderStore Store)> ReadyAsync(ReceiverFactory app)
+    {
+        var client = app.CreateClient();
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        return (client, app.Services.GetRequiredService<BlobOrderStore>());
+    }
 
     private static async Task<string> DeliverOneAsync(HttpClient client)
     {
