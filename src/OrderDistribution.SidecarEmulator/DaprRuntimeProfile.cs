@@ -19,10 +19,12 @@ namespace OrderDistribution.SidecarEmulator;
 /// And what its Redis pub/sub component does with a message whose delivery failed once the inbound retries are spent
 /// (docs/dapr-sidecar.md, "pubsub.redis after its retries are spent"; docs/runtimes.md): up to 1.16 the message stays
 /// pending and is handed out again after <c>processingTimeout</c>; from 1.17 it is acknowledged, gone, unless the
-/// delivery's context had already ended (<see cref="AcknowledgesSpentRetries"/>).
+/// delivery's context had already ended (<see cref="AcknowledgesSpentRetries"/>). And from 1.19 the component keeps
+/// the messages it holds alive in Redis, unless <c>entryKeepAliveInterval</c> is 0 (<see
+/// cref="KeepsHeldEntriesAlive"/>; docs/runtimes.md, "pubsub.redis's entryKeepAliveInterval").
 /// </summary>
 public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToken, bool CopiesBaggage,
-    bool AcknowledgesSpentRetries)
+    bool AcknowledgesSpentRetries, bool KeepsHeldEntriesAlive = false)
 {
     public static readonly DaprRuntimeProfile Dapr114 =
         new("1.14", KeepsBlankedApiToken: true, CopiesBaggage: false, AcknowledgesSpentRetries: false);
@@ -32,10 +34,12 @@ public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToke
         new("1.16", KeepsBlankedApiToken: false, CopiesBaggage: false, AcknowledgesSpentRetries: false);
     public static readonly DaprRuntimeProfile Dapr117 =
         new("1.17", KeepsBlankedApiToken: false, CopiesBaggage: true, AcknowledgesSpentRetries: true);
+    public static readonly DaprRuntimeProfile Dapr119 = new("1.19", KeepsBlankedApiToken: false, CopiesBaggage: true,
+        AcknowledgesSpentRetries: true, KeepsHeldEntriesAlive: true);
 
-    public static readonly IReadOnlyList<DaprRuntimeProfile> All = [Dapr114, Dapr115, Dapr116, Dapr117];
+    public static readonly IReadOnlyList<DaprRuntimeProfile> All = [Dapr114, Dapr115, Dapr116, Dapr117, Dapr119];
 
-    /// <summary>The profile of a runtime by its version (<c>1.14</c> to <c>1.17</c>).</summary>
+    /// <summary>The profile of a runtime by its version (<c>1.14</c> to <c>1.17</c>, <c>1.19</c>).</summary>
     public static DaprRuntimeProfile Of(string version) =>
         All.SingleOrDefault(r => r.Version == version)
         ?? throw new ArgumentException($"No runtime profile for Dapr {version} (there are {string.Join(", ", All)}).",

@@ -12,9 +12,11 @@ namespace OrderDistribution.SidecarEmulator;
 /// <see cref="EmulatedSidecarOptions.RetryInterval"/> (RabbitMQ's nack with requeue). A pub/sub message is what
 /// <c>pubsub.redis</c> makes of it: its delivery context runs <see cref="EmulatedSidecarOptions.ProcessingTimeout"/>
 /// from when it was read, the inbound retries run inside it, and once they are spent the <see cref="Runtime"/> keeps
-/// it pending or acknowledges it; a pending message is handed out again once it has been pending
+/// it pending or acknowledges it; a pending message is handed out again once it has been idle
 /// <c>ProcessingTimeout</c>, looked for every <see cref="EmulatedSidecarOptions.RedeliverInterval"/>
-/// (docs/dapr-sidecar.md, "pubsub.redis after its retries are spent").
+/// (docs/dapr-sidecar.md, "pubsub.redis after its retries are spent"): idle from when it was read, or, on a runtime
+/// that keeps the messages it holds alive, from when its context ended (<see
+/// cref="EmulatedSidecarOptions.EntryKeepAliveInterval"/>).
 /// </summary>
 internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposable
 {
@@ -164,7 +166,7 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
                 Park(queue, message, report);
             }
         }
-        else if (now + (long)(options.RetryInterval.TotalSeconds * Stopwatch.Frequency) >= contextEnd)
+        else if (now + Ticks(options.RetryInterval) >= contextEnd)
         {
             // The context ends during the wait: the retry is cancelled, the message stays pending.
             Park(queue, message, report);
@@ -194,7 +196,7 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
                     {
                         pending.RemoveAll(m =>
                         {
-                            var isDue = now >= ContextEnd(m);
+                            var isDue = now >= m.IdleSince + Ticks(options.ProcessingTimeout);
                             if (isDue)
                             {
                                 due.Add(m);
@@ -233,11 +235,16 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
     private Channel<EmulatedMessage> Queue(string queue) =>
         _queues.GetOrAdd(queue, _ => Channel.CreateUnbounded<EmulatedMessage>());
 
-    private long ContextEnd(EmulatedMessage message) =>
-        message.ReadAt + (long)(options.ProcessingTimeout.TotalSeconds * Stopwatch.Frequency);
+    private long ContextEnd(EmulatedMessage message) => message.ReadAt + Ticks(options.ProcessingTimeout);
+
+    private static long Ticks(TimeSpan time) => (long)(time.TotalSeconds * Stopwatch.Frequency);
+
+    private bool KeepsHeldEntriesAlive =>
+        Runtime.KeepsHeldEntriesAlive && options.EntryKeepAliveInterval != TimeSpan.Zero;
 
     private void Park(string queue, EmulatedMessage message, QueueReport report)
     {
+        message.IdleSince = KeepsHeldEntriesAlive ? Stopwatch.GetTimestamp() : message.ReadAt;
         report.Park();
         var pending = _pending.GetOrAdd(queue, _ => []);
         lock (pending)

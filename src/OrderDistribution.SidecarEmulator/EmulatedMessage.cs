@@ -13,6 +13,12 @@ internal sealed class EmulatedMessage(string origin, byte[] payload)
     /// </summary>
     public long ReadAt { get; set; }
 
+    /// <summary>
+    /// Since when Redis sees it idle once its context ended: when it was read, or, where the component keeps the
+    /// messages it holds alive, when it stopped holding it.
+    /// </summary>
+    public long IdleSince { get; set; }
+
     /// <summary>The inbound retries spent in its current context.</summary>
     public int Retries { get; set; }
 }

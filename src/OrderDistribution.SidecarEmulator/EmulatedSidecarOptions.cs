@@ -46,6 +46,16 @@ public sealed record EmulatedSidecarOptions
     public TimeSpan RedeliverInterval { get; init; } = TimeSpan.FromSeconds(2);
 
     /// <summary>
+    /// The Redis component's <c>entryKeepAliveInterval</c>: null for none (the component's default), zero to turn the
+    /// keep-alive off. On a runtime that keeps held messages alive
+    /// (<see cref="DaprRuntimeProfile.KeepsHeldEntriesAlive"/>) and unless it is zero, a message whose context ended
+    /// is handed out again once it has been pending <see cref="ProcessingTimeout"/> from then, not from when it was
+    /// read: modelled as if the last keep-alive came as the context ended, the longest wait (the component's own comes
+    /// up to one interval before).
+    /// </summary>
+    public TimeSpan? EntryKeepAliveInterval { get; init; }
+
+    /// <summary>
     /// Whose sidecar the emulator is: what its pub/sub component makes of a message whose retries are spent, and what
     /// metadata an output binding call gets (<see cref="EmulatedSidecar.BindingMessages"/>).
     /// </summary>

@@ -1,3 +1,5 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Text;
 using System.Text.Json;
 using OrderDistribution.Messaging;
@@ -91,6 +93,49 @@ public sealed class DeliveryTests
         {
             // Kept in the broker and handed out again after processingTimeout, again and again.
             Assert.True(sidecar.Queues["q"].LeftPending > 0 && sidecar.Queues["q"].HandedOutAgain > 0);
+        }
+    }
+
+    [Theory]
+    [InlineData("1.17", null, false)]
+    [InlineData("1.19", null, true)]
+    [InlineData("1.19", 0, false)]
+    public async Task A_message_whose_context_ended_waits_processing_timeout_more_where_redis_kept_it_alive(
+        string runtime, int? keepAliveMs, bool waits)
+    {
+        var processingTimeout = TimeSpan.FromMilliseconds(600);
+        var delivered = new ConcurrentQueue<long>();
+        await using var app = await FakeApp.StartAsync();
+        app.Answer = (_, _) =>
+        {
+            delivered.Enqueue(Stopwatch.GetTimestamp());
+            return (200, """{"status":"RETRY"}""");
+        };
+        await using var sidecar = await EmulatedSidecar.StartAsync(Quick with
+        {
+            ProcessingTimeout = processingTimeout,
+            EntryKeepAliveInterval = keepAliveMs is { } ms ? TimeSpan.FromMilliseconds(ms) : null,
+            Runtime = DaprRuntimeProfile.Of(runtime),
+        });
+
+        sidecar.Subscribe("q", app.Client, MessagingModel.PubSubSingle);
+        sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}""")]);
+        var until = Stopwatch.StartNew();
+        while (!(sidecar.Queues["q"].HandedOutAgain > 0 && delivered.Count > 20) && until.Elapsed < Wait)
+        {
+            await Task.Delay(50);
+        }
+
+        // Retried every 50 ms inside a context; the longest pause is from the context's end to the next hand-out.
+        var times = delivered.ToArray();
+        var longestPause = times.Zip(times.Skip(1), (a, b) => Stopwatch.GetElapsedTime(a, b)).Max();
+        if (waits)
+        {
+            Assert.True(longestPause >= processingTimeout * 0.9, $"the longest pause was {longestPause}");
+        }
+        else
+        {
+            Assert.True(longestPause < processingTimeout / 2, $"the longest pause was {longestPause}");
         }
     }
 
