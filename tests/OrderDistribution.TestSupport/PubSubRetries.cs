@@ -6,11 +6,12 @@ namespace OrderDistribution.TestSupport;
 
 /// <summary>
 /// How the sidecars deliver pub/sub messages, as the component folder says: the inbound retry policy of
-/// <c>resiliency.yaml</c> that targets the pub/sub component, and the component's <c>processingTimeout</c> and
-/// <c>redeliverInterval</c>. Tests run the sidecar emulator with these, so that changing the YAML changes their result.
+/// <c>resiliency.yaml</c> that targets the pub/sub component, and the component's <c>processingTimeout</c>,
+/// <c>redeliverInterval</c> and <c>entryKeepAliveInterval</c> (null: none given). Tests run the sidecar emulator with
+/// these, so that changing the YAML changes their result.
 /// </summary>
 public sealed record PubSubRetries(TimeSpan RetryInterval, int MaxRetries, TimeSpan ProcessingTimeout,
-    TimeSpan RedeliverInterval)
+    TimeSpan RedeliverInterval, TimeSpan? EntryKeepAliveInterval)
 {
     public const string Folder = "components-pubsub";
 
@@ -40,7 +41,8 @@ public sealed record PubSubRetries(TimeSpan RetryInterval, int MaxRetries, TimeS
             GoDuration.Parse(Scalar(retry, "duration", "5s")),
             int.Parse(Scalar(retry, "maxRetries", "-1"), CultureInfo.InvariantCulture),
             GoDuration.Parse(metadata["processingTimeout"]),
-            RedisRedeliverInterval.OnEveryRuntime(metadata.GetValueOrDefault("redeliverInterval")));
+            RedisRedeliverInterval.OnEveryRuntime(metadata.GetValueOrDefault("redeliverInterval")),
+            metadata.TryGetValue("entryKeepAliveInterval", out var keepAlive) ? GoDuration.Parse(keepAlive) : null);
     }
 
     /// <summary>
@@ -54,6 +56,7 @@ public sealed record PubSubRetries(TimeSpan RetryInterval, int MaxRetries, TimeS
         MaxRetries = MaxRetries,
         ProcessingTimeout = ProcessingTimeout * scale,
         RedeliverInterval = RedeliverInterval * scale,
+        EntryKeepAliveInterval = EntryKeepAliveInterval * scale,
     };
 
     /// <summary>

@@ -38,6 +38,8 @@ public sealed class StorageOutageTests
     [InlineData("1.14", MessagingModel.PubSubSingle)]
     [InlineData("1.17", MessagingModel.PubSubBulk)]
     [InlineData("1.17", MessagingModel.PubSubSingle)]
+    [InlineData("1.19", MessagingModel.PubSubBulk)]
+    [InlineData("1.19", MessagingModel.PubSubSingle)]
     public async Task With_the_shipped_policy_storage_refusing_past_the_retry_window_loses_no_order_rest_stored_soon(
         string runtime, MessagingModel model)
     {

@@ -1,3 +1,6 @@
+using OrderDistribution.SidecarEmulator;
+using OrderDistribution.TestSupport;
+
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
@@ -33,6 +36,23 @@ public class RedisPubSubTests
         Assert.True(redeliverInterval * 4 <= processingTimeout,
             $"redeliverInterval {redeliverInterval} is long next to processingTimeout {processingTimeout}");
     }
+
+    [Theory]
+    [MemberData(nameof(Runtimes))]
+    public void A_message_whose_delivery_ended_is_handed_out_again_at_the_next_look_on_every_runtime(string runtime)
+    {
+        var shipped = PubSubRetries.Shipped();
+        var keptAlive = DaprRuntimeProfile.Of(runtime).KeepsHeldEntriesAlive
+            && shipped.EntryKeepAliveInterval != TimeSpan.Zero;
+
+        // Kept alive while the sidecar held it, it is idle only from its context's end: processingTimeout more before
+        // it is handed out again, after every storage outage.
+        var longestWait = (keptAlive ? shipped.ProcessingTimeout : TimeSpan.Zero) + shipped.RedeliverInterval;
+        Assert.True(longestWait <= shipped.RedeliverInterval,
+            $"on Dapr {runtime} a message whose delivery ended waits up to {longestWait.TotalSeconds:0} s");
+    }
+
+    public static TheoryData<string> Runtimes() => new(DaprRuntimeProfile.All.Select(r => r.Version));
 
     [Theory]
     [InlineData("2000", 2_000)]
