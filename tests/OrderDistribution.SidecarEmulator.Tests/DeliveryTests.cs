@@ -103,7 +103,7 @@ public sealed class DeliveryTests
     public async Task A_message_whose_context_ended_waits_processing_timeout_more_where_redis_kept_it_alive(
         string runtime, int? keepAliveMs, bool waits)
     {
-        var processingTimeout = TimeSpan.FromMilliseconds(600);
+        var processingTimeout = TimeSpan.FromSeconds(1);
         var delivered = new ConcurrentQueue<long>();
         await using var app = await FakeApp.StartAsync();
         app.Answer = (_, _) =>
