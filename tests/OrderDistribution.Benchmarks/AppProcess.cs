@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Microsoft.ApplicationInsights;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.Messaging;
+using OrderDistribution.Receiver;
 using OrderDistribution.TestSupport;
 using OrderDistribution.TrioHarness;
 
@@ -13,12 +14,14 @@ namespace OrderDistribution.Benchmarks;
 /// cref="AppHost.StartAsync"/>, with the settings <see cref="EmulatedTrioOptions.AppOptions"/> gives each app of an
 /// emulated trio) on the app's own GC settings. It says where it listens, then answers each <c>stats</c> line on its
 /// standard input with its <see cref="AppStats"/>, and stops when its standard input closes. Given a telemetry
-/// connection string it sends its telemetry there, and sends what it holds before each answer.
+/// connection string it sends its telemetry there, and sends what it holds before each answer. A receiver started
+/// with <c>--discard-orders</c> keeps no order (<see cref="DiscardingStore"/>): what it costs is all but the upload.
 /// </summary>
 public sealed class AppProcess : IAsyncDisposable
 {
     private const string ListeningPrefix = "listening ";
     private const string TelemetryConnectionString = "APPLICATIONINSIGHTS_CONNECTION_STRING";
+    public const string DiscardOrders = "--discard-orders";
     private readonly Process _process;
     private readonly SemaphoreSlim _asking = new(1, 1);
 
@@ -33,8 +36,10 @@ public sealed class AppProcess : IAsyncDisposable
 
     public Uri Address { get; }
 
+    /// <param name="environment">Settings the app reads from its environment (<c>Section__Key</c>).</param>
     public static async Task<AppProcess> StartAsync(string member, Uri sidecar, string storage, MessagingModel model,
-        TimeSpan timeout, string? telemetry = null)
+        TimeSpan timeout, string? telemetry = null, IReadOnlyDictionary<string, string>? environment = null,
+        bool discardOrders = false)
     {
         var start = new ProcessStartInfo(Environment.ProcessPath!)
         {
@@ -52,9 +57,19 @@ public sealed class AppProcess : IAsyncDisposable
             start.ArgumentList.Add(argument);
         }
 
+        if (discardOrders)
+        {
+            start.ArgumentList.Add(DiscardOrders);
+        }
+
         if (InProcessApps.Console)
         {
             start.ArgumentList.Add("--console");
+        }
+
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
         }
 
         // The apps run on server GC (the web SDK's default, in their runtimeconfig.json); this benchmark does not.
@@ -86,7 +101,8 @@ public sealed class AppProcess : IAsyncDisposable
     }
 
     /// <summary>The child's side: hosts <paramref name="member"/> until standard input closes.</summary>
-    public static async Task<int> HostAsync(string member, Uri sidecar, string storage, MessagingModel model)
+    public static async Task<int> HostAsync(string member, Uri sidecar, string storage, MessagingModel model,
+        bool discardOrders)
     {
         var logs = new LogRecorder();
         var app = await AppHost.StartAsync(member, new EmulatedTrioOptions
@@ -94,6 +110,8 @@ public sealed class AppProcess : IAsyncDisposable
             StorageConnectionString = storage,
             Model = model,
             ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs, toStandardError: true),
+            ConfigureServices = discardOrders ? (_, services) => services.AddSingleton<IOrderStore, DiscardingStore>()
+                : null,
         }.AppOptions(sidecar));
         Console.WriteLine(ListeningPrefix + AppHost.AddressOf(app));
         while (await Console.In.ReadLineAsync() is { } line)

@@ -12,6 +12,11 @@
 // 3. single mode: the trio in this process (EmulatedTrio, as `order-load in-process` hosts it) behind the emulator,
 // which delivers one message per request, as many at once per app as run-local.sh's appMaxConcurrency lets the sidecar.
 // Each trio line ends with the log lines the apps printed (Information and above, stack traces counted).
+//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- models [<orders; 10000>] [--telemetry]
+// Each model's warm burst with each app in its own process: CPU per order each app handled, and calls to the sidecar.
+//   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- requests [<orders, default 10000>]
+// What one request per order costs the express receiver beside the upload, in pubsub-single and bindings, as
+// configured and with request telemetry off: its store keeps nothing (RequestsAlone).
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- scale [<orders>...; default 10000 100000]
 // The scale line: at each count, storage alone and the warm trio (in its processes), each on a fresh Azurite on disk,
 // and their ratio.
@@ -37,9 +42,17 @@ using OrderDistribution.TrioHarness;
 // --console: the apps also print their log lines, as they do under dapr run (send the output to a file).
 InProcessApps.Console = args.Contains("--console");
 args = [.. args.Where(a => a != "--console")];
-if (args is ["app", var member, var sidecarAddress, var storage, var appModel])
+if (args is ["app", var member, var sidecarAddress, var storage, var appModel, .. var appFlags])
 {
-    return await AppProcess.HostAsync(member, new Uri(sidecarAddress), storage, MessagingModels.Parse(appModel));
+    return await AppProcess.HostAsync(member, new Uri(sidecarAddress), storage, MessagingModels.Parse(appModel),
+        appFlags.Contains(AppProcess.DiscardOrders));
+}
+
+if (args is ["requests", .. var requestCount])
+{
+    await RequestsAlone.Measure(
+        requestCount.Length > 0 ? int.Parse(requestCount[0], CultureInfo.InvariantCulture) : 10_000);
+    return 0;
 }
 
 if (args is ["fault", .. var rest])
