@@ -6,8 +6,12 @@ namespace OrderDistribution.Deployment.Tests;
 /// Every artifact the docs name publishes with the plain command they give (into a temp folder instead of theirs):
 /// the load tool, both apps, the benchmark and the real-parts and broker tests. One at a time: each builds in Release.
 /// </summary>
+[Collection(ReleaseBuilds)]
 public sealed class PublishTests
 {
+    /// <summary>The tests that build in Release: one at a time, as two builds of one project would collide.</summary>
+    public const string ReleaseBuilds = "Release builds";
+
     /// <summary>
     /// The command as the doc gives it, the value of its placeholder ($project, &lt;project&gt;), and the assembly it
     /// publishes.
