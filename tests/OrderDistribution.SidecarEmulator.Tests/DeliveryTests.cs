@@ -126,6 +126,8 @@ public sealed class DeliveryTests
             await Task.Delay(50);
         }
 
+        Assert.True(sidecar.Queues["q"].HandedOutAgain > 0, "the message was never handed out again");
+
         // Retried every 50 ms inside a context; the longest pause is from the context's end to the next hand-out.
         var times = delivered.ToArray();
         var longestPause = times.Zip(times.Skip(1), (a, b) => Stopwatch.GetElapsedTime(a, b)).Max();
