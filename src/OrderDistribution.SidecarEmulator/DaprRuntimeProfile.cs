@@ -56,6 +56,13 @@ public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToke
 
     public override string ToString() => Version;
 
+    /// <summary>
+    /// Whether the Redis component keeps the messages it holds alive with its <c>entryKeepAliveInterval</c> (null when
+    /// none is given: the runtime's default); 0 turns it off.
+    /// </summary>
+    public bool KeepsHeldEntriesAliveWith(TimeSpan? entryKeepAliveInterval) =>
+        KeepsHeldEntriesAlive && entryKeepAliveInterval != TimeSpan.Zero;
+
     /// <param name="headers">The HTTP/2 headers of the gRPC call, names in lower case.</param>
     public IReadOnlyDictionary<string, string> GrpcBindingMetadata(
         IReadOnlyDictionary<string, string> requestMetadata, IReadOnlyDictionary<string, string> headers)

@@ -239,12 +239,11 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
 
     private static long Ticks(TimeSpan time) => (long)(time.TotalSeconds * Stopwatch.Frequency);
 
-    private bool KeepsHeldEntriesAlive =>
-        Runtime.KeepsHeldEntriesAlive && options.EntryKeepAliveInterval != TimeSpan.Zero;
-
     private void Park(string queue, EmulatedMessage message, QueueReport report)
     {
-        message.IdleSince = KeepsHeldEntriesAlive ? Stopwatch.GetTimestamp() : message.ReadAt;
+        message.IdleSince = Runtime.KeepsHeldEntriesAliveWith(options.EntryKeepAliveInterval)
+            ? Stopwatch.GetTimestamp()
+            : message.ReadAt;
         report.Park();
         var pending = _pending.GetOrAdd(queue, _ => []);
         lock (pending)

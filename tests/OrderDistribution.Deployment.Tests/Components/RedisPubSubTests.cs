@@ -42,8 +42,7 @@ public class RedisPubSubTests
     public void A_message_whose_delivery_ended_is_handed_out_again_at_the_next_look_on_every_runtime(string runtime)
     {
         var shipped = PubSubRetries.Shipped();
-        var keptAlive = DaprRuntimeProfile.Of(runtime).KeepsHeldEntriesAlive
-            && shipped.EntryKeepAliveInterval != TimeSpan.Zero;
+        var keptAlive = DaprRuntimeProfile.Of(runtime).KeepsHeldEntriesAliveWith(shipped.EntryKeepAliveInterval);
 
         // Kept alive while the sidecar held it, it is idle only from its context's end: processingTimeout more before
         // it is handed out again, after every storage outage.
