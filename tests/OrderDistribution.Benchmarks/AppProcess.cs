@@ -15,13 +15,15 @@ namespace OrderDistribution.Benchmarks;
 /// emulated trio) on the app's own GC settings. It says where it listens, then answers each <c>stats</c> line on its
 /// standard input with its <see cref="AppStats"/>, and stops when its standard input closes. Given a telemetry
 /// connection string it sends its telemetry there, and sends what it holds before each answer. A receiver started
-/// with <c>--discard-orders</c> keeps no order (<see cref="DiscardingStore"/>): what it costs is all but the upload.
+/// with <c>--upload-only</c> only uploads its orders (<see cref="UploadOnlyStore"/>); one started with
+/// <c>--discard-orders</c> keeps none (<see cref="DiscardingStore"/>): what it costs is all but the upload.
 /// </summary>
 public sealed class AppProcess : IAsyncDisposable
 {
     private const string ListeningPrefix = "listening ";
     private const string TelemetryConnectionString = "APPLICATIONINSIGHTS_CONNECTION_STRING";
-    public const string DiscardOrders = "--discard-orders";
+    private const string UploadOnly = "--upload-only";
+    private const string DiscardOrders = "--discard-orders";
     private readonly Process _process;
     private readonly SemaphoreSlim _asking = new(1, 1);
 
@@ -39,7 +41,7 @@ public sealed class AppProcess : IAsyncDisposable
     /// <param name="environment">Settings the app reads from its environment (<c>Section__Key</c>).</param>
     public static async Task<AppProcess> StartAsync(string member, Uri sidecar, string storage, MessagingModel model,
         TimeSpan timeout, string? telemetry = null, IReadOnlyDictionary<string, string>? environment = null,
-        bool discardOrders = false)
+        ReceiverStore store = ReceiverStore.Configured)
     {
         var start = new ProcessStartInfo(Environment.ProcessPath!)
         {
@@ -57,9 +59,9 @@ public sealed class AppProcess : IAsyncDisposable
             start.ArgumentList.Add(argument);
         }
 
-        if (discardOrders)
+        if (store != ReceiverStore.Configured)
         {
-            start.ArgumentList.Add(DiscardOrders);
+            start.ArgumentList.Add(store == ReceiverStore.UploadOnly ? UploadOnly : DiscardOrders);
         }
 
         if (InProcessApps.Console)
@@ -100,9 +102,15 @@ public sealed class AppProcess : IAsyncDisposable
         }
     }
 
+    /// <summary>The store a child started with <paramref name="flags"/> keeps its orders in.</summary>
+    public static ReceiverStore StoreOf(IReadOnlyCollection<string> flags) =>
+        flags.Contains(UploadOnly) ? ReceiverStore.UploadOnly
+        : flags.Contains(DiscardOrders) ? ReceiverStore.Discarding
+        : ReceiverStore.Configured;
+
     /// <summary>The child's side: hosts <paramref name="member"/> until standard input closes.</summary>
     public static async Task<int> HostAsync(string member, Uri sidecar, string storage, MessagingModel model,
-        bool discardOrders)
+        ReceiverStore store)
     {
         var logs = new LogRecorder();
         var app = await AppHost.StartAsync(member, new EmulatedTrioOptions
@@ -110,8 +118,12 @@ public sealed class AppProcess : IAsyncDisposable
             StorageConnectionString = storage,
             Model = model,
             ConfigureLogging = (_, logging) => InProcessApps.Log(logging, logs, toStandardError: true),
-            ConfigureServices = discardOrders ? (_, services) => services.AddSingleton<IOrderStore, DiscardingStore>()
-                : null,
+            ConfigureServices = store switch
+            {
+                ReceiverStore.UploadOnly => (_, services) => services.AddSingleton<IOrderStore, UploadOnlyStore>(),
+                ReceiverStore.Discarding => (_, services) => services.AddSingleton<IOrderStore, DiscardingStore>(),
+                _ => null,
+            },
         }.AppOptions(sidecar));
         Console.WriteLine(ListeningPrefix + AppHost.AddressOf(app));
         while (await Console.In.ReadLineAsync() is { } line)

@@ -45,7 +45,7 @@ args = [.. args.Where(a => a != "--console")];
 if (args is ["app", var member, var sidecarAddress, var storage, var appModel, .. var appFlags])
 {
     return await AppProcess.HostAsync(member, new Uri(sidecarAddress), storage, MessagingModels.Parse(appModel),
-        appFlags.Contains(AppProcess.DiscardOrders));
+        AppProcess.StoreOf(appFlags));
 }
 
 if (args is ["requests", .. var requestCount])

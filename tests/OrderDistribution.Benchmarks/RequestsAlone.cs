@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.Messaging;
@@ -9,20 +10,23 @@ namespace OrderDistribution.Benchmarks;
 
 /// <summary>
 /// What one request per order costs a receiver, alone: the express receiver in a process of its own, delivered to by
-/// the sidecar emulator as in pubsub-single and bindings. Each order stored in Azurite; then with a store that keeps
-/// nothing (<see cref="DiscardingStore"/>), all but the upload, as configured and with Application Insights' request
-/// telemetry off (one request item per order in those models).
+/// the sidecar emulator as in pubsub-single and bindings. Each order stored in Azurite; then only uploaded (<see
+/// cref="UploadOnlyStore"/>), which leaves out what the receiver's store does around the upload; then with a store
+/// that keeps nothing (<see cref="DiscardingStore"/>), all but the upload, as configured and with Application
+/// Insights' request telemetry off (one request item per order in those models).
 /// </summary>
 internal static class RequestsAlone
 {
     private const string Instance = "express";
 
-    private static readonly (string Name, Dictionary<string, string> Environment, bool Discard)[] Settings =
+    private static readonly (string Name, Dictionary<string, string> Environment, ReceiverStore Store)[] Settings =
     [
-        ("each order stored", [], false),
-        ("orders kept by no store", [], true),
+        ("each order stored", [], ReceiverStore.Configured),
+        ("each order uploaded, nothing around the upload", [], ReceiverStore.UploadOnly),
+        ("orders kept by no store", [], ReceiverStore.Discarding),
         ("orders kept by no store, request telemetry off",
-            new() { ["ApplicationInsights__EnableRequestTrackingTelemetryModule"] = "false" }, true),
+            new() { ["ApplicationInsights__EnableRequestTrackingTelemetryModule"] = "false" },
+            ReceiverStore.Discarding),
     ];
 
     public static async Task Measure(int count)
@@ -34,9 +38,9 @@ internal static class RequestsAlone
             var run = 0;
             foreach (var model in new[] { MessagingModel.PubSubSingle, MessagingModel.Bindings })
             {
-                foreach (var (name, environment, discard) in Settings)
+                foreach (var (name, environment, store) in Settings)
                 {
-                    await MeasureOne(azurite.ConnectionString, model, name, environment, discard, orders, ++run);
+                    await MeasureOne(azurite.ConnectionString, model, name, environment, store, orders, ++run);
                 }
             }
         }
@@ -45,7 +49,7 @@ internal static class RequestsAlone
     }
 
     private static async Task MeasureOne(string storage, MessagingModel model, string setting,
-        Dictionary<string, string> environment, bool discard, List<Order> orders, int run)
+        Dictionary<string, string> environment, ReceiverStore store, List<Order> orders, int run)
     {
         var timeout = TimeSpan.FromSeconds(60);
         await using var sidecar = await EmulatedSidecar.StartAsync(new EmulatedSidecarOptions
@@ -53,7 +57,7 @@ internal static class RequestsAlone
             ConcurrentSingleRequests = new TrioRunOptions().ConcurrentSingleRequests,
         });
         await using var receiver = await AppProcess.StartAsync(Instance, sidecar.Address, storage, model, timeout,
-            environment: environment, discardOrders: discard);
+            environment: environment, store: store);
         using var client = AppHost.ClientOf(receiver.Address);
         var queue = model == MessagingModel.Bindings
             ? OrderTopology.OutputBindingOf(Instance)
@@ -66,6 +70,8 @@ internal static class RequestsAlone
         sidecar.Enqueue(queue,
             BurstRounds.WithIdsOfTheirOwn(orders.Take(1_000), round: 2 * run - 1).Select(OrderJson.Serialize));
         await sidecar.WaitUntilQuietAsync(TimeSpan.FromMinutes(2));
+        var outbox = new BlobServiceClient(storage).GetBlobContainerClient(OrderTopology.OutboxOf(Instance));
+        var storedBefore = await CountAsync(outbox);
         var requests = sidecar.Queues[queue].Requests;
         var before = await receiver.StatsAsync();
         var clock = Stopwatch.StartNew();
@@ -78,9 +84,28 @@ internal static class RequestsAlone
         clock.Stop();
         var spent = await receiver.StatsAsync() - before;
         requests = sidecar.Queues[queue].Requests - requests;
+        // A figure of a store that uploads stands only for orders it did store, each under an id of its own.
+        if (store != ReceiverStore.Discarding && await CountAsync(outbox) - storedBefore is var stored
+            && stored != orders.Count)
+        {
+            throw new InvalidOperationException(
+                $"{model.Text()}, {setting}: {stored} blobs stored for the {orders.Count} orders");
+        }
+
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"  {model.Text()} receiver, {setting}: {spent.Cpu.TotalMilliseconds / requests:0.000} CPU ms and " +
             $"{spent.Allocated / 1024.0 / requests:0.0} KiB allocated per request, {requests} requests in " +
             $"{clock.Elapsed.TotalSeconds:0.0} s"));
+    }
+
+    private static async Task<int> CountAsync(BlobContainerClient outbox)
+    {
+        var count = 0;
+        await foreach (var _ in outbox.GetBlobsAsync())
+        {
+            count++;
+        }
+
+        return count;
     }
 }

@@ -17,8 +17,9 @@ public sealed partial class BenchmarkCommandTests
 
         Assert.True(exitCode == 0, $"{Documented} 200 exited {exitCode}:\n{output}");
         var lines = output.Split('\n').Select(l => l.Trim()).Where(l => RequestLine().IsMatch(l)).ToList();
-        // Two models, each with its orders stored, kept by no store, and kept by no store without request telemetry.
-        Assert.True(lines.Count == 6, $"expected 6 lines of a receiver's cost per request:\n{output}");
+        // Two models, each with its orders stored, only uploaded, kept by no store, and kept by no store without
+        // request telemetry.
+        Assert.True(lines.Count == 8, $"expected 8 lines of a receiver's cost per request:\n{output}");
         Assert.Equal(["pubsub-single", "bindings"], lines.Select(l => l.Split(' ')[0]).Distinct());
     }
 
