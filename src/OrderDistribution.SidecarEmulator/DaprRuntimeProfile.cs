@@ -21,10 +21,13 @@ namespace OrderDistribution.SidecarEmulator;
 /// pending and is handed out again after <c>processingTimeout</c>; from 1.17 it is acknowledged, gone, unless the
 /// delivery's context had already ended (<see cref="AcknowledgesSpentRetries"/>). And from 1.19 the component keeps
 /// the messages it holds alive in Redis, unless <c>entryKeepAliveInterval</c> is 0 (<see
-/// cref="KeepsHeldEntriesAlive"/>; docs/runtimes.md, "pubsub.redis's entryKeepAliveInterval").
+/// cref="KeepsHeldEntriesAlive"/>; docs/runtimes.md, "pubsub.redis's entryKeepAliveInterval"), and a single
+/// delivery's inbound retries end with its context, as the bulk ones always did (<see
+/// cref="EndsSingleRetriesWithContext"/>, from 1.18.5; before, they ran on beside the copies Redis handed out again).
+/// The 1.17 profile stands for 1.17 to 1.18.4.
 /// </summary>
 public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToken, bool CopiesBaggage,
-    bool AcknowledgesSpentRetries, bool KeepsHeldEntriesAlive = false)
+    bool AcknowledgesSpentRetries, bool KeepsHeldEntriesAlive = false, bool EndsSingleRetriesWithContext = false)
 {
     public static readonly DaprRuntimeProfile Dapr114 =
         new("1.14", KeepsBlankedApiToken: true, CopiesBaggage: false, AcknowledgesSpentRetries: false);
@@ -35,7 +38,7 @@ public sealed record DaprRuntimeProfile(string Version, bool KeepsBlankedApiToke
     public static readonly DaprRuntimeProfile Dapr117 =
         new("1.17", KeepsBlankedApiToken: false, CopiesBaggage: true, AcknowledgesSpentRetries: true);
     public static readonly DaprRuntimeProfile Dapr119 = new("1.19", KeepsBlankedApiToken: false, CopiesBaggage: true,
-        AcknowledgesSpentRetries: true, KeepsHeldEntriesAlive: true);
+        AcknowledgesSpentRetries: true, KeepsHeldEntriesAlive: true, EndsSingleRetriesWithContext: true);
 
     public static readonly IReadOnlyList<DaprRuntimeProfile> All = [Dapr114, Dapr115, Dapr116, Dapr117, Dapr119];
 

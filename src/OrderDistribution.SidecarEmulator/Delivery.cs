@@ -49,10 +49,10 @@ internal abstract class Delivery(EmulatedBroker broker, string queue, HttpClient
         switch (status)
         {
             case "SUCCESS":
-                broker.Done();
+                broker.Done(queue, message);
                 break;
             case "DROP":
-                broker.Drop(message, report);
+                broker.Drop(queue, message, report);
                 break;
             default:
                 report.Retry();

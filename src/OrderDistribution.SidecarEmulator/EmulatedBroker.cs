@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Diagnostics;
 using System.Globalization;
 using System.Threading.Channels;
 
@@ -16,9 +15,11 @@ namespace OrderDistribution.SidecarEmulator;
 /// <c>ProcessingTimeout</c>, looked for every <see cref="EmulatedSidecarOptions.RedeliverInterval"/>
 /// (docs/dapr-sidecar.md, "pubsub.redis after its retries are spent"): idle from when it was read, or, on a runtime
 /// that keeps the messages it holds alive, from when its context ended (<see
-/// cref="EmulatedSidecarOptions.EntryKeepAliveInterval"/>).
+/// cref="EmulatedSidecarOptions.EntryKeepAliveInterval"/>). Before 1.18.5 a single delivery's retries outlive its
+/// context: they go on, and once the message has been out <c>ProcessingTimeout</c> it is handed out again beside them,
+/// a copy of the same entry; any delivery settled acknowledges the entry, and a copy still pending goes with it.
 /// </summary>
-internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposable
+internal sealed partial class EmulatedBroker(EmulatedSidecarOptions options) : IDisposable
 {
     private readonly ConcurrentDictionary<string, Channel<EmulatedMessage>> _queues = new();
     private readonly ConcurrentDictionary<string, List<EmulatedMessage>> _pending = new();
@@ -62,8 +63,14 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
         }
     }
 
-    /// <summary>A message answered SUCCESS: done.</summary>
-    public void Done()
+    /// <summary>A message answered SUCCESS: its entry acknowledged, and done.</summary>
+    public void Done(string queue, EmulatedMessage message)
+    {
+        Acknowledge(queue, message);
+        Done();
+    }
+
+    private void Done()
     {
         lock (_outstandingLock)
         {
@@ -75,10 +82,10 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
     }
 
     /// <summary>A message answered DROP: dead-lettered, done and never delivered again.</summary>
-    public void Drop(EmulatedMessage message, QueueReport report)
+    public void Drop(string queue, EmulatedMessage message, QueueReport report)
     {
         report.Drop(message.Origin, message.Payload);
-        Done();
+        Done(queue, message);
     }
 
     /// <summary>A binding's message answered RETRY: back on its queue after the retry interval.</summary>
@@ -119,107 +126,6 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
         }
     }
 
-    /// <summary>
-    /// A pub/sub message taken off its queue: read now when it is new (its context starts), or a retry; a retry whose
-    /// context ended while it waited is left pending instead.
-    /// </summary>
-    /// <returns>Whether to deliver it now.</returns>
-    public bool Take(string queue, EmulatedMessage message, QueueReport report)
-    {
-        if (message.ReadAt == 0)
-        {
-            message.ReadAt = Stopwatch.GetTimestamp();
-            message.Retries = 0;
-            return true;
-        }
-
-        if (Stopwatch.GetTimestamp() < ContextEnd(message))
-        {
-            return true;
-        }
-
-        Park(queue, message, report);
-        return false;
-    }
-
-    /// <summary>
-    /// A pub/sub message answered RETRY: retried within its context, then kept pending or acknowledged.
-    /// </summary>
-    public void RetryOrPark(string queue, EmulatedMessage message, QueueReport report)
-    {
-        var now = Stopwatch.GetTimestamp();
-        var contextEnd = ContextEnd(message);
-        if (now >= contextEnd)
-        {
-            Park(queue, message, report);
-        }
-        else if (options.MaxRetries >= 0 && message.Retries >= options.MaxRetries)
-        {
-            // The retries are spent while the context still runs: from 1.17 pubsub.redis acknowledges the message.
-            if (Runtime.AcknowledgesSpentRetries)
-            {
-                report.AcknowledgeUnstored(message.Origin);
-                Done();
-            }
-            else
-            {
-                Park(queue, message, report);
-            }
-        }
-        else if (now + Ticks(options.RetryInterval) >= contextEnd)
-        {
-            // The context ends during the wait: the retry is cancelled, the message stays pending.
-            Park(queue, message, report);
-        }
-        else
-        {
-            message.Retries++;
-            Requeue(queue, message);
-        }
-    }
-
-    /// <summary>
-    /// pubsub.redis's redelivery: every redeliverInterval, what has been pending processingTimeout is read again.
-    /// </summary>
-    public async Task HandOutPendingAsync()
-    {
-        using var timer = new PeriodicTimer(options.RedeliverInterval);
-        try
-        {
-            while (await timer.WaitForNextTickAsync(_stop.Token))
-            {
-                var now = Stopwatch.GetTimestamp();
-                foreach (var (queue, pending) in _pending)
-                {
-                    var due = new List<EmulatedMessage>();
-                    lock (pending)
-                    {
-                        pending.RemoveAll(m =>
-                        {
-                            var isDue = now >= m.IdleSince + Ticks(options.ProcessingTimeout);
-                            if (isDue)
-                            {
-                                due.Add(m);
-                            }
-
-                            return isDue;
-                        });
-                    }
-
-                    foreach (var message in due)
-                    {
-                        Reports[queue].HandOutAgain();
-                        message.ReadAt = 0;
-                        Queue(queue).Writer.TryWrite(message);
-                    }
-                }
-            }
-        }
-        catch (OperationCanceledException)
-        {
-        }
-    }
-
     /// <summary>Stops the redelivery and the delivery loops: each loop ends once its queue is complete.</summary>
     public async Task StopAsync()
     {
@@ -234,21 +140,4 @@ internal sealed class EmulatedBroker(EmulatedSidecarOptions options) : IDisposab
 
     private Channel<EmulatedMessage> Queue(string queue) =>
         _queues.GetOrAdd(queue, _ => Channel.CreateUnbounded<EmulatedMessage>());
-
-    private long ContextEnd(EmulatedMessage message) => message.ReadAt + Ticks(options.ProcessingTimeout);
-
-    private static long Ticks(TimeSpan time) => (long)(time.TotalSeconds * Stopwatch.Frequency);
-
-    private void Park(string queue, EmulatedMessage message, QueueReport report)
-    {
-        message.IdleSince = Runtime.KeepsHeldEntriesAliveWith(options.EntryKeepAliveInterval)
-            ? Stopwatch.GetTimestamp()
-            : message.ReadAt;
-        report.Park();
-        var pending = _pending.GetOrAdd(queue, _ => []);
-        lock (pending)
-        {
-            pending.Add(message);
-        }
-    }
 }

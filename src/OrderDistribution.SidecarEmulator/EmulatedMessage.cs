@@ -21,4 +21,14 @@ internal sealed class EmulatedMessage(string origin, byte[] payload)
 
     /// <summary>The inbound retries spent in its current context.</summary>
     public int Retries { get; set; }
+
+    /// <summary>
+    /// The broker's entry it is: shared by the copies handed out while an earlier delivery of it runs.
+    /// </summary>
+    public StreamEntry Entry { get; init; } = new();
+
+    /// <summary>
+    /// Whether its entry was left pending beside this delivery's retries once its context ended (before 1.18.5).
+    /// </summary>
+    public bool LeftBeside { get; set; }
 }

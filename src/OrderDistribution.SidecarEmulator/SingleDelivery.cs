@@ -12,7 +12,7 @@ internal sealed class SingleDelivery(EmulatedBroker broker, string queue, HttpCl
 {
     protected override async Task DeliverAsync(EmulatedMessage message)
     {
-        if (!Broker.Take(Queue, message, Report))
+        if (!Broker.Take(Queue, message, Report, RetriesOutliveContext))
         {
             return;
         }
@@ -41,7 +41,11 @@ internal sealed class SingleDelivery(EmulatedBroker broker, string queue, HttpCl
         Settle(message, outcome);
     }
 
-    protected override void Retry(EmulatedMessage message) => Broker.RetryOrPark(Queue, message, Report);
+    protected override void Retry(EmulatedMessage message) =>
+        Broker.RetryOrPark(Queue, message, Report, RetriesOutliveContext);
+
+    /// <summary>Before 1.18.5 a single delivery's retries ran on a context of their own, which never ended.</summary>
+    private bool RetriesOutliveContext => !Broker.Runtime.EndsSingleRetriesWithContext;
 
     private static string ReadStatus(string answer)
     {

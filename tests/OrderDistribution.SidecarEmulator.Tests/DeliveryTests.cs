@@ -141,6 +141,62 @@ public sealed class DeliveryTests
         }
     }
 
+    [Theory]
+    [InlineData("1.14", true)]
+    [InlineData("1.17", true)]
+    [InlineData("1.19", false)]
+    public async Task A_single_delivery_retried_past_its_context_runs_on_beside_copies_before_1185_alone_from_119(
+        string runtime, bool copies)
+    {
+        var processingTimeout = TimeSpan.FromMilliseconds(500);
+        var takenFrom = TimeSpan.FromSeconds(1.7);
+        var clock = Stopwatch.StartNew();
+        var delivered = new ConcurrentQueue<TimeSpan>();
+        var taken = 0;
+        await using var app = await FakeApp.StartAsync();
+        app.Answer = (_, _) =>
+        {
+            var now = clock.Elapsed;
+            delivered.Enqueue(now);
+            if (now < takenFrom)
+            {
+                return (200, """{"status":"RETRY"}""");
+            }
+
+            Interlocked.Increment(ref taken);
+            return (200, null);
+        };
+        await using var sidecar = await EmulatedSidecar.StartAsync(Quick with
+        {
+            ProcessingTimeout = processingTimeout,
+            EntryKeepAliveInterval = TimeSpan.Zero,
+            ConcurrentSingleRequests = 4,
+            Runtime = DaprRuntimeProfile.Of(runtime),
+        });
+
+        sidecar.Subscribe("q", app.Client, MessagingModel.PubSubSingle);
+        sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}""")]);
+
+        Assert.True(await sidecar.WaitUntilQuietAsync(Wait), "the message was still outstanding");
+        var afterQuiet = delivered.Count;
+        await Task.Delay(processingTimeout * 2);
+        Assert.Equal(afterQuiet, delivered.Count);
+        var report = sidecar.Queues["q"];
+        Assert.True(report.HandedOutAgain > 0, "the message was never handed out again");
+        if (copies)
+        {
+            // Redis handed the entry out again while the first delivery retried on: each copy is taken in its turn.
+            Assert.True(taken >= 2, $"taken {taken} times, handed out again {report.HandedOutAgain} times");
+            var times = delivered.ToArray();
+            var longestPause = times.Zip(times.Skip(1), (a, b) => b - a).Max();
+            Assert.True(longestPause < processingTimeout / 2, $"the longest pause was {longestPause}");
+        }
+        else
+        {
+            Assert.Equal(1, taken);
+        }
+    }
+
     [Fact]
     public async Task A_model_the_emulator_has_no_delivery_for_is_refused()
     {
