@@ -30,13 +30,16 @@ public sealed record EmulatedSidecarOptions
 
     /// <summary>
     /// The inbound retry policy's <c>maxRetries</c> for pub/sub deliveries: -1 retries until the delivery's context
-    /// ends (<see cref="ProcessingTimeout"/>). What happens once they are spent is the <see cref="Runtime"/>'s.
+    /// ends (<see cref="ProcessingTimeout"/>), or, for a single delivery before 1.18.5, until the app takes the message
+    /// (<see cref="DaprRuntimeProfile.EndsSingleRetriesWithContext"/>). What happens once they are spent is the
+    /// <see cref="Runtime"/>'s.
     /// </summary>
     public int MaxRetries { get; init; } = -1;
 
     /// <summary>
-    /// The Redis component's <c>processingTimeout</c>: a message's delivery context, its retries included, ends this
-    /// long after the component read it, and a message pending this long is handed out again.
+    /// The Redis component's <c>processingTimeout</c>: a message's delivery context, its retries included (but a single
+    /// delivery's before 1.18.5), ends this long after the component read it, and a message pending this long is handed
+    /// out again.
     /// </summary>
     public TimeSpan ProcessingTimeout { get; init; } = TimeSpan.FromSeconds(20);
 
