@@ -95,6 +95,20 @@ public sealed partial class BlobOrderStore(
     public void Dispose() => _confirming.Dispose();
 
     /// <summary>
+    /// How an order's blob is sent: as JSON, stamped with when it was stored, under the write's conditions.
+    /// </summary>
+    public static BlobUploadOptions UploadOptions(DateTimeOffset storedAt, BlobRequestConditions? conditions = null) =>
+        new()
+        {
+            HttpHeaders = JsonContent,
+            Metadata = new Dictionary<string, string>
+            {
+                [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(storedAt),
+            },
+            Conditions = conditions,
+        };
+
+    /// <summary>
     /// A store over the same container whose every write runs whole, over the connection it opens, on a condition
     /// storage always refuses (a blob with an ETag no blob has), and fails as refused: what the warm-up writes its
     /// sample delivery to. Nothing is stored.
@@ -179,15 +193,7 @@ public sealed partial class BlobOrderStore(
         try
         {
             // No conditions for an order: the same order delivered again overwrites its blob.
-            var upload = blob.UploadAsync(json, new BlobUploadOptions
-            {
-                HttpHeaders = JsonContent,
-                Metadata = new Dictionary<string, string>
-                {
-                    [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(time.GetUtcNow()),
-                },
-                Conditions = write.Conditions,
-            }, cancellationToken);
+            var upload = blob.UploadAsync(json, UploadOptions(time.GetUtcNow(), write.Conditions), cancellationToken);
             await (write.Conditions is null ? uploads.TrackAsync(write.BlobName, upload, write.StoredAfterDeliveryLeft)
                 : upload);
             if (Volatile.Read(ref _storedSinceCheck) is { Task.IsCompleted: false } stored)

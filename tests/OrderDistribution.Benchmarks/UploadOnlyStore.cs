@@ -1,5 +1,4 @@
 using Azure.Storage.Blobs;
-using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
@@ -16,8 +15,6 @@ namespace OrderDistribution.Benchmarks;
 internal sealed class UploadOnlyStore(IOptions<StorageOptions> storage, IOptions<ReceiverOptions> receiver)
     : IOrderStore
 {
-    private static readonly BlobHttpHeaders JsonContent = new() { ContentType = "application/json" };
-
     private readonly BlobContainerClient _container = BlobClientFactory
         .Create(storage.Value, TimeSpan.FromMinutes(1))
         .GetBlobContainerClient(receiver.Value.ContainerName);
@@ -25,13 +22,7 @@ internal sealed class UploadOnlyStore(IOptions<StorageOptions> storage, IOptions
     public async Task SaveAsync(Order order, CancellationToken cancellationToken)
     {
         using var json = new MemoryStream(OrderJson.Serialize(order), writable: false);
-        await _container.GetBlockBlobClient(OrderBlob.NameOf(order)).UploadAsync(json, new BlobUploadOptions
-        {
-            HttpHeaders = JsonContent,
-            Metadata = new Dictionary<string, string>
-            {
-                [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(DateTimeOffset.UtcNow),
-            },
-        }, cancellationToken);
+        await _container.GetBlockBlobClient(OrderBlob.NameOf(order))
+            .UploadAsync(json, BlobOrderStore.UploadOptions(DateTimeOffset.UtcNow), cancellationToken);
     }
 }
