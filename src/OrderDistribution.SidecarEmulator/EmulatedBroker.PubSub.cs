@@ -221,7 +221,7 @@ internal sealed partial class EmulatedBroker
             message.Entry.Pending = null;
         }
 
-        if (waiting is null || waiting == message || !_pending.TryGetValue(queue, out var pending))
+        if (waiting is null || !_pending.TryGetValue(queue, out var pending))
         {
             return;
         }

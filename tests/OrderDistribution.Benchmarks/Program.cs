@@ -16,7 +16,8 @@
 // Each model's warm burst with each app in its own process: CPU per order each app handled, and calls to the sidecar.
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- requests [<orders, default 10000>]
 // What one request per order costs the express receiver alone, in pubsub-single and bindings: each order stored, then
-// with a store that keeps nothing (all but the upload), as configured and with request telemetry off (RequestsAlone).
+// only uploaded (without the store's pipeline around it), then with a store that keeps nothing (all but the upload), as
+// configured and with request telemetry off (RequestsAlone).
 //   dotnet run -c Release --project tests/OrderDistribution.Benchmarks -- scale [<orders>...; default 10000 100000]
 // The scale line: at each count, storage alone and the warm trio (in its processes), each on a fresh Azurite on disk,
 // and their ratio.
