@@ -3,8 +3,8 @@ using System.Diagnostics;
 using Azure;
 using Azure.Identity;
 using Azure.Storage.Blobs;
-using Azure.Storage.Blobs.Models;
 using OrderDistribution.Contracts;
+using OrderDistribution.Receiver;
 using OrderDistribution.Storage;
 
 namespace OrderDistribution.LoadTool.Ceiling;
@@ -137,17 +137,10 @@ public sealed class StorageCeiling(BlobServiceClient service)
             };
             await Parallel.ForEachAsync(blobs, parallel, async (blob, ct) =>
             {
-                var options = new BlobUploadOptions
-                {
-                    HttpHeaders = new BlobHttpHeaders { ContentType = "application/json" },
-                    Metadata = new Dictionary<string, string>
-                    {
-                        [OrderBlob.StoredAtMetadata] = OrderBlob.FormatStoredAt(DateTimeOffset.UtcNow),
-                    },
-                };
                 try
                 {
-                    await container.GetBlobClient(blob.Name).UploadAsync(blob.Content, options, ct);
+                    await container.GetBlobClient(blob.Name)
+                        .UploadAsync(blob.Content, BlobOrderStore.UploadOptions(DateTimeOffset.UtcNow), ct);
                     uploadedAt.Enqueue(DateTimeOffset.UtcNow);
                     progress?.Report(uploadedAt.Count);
                 }
