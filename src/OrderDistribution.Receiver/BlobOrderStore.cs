@@ -155,13 +155,15 @@ public sealed partial class BlobOrderStore(
     }
 
     /// <summary>The order's upload for an earlier delivery still runs: this one waits for it, as long as one upload
-    /// is waited for.</summary>
+    /// is waited for. Stored, this is the order's next delivery, so it spends what the upload remembered of storing
+    /// late: left behind, that record would answer a later delivery SUCCESS after the blob was gone.</summary>
     private async Task JoinAsync(Task running, string blobName, CancellationToken cancellationToken)
     {
         var timeout = storage.Value.RequestTimeout;
         try
         {
             await running.WaitAsync(timeout, time, cancellationToken);
+            uploads.TakeStoredLate(blobName);
         }
         catch (RequestFailedException e)
         {

@@ -11,43 +11,65 @@ namespace OrderDistribution.Receiver;
 /// </summary>
 /// <param name="capacity">The most late-stored orders remembered per process; the oldest are forgotten first, and
 /// a forgotten one is only uploaded again.</param>
-public sealed class OrderUploads(int capacity = 10_000)
+public sealed class OrderUploads(TimeProvider time, int capacity = 10_000)
 {
+    /// <summary>
+    /// How long a late store stands for the order's next delivery. The broker hands an order answered RETRY out again
+    /// within seconds (the sidecars' retries are a second or a few apart); past this, the next delivery may be of an
+    /// order sent anew after its outbox was emptied, or the redelivery went to another replica, and a record that
+    /// outlived it would answer SUCCESS for an order no longer stored. Forgotten, a record costs one upload again.
+    /// </summary>
+    public static readonly TimeSpan StoredLateFor = TimeSpan.FromMinutes(2);
+
     private readonly ConcurrentDictionary<string, Task> _running = new(StringComparer.Ordinal);
-    private readonly ConcurrentDictionary<string, byte> _storedLate = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, long> _storedLate = new(StringComparer.Ordinal);
     private readonly ConcurrentQueue<string> _lateInOrder = new();
 
-    /// <summary>The upload of <paramref name="blobName"/> that is still running, if one is.</summary>
+    /// <summary>The upload of <paramref name="blobName"/> that is still running, if one is; it ends once what it
+    /// stored late is remembered.</summary>
     public Task? Running(string blobName) => _running.GetValueOrDefault(blobName);
 
-    /// <returns>Whether an upload its delivery stopped waiting for stored the blob; it is forgotten then.</returns>
-    public bool TakeStoredLate(string blobName) => _storedLate.TryRemove(blobName, out _);
+    /// <returns>Whether an upload its delivery stopped waiting for stored the blob within <see
+    /// cref="StoredLateFor"/>; it is forgotten then, so one delivery spends it.</returns>
+    public bool TakeStoredLate(string blobName) =>
+        _storedLate.TryRemove(blobName, out var storedAt) && time.GetElapsedTime(storedAt) <= StoredLateFor;
 
     /// <summary>Runs <paramref name="upload"/>, known as running until it ends.</summary>
     /// <param name="deliveryLeft">Whether the delivery stopped waiting before the upload stored the blob (asked once,
     /// when it did).</param>
     public async Task TrackAsync(string blobName, Task upload, Func<bool> deliveryLeft)
     {
-        _running[blobName] = upload;
+        var tracked = RememberIfLateAsync(blobName, upload, deliveryLeft);
+        _running[blobName] = tracked;
         try
         {
-            await upload;
-            if (deliveryLeft())
-            {
-                RememberStoredLate(blobName);
-            }
+            await tracked;
         }
         finally
         {
-            _running.TryRemove(KeyValuePair.Create(blobName, upload));
+            _running.TryRemove(KeyValuePair.Create(blobName, tracked));
+        }
+    }
+
+    private async Task RememberIfLateAsync(string blobName, Task upload, Func<bool> deliveryLeft)
+    {
+        await upload;
+        if (deliveryLeft())
+        {
+            RememberStoredLate(blobName);
         }
     }
 
     private void RememberStoredLate(string blobName)
     {
-        if (_storedLate.TryAdd(blobName, 0))
+        var storedAt = time.GetTimestamp();
+        if (_storedLate.TryAdd(blobName, storedAt))
         {
             _lateInOrder.Enqueue(blobName);
+        }
+        else
+        {
+            _storedLate[blobName] = storedAt;
         }
 
         while (_lateInOrder.Count > capacity && _lateInOrder.TryDequeue(out var oldest))

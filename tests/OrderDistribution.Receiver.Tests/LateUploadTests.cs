@@ -1,4 +1,5 @@
 using Azure.Storage.Blobs;
+using Microsoft.Extensions.Time.Testing;
 using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
@@ -38,26 +39,56 @@ public sealed class LateUploadTests(AzuriteFixture storage) : IClassFixture<Azur
     }
 
     [Fact]
+    public async Task A_delivery_that_waited_out_the_late_upload_leaves_no_SUCCESS_behind_for_a_later_one()
+    {
+        using var proxy = new TcpCutProxy(storage.Azurite.Port);
+        using var app = new ReceiverFactory(Azurite.ConnectionStringFor(proxy.Port), "express",
+            ("Receiver:Container", _container), ("Storage:RequestTimeout", "00:00:01"),
+            ("Messaging:RequestDeadline", "00:00:04"), ("Readiness:Interval", "00:01:00"));
+        var client = app.CreateClient();
+        Assert.Equal("SUCCESS", await DeliverAsync(client, TestOrders.Make(1, Delivery.Express)));
+        var order = TestOrders.Make(2, Delivery.Express);
+
+        proxy.Frozen = true;
+        Assert.Equal("RETRY", await DeliverAsync(client, order));
+        var next = DeliverAsync(client, order);
+        await Task.Delay(TimeSpan.FromMilliseconds(200));
+        proxy.Frozen = false;
+        Assert.Equal("SUCCESS", await next);
+
+        // The outbox emptied (as `order-load clear` does) and the order sent anew: it is stored again.
+        var blob = Outbox.Container(storage.Azurite.ConnectionString, _container)
+            .GetBlobClient(OrderBlob.NameOf(order));
+        await blob.DeleteAsync();
+        Assert.Equal("SUCCESS", await DeliverAsync(client, order));
+        Assert.True(await blob.ExistsAsync(), "answered SUCCESS, but the order was not stored again");
+    }
+
+    [Fact]
     public async Task An_upload_still_running_is_what_the_next_delivery_of_its_order_waits_for()
     {
-        var uploads = new OrderUploads();
+        var uploads = new OrderUploads(TimeProvider.System);
         var answer = new TaskCompletionSource();
 
         var tracked = uploads.TrackAsync("42.json", answer.Task, deliveryLeft: () => true);
 
-        Assert.Same(answer.Task, uploads.Running("42.json"));
+        var running = uploads.Running("42.json");
+        Assert.NotNull(running);
+        Assert.False(running.IsCompleted);
         Assert.Null(uploads.Running("43.json"));
         answer.SetResult();
-        await tracked;
-        Assert.Null(uploads.Running("42.json"));
+        await running;
+        // Remembered by the time a delivery that waited for the upload goes on, so that one can spend it.
         Assert.True(uploads.TakeStoredLate("42.json"));
         Assert.False(uploads.TakeStoredLate("42.json"));
+        await tracked;
+        Assert.Null(uploads.Running("42.json"));
     }
 
     [Fact]
     public async Task Only_uploads_that_stored_after_their_delivery_left_are_remembered_and_the_oldest_go_first()
     {
-        var uploads = new OrderUploads(capacity: 2);
+        var uploads = new OrderUploads(TimeProvider.System, capacity: 2);
 
         await uploads.TrackAsync("1.json", Task.CompletedTask, deliveryLeft: () => false);
         await uploads.TrackAsync("2.json", Task.CompletedTask, deliveryLeft: () => true);
@@ -71,6 +102,20 @@ public sealed class LateUploadTests(AzuriteFixture storage) : IClassFixture<Azur
         Assert.True(uploads.TakeStoredLate("3.json"));
         Assert.True(uploads.TakeStoredLate("4.json"));
         Assert.False(uploads.TakeStoredLate("5.json"));
+    }
+
+    [Fact]
+    public async Task A_late_store_stands_for_the_next_delivery_only_while_a_redelivery_is_due()
+    {
+        var clock = new FakeTimeProvider();
+        var uploads = new OrderUploads(clock);
+        await uploads.TrackAsync("1.json", Task.CompletedTask, deliveryLeft: () => true);
+        await uploads.TrackAsync("2.json", Task.CompletedTask, deliveryLeft: () => true);
+
+        clock.Advance(OrderUploads.StoredLateFor);
+        Assert.True(uploads.TakeStoredLate("1.json"));
+        clock.Advance(TimeSpan.FromMilliseconds(1));
+        Assert.False(uploads.TakeStoredLate("2.json"));
     }
 
     private static async Task<string> DeliverAsync(HttpClient client, Order order)
