@@ -131,11 +131,11 @@ public sealed class BulkOrderPublisher(
                     throw new BulkPublishPartlyFailedException(stillFailing.Values.ToList());
                 }
             }, cancellationToken);
-            failures.Succeeded();
+            failures.Succeeded(outcome.Topic);
         }
         catch (BulkPublishPartlyFailedException e)
         {
-            failures.Succeeded();
+            failures.Succeeded(outcome.Topic);
             foreach (var entry in e.Failed)
             {
                 outcome.Failed?.Invoke(entry.EntryId, $"publish to {outcome.Topic} failed: {entry.Error}");
@@ -145,7 +145,7 @@ public sealed class BulkOrderPublisher(
         {
             var reason =
                 $"bulk publish of {remaining.Count} entries to {outcome.Topic} failed: {SidecarFailure.Reason(e)}";
-            switch (failures.Judge(e))
+            switch (failures.Judge(e, outcome.Topic))
             {
                 case SidecarFailureKind.RejectsOrder when remaining.Count > 1:
                     // Refused for good, but for which entry? Halves find it in a few calls; the rest go through.
@@ -194,6 +194,7 @@ public sealed class BulkOrderPublisher(
         try
         {
             var (failure, reason) = await call.CallAsync(
+                outcome.Topic,
                 ct => sidecar.PublishAsync(
                     outcome.PubSubName,
                     outcome.Topic,

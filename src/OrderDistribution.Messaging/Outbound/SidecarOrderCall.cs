@@ -28,7 +28,7 @@ public sealed class SidecarOrderCall(
             return;
         }
 
-        var (failure, reason) = await CallAsync(ct => send(to, payload, ct), cancellationToken);
+        var (failure, reason) = await CallAsync(to, ct => send(to, payload, ct), cancellationToken);
         switch (failure)
         {
             case null:
@@ -48,12 +48,14 @@ public sealed class SidecarOrderCall(
     /// One call for one payload through the sidecar's resilience pipeline, its failure judged by
     /// <see cref="SidecarFailureJudge"/>: every way out that sends a payload alone ends here.
     /// </summary>
+    /// <param name="to">The destination's name (topic or output binding), which a refusal of every order is kept
+    /// for.</param>
     /// <returns>No failure when the sidecar confirmed the call; else what the failure says about the payload, and
     /// why.</returns>
     /// <exception cref="OperationCanceledException">The caller's own cancellation: not the sidecar's
     /// failure.</exception>
     public async Task<(SidecarFailureKind? Failure, string? Reason)> CallAsync(
-        Func<CancellationToken, Task> call, CancellationToken cancellationToken)
+        string to, Func<CancellationToken, Task> call, CancellationToken cancellationToken)
     {
         try
         {
@@ -63,12 +65,12 @@ public sealed class SidecarOrderCall(
                 await call(ct);
                 return null;
             }, cancellationToken);
-            failures.Succeeded();
+            failures.Succeeded(to);
             return (null, null);
         }
         catch (Exception e) when (SidecarFailure.IsExpected(e, cancellationToken))
         {
-            return (failures.Judge(e), SidecarFailure.Reason(e));
+            return (failures.Judge(e, to), SidecarFailure.Reason(e));
         }
     }
 }

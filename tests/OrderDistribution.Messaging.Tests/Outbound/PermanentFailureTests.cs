@@ -82,6 +82,49 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     }
 
     [Theory]
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.PubSubSingle)]
+    [InlineData(MessagingModel.Bindings)]
+    public async Task A_sidecar_that_refuses_only_one_destination_is_logged_once_and_keeps_the_app_not_ready_meanwhile(
+        MessagingModel model)
+    {
+        var refused = true;
+        const string Forbidden = """{"errorCode":"ERR_PUBSUB_FORBIDDEN","message":"topic q-order-express is not """ +
+            """allowed for app id distributor"}""";
+        _sidecar.BulkAnswer = r => refused && r.Path.EndsWith("/q-order-express", StringComparison.Ordinal)
+            ? (403, Forbidden)
+            : (200, "");
+        _sidecar.PublishAnswer = r => refused && r.Path.EndsWith("/q-order-express", StringComparison.Ordinal)
+            ? (403, Forbidden)
+            : null;
+        _sidecar.BindingAnswer = r => refused && r.Path.EndsWith("/q-order-express-output", StringComparison.Ordinal)
+            ? (500, """{"errorCode":"ERR_INVOKE_OUTPUT_BINDING","message":"error invoking output binding """ +
+                """q-order-express-output: couldn't find output binding q-order-express-output"}""")
+            : null;
+        await using var app = await ForwardingAsync();
+        var client = await ReadyClientAsync(app);
+
+        // Express and standard orders in turn (and a standard neighbour in every bulk): the standard ones go through.
+        for (var id = 1; id <= 6; id++)
+        {
+            Assert.False(await DeliverAsync(
+                client, model, TestOrders.Make(id, id % 2 == 0 ? Delivery.Standard : Delivery.Express)));
+        }
+
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.ServiceUnavailable);
+        var error = Assert.Single(app.Logs.AtLeast(LogLevel.Error));
+        Assert.Contains("refuses every order to q-order-express", error.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain(app.Logs.Lines, l => l.Message.Contains("takes orders", StringComparison.Ordinal));
+
+        refused = false;
+        Assert.False(await DeliverAsync(client, model, TestOrders.Make(7, Delivery.Express)));
+        await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
+        var fixedLine =
+            Assert.Single(app.Logs.Lines, l => l.Message.Contains("takes orders", StringComparison.Ordinal));
+        Assert.Contains("q-order-express", fixedLine.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
     [MemberData(nameof(Runtimes))]
     public async Task The_bindings_model_puts_no_transport_header_or_token_on_a_message_on_any_runtime(string version)
     {
