@@ -205,8 +205,12 @@ public sealed partial class BlobOrderStore(
         }
         catch (RequestFailedException e) when (StorageFailure.IsContainerNotFound(e))
         {
-            _confirmed = false;
-            LogContainerMissing(_container.Name);
+            // Every write in flight meets the same missing container: the one that unconfirms it says so.
+            if (Interlocked.Exchange(ref _confirmed, false))
+            {
+                LogContainerMissing(_container.Name);
+            }
+
             throw;
         }
         catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
