@@ -5,9 +5,15 @@ using OrderDistribution.Messaging.Inbound;
 namespace OrderDistribution.Messaging;
 
 /// <summary>How the app talks to the sidecar. Section <c>Messaging</c>.</summary>
-public sealed class MessagingOptions
+public sealed class MessagingOptions : IValidatableObject
 {
     public const string Section = "Messaging";
+
+    /// <summary>
+    /// The largest request body the app can read: <c>JsonDocument</c> grows its buffer by doubling, and fails past 1
+    /// GiB with an exception no request can be answered after.
+    /// </summary>
+    public const long MaxReadableRequestBytes = 1L << 30;
 
     [Required]
     public string PubSubName { get; set; } = OrderTopology.PubSubName;
@@ -59,4 +65,16 @@ public sealed class MessagingOptions
     /// base64-encoded (raw payload), with room for the envelope of each entry and of the request.
     /// </summary>
     public long MaxRequestBytes => (long)MaxMessagesCount * (MaxMessageBytes * 4L / 3 + 1_024) + 4_096;
+
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        if (MaxRequestBytes > MaxReadableRequestBytes)
+        {
+            yield return new ValidationResult(
+                $"Messaging:MaxMessagesCount ({MaxMessagesCount}) bulks of Messaging:MaxMessageBytes " +
+                $"({MaxMessageBytes}) messages make requests of up to {MaxRequestBytes} bytes, more than the " +
+                $"{MaxReadableRequestBytes} the app can read: lower either.",
+                [nameof(MaxMessagesCount), nameof(MaxMessageBytes)]);
+        }
+    }
 }

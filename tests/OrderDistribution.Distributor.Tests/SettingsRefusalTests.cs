@@ -23,6 +23,8 @@ public sealed class SettingsRefusalTests
             cases.Add("DAPR_GRPC_ENDPOINT", "ftp://127.0.0.1:50001", "DAPR_GRPC_ENDPOINT");
             // A number, but not a share Application Insights samples at: the rule, not the conversion, refuses it.
             cases.Add("Telemetry:RequestSamplingPercentage", "30", "Telemetry:RequestSamplingPercentage");
+            // Each within its range, but bulks of 250 such messages would be larger than the app can read.
+            cases.Add("Messaging:MaxMessageBytes", "104857600", "Messaging:MaxMessagesCount (250) bulks of");
             return cases;
         }
     }

@@ -17,7 +17,8 @@ public sealed class BulkOrderPublisherTests : BulkOrderPublishing
     [Fact]
     public async Task An_order_larger_than_the_sidecar_takes_is_dropped_once_without_a_call_and_the_rest_are_published()
     {
-        await using var publishing = Publishing(("Messaging:MaxMessageBytes", "104857600"));
+        await using var publishing = Publishing(
+            ("Messaging:MaxMessageBytes", "104857600"), ("Messaging:MaxMessagesCount", "5"));
         var orders = Messages(TestOrders.Many(4));
         orders.Insert(2, Message(TestOrders.Make(99, Delivery.Express, descriptionLength: 5_000_000)));
 
