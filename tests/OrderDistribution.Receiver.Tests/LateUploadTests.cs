@@ -16,17 +16,11 @@ public sealed class LateUploadTests(AzuriteFixture storage) : IClassFixture<Azur
     [Fact]
     public async Task An_order_stored_after_its_delivery_was_answered_RETRY_is_answered_SUCCESS_next_without_an_upload()
     {
-        using var proxy = new TcpCutProxy(storage.Azurite.Port);
-        using var app = new ReceiverFactory(Azurite.ConnectionStringFor(proxy.Port), "express",
-            ("Receiver:Container", _container), ("Storage:RequestTimeout", "00:00:01"),
-            ("Messaging:RequestDeadline", "00:00:04"), ("Readiness:Interval", "00:01:00"));
-        var client = app.CreateClient();
-        Assert.Equal("SUCCESS", await DeliverAsync(client, TestOrders.Make(1, Delivery.Express)));
         var order = TestOrders.Make(2, Delivery.Express);
+        using var receiver = await RetriedWhileFrozenAsync(order);
+        var client = receiver.Client;
 
-        proxy.Frozen = true;
-        Assert.Equal("RETRY", await DeliverAsync(client, order));
-        proxy.Frozen = false;
+        receiver.Proxy.Frozen = false;
         var blob = Outbox.Container(storage.Azurite.ConnectionString, _container)
             .GetBlobClient(OrderBlob.NameOf(order));
         var stored = await StoredETagAsync(blob);
@@ -41,19 +35,13 @@ public sealed class LateUploadTests(AzuriteFixture storage) : IClassFixture<Azur
     [Fact]
     public async Task A_delivery_that_waited_out_the_late_upload_leaves_no_SUCCESS_behind_for_a_later_one()
     {
-        using var proxy = new TcpCutProxy(storage.Azurite.Port);
-        using var app = new ReceiverFactory(Azurite.ConnectionStringFor(proxy.Port), "express",
-            ("Receiver:Container", _container), ("Storage:RequestTimeout", "00:00:01"),
-            ("Messaging:RequestDeadline", "00:00:04"), ("Readiness:Interval", "00:01:00"));
-        var client = app.CreateClient();
-        Assert.Equal("SUCCESS", await DeliverAsync(client, TestOrders.Make(1, Delivery.Express)));
         var order = TestOrders.Make(2, Delivery.Express);
+        using var receiver = await RetriedWhileFrozenAsync(order);
+        var client = receiver.Client;
 
-        proxy.Frozen = true;
-        Assert.Equal("RETRY", await DeliverAsync(client, order));
         var next = DeliverAsync(client, order);
         await Task.Delay(TimeSpan.FromMilliseconds(200));
-        proxy.Frozen = false;
+        receiver.Proxy.Frozen = false;
         Assert.Equal("SUCCESS", await next);
 
         // The outbox emptied (as `order-load clear` does) and the order sent anew: it is stored again.
@@ -118,6 +106,24 @@ public sealed class LateUploadTests(AzuriteFixture storage) : IClassFixture<Azur
         Assert.False(uploads.TakeStoredLate("2.json"));
     }
 
+    /// <summary>
+    /// A receiver whose storage is behind a proxy, with one order stored; then <paramref name="order"/>'s delivery
+    /// answered RETRY while storage is frozen, which it stays, its upload still running.
+    /// </summary>
+    private async Task<FrozenReceiver> RetriedWhileFrozenAsync(Order order)
+    {
+        var proxy = new TcpCutProxy(storage.Azurite.Port);
+        var app = new ReceiverFactory(Azurite.ConnectionStringFor(proxy.Port), "express",
+            ("Receiver:Container", _container), ("Storage:RequestTimeout", "00:00:01"),
+            ("Messaging:RequestDeadline", "00:00:04"), ("Readiness:Interval", "00:01:00"));
+        var receiver = new FrozenReceiver(proxy, app, app.CreateClient());
+        Assert.Equal("SUCCESS", await DeliverAsync(receiver.Client, TestOrders.Make(1, Delivery.Express)));
+
+        proxy.Frozen = true;
+        Assert.Equal("RETRY", await DeliverAsync(receiver.Client, order));
+        return receiver;
+    }
+
     private static async Task<string> DeliverAsync(HttpClient client, Order order)
     {
         var (body, entryIds) = BulkRequest.RawPayload([order], "q-order-express");
@@ -134,5 +140,14 @@ public sealed class LateUploadTests(AzuriteFixture storage) : IClassFixture<Azur
         }
 
         return (await blob.GetPropertiesAsync()).Value.ETag;
+    }
+
+    private sealed record FrozenReceiver(TcpCutProxy Proxy, ReceiverFactory App, HttpClient Client) : IDisposable
+    {
+        public void Dispose()
+        {
+            App.Dispose();
+            Proxy.Dispose();
+        }
     }
 }
