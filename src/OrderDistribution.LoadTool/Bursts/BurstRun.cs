@@ -21,14 +21,12 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
     /// <returns>The exit code: done when every valid order is a blob.</returns>
     public async Task<int> RunAsync(RunSettings settings, CancellationToken ct)
     {
-        // The settings are valid (the parser checked them); both dependencies next, before anything is changed or
-        // printed: a missing one is named in two lines.
+        // The settings are valid (the parser checked them); both dependencies next, and the model the trio runs,
+        // before anything is changed: a missing one is named in two lines, another model refused.
         settings.Spec.EnsureValidOrders();
         var storage = await store.OpenAsync(ct);
-        using (var sidecar = SidecarMetadata.Client(settings.Schedule.SidecarUrl))
-        {
-            await SidecarMetadata.ReadAsync(sidecar, ct);
-        }
+        var scheduler = new BurstScheduler(console, settings.Schedule, store, configurePublishing);
+        await scheduler.CheckSidecarAsync(ct);
 
         // One burst at a time per store, from before the clear until its row is written; refused at once, before
         // anything changes, while another holds the store.
@@ -46,7 +44,6 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             await using var measurement = schedule.Target == ScheduleTarget.Azure
                 ? BurstMeasurement.InAzure(settings.ServiceBusNamespace)
                 : await BurstMeasurement.LocalAsync(settings.Processes);
-            var scheduler = new BurstScheduler(console, schedule, store, configurePublishing);
             if (!await scheduler.ScheduleAsync(index, held))
             {
                 return ExitCodes.Incomplete;

@@ -27,6 +27,8 @@ public sealed class BurstScheduler(
     ToolStore store,
     Action<IServiceCollection>? configurePublishing)
 {
+    private bool _sidecarChecked;
+
     /// <summary>
     /// <c>schedule</c>: the orders file checked whole (bad input first), then the store held meanwhile.
     /// </summary>
@@ -51,8 +53,11 @@ public sealed class BurstScheduler(
                 skew.ToServiceTime(DateTimeOffset.UtcNow).ToUnixTimeSeconds() + settings.Delay)
             : null;
 
-        using var http = SidecarMetadata.Client(settings.SidecarUrl);
-        await CheckSidecarAsync(http, ct);
+        if (!_sidecarChecked)
+        {
+            await CheckSidecarAsync(ct);
+        }
+
         var scheduler = new SidecarScheduler(
             publishing.GetRequiredService<BulkOrderPublisher>(), publishing.GetRequiredService<IOutputBindings>(),
             OrderTopology.IngressQueue, OrderTopology.IngressOutputBinding);
@@ -95,11 +100,14 @@ public sealed class BurstScheduler(
         return true;
     }
 
-    /// <summary>Asks the sidecar what it runs: it must answer, and locally its app must run the model.</summary>
+    /// <summary>Asks the sidecar what it runs: it must answer, and locally its app must run the model. Once per
+    /// scheduler: 'run' asks before it changes anything.</summary>
     /// <exception cref="LoadToolException">The sidecar is not reachable, or runs another model.</exception>
-    private async Task CheckSidecarAsync(HttpClient sidecar, CancellationToken ct)
+    public async Task CheckSidecarAsync(CancellationToken ct)
     {
+        using var sidecar = SidecarMetadata.Client(settings.SidecarUrl);
         var metadata = await SidecarMetadata.ReadAsync(sidecar, ct);
+        _sidecarChecked = true;
         if (metadata is null)
         {
             console.MarkupLineInterpolated(

@@ -52,6 +52,32 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
     }
 
     [Fact]
+    public async Task A_run_against_a_trio_running_another_model_is_refused_before_it_clears_or_generates_anything()
+    {
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
+        sidecar.Metadata = Scheduling.SchedulingTests.PubsubDistributor;
+        Directory.CreateDirectory(_folder);
+        var orders = Path.Combine(_folder, "orders.json");
+        await File.WriteAllTextAsync(orders, "an earlier burst's orders");
+        var client = new BlobServiceClient(storage.Azurite.ConnectionString);
+        var stored = TestOrders.Make(7, Delivery.Express);
+        var outbox = WatchExpectation.OutboxFor(stored.Delivery);
+        await StoredOrders.StoreAsync(client, outbox, stored, DateTimeOffset.UtcNow);
+
+        var cli = new Cli();
+        var exit = await cli.RunAsync("run", "--model", "bindings", "--count", "50",
+            "--storage", storage.Azurite.ConnectionString, "--sidecar", sidecar.Address.ToString(),
+            "--orders", orders, "--state", Path.Combine(_folder, "schedule.json"),
+            "--results", Path.Combine(_folder, "LOG.md"));
+
+        Assert.Equal(ExitCodes.BadInput, exit);
+        Assert.Contains("The trio runs the pub/sub model", cli.Output, StringComparison.Ordinal);
+        Assert.Equal("an earlier burst's orders", await File.ReadAllTextAsync(orders));
+        Assert.True(await client.GetBlobContainerClient(outbox).GetBlobClient(OrderBlob.NameOf(stored)).ExistsAsync());
+        Assert.Empty(sidecar.Requests);
+    }
+
+    [Fact]
     public void The_per_second_series_counts_each_order_in_the_second_it_was_stored_after_scheduling()
     {
         var scheduledAt = new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);

@@ -13,7 +13,7 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
     /// <summary>
     /// The distributor's metadata in the pubsub model: a subscription to q-order-ingress on order-pubsub.
     /// </summary>
-    private const string PubsubDistributor = """
+    internal const string PubsubDistributor = """
         {"id":"distributor","runtimeVersion":"1.14.0","enabledFeatures":[],"actors":[],
          "components":[{"name":"order-pubsub","type":"pubsub.redis","version":"v1",
                         "capabilities":["SUBSCRIBE_WILDCARDS"]}],
