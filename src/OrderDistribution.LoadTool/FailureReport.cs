@@ -1,5 +1,6 @@
 using Azure;
 using Microsoft.Extensions.Options;
+using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.LoadTool;
 
@@ -26,10 +27,11 @@ public static class FailureReport
                   $"{FailureText.FirstLine(exception.Message)}.",
                 "Run again with --verbose for the stack trace.", ExitCodes.Unexpected),
         };
-        await errors.WriteLineAsync(what);
+        // A message may carry text from the wire (a sidecar's app id, a broker's error): it never starts a line.
+        await errors.WriteLineAsync(LogText.Escape(what));
         if (whatToDo is not null)
         {
-            await errors.WriteLineAsync(whatToDo);
+            await errors.WriteLineAsync(LogText.Escape(whatToDo));
         }
 
         if (verbose)

@@ -142,6 +142,24 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
     }
 
     [Fact]
+    public async Task A_sidecar_whose_app_id_holds_a_line_break_is_named_in_one_line_and_refused()
+    {
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
+        sidecar.Metadata = """{"id":"distributor\nStored 10/10","components":[],"subscriptions":[]}""";
+        await GenerateAsync(10);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync(
+            ["schedule", "--sidecar", sidecar.Address.ToString(), "--storage", Storage.Azurite.ConnectionString,
+            "--orders", Path.Combine(Folder, "orders.json"), "--state", Path.Combine(Folder, "schedule.json")]);
+
+        Assert.Equal(ExitCodes.BadInput, exit);
+        var lines = cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(2, lines.Length);
+        Assert.Contains(@"(distributor\nStored 10/10) neither subscribes", lines[0], StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_trio_running_the_asked_model_is_scheduled()
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
