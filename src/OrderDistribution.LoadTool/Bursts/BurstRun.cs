@@ -21,12 +21,14 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
     /// <returns>The exit code: done when every valid order is a blob.</returns>
     public async Task<int> RunAsync(RunSettings settings, CancellationToken ct)
     {
-        // The settings are valid (the parser checked them); both dependencies next, and the model the trio runs,
-        // before anything is changed: a missing one is named in two lines, another model refused.
+        // The settings are valid (the parser checked them); both dependencies next, before anything is changed or
+        // printed: a missing one is named in two lines.
         settings.Spec.EnsureValidOrders();
         var storage = await store.OpenAsync(ct);
-        var scheduler = new BurstScheduler(console, settings.Schedule, store, configurePublishing);
-        await scheduler.CheckSidecarAsync(ct);
+        using (var sidecar = SidecarMetadata.Client(settings.Schedule.SidecarUrl))
+        {
+            await SidecarMetadata.ReadAsync(sidecar, ct);
+        }
 
         // One burst at a time per store, from before the clear until its row is written; refused at once, before
         // anything changes, while another holds the store.
@@ -35,6 +37,9 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
         return await lease.HoldingAsync(async held =>
         {
             var schedule = settings.Schedule;
+            // The model the trio runs, checked before the clear: another one is refused with the last burst intact.
+            var scheduler = new BurstScheduler(console, schedule, store, configurePublishing);
+            await scheduler.CheckSidecarAsync(held);
             await BurstSteps.ClearAsync(console, storage, held);
             await BurstSteps.GenerateAsync(console, settings.Spec, schedule.OrdersFile, burst, null, held);
             // Read back as the orders' ids and deliveries only: the orders themselves are streamed to the sidecar.
