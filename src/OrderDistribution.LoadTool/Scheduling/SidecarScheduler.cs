@@ -129,7 +129,8 @@ public sealed class SidecarScheduler(
             {
                 failed.UnionWith(await bulkPublisher.PublishAsync(
                     ingressTopic, chunk, cancellationToken, metadata, progress,
-                    published: id => confirmed.TryAdd(id, 0), failed: (_, reason) => failedBecause(reason)));
+                    published: id => confirmed.TryAdd(id, 0), failed: (_, reason) => failedBecause(reason),
+                    dropped: (_, reason) => failedBecause(reason)));
             }
             catch (Exception e) when (!cancellationToken.IsCancellationRequested)
             {

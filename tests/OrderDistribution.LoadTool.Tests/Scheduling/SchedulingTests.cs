@@ -104,6 +104,22 @@ public sealed class SchedulingTests(AzuriteFixture storage) : SchedulingTest(sto
     }
 
     [Fact]
+    public async Task Orders_the_sidecar_refuses_for_good_are_counted_with_the_cause_it_gave()
+    {
+        // Smaller than any one order's request: the sidecar refuses each entry as too large, for good.
+        Sidecar.MaxBulkRequestBytes = 64;
+        await GenerateAsync(10);
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync(["schedule", .. Common()]);
+
+        Assert.Equal(1, exit);
+        Assert.Contains("10 of 10 orders were not scheduled (0 went in", cli.Output, StringComparison.Ordinal);
+        Assert.Contains("too large", cli.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("gave no reason", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Schedule_records_when_it_started_for_watch()
     {
         await GenerateAsync(10);
