@@ -5,9 +5,10 @@ using Microsoft.Extensions.Options;
 namespace OrderDistribution.ServiceDefaults;
 
 /// <summary>
-/// Checks every probe in the background, each within the timeout, and logs each change of readiness: becoming not
-/// ready as a warning, paced with the app's other outage warnings when it has them (<see cref="WarningPace"/>), else
-/// at Information, since the outage that caused it has its own warning then.
+/// Checks every probe in the background, each within the timeout, and logs readiness lost as one warning, paced with
+/// the app's other outage warnings when it has them (<see cref="WarningPace"/>): a spell of not ready is logged once
+/// the pace allows, so that a store busy enough to miss the check now and then, or an outage that has its own warning,
+/// does not write a line per flip; "Ready" closes only a spell that was logged.
 /// </summary>
 internal sealed partial class ReadinessMonitor(
     IEnumerable<IReadinessProbe> probes, ReadinessState state, IOptions<ReadinessOptions> options,
@@ -16,25 +17,28 @@ internal sealed partial class ReadinessMonitor(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var interval = options.Value.Interval;
-        bool? wasReady = null;
+        var first = true;
+        var notReadyLogged = false;
         while (!stoppingToken.IsCancellationRequested)
         {
             var results = await Task.WhenAll(probes.Select(p => CheckAsync(p, stoppingToken)));
             state.Set(results.Where(r => r.Failure is not null).ToDictionary(r => r.Name, r => r.Failure));
-            if (wasReady != state.IsReady)
+            if (state.IsReady)
             {
-                wasReady = state.IsReady;
-                if (state.IsReady)
+                if (first || notReadyLogged)
                 {
                     LogReady();
                 }
-                else
-                {
-                    var reason = state.Describe();
-                    LogNotReady(pace is null || pace.TryTake() ? LogLevel.Warning : LogLevel.Information, reason);
-                }
+
+                notReadyLogged = false;
+            }
+            else if (!notReadyLogged && (pace is null || pace.TryTake()))
+            {
+                LogNotReady(state.Describe());
+                notReadyLogged = true;
             }
 
+            first = false;
             try
             {
                 await Task.Delay(interval, stoppingToken);
@@ -69,6 +73,6 @@ internal sealed partial class ReadinessMonitor(
     [LoggerMessage(LogLevel.Information, "Ready: every dependency answers")]
     private partial void LogReady();
 
-    [LoggerMessage("Not ready: {Reason}")]
-    private partial void LogNotReady(LogLevel level, string reason);
+    [LoggerMessage(LogLevel.Warning, "Not ready: {Reason}")]
+    private partial void LogNotReady(string reason);
 }
