@@ -55,8 +55,8 @@ public static class ServiceDefaultsExtensions
         builder.Logging.AddFilter("Polly", LogLevel.None);
         // Text from the wire goes into log messages: the console escapes what could start a line of its own.
         builder.Logging.AddEscapedConsole();
-        // It logs an error for every /health request while the app is not ready; ReadinessMonitor logs each change
-        // once.
+        // It logs an error for every /health request while the app is not ready; ReadinessMonitor logs a spell of not
+        // ready once.
         builder.Logging.AddFilter("Microsoft.Extensions.Diagnostics.HealthChecks", LogLevel.None);
         builder.Services.AddSingleton<ITelemetryInitializer>(new CloudRoleNameInitializer(roleName));
 
