@@ -25,9 +25,10 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
         // printed: a missing one is named in two lines.
         settings.Spec.EnsureValidOrders();
         var storage = await store.OpenAsync(ct);
+        SidecarMetadata? metadata;
         using (var sidecar = SidecarMetadata.Client(settings.Schedule.SidecarUrl))
         {
-            await SidecarMetadata.ReadAsync(sidecar, ct);
+            metadata = await SidecarMetadata.ReadAsync(sidecar, ct);
         }
 
         // One burst at a time per store, from before the clear until its row is written; refused at once, before
@@ -39,7 +40,7 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             var schedule = settings.Schedule;
             // The model the trio runs, checked before the clear: another one is refused with the last burst intact.
             var scheduler = new BurstScheduler(console, schedule, store, configurePublishing);
-            await scheduler.CheckSidecarAsync(held);
+            scheduler.CheckSidecar(metadata);
             await BurstSteps.ClearAsync(console, storage, held);
             await BurstSteps.GenerateAsync(console, settings.Spec, schedule.OrdersFile, burst, null, held);
             // Read back as the orders' ids and deliveries only: the orders themselves are streamed to the sidecar.

@@ -100,23 +100,30 @@ public sealed class BurstScheduler(
         return true;
     }
 
-    /// <summary>Asks the sidecar what it runs: it must answer, and locally its app must run the model. Once per
-    /// scheduler: 'run' asks before it changes anything.</summary>
+    /// <summary>Asks the sidecar what it runs (<see cref="CheckSidecar"/>).</summary>
     /// <exception cref="LoadToolException">The sidecar is not reachable, or runs another model.</exception>
-    public async Task CheckSidecarAsync(CancellationToken ct)
+    private async Task CheckSidecarAsync(CancellationToken ct)
     {
         using var sidecar = SidecarMetadata.Client(settings.SidecarUrl);
-        var metadata = await SidecarMetadata.ReadAsync(sidecar, ct);
+        CheckSidecar(await SidecarMetadata.ReadAsync(sidecar, ct));
+    }
+
+    /// <summary>What the sidecar said it runs: locally its app must run the model. Once per scheduler: 'run' reads
+    /// the metadata before it takes the store and checks it before it changes anything.</summary>
+    /// <param name="metadata">The sidecar's metadata; null when it offers no metadata API.</param>
+    /// <exception cref="LoadToolException">The sidecar runs another model.</exception>
+    public void CheckSidecar(SidecarMetadata? metadata)
+    {
         _sidecarChecked = true;
         if (metadata is null)
         {
             console.MarkupLineInterpolated(
-                $"[yellow]The sidecar at {sidecar.BaseAddress} offers no metadata API: the model was not checked.[/]");
+                $"[yellow]The sidecar at {settings.SidecarUrl} offers no metadata API: the model was not checked.[/]");
         }
         else if (settings.Target == ScheduleTarget.Local)
         {
             // In Azure the sidecar is the load tool's own (scripts/azure-burst.sh): it subscribes to nothing.
-            metadata.EnsureModel(settings.Model, sidecar.BaseAddress!);
+            metadata.EnsureModel(settings.Model, settings.SidecarUrl);
         }
     }
 
