@@ -91,6 +91,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         while (true)
         {
             var lookBegan = _clock.UtcNow;
+            var waitedOut = new OutageWait();
             foreach (var outbox in storage.Outboxes)
             {
                 var next = new List<string>();
@@ -108,7 +109,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                     {
                         var page = await PageThroughOutagesAsync(
                             outbox, prefix, continuation, LookPageSize, storedTimes: false, deadline, outage,
-                            cancellationToken);
+                            cancellationToken, waitedOut);
                         if (page is null)
                         {
                             // The timeout came in the middle of a listing: what is not seen by now is missing.
@@ -146,8 +147,10 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
 
             wait = pacing.Next(wait, storedBefore, tally.Stored, tally.Expected, tally.RatePerSecond);
             storedBefore = tally.Stored;
-            // A store that took long to answer is busy: the next look waits at least as long as this one took.
-            var took = now - lookBegan;
+            // A store that took long to answer is busy: the next look waits at least as long as this one took. The time
+            // spent waiting out an outage is not the store's pace: counted, the look after an outage would wait as long
+            // as the outage lasted.
+            var took = now - lookBegan - waitedOut.Total;
             var pause = wait > took ? wait : took;
             await _clock.DelayAsync(pause < deadline - now ? pause : deadline - now, cancellationToken);
         }
@@ -230,9 +233,10 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
 
     /// <returns>The page, or null when the watch's timeout came while storage was answering slowly.</returns>
     /// <exception cref="LoadToolException">Storage was unreachable (not merely slow) when the timeout came.</exception>
+    /// <param name="waitedOut">Told how long the listing waited for storage to answer again, if it did.</param>
     private async Task<OutboxPage?> PageThroughOutagesAsync(
         string outbox, string prefix, string? continuation, int pageSize, bool storedTimes, DateTimeOffset deadline,
-        StoreOutage outage, CancellationToken cancellationToken)
+        StoreOutage outage, CancellationToken cancellationToken, OutageWait? waitedOut = null)
     {
         DateTimeOffset? outageSince = null;
         var delay = OutageRetryDelay;
@@ -246,6 +250,11 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                 var page = await storage.ListPageAsync(
                     outbox, prefix, continuation, pageSize, storedTimes, untilDeadline.Token);
                 outage.Answered();
+                if (outageSince is { } since && waitedOut is not null)
+                {
+                    waitedOut.Total += _clock.UtcNow - since;
+                }
+
                 return page;
             }
             catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested && outageSince is null)
@@ -272,5 +281,11 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
                 delay = delay * 2 < OutageMaxRetryDelay ? delay * 2 : OutageMaxRetryDelay;
             }
         }
+    }
+
+    /// <summary>How long the listings of one look waited out storage outages.</summary>
+    private sealed class OutageWait
+    {
+        public TimeSpan Total { get; set; }
     }
 }
