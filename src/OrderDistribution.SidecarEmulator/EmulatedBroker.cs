@@ -40,6 +40,20 @@ internal sealed partial class EmulatedBroker(EmulatedSidecarOptions options) : I
 
     public ChannelReader<EmulatedMessage> Reader(string queue) => Queue(queue).Reader;
 
+    /// <summary>The messages of <paramref name="queue"/> left pending now, waiting to be handed out again.</summary>
+    public int PendingCount(string queue)
+    {
+        if (!_pending.TryGetValue(queue, out var pending))
+        {
+            return 0;
+        }
+
+        lock (pending)
+        {
+            return pending.Count;
+        }
+    }
+
     /// <summary>
     /// Puts a message on a queue (twice when every message is delivered twice); it is outstanding until done.
     /// </summary>

@@ -165,6 +165,10 @@ public sealed class EmulatedSidecar : IAsyncDisposable
         }
     }
 
+    /// <summary>The messages of <paramref name="queue"/> left pending in the broker now, as XPENDING counts those
+    /// whose delivery ended unanswered.</summary>
+    public int PendingIn(string queue) => _broker.PendingCount(queue);
+
     /// <summary>
     /// Waits until every message put on any queue is done (SUCCESS or DROP), or the time is up; burst after burst.
     /// </summary>
