@@ -66,7 +66,9 @@ public sealed class InProcessApp : IAsyncDisposable
 
         _host = await AppHost.StartAsync(_member, _options with
         {
-            ConfigureLogging = (_, logging) => logging.ClearProviders().AddProvider(Logs),
+            // The storage breaker's closing is logged at Debug: the outage tests count it.
+            ConfigureLogging = (_, logging) => logging.ClearProviders().AddProvider(Logs)
+                .AddFilter("OrderDistribution.Storage.StorageResilience", LogLevel.Debug),
         });
     }
 

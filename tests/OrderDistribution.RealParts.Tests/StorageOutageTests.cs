@@ -5,6 +5,7 @@ using Microsoft.Extensions.Logging;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool;
 using OrderDistribution.Messaging;
+using StackExchange.Redis;
 
 namespace OrderDistribution.RealParts.Tests;
 
@@ -47,13 +48,20 @@ public sealed partial class StorageOutageTests
             }
 
             storage.Proxy.Refusing = true;
+            await using var redis = trio.Parts.RedisForTests is { } address
+                ? await ConnectionMultiplexer.ConnectAsync(address)
+                : null;
+            await using var timeline = new OutageTimeline(Orders, () => CountStoredAsync(storage.Direct, ct),
+                () => SampleAsync(trio, redis));
             await Task.Delay(outage, ct);
             storage.Proxy.Refusing = false;
+            timeline.StorageBack();
             var sinceBack = Stopwatch.StartNew();
 
             // The outage outlasts the tool's default lease too: it must wait it out as the trio does.
             var result = await burst;
             var afterBack = sinceBack.Elapsed;
+            await timeline.DisposeAsync();
             var stored = await CountStoredAsync(storage.Direct, ct);
             var verdict = result.ExitCode switch
             {
@@ -64,10 +72,16 @@ public sealed partial class StorageOutageTests
                 _ => $"the load tool gave up, not the trio: exit {result.ExitCode}, \"{LastLine(result.Output)}\"; " +
                     $"the trio had stored {stored} of {Orders} orders",
             };
-            Assert.True(verdict is null, verdict);
+            Assert.True(verdict is null, $"{verdict}\n{timeline}");
             result.AssertExact(valid: Orders, poison: 0);
+            // The trio's part and the tool's apart: the trio stored the last order (seen by the test's own count, a
+            // second at a time), then the tool saw it.
+            var trioTook = timeline.AllStoredAfterBack;
+            Assert.True(trioTook <= TimeSpan.FromSeconds(30) + Sampling,
+                $"the trio stored the rest of the burst {Seconds(trioTook)} s after storage answered again\n{timeline}");
             Assert.True(afterBack <= TimeSpan.FromSeconds(30) + WatchSlack,
-                $"the rest of the burst took {afterBack.TotalSeconds:0.0} s after storage answered again");
+                $"the load tool saw the rest of the burst {afterBack.TotalSeconds:0.0} s after storage answered " +
+                $"again, the trio had stored it after {Seconds(trioTook)} s\n{timeline}");
             foreach (var receiver in new[] { Contract.ReceiverExpress, Contract.ReceiverStandard })
             {
                 AssertLoggedAsOneOutage(trio.App(receiver), outage + afterBack);
@@ -79,6 +93,42 @@ public sealed partial class StorageOutageTests
             throw;
         }
     }
+
+    /// <summary>The test's own count of what is stored, taken once a second.</summary>
+    private static readonly TimeSpan Sampling = TimeSpan.FromSeconds(1);
+
+    /// <summary>What each stream's group still holds (XPENDING) and each receiver's RETRY and breaker lines.</summary>
+    private static async Task<string> SampleAsync(RealTrio trio, ConnectionMultiplexer? redis)
+    {
+        var streams = new List<string>();
+        if (redis is not null)
+        {
+            var groups = new[]
+            {
+                (OrderTopology.IngressQueue, Contract.Distributor),
+                (OrderTopology.QueueOf("express"), Contract.ReceiverExpress),
+                (OrderTopology.QueueOf("standard"), Contract.ReceiverStandard),
+            };
+            foreach (var (stream, group) in groups)
+            {
+                try
+                {
+                    var pending = await redis.GetDatabase().StreamPendingAsync(stream, group);
+                    streams.Add($"{stream}: {pending.PendingMessageCount} pending");
+                }
+                catch (RedisServerException e)
+                {
+                    streams.Add($"{stream}: {e.Message}");
+                }
+            }
+        }
+
+        return string.Join("; ", streams.Concat(new[] { Contract.ReceiverExpress, Contract.ReceiverStandard }
+            .Select(id => OutageTimeline.ReceiverLines(id, trio.App(id).Logs))));
+    }
+
+    private static string Seconds(TimeSpan? took) =>
+        took?.TotalSeconds.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture) ?? "(not all yet)";
 
     /// <summary>At most one warning per 5 s while it lasts, and a closing line with the count.</summary>
     private static void AssertLoggedAsOneOutage(InProcessApp receiver, TimeSpan lasted)

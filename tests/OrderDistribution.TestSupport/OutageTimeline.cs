@@ -116,11 +116,15 @@ public sealed class OutageTimeline : IAsyncDisposable
         }
     }
 
+    /// <summary>Stops sampling; the timeline stays readable. Once is enough, twice is harmless.</summary>
     public async ValueTask DisposeAsync()
     {
-        await _stop.CancelAsync();
+        if (!_stop.IsCancellationRequested)
+        {
+            await _stop.CancelAsync();
+        }
+
         await _sampling;
-        _stop.Dispose();
     }
 
     private string Label()
