@@ -1,3 +1,4 @@
+using System.Threading.RateLimiting;
 using Polly;
 using Polly.Timeout;
 
@@ -11,7 +12,10 @@ namespace OrderDistribution.ServiceDefaults;
 /// never falls below a quarter of that: a process starved of CPU sees every call slow, and one call at a time would
 /// then cost it the throughput the store still has; a store that fails outright is the circuit breaker's.
 /// Calls beyond the limit wait here, in order, as long as their caller allows: a store that slows down is given less
-/// work at once instead of a queue of its own.
+/// work at once instead of a queue of its own. The slots and the line are System.Threading.RateLimiting's
+/// <see cref="ConcurrencyLimiter"/>, of <see cref="DependencyLimits.MaxConcurrentCalls"/> permits; a limit below that
+/// is permits held back here (no maintained adaptive limiter is served, and neither it nor Polly adapts its own): a cut
+/// keeps the slots of calls that end until enough are held, a rise gives one back.
 /// A caller waits for its call at most <see cref="DependencyLimits.AttemptTimeout"/> and is answered that the
 /// dependency did not answer (<see cref="TimeoutRejectedException"/>), but the call is not abandoned: it runs on, and
 /// keeps its place in the limit, until the dependency answers or <see cref="DependencyLimits.AbandonAfter"/> passes.
@@ -19,13 +23,20 @@ namespace OrderDistribution.ServiceDefaults;
 /// it; counted until it ends, a slow call keeps the process from sending more (docs/architecture.md, "When storage
 /// slows down").
 /// </summary>
-internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProvider time) : ResilienceStrategy
+internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProvider time)
+    : ResilienceStrategy, IDisposable
 {
+    private readonly ConcurrencyLimiter _slots = new(new ConcurrencyLimiterOptions
+    {
+        PermitLimit = limits.MaxConcurrentCalls,
+        QueueLimit = int.MaxValue,
+        QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
+    });
+
     private readonly Lock _lock = new();
-    private readonly LinkedList<TaskCompletionSource<bool>> _waiting = [];
+    private readonly Stack<RateLimitLease> _heldBack = [];
     private readonly double _floor = Math.Ceiling(limits.MaxConcurrentCalls / 4.0);
     private double _limit = limits.MaxConcurrentCalls;
-    private int _inFlight;
     private long _lastCutAt = long.MinValue;
 
     /// <summary>How many calls may be in flight now.</summary>
@@ -40,22 +51,21 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
         }
     }
 
+    /// <summary>With the pipeline: callers still waiting for a slot are refused.</summary>
+    public void Dispose() => _slots.Dispose();
+
     protected override async ValueTask<Outcome<TResult>> ExecuteCore<TResult, TState>(
         Func<ResilienceContext, TState, ValueTask<Outcome<TResult>>> callback, ResilienceContext context, TState state)
     {
-        if (!TryEnter(out var slot))
+        RateLimitLease slot;
+        try
         {
-            using var _ = context.CancellationToken.Register(
-                static s => ((TaskCompletionSource<bool>)s!).TrySetCanceled(), slot.Value);
-            try
-            {
-                await slot.Value.Task.ConfigureAwait(context.ContinueOnCapturedContext);
-            }
-            catch (OperationCanceledException e)
-            {
-                Leave(slot);
-                return Outcome.FromException<TResult>(e);
-            }
+            slot = await _slots.AcquireAsync(1, context.CancellationToken)
+                .ConfigureAwait(context.ContinueOnCapturedContext);
+        }
+        catch (OperationCanceledException e)
+        {
+            return Outcome.FromException<TResult>(e);
         }
 
         var startedAt = time.GetTimestamp();
@@ -64,7 +74,7 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
         var call = callback(own, state);
         if (call.IsCompletedSuccessfully)
         {
-            return End(startedAt, call.Result, own);
+            return End(slot, startedAt, call.Result, own);
         }
 
         var running = call.AsTask();
@@ -72,36 +82,39 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
         {
             var outcome = await running.WaitAsync(limits.AttemptTimeout, time, context.CancellationToken)
                 .ConfigureAwait(context.ContinueOnCapturedContext);
-            return End(startedAt, outcome, own);
+            return End(slot, startedAt, outcome, own);
         }
         catch (Exception e) when (e is TimeoutException or OperationCanceledException)
         {
-            _ = EndWhenAnsweredAsync(startedAt, running, own);
+            _ = EndWhenAnsweredAsync(slot, startedAt, running, own);
             if (e is OperationCanceledException)
             {
                 return Outcome.FromException<TResult>(e);
             }
 
+            RateLimitLease? free;
             lock (_lock)
             {
-                Adapt(startedAt, timedOut: true, failed: true);
+                free = Adapt(startedAt, timedOut: true, failed: true);
             }
 
+            free?.Dispose();
             return Outcome.FromException<TResult>(new TimeoutRejectedException(
                 $"The operation didn't complete within the allowed timeout of '{limits.AttemptTimeout}'.",
                 limits.AttemptTimeout));
         }
     }
 
-    private Outcome<TResult> End<TResult>(long startedAt, Outcome<TResult> outcome, ResilienceContext own)
+    private Outcome<TResult> End<TResult>(RateLimitLease slot, long startedAt, Outcome<TResult> outcome,
+        ResilienceContext own)
     {
         ResilienceContextPool.Shared.Return(own);
-        Exit(startedAt, outcome.Exception);
+        Exit(slot, startedAt, outcome.Exception);
         return outcome;
     }
 
-    private async Task EndWhenAnsweredAsync<TResult>(long startedAt, Task<Outcome<TResult>> running,
-        ResilienceContext own)
+    private async Task EndWhenAnsweredAsync<TResult>(RateLimitLease slot, long startedAt,
+        Task<Outcome<TResult>> running, ResilienceContext own)
     {
         // The callback's outcome carries its failures; should the task fault all the same, the slot still comes back.
         Outcome<TResult> outcome;
@@ -114,69 +127,37 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
             outcome = Outcome.FromException<TResult>(e);
         }
 
-        End(startedAt, outcome, own);
+        End(slot, startedAt, outcome, own);
     }
 
-    private bool TryEnter(out LinkedListNode<TaskCompletionSource<bool>> slot)
+    /// <summary>The call ended: its slot is held back while the limit is below the permits, else given back.</summary>
+    private void Exit(RateLimitLease slot, long startedAt, Exception? failure)
     {
+        RateLimitLease? free;
+        var kept = false;
         lock (_lock)
         {
-            if (_inFlight < (int)_limit && _waiting.Count == 0)
+            free = Adapt(startedAt, timedOut: failure is TimeoutRejectedException, failed: failure is not null);
+            if (_heldBack.Count < HeldBackTarget)
             {
-                _inFlight++;
-                slot = null!;
-                return true;
+                _heldBack.Push(slot);
+                kept = true;
             }
-
-            slot = _waiting.AddLast(new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously));
-            return false;
         }
+
+        if (!kept)
+        {
+            slot.Dispose();
+        }
+
+        free?.Dispose();
     }
 
-    /// <summary>
-    /// A waiter gave up: out of the line. One handed a slot as it gave up is not: who handed it takes it back.
-    /// </summary>
-    private void Leave(LinkedListNode<TaskCompletionSource<bool>> slot)
-    {
-        lock (_lock)
-        {
-            if (slot.List is not null)
-            {
-                _waiting.Remove(slot);
-            }
-        }
-    }
+    private int HeldBackTarget => limits.MaxConcurrentCalls - (int)_limit;
 
-    private void Exit(long? startedAt, Exception? failure)
-    {
-        List<TaskCompletionSource<bool>>? admitted = null;
-        lock (_lock)
-        {
-            _inFlight--;
-            if (startedAt is { } started)
-            {
-                Adapt(started, timedOut: failure is TimeoutRejectedException, failed: failure is not null);
-            }
-
-            while (_inFlight < (int)_limit && _waiting.First is { } next)
-            {
-                _waiting.RemoveFirst();
-                _inFlight++;
-                (admitted ??= []).Add(next.Value);
-            }
-        }
-
-        // Outside the lock; a waiter that gave up meanwhile hands its slot back.
-        foreach (var waiter in admitted ?? [])
-        {
-            if (!waiter.TrySetResult(true))
-            {
-                Exit(startedAt: null, failure: null);
-            }
-        }
-    }
-
-    private void Adapt(long startedAt, bool timedOut, bool failed)
+    /// <summary>Adapts the limit to one call; under the lock.</summary>
+    /// <returns>A slot held back to give back: the limit rose by one (a call raises it by less).</returns>
+    private RateLimitLease? Adapt(long startedAt, bool timedOut, bool failed)
     {
         // A call that failed otherwise says nothing of the store's pace (refused, reset: the circuit breaker's part).
         var now = time.GetTimestamp();
@@ -188,11 +169,18 @@ internal sealed class AdaptiveConcurrencyLimit(DependencyLimits limits, TimeProv
             {
                 _limit = Math.Max(_floor, Math.Floor(_limit / 2));
                 _lastCutAt = now;
+                // Slots free now are held back at once; the rest as calls end.
+                while (_heldBack.Count < HeldBackTarget && _slots.AttemptAcquire() is { IsAcquired: true } idle)
+                {
+                    _heldBack.Push(idle);
+                }
             }
         }
         else if (!failed)
         {
             _limit = Math.Min(limits.MaxConcurrentCalls, _limit + 1 / _limit);
         }
+
+        return _heldBack.Count > HeldBackTarget ? _heldBack.Pop() : null;
     }
 }
