@@ -68,7 +68,7 @@ public sealed class RequestRunDecisionTests
     }
 
     [Fact]
-    public async Task A_caller_that_hangs_up_before_its_body_is_read_leaves_a_warning_and_no_error()
+    public async Task A_caller_that_hangs_up_before_its_body_is_read_is_answered_with_a_warning_and_no_error()
     {
         await using var app = await EntryPointsHost.StartAsync();
         using (var socket = new TcpClient())
@@ -83,8 +83,11 @@ public sealed class RequestRunDecisionTests
             await Task.Delay(300);
         }
 
+        // Which warning depends on whether the server saw the hang-up before the read failed: either answers it.
         await Eventually.TrueAsync(() => app.Logs.Lines.Any(l => l.Level == LogLevel.Warning
-            && l.Message.StartsWith("The caller of a request from q-order-ingress", StringComparison.Ordinal)));
+            && (l.Message.StartsWith("The caller of a request from q-order-ingress", StringComparison.Ordinal)
+                || l.Message.StartsWith("A request to q-order-ingress is not one the app can answer",
+                    StringComparison.Ordinal))));
         Assert.Empty(app.Logs.AtLeast(LogLevel.Error));
         Assert.Empty(app.Handler.Orders);
     }

@@ -101,6 +101,41 @@ public sealed class BulkOrderPublisherDecisionTests : BulkOrderPublishing
     }
 
     [Fact]
+    public async Task The_chunks_of_one_delivery_go_four_requests_at_once_never_more()
+    {
+        var inFlight = 0;
+        var most = 0;
+        using var fourAtOnce = new ManualResetEventSlim();
+        Sidecar.BulkAnswer = _ =>
+        {
+            var now = Interlocked.Increment(ref inFlight);
+            lock (fourAtOnce)
+            {
+                most = Math.Max(most, now);
+            }
+
+            if (now >= 4)
+            {
+                fourAtOnce.Set();
+            }
+
+            // Each request is held until four are in flight together (or 5 s pass), then a moment longer.
+            fourAtOnce.Wait(TimeSpan.FromSeconds(5));
+            Thread.Sleep(50);
+            Interlocked.Decrement(ref inFlight);
+            return (200, "");
+        };
+        // One order per request: two do not fit in the budget.
+        await using var publishing = Publishing(("Messaging:MaxBulkPublishBytes", "1024"));
+
+        var unconfirmed = await PublishAsync(publishing, Messages(TestOrders.Many(12, descriptionLength: 300)));
+
+        Assert.Empty(unconfirmed);
+        Assert.Equal(12, Sidecar.BulkPublishes(Topic).Count());
+        Assert.Equal(4, most);
+    }
+
+    [Fact]
     public async Task A_publish_to_a_sidecar_that_never_answers_returns_by_the_callers_deadline_with_nothing_confirmed()
     {
         Sidecar.Hang = new TaskCompletionSource().Task;
