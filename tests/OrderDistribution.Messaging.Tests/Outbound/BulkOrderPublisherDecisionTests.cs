@@ -34,32 +34,22 @@ public sealed class BulkOrderPublisherDecisionTests : BulkOrderPublishing
         });
     }
 
-    [Fact]
-    public async Task An_order_that_costs_exactly_the_byte_budget_goes_in_a_bulk_request_not_alone()
+    [Theory]
+    [InlineData(0, true)]
+    [InlineData(1, false)]
+    public async Task An_order_that_costs_the_byte_budget_goes_in_a_bulk_request_and_one_byte_more_goes_alone(
+        int bytesOverBudget, bool inBulk)
     {
         const int budget = 4096;
-        var message = MessageCosting(budget, BulkOrderPublisher.RequestMetadata(budget));
+        var message = MessageCosting(budget + bytesOverBudget, BulkOrderPublisher.RequestMetadata(budget));
         await using var publishing = Publishing(("Messaging:MaxBulkPublishBytes", "4096"));
 
         var unconfirmed = await PublishAsync(publishing, [message]);
 
         Assert.Empty(unconfirmed);
-        Assert.Single(Sidecar.BulkPublishes(Topic));
-        Assert.DoesNotContain(Sidecar.Requests, r => r.Path.StartsWith("/v1.0/publish/", StringComparison.Ordinal));
-    }
-
-    [Fact]
-    public async Task An_order_one_byte_over_the_byte_budget_is_published_alone()
-    {
-        const int budget = 4096;
-        var message = MessageCosting(budget + 1, BulkOrderPublisher.RequestMetadata(budget));
-        await using var publishing = Publishing(("Messaging:MaxBulkPublishBytes", "4096"));
-
-        var unconfirmed = await PublishAsync(publishing, [message]);
-
-        Assert.Empty(unconfirmed);
-        Assert.Empty(Sidecar.BulkPublishes(Topic));
-        Assert.Single(Sidecar.Requests, r => r.Path.StartsWith("/v1.0/publish/", StringComparison.Ordinal));
+        Assert.Equal(inBulk ? 1 : 0, Sidecar.BulkPublishes(Topic).Count());
+        Assert.Equal(inBulk ? 0 : 1,
+            Sidecar.Requests.Count(r => r.Path.StartsWith("/v1.0/publish/", StringComparison.Ordinal)));
     }
 
     [Fact]
