@@ -108,12 +108,13 @@ public sealed partial class DocCommandTests
             .SelectMany(folder => Directory.EnumerateFiles(Repo.PathOf(folder), "*", SearchOption.AllDirectories))
             .Concat(runFiles.Select(Repo.PathOf))
             .SelectMany(File.ReadLines)
-            .Where(line => !line.TrimStart().StartsWith('#') && !line.TrimStart().StartsWith("//", StringComparison.Ordinal))
+            .Select(line => line.TrimStart())
+            .Where(line => !line.StartsWith('#') && !line.StartsWith("//", StringComparison.Ordinal))
             .Select(line => Regex.Replace(line, @"\s#\s.*$", "")));
 
         // Dapr's own metadata keys the apps read or write (contentType, rawPayload) are named in the docs as such.
-        var sources = string.Join('\n', Directory.EnumerateFiles(Repo.PathOf("src"), "*.cs", SearchOption.AllDirectories)
-            .Select(File.ReadAllText));
+        var sources = string.Join('\n',
+            Directory.EnumerateFiles(Repo.PathOf("src"), "*.cs", SearchOption.AllDirectories).Select(File.ReadAllText));
 
         var wrong = MarkdownDocs.Files.SelectMany(MarkdownDocs.Code).Where(code => !code.Line.InCode)
             .Select(code => (code.Line, Match: ComponentKey().Match(code.Code)))
@@ -127,7 +128,10 @@ public sealed partial class DocCommandTests
         MarkdownDocs.AssertNone("component and run-file keys no file has", wrong);
     }
 
-    /// <summary>The words after <c>order-load</c> or <c>...LoadTool --</c>, or a load-tool.md span that starts with a command.</summary>
+    /// <summary>
+    /// The words after <c>order-load</c> or <c>...LoadTool --</c>, or of a span that starts with a command and an
+    /// option.
+    /// </summary>
     private static string[]? LoadToolLine(string code, RootCommand root)
     {
         var call = LoadToolCall().Match(code);
@@ -170,8 +174,8 @@ public sealed partial class DocCommandTests
         }
 
         var options = scope.SelectMany(c => c.Options.SelectMany(Names)).Concat(global).ToHashSet();
-        foreach (var option in words.Skip(1).Where(w => w.TrimStart('[', '(').StartsWith("--", StringComparison.Ordinal))
-                     .Select(OptionOf).Where(o => !options.Contains(o)))
+        var given = words.Skip(1).Where(w => w.TrimStart('[', '(').StartsWith("--", StringComparison.Ordinal));
+        foreach (var option in given.Select(OptionOf).Where(o => !options.Contains(o)))
         {
             yield return $"{command.Name} takes no {option}";
         }

@@ -65,8 +65,10 @@ public sealed partial class DocReferenceTests
                     && !projects.Any(p => name == p || name.StartsWith(p + ".", StringComparison.Ordinal)))
                 .Select(name => $"{line}: project {name}")
             .Concat(ShortTestProject().Matches(line.Text).Select(m => m.Value)
-                .Where(name => !projects.Contains(
-                    name.StartsWith("OrderDistribution.", StringComparison.Ordinal) ? name : $"OrderDistribution.{name}"))
+                .Select(name => name.StartsWith("OrderDistribution.", StringComparison.Ordinal)
+                    ? name
+                    : $"OrderDistribution.{name}")
+                .Where(name => !projects.Contains(name))
                 .Select(name => $"{line}: test project {name}"))
             .Concat(TestClass().Matches(line.Text).Select(m => m.Value)
                 .Where(name => !classes.Contains(name))
@@ -91,14 +93,15 @@ public sealed partial class DocReferenceTests
         {
             var page = match.Groups["page"].Value;
             var doc = page.Contains('/', StringComparison.Ordinal) ? page : $"docs/{page}";
-            var heading = match.Groups["heading"].Value.Replace("`", "", StringComparison.Ordinal);
+            var heading = Regex.Replace(match.Groups["heading"].Value.Replace("`", "", StringComparison.Ordinal),
+                @"\s*\n\s*(?:///?\s*|#\s*)?", " ");
             var where = Path.GetRelativePath(Repo.Root, path);
             if (!Repo.Exists(doc))
             {
                 return $"{where}: cites {doc}, which does not exist";
             }
 
-            return MarkdownDocs.Headings(doc).Any(h => h.StartsWith(heading, StringComparison.OrdinalIgnoreCase))
+            return MarkdownDocs.Titles(doc).Any(h => h.StartsWith(heading, StringComparison.OrdinalIgnoreCase))
                 ? null
                 : $"{where}: cites {doc}, \"{heading}\": no such heading";
         })).OfType<string>().ToList();
@@ -115,15 +118,16 @@ public sealed partial class DocReferenceTests
             .Where(name => !page.Contains($"`{name}`", StringComparison.Ordinal))
             .ToList();
 
-        Assert.True(unnamed.Count == 0, $"docs/packages.md does not say why each is used: {string.Join(", ", unnamed)}");
+        Assert.True(unnamed.Count == 0,
+            $"docs/packages.md does not say why each is used: {string.Join(", ", unnamed)}");
     }
 
     /// <summary>A path with a placeholder or a wildcard right after it (src/X.$project, scripts/kql/*.kql).</summary>
     private static bool IsPattern(string text, Match match) =>
         text[(match.Index + match.Length)..].TrimStart('.') is [var next, ..] && "<{$*…[".Contains(next);
 
-    [GeneratedRegex(
-        @"(?<![\w./-])(?:\.ci|\.github|\.devcontainer|src|tests|scripts|docs|infra|components-pubsub|components-bindings)/[\w.@/-]*[\w/]")]
+    [GeneratedRegex(@"(?<![\w./-])(?:\.ci|\.github|\.devcontainer|src|tests|scripts|docs|infra|components-pubsub" +
+        @"|components-bindings)/[\w.@/-]*[\w/]")]
     private static partial Regex RepoPath();
 
     [GeneratedRegex(@"(?<![\w.])OrderDistribution(?:\.[A-Za-z]\w*)+")]
@@ -138,6 +142,6 @@ public sealed partial class DocReferenceTests
     [GeneratedRegex(@"\bclass\s+(?<name>\w+)")]
     private static partial Regex ClassDeclaration();
 
-    [GeneratedRegex(@"(?<page>(?:docs/)?[\w-]+\.md)`?\)?,\s*""(?<heading>[^""\n]+)""")]
+    [GeneratedRegex(@"(?<page>(?:docs/)?[\w-]+\.md)`?\)?,\s*""(?<heading>[^""\n]+(?:\n[^""\n]+)?)""")]
     private static partial Regex Citation();
 }

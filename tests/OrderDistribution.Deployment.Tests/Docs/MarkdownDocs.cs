@@ -23,7 +23,8 @@ internal static partial class MarkdownDocs
     /// </summary>
     public static readonly string[] RewrittenElsewhere = ["docs/azure.md"];
 
-    /// <summary>Passes with nothing found; skips naming what is found only in <see cref="RewrittenElsewhere"/>.</summary>
+    /// <summary>Passes with nothing found; skips, naming it, what is found only in <see cref="RewrittenElsewhere"/>.
+    /// </summary>
     public static void AssertNone(string what, IReadOnlyList<string> found)
     {
         var here = found.Where(f => !RewrittenElsewhere.Any(page => f.StartsWith(page + ":", StringComparison.Ordinal)))
@@ -81,7 +82,8 @@ internal static partial class MarkdownDocs
     /// <summary>Each relative link's target (path and anchor), not those inside code.</summary>
     public static IEnumerable<(Line Line, string Target)> Links(string file) =>
         Lines(file).Where(line => !line.InCode)
-            .SelectMany(line => Link().Matches(InlineCode().Replace(line.Text, "")).Select(m => (line, m.Groups["target"].Value)))
+            .SelectMany(line => Link().Matches(InlineCode().Replace(line.Text, ""))
+                .Select(m => (line, m.Groups["target"].Value)))
             .Where(link => !Uri.TryCreate(link.Item2, UriKind.Absolute, out _));
 
     /// <summary>The anchors GitHub gives the page's headings: duplicates numbered -1, -2, ...</summary>
@@ -106,6 +108,11 @@ internal static partial class MarkdownDocs
         Lines(file).Where(line => !line.InCode && HeadingLine().IsMatch(line.Text))
             .Select(line => Plain(HeadingLine().Match(line.Text).Groups["text"].Value));
 
+    /// <summary>What a citation may name: the page's headings and its paragraphs' bold leads (**Lead.**).</summary>
+    public static IEnumerable<string> Titles(string file) =>
+        Headings(file).Concat(Lines(file).Where(line => !line.InCode)
+            .Select(line => BoldLead().Match(line.Text)).Where(m => m.Success).Select(m => m.Groups["lead"].Value));
+
     /// <summary>GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens.</summary>
     public static string Slug(string heading) =>
         NotInSlug().Replace(heading.ToLowerInvariant(), "").Replace(' ', '-');
@@ -122,6 +129,9 @@ internal static partial class MarkdownDocs
 
     [GeneratedRegex(@"^#{1,6}\s+(?<text>.+?)\s*#*\s*$")]
     private static partial Regex HeadingLine();
+
+    [GeneratedRegex(@"^\s*(?:[-*]\s+)?\*\*(?<lead>[^*]+)\*\*")]
+    private static partial Regex BoldLead();
 
     [GeneratedRegex(@"[^\p{L}\p{N} _-]")]
     private static partial Regex NotInSlug();
