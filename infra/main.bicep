@@ -54,7 +54,7 @@ param bindingConsumersPerQueue int = 4
 // The images run the apps' ahead-of-time code with tiered compilation off (Directory.Build.targets):
 // cheapest for the first burst after a start. On, the runtime recompiles the code a replica runs
 // hot, optimized: about half the CPU per order once a replica has handled some 6,000 orders, two
-// and a half times the CPU in its first burst (docs/benchmark.md, "Tiered compilation on, over
+// and a half times the CPU in its first burst (docs/results.md, "Tiered compilation on, over
 // bursts in a row"). For a trio whose replicas serve most bursts warm.
 @description('The apps recompile their hot code optimized as they run (DOTNET_TieredCompilation): cheaper per order once warm, dearer in the first burst after a start')
 param tieredCompilation bool = false

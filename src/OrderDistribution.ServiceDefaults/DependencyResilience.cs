@@ -28,7 +28,7 @@ namespace OrderDistribution.ServiceDefaults;
 /// The retry and the circuit breaker are strategies of <see cref="object"/>. A call made once per order runs as a
 /// callback of that type (<c>ExecuteAsync&lt;object?&gt;</c>, returning null): Polly then hands its outcome through
 /// them as it is, instead of converting a void outcome in and out of each, two state machines a strategy (what that
-/// saves per call: docs/benchmark.md, "Figures on an idle machine").
+/// saves per call: docs/results.md, "Figures on an idle machine").
 /// </para>
 /// </summary>
 public static partial class DependencyResilience
