@@ -99,10 +99,10 @@ param softDeleteRetentionDays int = 7
 @description('Object id of the user or principal running azd; gets send rights on the ingress queue and blob access for the load tool. Empty: none.')
 param principalId string = ''
 
-// azd 1.17.1 and later set AZURE_PRINCIPAL_TYPE from the signed-in account (User or ServicePrincipal);
-// an older azd leaves it empty, and a default here would be a guess: 'User' makes ARM refuse the
-// assignments when a service principal runs azd (any CI). Empty, the assignments name no type and ARM
-// reads it from the principal itself (docs/azure.md, "What gets deployed").
+// azd (every version azure.yaml's requiredVersions accepts) sets AZURE_PRINCIPAL_TYPE from the signed-in
+// account (User or ServicePrincipal); a deployment without azd may leave it empty, and a default here would
+// be a guess: 'User' makes ARM refuse the assignments when a service principal deploys (any CI). Empty, the
+// assignments name no type and ARM reads it from the principal itself (docs/azure.md, "What gets deployed").
 @description('User or ServicePrincipal (AZURE_PRINCIPAL_TYPE); empty: ARM reads the type of principalId itself')
 @allowed([
   ''
