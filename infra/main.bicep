@@ -89,13 +89,20 @@ param serviceBusMessagingUnits int = 1
 @maxValue(50)
 param requestDeadlineSeconds int = 10
 
+// Soft delete keeps a deleted blob (or container) restorable, billed as stored, for this many days: a
+// cleared 10,000-order burst costs a fraction of a cent (docs/azure.md, "Deleted orders and who touched them").
+@description('Days a deleted blob or container can be restored (blob and container soft delete)')
+@minValue(1)
+@maxValue(365)
+param softDeleteRetentionDays int = 7
+
 @description('Object id of the user or principal running azd; gets send rights on the ingress queue and blob access for the load tool. Empty: none.')
 param principalId string = ''
 
-// azd 1.17.1 and later set AZURE_PRINCIPAL_TYPE from the signed-in account (User or ServicePrincipal);
-// an older azd leaves it empty, and a default here would be a guess: 'User' makes ARM refuse the
-// assignments when a service principal runs azd (any CI). Empty, the assignments name no type and ARM
-// reads it from the principal itself (docs/azure.md, "What gets deployed").
+// azd (every version azure.yaml's requiredVersions accepts) sets AZURE_PRINCIPAL_TYPE from the signed-in
+// account (User or ServicePrincipal); a deployment without azd may leave it empty, and a default here would
+// be a guess: 'User' makes ARM refuse the assignments when a service principal deploys (any CI). Empty, the
+// assignments name no type and ARM reads it from the principal itself (docs/azure.md, "What gets deployed").
 @description('User or ServicePrincipal (AZURE_PRINCIPAL_TYPE); empty: ARM reads the type of principalId itself')
 @allowed([
   ''
@@ -153,7 +160,7 @@ var daprMaxConcurrency = messagingModel == 'pubsub-single' ? singleMaxConcurrent
 
 // daprd writes a warning for every entry its app answers RETRY one at a time: through a storage outage
 // in pubsub-single, tens of thousands of lines per receiver's sidecar, each billed in Log Analytics
-// (ContainerAppConsoleLogs_CL). As the local run does (docs/local-run.md, "pubsub-single:
+// (ContainerAppConsoleLogs). As the local run does (docs/local-run.md, "pubsub-single:
 // appMaxConcurrency"), that model's sidecars log errors only; the apps log each fault once.
 var daprLogLevel = messagingModel == 'pubsub-single' ? 'error' : 'info'
 
@@ -242,10 +249,14 @@ module identities 'modules/identities.bicep' = {
 module registry 'modules/registry.bicep' = {
   name: 'registry'
   scope: rg
+  dependsOn: [
+    monitoring
+  ]
   params: {
     location: location
     tags: tags
     name: 'cr${resourceToken}'
+    logAnalyticsName: logAnalyticsName
     pullPrincipalIds: [
       identities.outputs.distributorPrincipalId
       identities.outputs.receiverExpressPrincipalId
@@ -257,10 +268,14 @@ module registry 'modules/registry.bicep' = {
 module serviceBus 'modules/servicebus.bicep' = {
   name: 'servicebus'
   scope: rg
+  dependsOn: [
+    monitoring
+  ]
   params: {
     location: location
     tags: tags
     name: serviceBusName
+    logAnalyticsName: logAnalyticsName
     sku: serviceBusSku
     messagingUnits: serviceBusMessagingUnits
     lockDuration: 'PT${lockDurationSeconds}S'
@@ -276,10 +291,15 @@ module serviceBus 'modules/servicebus.bicep' = {
 module storage 'modules/storage.bicep' = {
   name: 'storage'
   scope: rg
+  dependsOn: [
+    monitoring
+  ]
   params: {
     location: location
     tags: tags
     name: storageAccountName
+    logAnalyticsName: logAnalyticsName
+    softDeleteRetentionDays: softDeleteRetentionDays
     containerNames: [
       'express-outbox'
       'standard-outbox'

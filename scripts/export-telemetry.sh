@@ -65,11 +65,11 @@ for i in "${!names[@]}"; do
   echo "${names[$i]}: $(jq length <<<"$rows") rows" >&2
 done
 
-console="ContainerAppConsoleLogs_CL | where ContainerAppName_s in ($roles) | partition hint.strategy=native by ContainerAppName_s (top 20 by TimeGenerated desc)"
+console="ContainerAppConsoleLogs | where ContainerAppName in ($roles) | partition hint.strategy=native by ContainerAppName (top 20 by TimeGenerated desc)"
 rows="$(az monitor log-analytics query --subscription "$subscription" --workspace "$LOG_ANALYTICS_WORKSPACE_ID" \
   --analytics-query "$console" --timespan "$start/$end" -o json)"
-sample="$(jq --argjson rows "$rows" '. + {ContainerAppConsoleLogs_CL: $rows}' <<<"$sample")"
-echo "ContainerAppConsoleLogs_CL: $(jq length <<<"$rows") rows" >&2
+sample="$(jq --argjson rows "$rows" '. + {ContainerAppConsoleLogs: $rows}' <<<"$sample")"
+echo "ContainerAppConsoleLogs: $(jq length <<<"$rows") rows" >&2
 
 mkdir -p "$(dirname "$out")"
 printf '%s\n' "$sample" > "$out"

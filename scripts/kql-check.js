@@ -31,13 +31,16 @@ const tables = {
   customEvents: `(timestamp:datetime, name:string, ${appInsightsCommon})`,
   dependencies: `(timestamp:datetime, id:string, target:string, type:string, name:string, data:string, ` +
     `success:bool, resultCode:string, duration:real, performanceBucket:string, ${appInsightsCommon})`,
-  ContainerAppConsoleLogs_CL: '(TenantId:string, SourceSystem:string, TimeGenerated:datetime, ' +
-    'Computer:string, RawData:string, ContainerAppName_s:string, ContainerGroupId_g:string, ' +
-    'ContainerGroupName_s:string, ContainerId_s:string, ContainerImage_s:string, ContainerName_s:string, ' +
-    'EnvironmentName_s:string, Log_s:string, RevisionName_s:string, Stream_s:string, _timestamp_d:real, ' +
+  // The resource-specific tables the Container Apps environment's diagnostic setting writes (Azure Monitor's table
+  // reference: ContainerAppConsoleLogs, ContainerAppSystemLogs).
+  ContainerAppConsoleLogs: '(TenantId:string, SourceSystem:string, TimeGenerated:datetime, ' +
+    'ContainerAppName:string, ContainerGroupId:string, ContainerGroupName:string, ContainerId:string, ' +
+    'ContainerImage:string, ContainerName:string, EnvironmentName:string, JobName:string, Location:string, ' +
+    'Log:string, OperationName:string, RevisionName:string, Stream:string, _SubscriptionId:string, ' +
     `Type:string, _ResourceId:string, ${billing})`,
-  ContainerAppSystemLogs_CL: '(TimeGenerated:datetime, ContainerAppName_s:string, RevisionName_s:string, ' +
-    `Log_s:string, Reason_s:string, Type_s:string, Type:string, ${billing})`,
+  ContainerAppSystemLogs: '(TenantId:string, TimeGenerated:datetime, ContainerAppName:string, ' +
+    'EnvironmentName:string, RevisionName:string, Log:string, Reason:string, Type:string, ' +
+    `_ResourceId:string, ${billing})`,
   ...Object.fromEntries(['AppRequests', 'AppDependencies', 'AppEvents', 'AppTraces', 'AppExceptions', 'AppMetrics',
     'AppPerformanceCounters'].map(name => [name, workspaceAppInsights])),
 };

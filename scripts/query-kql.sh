@@ -8,7 +8,7 @@
 #   NAME: a file name in scripts/kql without .kql (default: all), e.g. cycle-time lock-lost
 #   --subscription: default AZURE_SUBSCRIPTION_ID of the azd environment (the one azd deployed to)
 # Application Insights tables (requests, traces, dependencies) go through
-# `az monitor app-insights query` (az extension application-insights); ContainerAppConsoleLogs_CL
+# `az monitor app-insights query` (az extension application-insights); the Container Apps tables
 # through `az monitor log-analytics query` (az extension log-analytics). Missing extensions are
 # installed on first use. Needs az (logged in), azd; jq and column optional (tables instead of JSON).
 # Runs on bash 3.2 (macOS) and later.
@@ -105,7 +105,7 @@ for file in "${files[@]}"; do
     fi
   fi
   echo "== $(basename "$file" .kql)"
-  if grep -q 'ContainerAppConsoleLogs_CL' "$file"; then
+  if grep -Eq 'ContainerApp(Console|System)Logs' "$file"; then
     ensure_extension log-analytics
     if [[ -n "$start" ]]; then timespan="$start/$end"; else timespan="$timespan_offset"; fi
     az monitor log-analytics query --subscription "$subscription" --workspace "$LOG_ANALYTICS_WORKSPACE_ID" \

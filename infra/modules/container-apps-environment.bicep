@@ -14,13 +14,10 @@ resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-07-01' = {
   location: location
   tags: tags
   properties: {
-    // Console logs (sidecar and app) land in ContainerAppConsoleLogs_CL (scripts/kql).
+    // Logs go through Azure Monitor (the diagnostic setting below), which needs no workspace key: the
+    // 'log-analytics' destination would need the workspace's shared key, and its local auth on.
     appLogsConfiguration: {
-      destination: 'log-analytics'
-      logAnalyticsConfiguration: {
-        customerId: logAnalytics.properties.customerId
-        sharedKey: logAnalytics.listKeys().primarySharedKey
-      }
+      destination: 'azure-monitor'
     }
     // No daprAIConnectionString: the sidecars' exporter takes only a connection string (an
     // instrumentation key), which Application Insights refuses with local auth off (monitoring.bicep),
@@ -33,6 +30,24 @@ resource managedEnvironment 'Microsoft.App/managedEnvironments@2026-07-01' = {
       }
     ]
     zoneRedundant: false
+  }
+}
+
+// Console logs (sidecar and app) into ContainerAppConsoleLogs and the platform's into ContainerAppSystemLogs,
+// the resource-specific tables scripts/kql and the workbook read.
+// 2021-05-01-preview: the newest version, and the first with category groups; the only GA one (2016-09-01)
+// predates resource-specific tables.
+#disable-next-line use-recent-api-versions
+resource appLogs 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'logs-to-log-analytics'
+  scope: managedEnvironment
+  properties: {
+    workspaceId: logAnalytics.id
+    logAnalyticsDestinationType: 'Dedicated'
+    logs: [
+      { category: 'ContainerAppConsoleLogs', enabled: true }
+      { category: 'ContainerAppSystemLogs', enabled: true }
+    ]
   }
 }
 

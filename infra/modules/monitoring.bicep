@@ -20,6 +20,11 @@ resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2026-03-01' = {
       name: 'PerGB2018'
     }
     retentionInDays: 30
+    // Entra ID only: no one reads or writes with the workspace's shared keys (the Container Apps
+    // environment sends its logs through Azure Monitor, container-apps-environment.bicep).
+    features: {
+      disableLocalAuth: true
+    }
   }
 }
 

@@ -3,6 +3,8 @@ import { resourceTags } from 'types.bicep'
 param location string
 param tags resourceTags
 param name string
+@description('Log Analytics workspace that keeps the registry\'s audit logs')
+param logAnalyticsName string
 @description('Principals that may pull images (the apps\' identities)')
 param pullPrincipalIds string[]
 
@@ -33,6 +35,27 @@ resource acrPull 'Microsoft.Authorization/roleAssignments@2022-04-01' = [for pri
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', acrPullRoleId)
   }
 }]
+
+resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2026-03-01' existing = {
+  name: logAnalyticsName
+}
+
+// Who signed in to the registry and who pushed, pulled or deleted which image (ContainerRegistryLoginEvents,
+// ContainerRegistryRepositoryEvents): the audit category group.
+// 2021-05-01-preview: the newest version, and the first with category groups; the only GA one (2016-09-01)
+// predates resource-specific tables.
+#disable-next-line use-recent-api-versions
+resource auditLogs 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'audit-to-log-analytics'
+  scope: registry
+  properties: {
+    workspaceId: logAnalytics.id
+    logAnalyticsDestinationType: 'Dedicated'
+    logs: [
+      { categoryGroup: 'audit', enabled: true }
+    ]
+  }
+}
 
 output name string = registry.name
 output loginServer string = registry.properties.loginServer

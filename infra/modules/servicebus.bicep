@@ -2,6 +2,8 @@ import { resourceTags } from 'types.bicep'
 
 param location string
 param tags resourceTags
+@description('Log Analytics workspace that keeps the namespace\'s audit logs')
+param logAnalyticsName string
 param name string
 param queueNames string[]
 
@@ -44,6 +46,28 @@ resource namespace 'Microsoft.ServiceBus/namespaces@2026-01-01' = {
   properties: {
     // Identities only: the Dapr components, the KEDA scaler and the load tool all use Entra ID.
     disableLocalAuth: true
+    minimumTlsVersion: '1.2'
+  }
+}
+
+resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2026-03-01' existing = {
+  name: logAnalyticsName
+}
+
+// Who managed the namespace and its queues (AZMSOperationalLogs) and, on Premium, who sent and received
+// (AZMSRunTimeAuditLogs): the audit category group, into the workspace's resource-specific tables.
+// 2021-05-01-preview: the newest version, and the first with category groups; the only GA one (2016-09-01)
+// predates resource-specific tables.
+#disable-next-line use-recent-api-versions
+resource auditLogs 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'audit-to-log-analytics'
+  scope: namespace
+  properties: {
+    workspaceId: logAnalytics.id
+    logAnalyticsDestinationType: 'Dedicated'
+    logs: [
+      { categoryGroup: 'audit', enabled: true }
+    ]
   }
 }
 

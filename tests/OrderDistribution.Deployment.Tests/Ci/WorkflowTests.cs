@@ -7,7 +7,7 @@ namespace OrderDistribution.Deployment.Tests;
 /// The GitHub Actions workflows: valid for GitHub (action-validator, GitHub's workflow schema, offline), the real-parts
 /// one on each pinned Dapr runtime, and the azd one as <c>azd pipeline config</c> expects it.
 /// </summary>
-public sealed class WorkflowTests
+public sealed partial class WorkflowTests
 {
     private const string Validator = ".tools/node_modules/.bin/action-validator";
 
@@ -113,6 +113,21 @@ public sealed class WorkflowTests
         Assert.Contains($"public async Task {filter.Groups[1].Value}", test, StringComparison.Ordinal);
         Assert.Contains($"\"{variable.Groups[1].Value}\"", test, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [MemberData(nameof(Workflows))]
+    public void Each_action_is_pinned_by_commit_with_its_release_tag_beside_it(string workflow)
+    {
+        // A tag can be moved to other code; a commit cannot. The tag stays in a comment for people and for updaters.
+        var uses = Repo.Read(workflow).Split('\n').Where(l => l.TrimStart(' ', '-').StartsWith("uses:",
+            StringComparison.Ordinal)).ToList();
+
+        Assert.NotEmpty(uses);
+        Assert.All(uses, line => Assert.Matches(PinnedActionRegex(), line));
+    }
+
+    [GeneratedRegex(@"uses: [\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")]
+    private static partial Regex PinnedActionRegex();
 
     private static void SkipUnlessValidatorInstalled()
     {

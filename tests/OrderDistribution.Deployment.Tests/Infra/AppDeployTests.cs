@@ -3,16 +3,14 @@ using System.Text.Json.Nodes;
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
-/// What azd deploy (1.20 and later) deploys for each app: infra/&lt;service&gt;.bicepparam, the template main.bicep
-/// provisions the app with, main.bicep's settings for it and the image azd has just pushed. So the first revision
-/// that runs the app's own image is what every later deploy and provision gives it, probes included.
+/// What azd deploy (1.23.2 and later, azure.yaml requiredVersions) deploys for each app:
+/// infra/&lt;service&gt;.bicepparam, the template main.bicep provisions the app with, main.bicep's settings for it and
+/// the image azd has just pushed. So the first revision that runs the app's own image is what every later deploy and
+/// provision gives it, probes included.
 /// </summary>
 public class AppDeployTests
 {
     private const string PushedImage = "crfake.azurecr.io/order-distribution/distributor-fake:azd-deploy-1";
-
-    private const string Identities =
-        "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.ManagedIdentity/userAssignedIdentities";
 
     [RequiresBicepFact]
     public void Each_service_is_deployed_with_the_template_and_the_settings_main_bicep_provisions_it_with()
@@ -58,27 +56,6 @@ public class AppDeployTests
     /// </summary>
     private static DeployedApp Deploy(string service)
     {
-        var prefix = $"SERVICE_{service.Replace('-', '_').ToUpperInvariant()}";
-        var settings = new JsonObject
-        {
-            ["location"] = InfraSnapshot.Location,
-            ["tags"] = new JsonObject { ["azd-env-name"] = "fake" },
-            ["serviceName"] = service,
-            ["daprAppId"] = service,
-            ["environmentId"] =
-                "/subscriptions/s/resourceGroups/rg-fake/providers/Microsoft.App/managedEnvironments/cae-fake",
-            ["registryServer"] = "crfake.azurecr.io",
-            ["identityId"] = $"{Identities}/id-fake",
-            ["identityClientId"] = "00000000-0000-0000-0000-0000000000c1",
-            ["scalerIdentityId"] = $"{Identities}/id-scaler-fake",
-            ["serviceBusNamespaceName"] = "sb-fake",
-            ["scalePollingIntervalSeconds"] = 10,
-            ["scaleCooldownPeriodSeconds"] = 300,
-            ["scaleQueueName"] = "q-order-ingress",
-            ["daprMaxConcurrency"] = 0,
-            ["daprLogLevel"] = "info",
-            ["env"] = new JsonArray(new JsonObject { ["name"] = "Messaging__Model", ["value"] = "pubsub-bulk" }),
-        };
         var folder = Directory.CreateTempSubdirectory("app-deploy-").FullName;
         try
         {
@@ -90,8 +67,7 @@ public class AppDeployTests
                 Repo.Read($"infra/{service}.bicepparam")
                 .Replace("'modules/container-app.bicep'", $"'{template}'", StringComparison.Ordinal));
             var (exitCode, output) = Repo.Run("env", [
-                $"{prefix}_APP={settings.ToJsonString()}", $"{prefix}_IMAGE_NAME={PushedImage}",
-                    "APPLICATIONINSIGHTS_NAME=appi-fake",
+                .. AzdDeployEnvironment.Of(service, PushedImage),
                 BicepCompiler.Path!, "snapshot", file, "--subscription-id", InfraSnapshot.SubscriptionId,
                     "--resource-group", "rg-fake",
                 "--location", InfraSnapshot.Location]);

@@ -116,32 +116,6 @@ public partial class AzdTests
         }
     }
 
-    [RequiresProgramFact("pwsh", "dotnet tool install --global PowerShell")]
-    public void The_windows_form_of_a_hook_runs_the_posix_script_with_its_arguments_and_exit_code()
-    {
-        // azd runs a hook's inline pwsh text from a script file of its own: the same here, with azure.yaml's text.
-        var run = Yaml.LoadMapping(Repo.Read("azure.yaml"))
-            .Mapping("hooks")!.Mapping("postdeploy")!.Mapping("windows")!.Scalar("run")!;
-        var folder = Directory.CreateTempSubdirectory("hook-").FullName;
-        try
-        {
-            var script = Path.Combine(folder, "hook.sh");
-            File.WriteAllText(script, "echo \"ran with $1 $2\"\nexit 3\n");
-            var inline = Path.Combine(folder, "inline.ps1");
-            File.WriteAllText(inline,
-                run.Replace("./scripts/wait-ready.sh", $"{script} first second", StringComparison.Ordinal) + "\n");
-
-            var (exitCode, output) = Repo.Run("pwsh", ["-NoProfile", "-File", inline]);
-
-            Assert.Equal("ran with first second", output.Trim());
-            Assert.Equal(3, exitCode);
-        }
-        finally
-        {
-            Directory.Delete(folder, recursive: true);
-        }
-    }
-
     [Fact]
     public void The_postprovision_hook_removes_components_scoped_only_to_the_placeholder()
     {

@@ -29,18 +29,39 @@ internal static class BicepCompiler
     /// <summary>Compiles a Bicep file to ARM JSON; fails the test on any error or warning.</summary>
     public static JsonObject Build(string relative)
     {
+        var (template, text) = BuildWith(Path!, relative);
+        Assert.True(text.Trim().Length == 0, $"bicep build {relative}:\n{text}");
+        return template;
+    }
+
+    /// <summary>
+    /// Compiles a Bicep file to ARM JSON with the compiler at <paramref name="compiler"/>: fails the test on an error,
+    /// and gives the template with the compiler's warnings.
+    /// </summary>
+    public static (JsonObject Template, string Warnings) BuildWith(string compiler, string relative)
+    {
         var output = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"bicep-{Guid.NewGuid():N}.json");
         try
         {
-            var (exitCode, text) = Run("build", relative, "--outfile", output);
-            Assert.True(exitCode == 0 && text.Trim().Length == 0, $"bicep build {relative}: exit {exitCode}\n{text}");
-            return JsonNode.Parse(File.ReadAllText(output))!.AsObject();
+            var (exitCode, text) = Repo.Run(compiler, "build", relative, "--outfile", output);
+            Assert.True(exitCode == 0, $"bicep build {relative}: exit {exitCode}\n{text}");
+            return (JsonNode.Parse(File.ReadAllText(output))!.AsObject(), text);
         }
         finally
         {
             File.Delete(output);
         }
     }
+
+    /// <summary>
+    /// The Bicep releases the tests build infra/ with, oldest first: the newest (the project's PackageReference) and
+    /// the older ones the csproj downloads beside it (OlderBicepReleases), each NuGet's linux-x64 package.
+    /// </summary>
+    public static IReadOnlyList<string> Releases { get; } = FindReleases();
+
+    /// <summary>The compiler of one tested release, from NuGet's package folder.</summary>
+    public static string PathOfRelease(string release) =>
+        Executable(System.IO.Path.GetFullPath(System.IO.Path.Combine(PackageFolder!, "..", release, "tools", "bicep")));
 
     /// <summary>Every resource of a compiled template, those of nested deployments (modules) included.</summary>
     public static IEnumerable<JsonObject> Resources(JsonObject template)
@@ -65,6 +86,19 @@ internal static class BicepCompiler
         }
     }
 
+    private static string? PackageFolder =>
+        typeof(BicepCompiler).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+            .SingleOrDefault(a => a.Key == "BicepPackageFolder")?.Value is { Length: > 0 } folder ? folder : null;
+
+    private static List<string> FindReleases()
+    {
+        var older = typeof(BicepCompiler).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+            .Single(a => a.Key == "OlderBicepReleases").Value!
+            .Split(';', StringSplitOptions.RemoveEmptyEntries).Select(v => v.Trim('[', ']'));
+        var newest = PackageFolder is { } folder ? [System.IO.Path.GetFileName(folder)] : Array.Empty<string>();
+        return [.. older.Concat(newest).OrderBy(Version.Parse)];
+    }
+
     private static string? Find()
     {
         if (Repo.FindOnPath("bicep") is { } onPath)
@@ -79,20 +113,26 @@ internal static class BicepCompiler
             return null;
         }
 
-        var folder = typeof(BicepCompiler).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
-            .SingleOrDefault(a => a.Key == "BicepPackageFolder")?.Value;
-        var binary = string.IsNullOrEmpty(folder) ? null : System.IO.Path.Combine(folder, "tools", "bicep");
+        var binary = PackageFolder is { } folder ? System.IO.Path.Combine(folder, "tools", "bicep") : null;
         if (binary is null || !File.Exists(binary))
         {
             return null;
         }
 
-        // NuGet does not promise to keep the executable bit when it extracts a package.
-        var mode = File.GetUnixFileMode(binary);
-        if (!mode.HasFlag(UnixFileMode.UserExecute))
+        return Executable(binary);
+    }
+
+    // NuGet does not promise to keep the executable bit when it extracts a package.
+    private static string Executable(string binary)
+    {
+        if (!OperatingSystem.IsWindows() && File.Exists(binary))
         {
-            File.SetUnixFileMode(binary,
-                mode | UnixFileMode.UserExecute | UnixFileMode.GroupExecute | UnixFileMode.OtherExecute);
+            var mode = File.GetUnixFileMode(binary);
+            if (!mode.HasFlag(UnixFileMode.UserExecute))
+            {
+                File.SetUnixFileMode(binary,
+                    mode | UnixFileMode.UserExecute | UnixFileMode.GroupExecute | UnixFileMode.OtherExecute);
+            }
         }
 
         return binary;

@@ -32,7 +32,17 @@ internal sealed class InfraSnapshot
     public static InfraSnapshot Default => Of();
 
     /// <summary>The deployment for these parameters; the rest as main.parameters.json's defaults.</summary>
-    public static InfraSnapshot Of(params (string Name, object Value)[] parameters)
+    public static InfraSnapshot Of(params (string Name, object Value)[] parameters) =>
+        Of(BicepCompiler.Path!, parameters);
+
+    /// <summary>
+    /// The deployment for these parameters as one tested Bicep release compiles and evaluates it
+    /// (<see cref="BicepCompiler.Releases"/>).
+    /// </summary>
+    public static InfraSnapshot OnRelease(string release, params (string Name, object Value)[] parameters) =>
+        Of(BicepCompiler.PathOfRelease(release), parameters);
+
+    private static InfraSnapshot Of(string compiler, (string Name, object Value)[] parameters)
     {
         var given = new SortedDictionary<string, object>(StringComparer.Ordinal)
         {
@@ -52,8 +62,8 @@ internal sealed class InfraSnapshot
             text.Append(CultureInfo.InvariantCulture, $"param {name} = {Literal(value)}\n");
         }
 
-        var key = text.ToString();
-        return Cache.GetOrAdd(key, k => new Lazy<InfraSnapshot>(() => Take(k))).Value;
+        var key = $"{compiler}\n{text}";
+        return Cache.GetOrAdd(key, _ => new Lazy<InfraSnapshot>(() => Take(compiler, text.ToString()))).Value;
     }
 
     public IReadOnlyList<JsonObject> Resources { get; }
@@ -101,7 +111,7 @@ internal sealed class InfraSnapshot
         _ => throw new ArgumentException($"no Bicep literal for {value.GetType().Name}", nameof(value)),
     };
 
-    private static InfraSnapshot Take(string parameters)
+    private static InfraSnapshot Take(string compiler, string parameters)
     {
         var folder = Directory.CreateTempSubdirectory("infra-snapshot-").FullName;
         try
@@ -110,7 +120,7 @@ internal sealed class InfraSnapshot
             var main = Path.GetRelativePath(folder, Repo.PathOf(BicepCompiler.MainFile)).Replace('\\', '/');
             var file = Path.Combine(folder, "deployment.bicepparam");
             File.WriteAllText(file, $"using '{main}'\n{parameters}");
-            var (exitCode, output) = BicepCompiler.Run("snapshot", file, "--subscription-id", SubscriptionId,
+            var (exitCode, output) = Repo.Run(compiler, "snapshot", file, "--subscription-id", SubscriptionId,
                 "--location", Location);
             var result = Path.Combine(folder, "deployment.snapshot.json");
             Assert.True(exitCode == 0 && File.Exists(result),

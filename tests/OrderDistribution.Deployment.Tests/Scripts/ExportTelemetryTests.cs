@@ -28,7 +28,7 @@ public sealed class ExportTelemetryTests
         Assert.Equal("receiver-express", stored["cloud_RoleName"]!.GetValue<string>());
         // A dynamic column is an object, as in the sample the tests read, not JSON text.
         Assert.Equal(250, stored["customMeasurements"]!["StoredCount"]!.GetValue<int>());
-        foreach (var table in new[] { "requests", "traces", "dependencies", "ContainerAppConsoleLogs_CL" })
+        foreach (var table in new[] { "requests", "traces", "dependencies", "ContainerAppConsoleLogs" })
         {
             Assert.Empty(sample[table]!.AsArray());
         }

@@ -105,7 +105,11 @@ internal sealed class FakeAzure : IDisposable
         return this;
     }
 
-    public (int ExitCode, string Output) Run(string program, params string[] arguments)
+    public (int ExitCode, string Output) Run(string program, params string[] arguments) =>
+        Run(TimeSpan.FromSeconds(60), program, arguments);
+
+    /// <summary>Runs a program with the fakes first on PATH, for at most <paramref name="limit"/>.</summary>
+    public (int ExitCode, string Output) Run(TimeSpan limit, string program, params string[] arguments)
     {
         var cases = string.Concat(_answers.Select(a => a.ExitCode == 0
             ? $"  *'{Quoted(a.Match)}'*) printf '%s\\n' '{Quoted(a.Answer)}' ;;\n"
@@ -123,8 +127,8 @@ internal sealed class FakeAzure : IDisposable
             """);
         var path = $"PATH={_dir}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}";
         return program == "env"
-            ? Repo.Run("env", [path, .. arguments])
-            : Repo.Run("env", [path, program, .. arguments]);
+            ? Repo.Run("env", limit, [path, .. arguments])
+            : Repo.Run("env", limit, [path, program, .. arguments]);
     }
 
     // Inside the fake's single quotes: a match may hold the quotes of a JMESPath query.

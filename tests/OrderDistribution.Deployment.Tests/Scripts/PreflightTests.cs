@@ -63,6 +63,61 @@ public class PreflightTests
             "region eastus", output.Trim());
     }
 
+    [RequiresBicepFact]
+    public void A_child_type_its_provider_does_not_list_is_one_warning_line_and_the_provision_goes_on()
+    {
+        // Whether a provider lists its child types is not documented: the preflight cannot tell, so it does not block.
+        var unlisted = new[]
+        {
+            "Microsoft.App/managedEnvironments/daprComponents/resiliencyPolicies",
+            "Microsoft.Storage/storageAccounts/blobServices/containers",
+        };
+        var used = Used();
+        using var azure = Offering(used.Where(u => !unlisted.Contains(u.Type)));
+
+        var (exitCode, output) = Preflight(azure);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Equal([
+            "preflight: warning: cannot tell whether region eastus offers " + string.Join(", ", unlisted) +
+                ": their providers do not list these child types, not checked",
+            $"preflight: region eastus offers the {used.Count - 2} resource types at the API versions infra/ uses, " +
+                "and Service Bus Standard",
+        ], output.Trim().Split('\n'));
+    }
+
+    [RequiresBicepFact]
+    public void A_top_level_type_its_provider_does_not_list_stops_the_provision()
+    {
+        var used = Used();
+        using var azure = Offering(used.Where(u => u.Type != "Microsoft.App/containerApps"));
+
+        var (exitCode, output) = Preflight(azure);
+
+        Assert.True(exitCode == 1, output);
+        Assert.Equal(
+            "preflight: Microsoft.App/containerApps is not a resource type this subscription knows (API version " +
+            $"{used.Single(u => u.Type == "Microsoft.App/containerApps").Version}, region eastus)", output.Trim());
+    }
+
+    [RequiresBicepFact]
+    public void A_provider_or_tier_it_cannot_read_is_a_warning_line_and_the_provision_goes_on()
+    {
+        using var azure = Offering(Used(), azure: new FakeAzure().Fail("--namespace Microsoft.ServiceBus ", "throttled")
+            .Fail("sku/Standard/regions", "throttled"));
+
+        var (exitCode, output) = Preflight(azure);
+
+        Assert.True(exitCode == 0, output);
+        var lines = output.Trim().Split('\n');
+        Assert.Equal("preflight: warning: could not read provider Microsoft.ServiceBus, its types are not checked: " +
+            "ERROR: throttled", lines[0]);
+        Assert.Equal("preflight: warning: could not read the regions of Service Bus Standard, not checked: " +
+            "ERROR: throttled", lines[1]);
+        Assert.StartsWith("preflight: region eastus offers the ", lines[2], StringComparison.Ordinal);
+        Assert.Equal(3, lines.Length);
+    }
+
     [RequiresProgramFact("sh", "apt-get install dash")]
     public void Without_az_signed_in_it_says_it_checked_nothing_and_lets_the_provision_go_on()
     {
@@ -84,9 +139,10 @@ public class PreflightTests
 
     /// <summary>az answering that East US offers these types at these versions (but not <paramref name="missingIn"/>
     /// there), and Service Bus Standard.</summary>
-    private static FakeAzure Offering(IEnumerable<(string Type, string Version)> offered, string? missingIn = null)
+    private static FakeAzure Offering(IEnumerable<(string Type, string Version)> offered, string? missingIn = null,
+        FakeAzure? azure = null)
     {
-        var azure = new FakeAzure();
+        azure ??= new FakeAzure();
         foreach (var ns in offered.GroupBy(o => o.Type.Split('/')[0]))
         {
             var rows = ns.Select(o =>
