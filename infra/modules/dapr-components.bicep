@@ -188,6 +188,24 @@ resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-0
   }
 }
 
+// Every app keeps what it refuses for good on the dead-letter queue through this binding (bindings model; the
+// pub/sub models publish to the queue of the same name through order-pubsub).
+resource deadLetterOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-01' = {
+  parent: managedEnvironment
+  name: 'q-order-deadletter-output'
+  properties: {
+    componentType: 'bindings.azure.servicebusqueues'
+    version: 'v1'
+    metadata: concat([
+      { name: 'namespaceName', value: serviceBusNamespaceFqdn }
+      { name: 'queueName', value: 'q-order-deadletter' }
+      { name: 'direction', value: 'output' }
+      { name: 'disableEntityManagement', value: 'true' }
+    ], connectionRecovery)
+    scopes: concat(bindingScopes.distributor, bindingScopes.receiverExpress, bindingScopes.receiverStandard)
+  }
+}
+
 resource expressInput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-01' = {
   parent: managedEnvironment
   name: 'q-order-express-input'

@@ -29,8 +29,9 @@ public sealed class InProcessTests : IDisposable
         Assert.True(exit == 0, cli.Output);
         Assert.Contains("(Azurite started for this run)", cli.Output, StringComparison.Ordinal);
         Assert.Contains($"in-process-{model}: 294/294 orders stored", cli.Output, StringComparison.Ordinal);
-        Assert.Contains("0 missing, 0 duplicated; 294 valid stored, 6 poison dropped (expected)", cli.Output,
-            StringComparison.Ordinal);
+        Assert.Contains(
+            "0 missing, 0 duplicated; 294 valid stored, 6 poison dropped (expected), 6 dead-lettered, 0 not on the " +
+            "dead-letter queue", cli.Output, StringComparison.Ordinal);
         var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default),
             r => r.Label == $"in-process-{model}");
         Assert.True(row.Complete);

@@ -1,0 +1,48 @@
+using Microsoft.Extensions.Options;
+using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Inbound;
+
+namespace OrderDistribution.Messaging.Outbound;
+
+/// <summary>
+/// Keeps a refused message through the sidecar: a publish to the dead-letter topic of the pub/sub component (raw
+/// payload), or in the bindings model a call of the dead-letter output binding; the call goes through the sidecar's
+/// resilience pipeline as every order's does. The apps do it themselves rather than answer DROP to a subscription that
+/// declares a dead-letter topic: daprd sends there also a valid order whose retries ended with its delivery's context
+/// (an outage of storage), and on 1.14 it acknowledges a DROP whose dead-letter publish failed (docs/messaging-models.md,
+/// "Dead letters").
+/// </summary>
+public sealed class SidecarDeadLetters(
+    SidecarOrderCall call, ISidecarOutbound sidecar, IOptions<MessagingOptions> messaging) : IDeadLetters
+{
+    private static readonly Dictionary<string, string> RawPayload = new() { ["rawPayload"] = "true" };
+
+    public async Task<bool> KeepAsync(
+        DeadLetter letter, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
+    {
+        var payload = letter.Serialize();
+        var (to, send) = model == MessagingModel.Bindings
+            ? (OrderTopology.DeadLetterOutputBinding,
+                (Func<CancellationToken, Task>)(ct =>
+                    sidecar.CreateBindingAsync(OrderTopology.DeadLetterOutputBinding, payload, ct)))
+            : (OrderTopology.DeadLetterQueue,
+                ct => sidecar.PublishAsync(messaging.Value.PubSubName, OrderTopology.DeadLetterQueue, payload,
+                    "application/json", RawPayload, ct));
+        try
+        {
+            var (failure, reason) = await call.CallAsync(to, send, cancellationToken);
+            if (failure is null)
+            {
+                return true;
+            }
+
+            progress.MarkFailed(letter.EntryId, $"keeping it on {to} failed ({failure}): {reason}");
+        }
+        catch (OperationCanceledException)
+        {
+            progress.MarkFailed(letter.EntryId, $"keeping it on {to} was cut off by the request's deadline");
+        }
+
+        return false;
+    }
+}
