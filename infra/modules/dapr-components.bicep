@@ -71,6 +71,15 @@ var bindingScopes = messagingModel == 'bindings' ? {
   ]
 }
 
+// Every app keeps what it refuses for good on the dead-letter queue (bindings model).
+var deadLetterScopes = messagingModel == 'bindings' ? [
+  'distributor'
+  'receiver-express'
+  'receiver-standard'
+] : [
+  placeholderScope
+]
+
 // Every Service Bus component: how long it may wait between reconnects (main.bicep says why).
 var connectionRecovery = [
   { name: 'maxConnectionRecoveryInSec', value: string(connectionRecoveryMaxSeconds) }
@@ -202,7 +211,7 @@ resource deadLetterOutput 'Microsoft.App/managedEnvironments/daprComponents@2026
       { name: 'direction', value: 'output' }
       { name: 'disableEntityManagement', value: 'true' }
     ], connectionRecovery)
-    scopes: concat(bindingScopes.distributor, bindingScopes.receiverExpress, bindingScopes.receiverStandard)
+    scopes: deadLetterScopes
   }
 }
 

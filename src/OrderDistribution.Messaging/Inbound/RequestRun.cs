@@ -126,7 +126,8 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
 
     private long ElapsedMs => (long)Stopwatch.GetElapsedTime(_started).TotalMilliseconds;
 
-    [LoggerMessage(LogLevel.Warning, "Dead-lettered entry {EntryId} from {Source} to {DeadLetterQueue}: {Reason}")]
+    // "Dropped entry" starts it, as the queries of scripts/kql and the workbook look for it.
+    [LoggerMessage(LogLevel.Warning, "Dropped entry {EntryId} from {Source}, kept on {DeadLetterQueue}: {Reason}")]
     private static partial void LogDeadLettered(
         ILogger logger, string entryId, string source, string deadLetterQueue, string reason);
 

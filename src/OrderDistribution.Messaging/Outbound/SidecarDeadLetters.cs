@@ -10,17 +10,19 @@ namespace OrderDistribution.Messaging.Outbound;
 /// resilience pipeline as every order's does. The apps do it themselves rather than answer DROP to a subscription that
 /// declares a dead-letter topic: daprd sends there also a valid order whose retries ended with its delivery's context
 /// (an outage of storage), and on 1.14 it acknowledges a DROP whose dead-letter publish failed (docs/messaging-models.md,
-/// "Dead letters").
+/// "Dead letters"). A letter larger than any order may be (<see cref="OrderSizeLimit"/>: an order refused for being too
+/// large) keeps the start of its body, as much as fits, and says how much it left out.
 /// </summary>
 public sealed class SidecarDeadLetters(
-    SidecarOrderCall call, ISidecarOutbound sidecar, IOptions<MessagingOptions> messaging) : IDeadLetters
+    SidecarOrderCall call, ISidecarOutbound sidecar, IOptions<MessagingOptions> messaging, OrderSizeLimit sizeLimit)
+    : IDeadLetters
 {
     private static readonly Dictionary<string, string> RawPayload = new() { ["rawPayload"] = "true" };
 
     public async Task<bool> KeepAsync(
         DeadLetter letter, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
     {
-        var payload = letter.Serialize();
+        var payload = Fitted(letter);
         var (to, send) = model == MessagingModel.Bindings
             ? (OrderTopology.DeadLetterOutputBinding,
                 (Func<CancellationToken, Task>)(ct =>
@@ -44,5 +46,21 @@ public sealed class SidecarDeadLetters(
         }
 
         return false;
+    }
+
+    /// <returns>The letter's JSON, its body cut at the end until it fits the largest message.</returns>
+    private byte[] Fitted(DeadLetter letter)
+    {
+        var payload = letter.Serialize();
+        var keep = letter.Body.Length;
+        while (payload.Length > sizeLimit.MaxOrderBytes && keep > 0)
+        {
+            keep = (int)Math.Max(0, Math.Min(keep - 1, keep * sizeLimit.MaxOrderBytes / payload.Length - 64));
+            keep -= keep > 0 && char.IsHighSurrogate(letter.Body[keep - 1]) ? 1 : 0;
+            payload = (letter with { Body = letter.Body[..keep], OmittedChars = letter.Body.Length - keep })
+                .Serialize();
+        }
+
+        return payload;
     }
 }
