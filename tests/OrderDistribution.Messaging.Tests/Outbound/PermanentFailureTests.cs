@@ -53,7 +53,10 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         Assert.Contains("order 99 to q-order-express", line.Message, StringComparison.Ordinal);
         Assert.Contains(reason, line.Message, StringComparison.Ordinal);
         Assert.Null(line.Exception);
-        Assert.DoesNotContain(_sidecar.Requests, r => r.Body.Length > maxMessageBytes);
+        // No message larger than the broker takes: the order is sent nowhere, its letter is cut to fit.
+        Assert.DoesNotContain(_sidecar.Requests, r => r.Body.Length > maxMessageBytes
+            && !r.Path.EndsWith($"/{OrderTopology.DeadLetterOutputBinding}", StringComparison.Ordinal));
+        Assert.DoesNotContain(_sidecar.BindingMessages, m => m.Data.Length > maxMessageBytes);
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/health")).StatusCode);
     }
 
