@@ -11,19 +11,13 @@ namespace OrderDistribution.LoadTool.Watching;
 public static class DeadLetterCount
 {
     /// <param name="letters">The dead-letter queue's messages, as the apps published them.</param>
-    public static int Of(IReadOnlyList<PoisonOrder> poison, IEnumerable<byte[]> letters)
+    public static int Of(IReadOnlyList<PoisonOrder> poison, IEnumerable<byte[]> letters) =>
+        Of(poison, letters.Select(letter => DeadLetter.Read(letter)).OfType<DeadLetter>());
+
+    public static int Of(IReadOnlyList<PoisonOrder> poison, IEnumerable<DeadLetter> letters)
     {
         var wanted = poison.Select(p => p.Payload).ToHashSet(StringComparer.Ordinal);
-        var found = new HashSet<string>(StringComparer.Ordinal);
-        foreach (var letter in letters)
-        {
-            if (DeadLetter.Read(letter) is { } read && wanted.Contains(read.Body))
-            {
-                found.Add(read.Body);
-            }
-        }
-
-        return found.Count;
+        return letters.Select(letter => letter.Body).Where(wanted.Contains).Distinct(StringComparer.Ordinal).Count();
     }
 
     /// <summary>The text a person reads for one dead letter: where it came from, why, and its body.</summary>

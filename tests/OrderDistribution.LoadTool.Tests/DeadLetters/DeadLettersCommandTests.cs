@@ -2,6 +2,8 @@ using System.Text;
 using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 using OrderDistribution.TestSupport.Brokers;
+using OrderDistribution.LoadTool.DeadLetters;
+using OrderDistribution.LoadTool.Generation;
 using StackExchange.Redis;
 
 namespace OrderDistribution.LoadTool.Tests.DeadLetters;
@@ -57,5 +59,40 @@ public sealed class DeadLettersCommandTests
         Assert.Equal(2, exit);
         Assert.Contains("No whole dead letter 1-0", cli.Output, StringComparison.Ordinal);
         Assert.Equal(0, await connection.GetDatabase().StreamLengthAsync(OrderTopology.IngressQueue));
+    }
+
+    [Fact]
+    public async Task Run_and_watch_count_the_bursts_poison_on_the_local_runs_redis_and_nothing_else()
+    {
+        Assert.SkipWhen(RedisServer.MissingProgram is not null, "redis-server is not installed");
+        await using var redis = await RedisServer.StartAsync();
+        await using var connection = await ConnectionMultiplexer.ConnectAsync(redis.Endpoint);
+        var db = connection.GetDatabase();
+        var folder = Directory.CreateTempSubdirectory("order-load-dl-").FullName;
+        try
+        {
+            var set = new BurstSpec(100, 0.03, 5)
+                .Generate(new BurstId(4));
+            Assert.Equal(3, set.Poison.Count);
+            foreach (var (body, n) in new[] { (set.Poison[0].Payload, 0), (set.Poison[2].Payload, 2), ("other", 9) })
+            {
+                var letter = new DeadLetter(OrderTopology.IngressQueue, $"e{n}", "refused", body, DateTimeOffset.UnixEpoch);
+                await db.StreamAddAsync(OrderTopology.DeadLetterQueue, "data", letter.Serialize());
+            }
+
+            await File.WriteAllTextAsync(Path.Combine(folder, "queues"), $"redis {redis.Endpoint}\n");
+            var onRedis = await LocalDeadLetters.CountAsync(
+                folder, set.Poison, TestContext.Current.CancellationToken);
+            await File.WriteAllTextAsync(Path.Combine(folder, "queues"), "rabbitmq orders\n");
+            var onRabbitMq = await LocalDeadLetters.CountAsync(
+                folder, set.Poison, TestContext.Current.CancellationToken);
+
+            Assert.Equal(2, onRedis);
+            Assert.Null(onRabbitMq);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 }
