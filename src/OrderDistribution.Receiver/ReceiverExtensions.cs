@@ -17,7 +17,7 @@ public static class ReceiverExtensions
             provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites);
         builder.Services.AddOrderEntryPoints();
         // Only for the dead-letter queue: what a receiver refuses for good is kept there through its sidecar.
-        builder.Services.AddSidecarOutbound();
+        builder.Services.AddSidecarOutbound(sidecarReadiness: false);
         builder.Services.AddSingleton<OrderUploads>();
         builder.Services.AddSingleton<BlobOrderStore>();
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());

@@ -23,13 +23,29 @@ public sealed class SidecarDeadLetters(
         DeadLetter letter, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
     {
         var payload = Fitted(letter);
-        var (to, send) = model == MessagingModel.Bindings
-            ? (OrderTopology.DeadLetterOutputBinding,
-                (Func<CancellationToken, Task>)(ct =>
-                    sidecar.CreateBindingAsync(OrderTopology.DeadLetterOutputBinding, payload, ct)))
-            : (OrderTopology.DeadLetterQueue,
-                ct => sidecar.PublishAsync(messaging.Value.PubSubName, OrderTopology.DeadLetterQueue, payload,
-                    "application/json", RawPayload, ct));
+        var pubSubName = messaging.Value.PubSubName;
+        var maxBulkBytes = messaging.Value.MaxBulkPublishBytes;
+        var to = model == MessagingModel.Bindings
+            ? OrderTopology.DeadLetterOutputBinding
+            : OrderTopology.DeadLetterQueue;
+        // The way each model already sends its orders: a binding call, a bulk publish (one too large for a bulk goes
+        // alone, as the bulk publisher sends such an order), a single publish.
+        Func<CancellationToken, Task> send = model switch
+        {
+            MessagingModel.Bindings => ct => sidecar.CreateBindingAsync(to, payload, ct),
+            MessagingModel.PubSubBulk when payload.Length + OrderSizeLimit.RequestEnvelopeBytes <= maxBulkBytes =>
+                async ct =>
+                {
+                    var failed = await sidecar.BulkPublishAsync(pubSubName, to,
+                        [new OutboundMessage(letter.EntryId, payload)],
+                        BulkOrderPublisher.RequestMetadata(maxBulkBytes, RawPayload), ct);
+                    if (failed.Count > 0)
+                    {
+                        throw new BulkPublishPartlyFailedException(failed);
+                    }
+                },
+            _ => ct => sidecar.PublishAsync(pubSubName, to, payload, "application/json", RawPayload, ct),
+        };
         try
         {
             var (failure, reason) = await call.CallAsync(to, send, cancellationToken);

@@ -19,7 +19,10 @@ public static class SidecarExtensions
     /// sidecar and what its refusals say about the configuration. The three apps and the load tool publish through
     /// this.
     /// </summary>
-    public static IServiceCollection AddSidecarOutbound(this IServiceCollection services)
+    /// <param name="sidecarReadiness">Whether the app is ready only while its sidecar's outbound side answers: the
+    /// distributor and the load tool, which send every order through it; not the receivers, which send only what
+    /// they refuse for good (a refusal of every call still makes them not ready).</param>
+    public static IServiceCollection AddSidecarOutbound(this IServiceCollection services, bool sidecarReadiness = true)
     {
         services.AddSettings<SidecarOptions>(SidecarOptions.Section)
             .Configure<IConfiguration>((sidecar, configuration) => sidecar.ReadAddress(configuration));
@@ -54,7 +57,11 @@ public static class SidecarExtensions
         services.AddSingleton<SidecarOrderCall>();
         services.AddSingleton<IDeadLetters, SidecarDeadLetters>();
         services.AddSingleton<SidecarProbe>();
-        services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarProbe>());
+        if (sidecarReadiness)
+        {
+            services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarProbe>());
+        }
+
         return services;
     }
 }

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.SidecarEmulator;
 
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
@@ -26,4 +27,20 @@ public sealed class KeptLetters : IDeadLetters
         Letters.Enqueue((letter, model));
         return Task.FromResult(true);
     }
+
+    /// <summary>
+    /// The letters an app kept through the recording emulator: the entries of its bulk publishes, its single publishes
+    /// to the dead-letter topic, and its calls of the dead-letter output binding.
+    /// </summary>
+    public static IReadOnlyList<DeadLetter> At(EmulatedSidecar sidecar) =>
+    [
+        .. sidecar.Requests
+            .Where(r => r.Path.EndsWith($"/{OrderTopology.DeadLetterQueue}", StringComparison.Ordinal))
+            .SelectMany(r => r.Path.Contains("/publish/bulk/", StringComparison.Ordinal)
+                ? r.Json.EnumerateArray().Select(e => CloudEventDecoder.PayloadOf(e.GetProperty("event")))
+                : [r.Body])
+            .Select(body => DeadLetter.Read(body)!),
+        .. sidecar.BindingMessages.Where(m => m.Binding == OrderTopology.DeadLetterOutputBinding)
+            .Select(m => DeadLetter.Read(m.Data)!),
+    ];
 }

@@ -46,7 +46,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         Assert.True(kept);
         var line = Assert.Single(app.Logs.AtLeast(LogLevel.Warning),
             l => l.Message.StartsWith("Dropped entry", StringComparison.Ordinal));
-        var letter = Assert.Single(DeadLetters(model));
+        var letter = Assert.Single(KeptLetters.At(_sidecar));
         Assert.Contains(reason, letter.Reason, StringComparison.Ordinal);
         Assert.True(letter.OmittedChars > 0, "the too-large order's letter says it left part of the body out");
         Assert.StartsWith("""{"OrderId":99,""", letter.Body, StringComparison.Ordinal);
@@ -162,16 +162,8 @@ public sealed class PermanentFailureTests : IAsyncLifetime
 
     /// <summary>Sends one order in the model, with a valid neighbour in pubsub-bulk.</summary>
     /// <returns>Whether the order was answered as dropped (DROP; for a binding, 200 with nothing sent on).</returns>
-    /// <summary>The letters the app kept through the sidecar: publishes to the topic, or the binding's calls.</summary>
-    private IEnumerable<DeadLetter> DeadLetters(MessagingModel model) =>
-        model == MessagingModel.Bindings
-            ? _sidecar.BindingMessages.Where(m => m.Binding == OrderTopology.DeadLetterOutputBinding)
-                .Select(m => DeadLetter.Read(m.Data)!)
-            : _sidecar.Requests.Where(r => r.Path.EndsWith($"/{OrderTopology.DeadLetterQueue}", StringComparison.Ordinal))
-                .Select(r => DeadLetter.Read(r.Body)!);
-
     private bool Kept(MessagingModel model, Order order) =>
-        DeadLetters(model).Any(l => l.Body.StartsWith($$"""{"OrderId":{{order.OrderId}},""", StringComparison.Ordinal));
+        KeptLetters.At(_sidecar).Any(l => l.Body.StartsWith($$"""{"OrderId":{{order.OrderId}},""", StringComparison.Ordinal));
 
     /// <returns>Whether the order was answered as done and kept on the dead-letter queue.</returns>
     private async Task<bool> DeliverAsync(HttpClient client, MessagingModel model, Order order)
