@@ -1,7 +1,6 @@
 using System.Collections.Concurrent;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging.Inbound;
-using OrderDistribution.SidecarEmulator;
 
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
