@@ -36,7 +36,7 @@ public sealed record DeadLetter(string Queue, string EntryId, string Reason, str
         try
         {
             return JsonSerializer.Deserialize(utf8Json, Json) is
-                { Queue: not null, Body: not null } letter
+            { Queue: not null, Body: not null } letter
                 ? letter
                 : null;
         }

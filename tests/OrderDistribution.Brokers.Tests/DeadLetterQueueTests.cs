@@ -24,11 +24,23 @@ public class DeadLetterQueueTests
         await LocalRabbitMq.MakeVhostAsync(rabbit);
         var factory = new ConnectionFactory
         {
-            Uri = new Uri(rabbit.AmqpUri, LocalRabbitMq.VhostOf(component)), AutomaticRecoveryEnabled = false,
+            Uri = new Uri(rabbit.AmqpUri, LocalRabbitMq.VhostOf(component)),
+            AutomaticRecoveryEnabled = false,
         };
         var letter = new DeadLetter(OrderTopology.IngressQueue, "m-7", "not an order: the body is not JSON",
             "order 7 for Smith: not JSON at all <x>", DateTimeOffset.UnixEpoch);
 
+        // The queue exists from the first time a sidecar connected: declared, then the broker's state settled by an
+        // orderly stop and start (docs/brokers.md: a quorum queue declared a moment before a kill -9 may come back
+        // without a leader on RabbitMQ 3.10).
+        await using (var connection = await factory.CreateConnectionAsync())
+        await using (var channel = await connection.CreateChannelAsync())
+        {
+            await DeclareAsTheBindingDoesAsync(channel, component);
+        }
+
+        await rabbit.ControlAsync("stop_app");
+        await rabbit.ControlAsync("start_app");
         await using (var connection = await factory.CreateConnectionAsync())
         await using (var channel = await connection.CreateChannelAsync(
             new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true)))

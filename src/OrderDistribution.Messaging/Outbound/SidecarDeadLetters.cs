@@ -43,7 +43,8 @@ public sealed class SidecarDeadLetters(
                     {
                         throw new BulkPublishPartlyFailedException(failed);
                     }
-                },
+                }
+            ,
             _ => ct => sidecar.PublishAsync(pubSubName, to, payload, "application/json", RawPayload, ct),
         };
         try

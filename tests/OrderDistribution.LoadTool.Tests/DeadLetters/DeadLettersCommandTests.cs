@@ -1,9 +1,9 @@
 using System.Text;
 using OrderDistribution.Contracts;
-using OrderDistribution.TestSupport;
-using OrderDistribution.TestSupport.Brokers;
 using OrderDistribution.LoadTool.DeadLetters;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.TestSupport;
+using OrderDistribution.TestSupport.Brokers;
 using StackExchange.Redis;
 
 namespace OrderDistribution.LoadTool.Tests.DeadLetters;

@@ -47,14 +47,15 @@ public sealed class InProcessTests : IDisposable
             "--timeout", "120", "--results", Path.Combine(_folder, "LOG.md"));
 
         Assert.True(exit == 0, cli.Output);
-        // The poison orders are dropped by the distributor, each with its warning.
+        // The poison orders are kept on the dead-letter queue by the distributor, each with its warning.
         var warnings = cli.Output.Split('\n')
             .Where(line => line.StartsWith("warn: distributor RequestRun: Dropped entry ", StringComparison.Ordinal))
             .ToList();
         Assert.True(warnings.Count == 4, cli.Output);
         Assert.All(warnings,
             line => Assert.Matches(
-            @"^warn: distributor RequestRun: Dropped entry \S+ from q-order-ingress: not an order", line));
+            @"^warn: distributor RequestRun: Dropped entry \S+ from q-order-ingress, kept on q-order-deadletter: " +
+            "not an order", line));
     }
 
     [Fact]
