@@ -35,10 +35,8 @@ public sealed record DeadLetter(string Queue, string EntryId, string Reason, str
     {
         try
         {
-            return JsonSerializer.Deserialize(utf8Json, Json) is
-            { Queue: not null, Body: not null } letter
-                ? letter
-                : null;
+            var letter = JsonSerializer.Deserialize(utf8Json, Json);
+            return letter is { Queue: not null, Body: not null } ? letter : null;
         }
         catch (JsonException)
         {

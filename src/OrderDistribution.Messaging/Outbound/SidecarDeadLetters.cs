@@ -34,17 +34,7 @@ public sealed class SidecarDeadLetters(
         {
             MessagingModel.Bindings => ct => sidecar.CreateBindingAsync(to, payload, ct),
             MessagingModel.PubSubBulk when payload.Length + OrderSizeLimit.RequestEnvelopeBytes <= maxBulkBytes =>
-                async ct =>
-                {
-                    var failed = await sidecar.BulkPublishAsync(pubSubName, to,
-                        [new OutboundMessage(letter.EntryId, payload)],
-                        BulkOrderPublisher.RequestMetadata(maxBulkBytes, RawPayload), ct);
-                    if (failed.Count > 0)
-                    {
-                        throw new BulkPublishPartlyFailedException(failed);
-                    }
-                }
-            ,
+                ct => BulkPublishAsync(pubSubName, to, letter.EntryId, payload, maxBulkBytes, ct),
             _ => ct => sidecar.PublishAsync(pubSubName, to, payload, "application/json", RawPayload, ct),
         };
         try
@@ -63,6 +53,18 @@ public sealed class SidecarDeadLetters(
         }
 
         return false;
+    }
+
+    /// <exception cref="BulkPublishPartlyFailedException">The sidecar named the letter as not published.</exception>
+    private async Task BulkPublishAsync(string pubSubName, string to, string entryId, byte[] payload, int maxBulkBytes,
+        CancellationToken cancellationToken)
+    {
+        var failed = await sidecar.BulkPublishAsync(pubSubName, to, [new OutboundMessage(entryId, payload)],
+            BulkOrderPublisher.RequestMetadata(maxBulkBytes, RawPayload), cancellationToken);
+        if (failed.Count > 0)
+        {
+            throw new BulkPublishPartlyFailedException(failed);
+        }
     }
 
     /// <returns>The letter's JSON, its body cut at the end until it fits the largest message.</returns>
