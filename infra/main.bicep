@@ -195,6 +195,8 @@ var queueNames = {
   ingress: 'q-order-ingress'
   express: 'q-order-express'
   standard: 'q-order-standard'
+  // Where the apps keep each message they refuse for good, with its body and the reason (docs/azure.md, "Dead letters").
+  deadLetter: 'q-order-deadletter'
 }
 
 // KEDA's scale rules poll each queue every 10 s instead of 30 s (KEDA's default), so a burst adds
@@ -284,6 +286,7 @@ module serviceBus 'modules/servicebus.bicep' = {
       queueNames.ingress
       queueNames.express
       queueNames.standard
+      queueNames.deadLetter
     ]
   }
 }
@@ -334,6 +337,8 @@ var queueRoleAssignments = concat([
 ], empty(principalId) ? [] : [
   // The load tool's sidecar (scripts/azure-burst.sh) signs in as the user and sends the burst.
   { who: 'user', queue: queueNames.ingress, role: roles.serviceBusDataSender }
+  // The user reads the dead letters, and takes one off once it is resubmitted (to the ingress queue, above).
+  { who: 'user', queue: queueNames.deadLetter, role: roles.serviceBusDataReceiver }
 ])
 
 // A principal id exists only once its identity does, so what-if cannot predict these assignments,
@@ -408,6 +413,10 @@ var serviceBusRoleAssignments = [
   { who: 'distributor', queue: queueNames.standard, role: roles.serviceBusDataSender }
   { who: 'receiverExpress', queue: queueNames.express, role: roles.serviceBusDataReceiver }
   { who: 'receiverStandard', queue: queueNames.standard, role: roles.serviceBusDataReceiver }
+  // Each app keeps what it refuses for good on the dead-letter queue: send only.
+  { who: 'distributor', queue: queueNames.deadLetter, role: roles.serviceBusDataSender }
+  { who: 'receiverExpress', queue: queueNames.deadLetter, role: roles.serviceBusDataSender }
+  { who: 'receiverStandard', queue: queueNames.deadLetter, role: roles.serviceBusDataSender }
 ]
 
 module serviceBusRoles 'modules/servicebus-queue-role.bicep' = [for (assignment, i) in serviceBusRoleAssignments: {

@@ -71,6 +71,15 @@ var bindingScopes = messagingModel == 'bindings' ? {
   ]
 }
 
+// Every app keeps what it refuses for good on the dead-letter queue (bindings model).
+var deadLetterScopes = messagingModel == 'bindings' ? [
+  'distributor'
+  'receiver-express'
+  'receiver-standard'
+] : [
+  placeholderScope
+]
+
 // Every Service Bus component: how long it may wait between reconnects (main.bicep says why).
 var connectionRecovery = [
   { name: 'maxConnectionRecoveryInSec', value: string(connectionRecoveryMaxSeconds) }
@@ -185,6 +194,24 @@ resource standardOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-0
       { name: 'disableEntityManagement', value: 'true' }
     ], connectionRecovery)
     scopes: bindingScopes.distributor
+  }
+}
+
+// Every app keeps what it refuses for good on the dead-letter queue through this binding (bindings model; the
+// pub/sub models publish to the queue of the same name through order-pubsub).
+resource deadLetterOutput 'Microsoft.App/managedEnvironments/daprComponents@2026-07-01' = {
+  parent: managedEnvironment
+  name: 'q-order-deadletter-output'
+  properties: {
+    componentType: 'bindings.azure.servicebusqueues'
+    version: 'v1'
+    metadata: concat([
+      { name: 'namespaceName', value: serviceBusNamespaceFqdn }
+      { name: 'queueName', value: 'q-order-deadletter' }
+      { name: 'direction', value: 'output' }
+      { name: 'disableEntityManagement', value: 'true' }
+    ], connectionRecovery)
+    scopes: deadLetterScopes
   }
 }
 

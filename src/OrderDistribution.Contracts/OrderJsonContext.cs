@@ -9,4 +9,5 @@ namespace OrderDistribution.Contracts;
     NumberHandling = JsonNumberHandling.Strict)]
 [JsonSerializable(typeof(Order))]
 [JsonSerializable(typeof(List<Order>))]
+[JsonSerializable(typeof(DeadLetter))]
 public sealed partial class OrderJsonContext : JsonSerializerContext;

@@ -17,6 +17,16 @@ public static class OrderTopology
     /// <summary>Local bindings model only: how the load tool puts orders on the ingress queue.</summary>
     public const string IngressOutputBinding = "q-order-ingress-output";
 
+    /// <summary>
+    /// Where the apps keep each message they refuse for good (not an order, invalid, too large, refused by the
+    /// sidecar), as a <see cref="DeadLetter"/> with its body and the reason: a topic of the pub/sub component, a queue in
+    /// RabbitMQ and Service Bus.
+    /// </summary>
+    public const string DeadLetterQueue = "q-order-deadletter";
+
+    /// <summary>The bindings model's output binding on <see cref="DeadLetterQueue"/>, in every app's scope.</summary>
+    public const string DeadLetterOutputBinding = "q-order-deadletter-output";
+
     /// <summary>Where the load tool keeps a generated burst (<c>generate --to-blob</c>).</summary>
     public const string TestDataContainer = "test-data";
 

@@ -1,6 +1,5 @@
 using System.ComponentModel.DataAnnotations;
 using OrderDistribution.Contracts;
-using OrderDistribution.Messaging.Inbound;
 
 namespace OrderDistribution.Messaging;
 
@@ -57,8 +56,6 @@ public sealed class MessagingOptions : IValidatableObject
     /// </summary>
     [Range(typeof(TimeSpan), "00:00:01", "00:00:50")]
     public TimeSpan RequestDeadline { get; set; } = TimeSpan.FromSeconds(10);
-
-    public InvalidBindingMessage InvalidBindingMessage { get; set; } = InvalidBindingMessage.Reject;
 
     /// <summary>
     /// The largest request body the sidecar can send in this configuration: a full bulk of the largest messages,

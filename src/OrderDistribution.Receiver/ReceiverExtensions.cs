@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Options;
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.ServiceDefaults;
 using OrderDistribution.Storage;
 
@@ -15,6 +16,8 @@ public static class ReceiverExtensions
         builder.Services.AddOrderStorage(provider =>
             provider.GetRequiredService<IOptions<ReceiverOptions>>().Value.MaxConcurrentWrites);
         builder.Services.AddOrderEntryPoints();
+        // Only for the dead-letter queue: what a receiver refuses for good is kept there through its sidecar.
+        builder.Services.AddSidecarOutbound(sidecarReadiness: false);
         builder.Services.AddSingleton<OrderUploads>();
         builder.Services.AddSingleton<BlobOrderStore>();
         builder.Services.AddSingleton<IOrderStore>(provider => provider.GetRequiredService<BlobOrderStore>());

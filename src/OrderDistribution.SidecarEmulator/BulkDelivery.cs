@@ -11,8 +11,9 @@ namespace OrderDistribution.SidecarEmulator;
 /// entry back; an entry the answer does not name is RETRY.
 /// </summary>
 internal sealed class BulkDelivery(
-    EmulatedBroker broker, string queue, HttpClient app, QueueReport report, EmulatedSidecarOptions options)
-    : Delivery(broker, queue, app, report)
+    EmulatedBroker broker, string queue, HttpClient app, QueueReport report, EmulatedSidecarOptions options,
+    string? deadLetterTopic)
+    : Delivery(broker, queue, app, report, deadLetterTopic)
 {
     /// <summary>Gathers a batch from <paramref name="first"/> on, then delivers it as one request.</summary>
     protected override async Task DeliverAsync(EmulatedMessage first)

@@ -9,9 +9,11 @@ namespace OrderDistribution.SidecarEmulator;
 /// <summary>
 /// One queue delivered to its app in one model, as the sidecar delivers it; <see cref="RunAsync"/> is one worker, and
 /// the emulator runs as many at once as the model's concurrency. Each delivery's answer settles its messages in the
-/// <see cref="EmulatedBroker"/>: SUCCESS is done, DROP is dead-lettered, anything else is the model's retry.
+/// <see cref="EmulatedBroker"/>: SUCCESS is done, DROP is forwarded to <paramref name="deadLetterTopic"/> when the
+/// subscription declares one and discarded when not, anything else is the model's retry.
 /// </summary>
-internal abstract class Delivery(EmulatedBroker broker, string queue, HttpClient app, QueueReport report)
+internal abstract class Delivery(
+    EmulatedBroker broker, string queue, HttpClient app, QueueReport report, string? deadLetterTopic = null)
 {
     protected EmulatedBroker Broker => broker;
 
@@ -52,7 +54,7 @@ internal abstract class Delivery(EmulatedBroker broker, string queue, HttpClient
                 broker.Done(queue, message);
                 break;
             case "DROP":
-                broker.Drop(queue, message, report);
+                broker.Drop(queue, message, report, deadLetterTopic);
                 break;
             default:
                 report.Retry();

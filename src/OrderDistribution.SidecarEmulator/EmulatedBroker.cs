@@ -23,6 +23,7 @@ internal sealed partial class EmulatedBroker(EmulatedSidecarOptions options) : I
 {
     private readonly ConcurrentDictionary<string, Channel<EmulatedMessage>> _queues = new();
     private readonly ConcurrentDictionary<string, List<EmulatedMessage>> _pending = new();
+    private readonly ConcurrentDictionary<string, ConcurrentQueue<byte[]>> _kept = new();
     private readonly CancellationTokenSource _stop = new();
     private readonly Lock _outstandingLock = new();
     private TaskCompletionSource _quiet = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -59,6 +60,12 @@ internal sealed partial class EmulatedBroker(EmulatedSidecarOptions options) : I
     /// </summary>
     public void Put(string queue, byte[] payload)
     {
+        if (_kept.TryGetValue(queue, out var kept))
+        {
+            kept.Enqueue(payload);
+            return;
+        }
+
         var origin = Interlocked.Increment(ref _nextId).ToString(CultureInfo.InvariantCulture);
         var copies = options.DeliverEveryMessageTwice ? 2 : 1;
         lock (_outstandingLock)
@@ -95,10 +102,24 @@ internal sealed partial class EmulatedBroker(EmulatedSidecarOptions options) : I
         }
     }
 
-    /// <summary>A message answered DROP: dead-lettered, done and never delivered again.</summary>
-    public void Drop(string queue, EmulatedMessage message, QueueReport report)
+    /// <summary>
+    /// A queue nobody is delivered from, whose messages stay for a person to read (a dead-letter queue): what is put
+    /// on it is kept, never outstanding.
+    /// </summary>
+    public IReadOnlyCollection<byte[]> Keep(string queue) => _kept.GetOrAdd(queue, _ => new ConcurrentQueue<byte[]>());
+
+    /// <summary>
+    /// A message answered DROP, done and never delivered again: as daprd does, forwarded to the subscription's
+    /// dead-letter topic when it declares one (<paramref name="deadLetterTopic"/>), else discarded.
+    /// </summary>
+    public void Drop(string queue, EmulatedMessage message, QueueReport report, string? deadLetterTopic)
     {
-        report.Drop(message.Origin, message.Payload);
+        report.Drop(message.Origin, message.Payload, deadLettered: deadLetterTopic is not null);
+        if (deadLetterTopic is not null)
+        {
+            Put(deadLetterTopic, message.Payload);
+        }
+
         Done(queue, message);
     }
 

@@ -131,17 +131,20 @@ public sealed class EmulatedSidecar : IAsyncDisposable
     /// queue.</param>
     /// <param name="inputBinding">With <see cref="MessagingModel.Bindings"/>: the app's input binding on that
     /// queue.</param>
-    public void Subscribe(string queue, HttpClient app, MessagingModel model, string? inputBinding = null)
+    /// <param name="deadLetterTopic">A pub/sub subscription's dead-letter topic: where a message answered DROP goes.
+    /// Without one a DROP is discarded, as daprd discards it.</param>
+    public void Subscribe(string queue, HttpClient app, MessagingModel model, string? inputBinding = null,
+        string? deadLetterTopic = null)
     {
         var report = Queues.GetOrAdd(queue, _ => new QueueReport());
         var (workers, delivery) = model switch
         {
             MessagingModel.PubSubBulk => (
                 _options.ConcurrentBulkRequests,
-                (Delivery)new BulkDelivery(_broker, queue, app, report, _options)),
+                (Delivery)new BulkDelivery(_broker, queue, app, report, _options, deadLetterTopic)),
             MessagingModel.PubSubSingle => (
                 _options.ConcurrentSingleRequests,
-                new SingleDelivery(_broker, queue, app, report)),
+                new SingleDelivery(_broker, queue, app, report, deadLetterTopic)),
             MessagingModel.Bindings => (
                 _options.ConcurrentBindingRequests,
                 new BindingDelivery(_broker, queue, app, report, inputBinding ?? throw new ArgumentNullException(
@@ -153,6 +156,13 @@ public sealed class EmulatedSidecar : IAsyncDisposable
             _workers.Add(Task.Run(delivery.RunAsync));
         }
     }
+
+    /// <summary>
+    /// Makes <paramref name="queue"/> a queue nobody is delivered from, whose messages stay for a person to read (a
+    /// dead-letter queue): what is published to it is kept, and never counts as outstanding.
+    /// </summary>
+    /// <returns>The messages on it, as they come.</returns>
+    public IReadOnlyCollection<byte[]> Keep(string queue) => _broker.Keep(queue);
 
     /// <summary>
     /// Puts messages on a queue, as a publisher outside the apps would (the load tool scheduling a burst).

@@ -22,6 +22,9 @@ public sealed class EmulatedTrio : IAsyncDisposable
         _apps = apps;
         _clients = clients;
         Ingress = IngressOf(model);
+        DeadLetters = sidecar.Keep(model == MessagingModel.Bindings
+            ? OrderTopology.DeadLetterOutputBinding
+            : OrderTopology.DeadLetterQueue);
     }
 
     public EmulatedSidecar Sidecar { get; }
@@ -33,6 +36,12 @@ public sealed class EmulatedTrio : IAsyncDisposable
     /// The queue the load tool would schedule on: the ingress queue, or in the bindings model its output binding.
     /// </summary>
     public string Ingress { get; }
+
+    /// <summary>
+    /// What the apps kept on the dead-letter queue (<see cref="OrderTopology.DeadLetterQueue"/>, or in the bindings
+    /// model its output binding), as they published it.
+    /// </summary>
+    public IReadOnlyCollection<byte[]> DeadLetters { get; }
 
     public static async Task<EmulatedTrio> StartAsync(EmulatedTrioOptions options,
         CancellationToken cancellationToken = default)

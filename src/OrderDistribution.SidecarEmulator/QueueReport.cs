@@ -8,6 +8,7 @@ public sealed class QueueReport
     private int _requests;
     private int _retried;
     private int _dropped;
+    private int _deadLettered;
     private int _wholeRequestsRedelivered;
     private long _longestAnswerTicks;
     private int _acknowledgedUnstored;
@@ -19,7 +20,14 @@ public sealed class QueueReport
 
     public int Retried => Volatile.Read(ref _retried);
 
+    /// <summary>Messages answered DROP: forwarded to the subscription's dead-letter topic, or discarded.</summary>
     public int Dropped => Volatile.Read(ref _dropped);
+
+    /// <summary>
+    /// Messages answered DROP that went to the subscription's dead-letter topic; the rest of <see cref="Dropped"/> were
+    /// discarded, as daprd discards a DROP when the subscription declares no dead-letter topic.
+    /// </summary>
+    public int DeadLettered => Volatile.Read(ref _deadLettered);
 
     /// <summary>
     /// Bulk requests that failed as a whole (an error status or no answer), so that every entry is delivered again.
@@ -62,9 +70,14 @@ public sealed class QueueReport
 
     internal void Retry() => Interlocked.Increment(ref _retried);
 
-    internal void Drop(string origin, byte[] payload)
+    internal void Drop(string origin, byte[] payload, bool deadLettered)
     {
         Interlocked.Increment(ref _dropped);
+        if (deadLettered)
+        {
+            Interlocked.Increment(ref _deadLettered);
+        }
+
         DroppedMessages.TryAdd(origin, payload);
     }
 

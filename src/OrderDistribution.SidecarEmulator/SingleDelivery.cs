@@ -7,8 +7,9 @@ namespace OrderDistribution.SidecarEmulator;
 /// <see cref="MessagingModel.PubSubSingle"/>: one CloudEvent per request, the raw payload as <c>data_base64</c>. A 404
 /// drops it; a 2xx is SUCCESS unless its body names another status; anything else is RETRY.
 /// </summary>
-internal sealed class SingleDelivery(EmulatedBroker broker, string queue, HttpClient app, QueueReport report)
-    : Delivery(broker, queue, app, report)
+internal sealed class SingleDelivery(
+    EmulatedBroker broker, string queue, HttpClient app, QueueReport report, string? deadLetterTopic)
+    : Delivery(broker, queue, app, report, deadLetterTopic)
 {
     protected override async Task DeliverAsync(EmulatedMessage message)
     {

@@ -4,7 +4,7 @@ namespace OrderDistribution.RealParts.Tests;
 
 /// <summary>
 /// The whole flow on real sidecars, brokers and storage, in each model: orders in through the distributor's
-/// sidecar, every valid order a blob exactly once, every poison order dropped once.
+/// sidecar, every valid order a blob exactly once, every poison order kept once on the dead-letter queue.
 /// </summary>
 [Trait("Category", "RealParts")]
 public sealed class FullFlowTests
@@ -21,7 +21,7 @@ public sealed class FullFlowTests
 
         var cold = await load.BurstAsync(1_000, seed: 22, invalidRate: 0.01);
         cold.AssertExact(valid: 990, poison: 10);
-        // A poison order answered anything but DROP comes back; dropped once, it never does.
+        // A poison order not yet kept on the dead-letter queue comes back; kept once, it never does.
         await Task.Delay(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken);
         Assert.Equal(10, trio.App(Contract.Distributor).DroppedEntries);
 

@@ -31,7 +31,8 @@ public sealed class InProcessApp : IAsyncDisposable
 
     public Uri Address => new($"http://127.0.0.1:{Port}");
 
-    /// <summary>The entries it logged as dropped (once each: a dropped entry does not come back).</summary>
+    /// <summary>The entries it logged as dropped (once each: an entry kept on the dead-letter queue does not come
+    /// back).</summary>
     public int DroppedEntries =>
         Logs.Lines.Count(l => l.Level == LogLevel.Warning
             && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal));

@@ -55,6 +55,6 @@ public sealed class SettingsRefusalTests
     {
         var sections = RefusedSettings.SectionsOf("express").Select(s => s.Section).Order();
 
-        Assert.Equal(["Messaging", "Readiness", "Receiver", "Storage", "Telemetry"], sections);
+        Assert.Equal(["Dapr", "Messaging", "Readiness", "Receiver", "Storage", "Telemetry"], sections);
     }
 }

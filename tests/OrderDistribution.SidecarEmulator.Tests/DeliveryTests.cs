@@ -21,19 +21,68 @@ public sealed class DeliveryTests
     };
 
     [Fact]
-    public async Task A_binding_answered_400_is_dead_lettered_once_and_never_delivered_again()
+    public async Task A_binding_answered_400_is_requeued_as_rabbitmq_requeues_it_never_dead_lettered()
     {
         await using var app = await FakeApp.StartAsync();
-        app.Answer = (_, _) => (400, null);
+        app.Answer = (n, _) => (n < 3 ? 400 : 200, null);
         await using var sidecar = await EmulatedSidecar.StartAsync(Quick);
 
         sidecar.Subscribe("q", app.Client, MessagingModel.Bindings, "in");
         sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}""")]);
 
         Assert.True(await sidecar.WaitUntilQuietAsync(Wait));
-        Assert.Equal(1, sidecar.Queues["q"].Dropped);
+        Assert.Equal(0, sidecar.Queues["q"].Dropped);
+        Assert.Equal(3, app.Bodies.Count);
+    }
+
+    [Theory]
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.PubSubSingle)]
+    public async Task A_drop_is_discarded_when_the_subscription_declares_no_dead_letter_topic(MessagingModel model)
+    {
+        await using var app = await FakeApp.StartAsync();
+        app.Answer = (_, body) => (200, Drop(model, body));
+        await using var sidecar = await EmulatedSidecar.StartAsync(Quick);
+        var deadLetters = sidecar.Keep("q-dead");
+
+        sidecar.Subscribe("q", app.Client, model);
+        sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}""")]);
+
+        Assert.True(await sidecar.WaitUntilQuietAsync(Wait));
+        Assert.Equal((1, 0), (sidecar.Queues["q"].Dropped, sidecar.Queues["q"].DeadLettered));
+        Assert.Empty(deadLetters);
         Assert.Single(app.Bodies);
     }
+
+    [Theory]
+    [InlineData(MessagingModel.PubSubBulk)]
+    [InlineData(MessagingModel.PubSubSingle)]
+    public async Task A_drop_goes_as_it_was_published_to_the_dead_letter_topic_the_subscription_declares(
+        MessagingModel model)
+    {
+        await using var app = await FakeApp.StartAsync();
+        app.Answer = (_, body) => (200, Drop(model, body));
+        await using var sidecar = await EmulatedSidecar.StartAsync(Quick);
+        var deadLetters = sidecar.Keep("q-dead");
+
+        sidecar.Subscribe("q", app.Client, model, deadLetterTopic: "q-dead");
+        sidecar.Enqueue("q", [Encoding.UTF8.GetBytes("""{"id":1}""")]);
+
+        Assert.True(await sidecar.WaitUntilQuietAsync(Wait));
+        Assert.Equal((1, 1), (sidecar.Queues["q"].Dropped, sidecar.Queues["q"].DeadLettered));
+        Assert.Equal("""{"id":1}""", Encoding.UTF8.GetString(Assert.Single(deadLetters)));
+        Assert.Single(app.Bodies);
+    }
+
+    /// <summary>Every entry of the request answered DROP, in the model's answer.</summary>
+    private static string Drop(MessagingModel model, string body) =>
+        model == MessagingModel.PubSubSingle
+            ? """{"status":"DROP"}"""
+            : JsonSerializer.Serialize(new
+            {
+                statuses = JsonDocument.Parse(body).RootElement.GetProperty("entries").EnumerateArray()
+                    .Select(e => new { entryId = e.GetProperty("entryId").GetString(), status = "DROP" }),
+            });
 
     [Fact]
     public async Task A_binding_answered_500_is_requeued_until_the_app_takes_it()

@@ -66,8 +66,8 @@ public static class TrioRun
         clock.Stop();
 
         var blobs = await ReadOutboxesAsync(azurite.ConnectionString);
-        var ingress = sidecar.Queues[trio.Ingress];
-        var droppedPayloads = ingress.DroppedMessages.Values.Select(Encoding.UTF8.GetString).ToHashSet();
+        // What the apps refused, as they kept it on the dead-letter queue (a DROP answer would be discarded).
+        var letters = trio.DeadLetters.Select(l => DeadLetter.Read(l)!).ToList();
         var poisonTexts = poison.Select(Encoding.UTF8.GetString).ToHashSet();
         var validById = valid.ToDictionary(o => o.OrderId);
         var stored = valid.Count(o => blobs.TryGetValue(o.OrderId, out var copies) && copies.Count == 1
@@ -77,14 +77,14 @@ public static class TrioRun
             Valid: valid.Count,
             Stored: stored,
             Poison: poison.Count,
-            PoisonDropped: droppedPayloads.Count(poisonTexts.Contains),
+            PoisonDropped: letters.Select(l => l.Body).Where(poisonTexts.Contains).Distinct().Count(),
             Lost: valid.Count(o => !blobs.ContainsKey(o.OrderId)),
             Duplicated: blobs.Count(b => b.Value.Count > 1),
             Misplaced: blobs.Count(b => !validById.TryGetValue(b.Key, out var order)
                                         || b.Value.Any(copy => copy != (ContainerOf(order), TestOrders.Json(order)))),
-            ValidDropped: sidecar.Queues.Values.Sum(t =>
-                t.DroppedMessages.Values.Count(p => !poisonTexts.Contains(Encoding.UTF8.GetString(p)))),
-            DropStatuses: ingress.Dropped,
+            ValidDropped: sidecar.Queues.Values.Sum(t => t.Dropped)
+                + letters.Count(l => !poisonTexts.Contains(l.Body)),
+            DropStatuses: letters.Count,
             DropLogLines: distributorLogs.Lines.Count(l => l.Level == Microsoft.Extensions.Logging.LogLevel.Warning
                 && l.Message.StartsWith("Dropped entry ", StringComparison.Ordinal)),
             Quiet: quiet,

@@ -41,7 +41,7 @@ public sealed record TrioRunReport(
     public string Details => string.Create(CultureInfo.InvariantCulture,
         $"  {Requests} requests, {Retries} entries answered RETRY, {PublishesRefused} publishes refused by the " +
         $"broker, " +
-        $"{DropStatuses} DROP answers with {DropLogLines} drop log lines, {Misplaced} misplaced or wrong blobs, " +
+        $"{DropStatuses} dead letters with {DropLogLines} drop log lines, {Misplaced} misplaced or wrong blobs, " +
         $"longest answer {LongestAnswer.TotalSeconds:0.00} s (deadline {Deadline.TotalSeconds:0} s, plus 1 s for the " +
         $"answer's way back){(Quiet ? "" : ", NOT QUIET at the timeout")}\n  {PerQueue}");
 }

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.DeadLetters;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
@@ -58,6 +59,14 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             var record = await ScheduleRecord.ReadAsync(schedule.State, held);
             var report = await BurstSteps.WatchAsync(
                 console, storage, WatchExpectation.For(index), record.ScheduledAt, settings.Watch, held);
+            if (schedule.Target != ScheduleTarget.Azure)
+            {
+                report = report with
+                {
+                    PoisonDeadLettered = await LocalDeadLetters.CountAsync(settings.Processes, index.Poison, held),
+                };
+            }
+
             // In Azure the instant is in storage's time: the queues were read by this machine's clock.
             var (cost, queues) = await measurement.StopAsync(
                 record.ScheduledAt - TimeSpan.FromSeconds(record.ClockSkewSeconds ?? 0));

@@ -77,12 +77,23 @@ public static class BurstSteps
             watcher.WatchAsync(expected, scheduledAt, settings.Timeout, progress, console.Lines(), ct));
     }
 
-    /// <summary>Done when every valid order is a blob; else the missing ones (the first 20) and Incomplete.</summary>
+    /// <summary>
+    /// Done when every valid order is a blob and every poison order read back from the dead-letter queue (when it was
+    /// read); else the missing ones (the first 20) and Incomplete.
+    /// </summary>
     public static int ExitCode(IAnsiConsole console, WatchReport report)
     {
-        if (report.Complete)
+        var lettersMissing = report.PoisonExpected - (report.PoisonDeadLettered ?? report.PoisonExpected);
+        if (report.Complete && lettersMissing == 0)
         {
             return ExitCodes.Done;
+        }
+
+        if (report.Complete)
+        {
+            console.MarkupLineInterpolated(
+                $"[red]{lettersMissing} poison orders are not on the dead-letter queue {OrderTopology.DeadLetterQueue}.[/]");
+            return ExitCodes.Incomplete;
         }
 
         var more = report.Missing.Count > 20 ? ", …" : "";

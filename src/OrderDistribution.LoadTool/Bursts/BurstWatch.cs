@@ -1,3 +1,5 @@
+using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.DeadLetters;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
@@ -19,7 +21,8 @@ public sealed class BurstWatch(IAnsiConsole console, ToolStore store)
     {
         var record = File.Exists(state) ? await ScheduleRecord.ReadAsync(state, ct) : null;
         // The inputs first (a missing file is bad input, exit 2), then storage.
-        var expected = WatchExpectation.For(await OrderFile.ReadIndexAsync(ordersFile, ct));
+        var index = await OrderFile.ReadIndexAsync(ordersFile, ct);
+        var expected = WatchExpectation.For(index);
         if (record?.Burst is { } scheduled && scheduled != expected.Burst.Value && scheduledAt is null)
         {
             throw new InvalidDataException(
@@ -30,7 +33,17 @@ public sealed class BurstWatch(IAnsiConsole console, ToolStore store)
 
         var at = scheduledAt ?? record?.ScheduledAt ?? throw new FileNotFoundException(
             $"No schedule record at {state}: run 'schedule' first, or pass --scheduled-at.");
-        var report = await BurstSteps.WatchAsync(console, await store.OpenAsync(ct), expected, at, settings, ct);
+        var storage = await store.OpenAsync(ct);
+        var report = await BurstSteps.WatchAsync(console, storage, expected, at, settings, ct);
+        // A local store is watched beside the local run, whose dead-letter queue holds the poison.
+        if (new Uri(storage.Endpoint).IsLoopback)
+        {
+            report = report with
+            {
+                PoisonDeadLettered = await LocalDeadLetters.CountAsync(LocalProcesses.DefaultFolder, index.Poison, ct),
+            };
+        }
+
         BurstResults.Print(console, report, record?.Model ?? "watch");
         return BurstSteps.ExitCode(console, report);
     }

@@ -60,6 +60,7 @@ public static class LoadToolCommands
             ReportCommand.Create(console),
             InProcessCommand.Create(console),
             BurstRecordCommand.Create(console),
+            DeadLettersCommand.Create(console),
         };
         foreach (var option in CommonOptions.Global)
         {

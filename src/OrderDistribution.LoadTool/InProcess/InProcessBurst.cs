@@ -105,6 +105,17 @@ public sealed class InProcessBurst : IAsyncDisposable
         return scheduledAt;
     }
 
+    /// <summary>
+    /// Once every message is settled (or 30 s have passed), how many of the set's poison orders the apps kept on the
+    /// dead-letter queue.
+    /// </summary>
+    public async Task<int> PoisonDeadLetteredAsync(OrderSet set)
+    {
+        var trio = _trio ?? throw new InvalidOperationException("The trio has not started.");
+        await trio.Sidecar.WaitUntilQuietAsync(TimeSpan.FromSeconds(30));
+        return DeadLetterCount.Of(set.Poison, trio.DeadLetters);
+    }
+
     public async ValueTask DisposeAsync()
     {
         if (_trio is not null)

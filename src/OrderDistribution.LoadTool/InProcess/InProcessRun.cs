@@ -50,6 +50,7 @@ public sealed class InProcessRun(IAnsiConsole console)
             var watch = new WatchSettings(settings.Timeout, WatchPacing.Default);
             var report = await BurstSteps.WatchAsync(
                 console, burst.Storage, WatchExpectation.For(set), scheduledAt, watch, held);
+            report = report with { PoisonDeadLettered = await burst.PoisonDeadLetteredAsync(set) };
 
             await lease.ConfirmAsync(held);
             BurstResults.Print(console, report, label);

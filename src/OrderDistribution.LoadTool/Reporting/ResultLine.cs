@@ -47,7 +47,14 @@ public static class ResultLine
             ? ""
             : string.Create(CultureInfo.InvariantCulture,
                 $"; {report.Stored} valid stored, {report.PoisonExpected - report.PoisonStored.Count} poison " +
-                $"dropped (expected){(report.PoisonStored.Count > 0
+                $"dropped (expected){DeadLettered(report)}{(report.PoisonStored.Count > 0
                     ? $", {report.PoisonStored.Count} poison stored (should have been dropped)"
                     : "")}");
+
+    /// <summary>How many of the poison were read back from the dead-letter queue, and how many are not there.</summary>
+    private static string DeadLettered(WatchReport report) =>
+        report.PoisonDeadLettered is not { } found
+            ? ""
+            : string.Create(CultureInfo.InvariantCulture,
+                $", {found} dead-lettered, {report.PoisonExpected - found} not on the dead-letter queue");
 }

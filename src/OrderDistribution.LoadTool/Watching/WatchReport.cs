@@ -15,6 +15,11 @@ public sealed record WatchReport(
     /// <summary>How many poison orders were in the burst: the apps drop them, so they never become blobs.</summary>
     public int PoisonExpected { get; init; }
 
+    /// <summary>
+    /// How many of the burst's poison orders were read back from the dead-letter queue; null when it was not read.
+    /// </summary>
+    public int? PoisonDeadLettered { get; init; }
+
     /// <summary>Poison orders that did become blobs: the apps should have dropped them.</summary>
     public IReadOnlyList<long> PoisonStored { get; init; } = [];
 

@@ -28,6 +28,32 @@ public static class CloudEventDecoder
         }
     }
 
+    /// <summary>
+    /// The message as its publisher sent it, as far as the event shows it: the data of a CloudEvent, a base64 string
+    /// decoded, anything else as its JSON text. Never throws: what cannot be decoded is kept as its JSON text.
+    /// </summary>
+    public static byte[] PayloadOf(JsonElement @event)
+    {
+        try
+        {
+            return @event.ValueKind switch
+            {
+                JsonValueKind.Object when IsCloudEvent(@event) => @event.TryGetProperty("data_base64", out var base64)
+                    ? PayloadOf(base64)
+                    : PayloadOf(@event.GetProperty("data")),
+                JsonValueKind.String => @event.TryGetBytesFromBase64(out var bytes)
+                    ? bytes
+                    : System.Text.Encoding.UTF8.GetBytes(@event.GetString()!),
+                JsonValueKind.Undefined => [],
+                _ => System.Text.Encoding.UTF8.GetBytes(@event.GetRawText()),
+            };
+        }
+        catch (Exception e) when (e is InvalidOperationException or ArgumentException)
+        {
+            return System.Text.Encoding.UTF8.GetBytes(@event.GetRawText());
+        }
+    }
+
     private static Order DecodeAny(JsonElement @event) => @event.ValueKind switch
     {
         JsonValueKind.Object when IsCloudEvent(@event) => DecodeCloudEventData(@event),

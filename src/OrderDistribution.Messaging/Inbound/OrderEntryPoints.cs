@@ -14,11 +14,12 @@ namespace OrderDistribution.Messaging.Inbound;
 /// <summary>
 /// The three ways the sidecar hands an app its orders, and the subscription that asks for them (Dapr.AspNetCore's
 /// <c>/dapr/subscribe</c>, built from the topic metadata of the route the model picks). Nothing the sidecar can send
-/// makes the pub/sub routes answer 500 or 400: each entry is decided on its own (an entry that is not a valid order is
-/// dropped with a warning), every request is answered within <see cref="MessagingOptions.RequestDeadline"/>, and only
-/// entries published or stored for certain are answered SUCCESS. The binding route carries one message and knows no
-/// statuses: it answers 400 for a message that can never succeed, by choice (<see cref="HandleBindingAsync"/>), and
-/// never 500. The bodies are read here, not by model binding, whose failures would answer 400 for the whole run.
+/// makes the pub/sub routes answer 500 or 400: each entry is decided on its own, every request is answered within
+/// <see cref="MessagingOptions.RequestDeadline"/>, and only entries published, stored or kept on the dead-letter queue
+/// for certain are answered SUCCESS. An entry refused for good (not a valid order, or an order the sidecar refuses for
+/// good) is kept on the dead-letter queue with its body and the reason (<see cref="IDeadLetters"/>), with a warning.
+/// The binding route carries one message and knows no statuses: 200 or 503, never 400 or 500
+/// (<see cref="HandleBindingAsync"/>). The bodies are read here, not by model binding, whose failures would answer 400 for the whole run.
 /// </summary>
 public static class OrderEntryPoints
 {
@@ -30,13 +31,15 @@ public static class OrderEntryPoints
         var handler = app.ServiceProvider.GetRequiredService<IOrderHandler>();
         var options = app.ServiceProvider.GetRequiredService<IOptions<MessagingOptions>>();
         var logger = app.ServiceProvider.GetRequiredService<ILogger<RequestRun>>();
+        var deadLetters = app.ServiceProvider.GetRequiredService<IDeadLetters>();
+        var time = app.ServiceProvider.GetRequiredService<TimeProvider>();
         app.MapSubscribeHandler();
         var bulk = app.MapPost(routes.Bulk, (HttpRequest request) =>
-            HandleBulkAsync(request, new RequestRun(handler, options.Value, routes.Queue, logger, outage)));
+            HandleBulkAsync(request, new RequestRun(handler, options.Value, routes.Queue, routes.Queue, logger, outage, deadLetters, time)));
         var single = app.MapPost(routes.Single, (HttpRequest request) =>
-            HandleSingleAsync(request, new RequestRun(handler, options.Value, routes.Queue, logger, outage)));
+            HandleSingleAsync(request, new RequestRun(handler, options.Value, routes.Queue, routes.Queue, logger, outage, deadLetters, time)));
         app.MapPost(routes.Binding, (HttpRequest request) =>
-            HandleBindingAsync(request, new RequestRun(handler, options.Value, routes.InputBinding, logger, outage)));
+            HandleBindingAsync(request, new RequestRun(handler, options.Value, routes.InputBinding, routes.Queue, logger, outage, deadLetters, time)));
 
         // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent. The bindings model keeps
         // the bulk subscription as it always had: no pub/sub component is in its scope, so the sidecar delivers nothing
@@ -76,7 +79,7 @@ public static class OrderEntryPoints
             return TypedResults.Problem($"Not a bulk request: {reason}.", statusCode: StatusCodes.Status404NotFound);
         }
 
-        var dropped = new HashSet<string>(StringComparer.Ordinal);
+        var refused = new List<Refusal>();
         var orders = new List<InboundOrder>(message.Entries.Count);
         foreach (var entry in message.Entries)
         {
@@ -86,16 +89,20 @@ public static class OrderEntryPoints
             }
             catch (InvalidOrderException e)
             {
-                run.Drop(entry.EntryId, e.Message);
-                dropped.Add(entry.EntryId);
+                refused.Add(new Refusal(entry.EntryId, CloudEventDecoder.PayloadOf(entry.Event), e.Message));
             }
         }
 
-        var progress = await run.RunAsync(orders, MessagingModel.PubSubBulk, request.HttpContext.RequestAborted);
+        var aborted = request.HttpContext.RequestAborted;
+        var progress = await run.RunAsync(orders, MessagingModel.PubSubBulk, aborted);
+        refused.AddRange(message.Entries
+            .Where(entry => progress.DroppedBecause(entry.EntryId) is not null)
+            .Select(entry => new Refusal(
+                entry.EntryId, CloudEventDecoder.PayloadOf(entry.Event), progress.DroppedBecause(entry.EntryId)!)));
+        var kept = await run.DeadLetterAsync(refused, MessagingModel.PubSubBulk, progress, aborted);
         var statuses = message.Entries
-            .Select(entry => dropped.Contains(entry.EntryId) || run.DropIfRefused(progress, entry.EntryId)
-                ? BulkSubscribeAppResponseStatus.DROP
-                : progress.IsDone(entry.EntryId) ? BulkSubscribeAppResponseStatus.SUCCESS
+            .Select(entry => kept.Contains(entry.EntryId) || progress.IsDone(entry.EntryId)
+                ? BulkSubscribeAppResponseStatus.SUCCESS
                 : BulkSubscribeAppResponseStatus.RETRY)
             .ToList();
         run.Answered(MessagingModel.PubSubBulk, statuses, progress);
@@ -105,7 +112,8 @@ public static class OrderEntryPoints
     }
 
     /// <summary>
-    /// Anything that is not one valid order is answered DROP, the status with which Dapr drops a message.
+    /// One order, or one message refused for good and kept on the dead-letter queue: SUCCESS; anything else RETRY.
+    /// A body that is no CloudEvent at all (never sent by a sidecar) is answered DROP.
     /// </summary>
     private static async Task<Ok<SingleRequestAnswer>> HandleSingleAsync(HttpRequest request, RequestRun run)
     {
@@ -117,88 +125,104 @@ public static class OrderEntryPoints
             return Answer(BulkSubscribeAppResponseStatus.DROP);
         }
 
+        var aborted = request.HttpContext.RequestAborted;
         var entryId = CloudEventIdOf(body.RootElement);
-        if (DecodeOrDrop(body.RootElement, entryId, run, out var _) is not { } order)
+        var progress = new RequestProgress(1);
+        var reason = Decode(body.RootElement, out var order);
+        if (order is not null)
         {
-            return Answer(BulkSubscribeAppResponseStatus.DROP);
+            progress = await run.RunAsync(
+                [new InboundOrder(entryId, order)], MessagingModel.PubSubSingle, aborted);
+            reason = progress.DroppedBecause(entryId);
         }
 
-        var progress = await run.RunAsync(
-            [new InboundOrder(entryId, order)], MessagingModel.PubSubSingle, request.HttpContext.RequestAborted);
+        if (reason is not null)
+        {
+            var kept = await run.DeadLetterAsync(
+                [new Refusal(entryId, CloudEventDecoder.PayloadOf(body.RootElement), reason)],
+                MessagingModel.PubSubSingle, progress, aborted);
+            return Answer(kept.Count == 1 ? BulkSubscribeAppResponseStatus.SUCCESS
+                : BulkSubscribeAppResponseStatus.RETRY, progress);
+        }
+
         return Answer(
-            run.DropIfRefused(progress, entryId) ? BulkSubscribeAppResponseStatus.DROP
-            : progress.IsDone(entryId) ? BulkSubscribeAppResponseStatus.SUCCESS
-            : BulkSubscribeAppResponseStatus.RETRY,
+            progress.IsDone(entryId) ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY,
             progress);
 
-        Ok<SingleRequestAnswer> Answer(BulkSubscribeAppResponseStatus status, RequestProgress? progress = null)
+        Ok<SingleRequestAnswer> Answer(BulkSubscribeAppResponseStatus status, RequestProgress? answered = null)
         {
-            run.Answered(MessagingModel.PubSubSingle, [status], progress);
+            run.Answered(MessagingModel.PubSubSingle, [status], answered);
             return TypedResults.Ok(new SingleRequestAnswer(status));
         }
     }
 
-    /// <returns>The order, or null when the entry is no valid order: then it is dropped with one warning naming
-    /// why.</returns>
-    private static Order? DecodeOrDrop(JsonElement root, string entryId, RequestRun run, out string invalid)
+    /// <returns>Why the event is no valid order; null when <paramref name="order"/> is one.</returns>
+    private static string? Decode(JsonElement root, out Order? order)
     {
         try
         {
-            invalid = "";
-            return CloudEventDecoder.Decode(root);
+            order = CloudEventDecoder.Decode(root);
+            return null;
         }
         catch (InvalidOrderException e)
         {
-            run.Drop(entryId, e.Message);
-            invalid = e.Message;
-            return null;
+            order = null;
+            return e.Message;
         }
     }
 
     /// <summary>
-    /// Input bindings know no statuses: 200 when done, 503 to have the broker deliver it again. What is not a
-    /// valid order, or an order the sidecar refuses for good, gets a 400, which a broker with a delivery limit
-    /// dead-letters, or, on brokers that would requeue it forever, a 200 after the drop is logged (<see
-    /// cref="MessagingOptions.InvalidBindingMessage"/>).
+    /// Input bindings know no statuses: 200 when done, or when a message refused for good (not a valid order, or an
+    /// order the sidecar refuses for good) is kept on the dead-letter queue; 503 to have the broker deliver it again.
+    /// Never 400: RabbitMQ would requeue it forever, and Service Bus dead-letter it without the reason.
     /// </summary>
     private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, RequestRun run)
     {
         var entryId = request.Headers["Messageid"].FirstOrDefault() ?? "(no message id)";
-        var (body, unreadable) = await ReadJsonAsync(request);
-        using var _ = body;
-        if (body is null)
+        var aborted = request.HttpContext.RequestAborted;
+        var (bytes, unreadable) = await ReadBodyAsync(request);
+        if (bytes is null)
         {
-            run.NotARequest(request, unreadable!, run.RejectsInvalidBindingMessages
-                ? "400, so that the broker dead-letters it" : "200, dropped");
-            return Invalid($"Not an order: {unreadable}.");
+            run.NotARequest(request, unreadable!, "503, so that the broker keeps it");
+            return Retry("The message could not be read; deliver it again.", null);
         }
 
-        if (DecodeOrDrop(body.RootElement, entryId, run, out var invalid) is not { } order)
+        var progress = new RequestProgress(1);
+        string? reason;
+        Order? order = null;
+        try
         {
-            return Invalid(invalid);
+            using var body = JsonDocument.Parse(bytes);
+            reason = Decode(body.RootElement, out order);
+        }
+        catch (JsonException e)
+        {
+            reason = $"not an order: the body is not JSON ({e.Message})";
         }
 
-        var progress = await run.RunAsync(
-            [new InboundOrder(entryId, order)], MessagingModel.Bindings, request.HttpContext.RequestAborted);
-        if (run.DropIfRefused(progress, entryId))
+        if (order is not null)
         {
-            return Invalid($"Order {order.OrderId} can never be sent on: {progress.DroppedBecause(entryId)}.");
+            progress = await run.RunAsync([new InboundOrder(entryId, order)], MessagingModel.Bindings, aborted);
+            reason = progress.DroppedBecause(entryId);
         }
 
-        var done = progress.IsDone(entryId);
-        run.Answered(MessagingModel.Bindings,
-            [done ? BulkSubscribeAppResponseStatus.SUCCESS : BulkSubscribeAppResponseStatus.RETRY], progress);
-        return done
-            ? TypedResults.Ok()
-            : TypedResults.Problem($"Order {order.OrderId} could not be processed now; deliver it again.",
-                statusCode: StatusCodes.Status503ServiceUnavailable);
-
-        Results<Ok, ProblemHttpResult> Invalid(string detail)
+        var done = reason is null
+            ? progress.IsDone(entryId)
+            : (await run.DeadLetterAsync([new Refusal(entryId, bytes, reason)], MessagingModel.Bindings, progress,
+                aborted)).Count == 1;
+        if (!done)
         {
-            run.Answered(MessagingModel.Bindings, [BulkSubscribeAppResponseStatus.DROP], null);
-            return run.RejectsInvalidBindingMessages
-                ? TypedResults.Problem(detail, statusCode: StatusCodes.Status400BadRequest)
-                : TypedResults.Ok();
+            return Retry(order is null ? "The message could not be kept now; deliver it again."
+                : $"Order {order.OrderId} could not be processed now; deliver it again.", progress);
+        }
+
+        run.Answered(MessagingModel.Bindings, [BulkSubscribeAppResponseStatus.SUCCESS], progress);
+        return TypedResults.Ok();
+
+        Results<Ok, ProblemHttpResult> Retry(string detail, RequestProgress? answered)
+        {
+            run.Answered(MessagingModel.Bindings, [BulkSubscribeAppResponseStatus.RETRY], answered);
+            return TypedResults.Problem(detail, statusCode: StatusCodes.Status503ServiceUnavailable);
         }
     }
 
@@ -216,6 +240,26 @@ public static class OrderEntryPoints
         catch (InvalidOperationException)
         {
             return "(no readable id)"; // escapes that are no valid UTF-16
+        }
+    }
+
+    /// <returns>The body's bytes (one binding message), or why there are none: too large, or the caller hung
+    /// up.</returns>
+    private static async Task<(byte[]? Bytes, string? Unreadable)> ReadBodyAsync(HttpRequest request)
+    {
+        try
+        {
+            using var buffer = new MemoryStream();
+            await request.Body.CopyToAsync(buffer, request.HttpContext.RequestAborted);
+            return (buffer.ToArray(), null);
+        }
+        catch (BadHttpRequestException e) when (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
+        {
+            return (null, "the body is larger than Messaging:MaxRequestBytes");
+        }
+        catch (Exception e) when (e is OperationCanceledException or IOException or BadHttpRequestException)
+        {
+            return (null, $"the body could not be read ({e.Message})");
         }
     }
 

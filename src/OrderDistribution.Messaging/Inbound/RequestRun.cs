@@ -1,17 +1,21 @@
 using System.Diagnostics;
+using System.Text;
 using Dapr.AspNetCore;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
+using OrderDistribution.Contracts;
 
 namespace OrderDistribution.Messaging.Inbound;
 
-/// <summary>One request of the sidecar: runs the handler within the deadline and logs what became of it.</summary>
-internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions options, string source,
-    ILogger logger, RetryOutage outage)
+/// <summary>
+/// One request of the sidecar: runs the handler within the deadline, keeps what is refused for good on the dead-letter
+/// queue, and logs what became of it. <paramref name="source"/> names the route in the log; <paramref name="queue"/> is
+/// the queue its messages came from, which a dead letter names.
+/// </summary>
+internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions options, string source, string queue,
+    ILogger logger, RetryOutage outage, IDeadLetters deadLetters, TimeProvider time)
 {
     private readonly long _started = Stopwatch.GetTimestamp();
-
-    public bool RejectsInvalidBindingMessages => options.InvalidBindingMessage == InvalidBindingMessage.Reject;
 
     public async Task<RequestProgress> RunAsync(
         List<InboundOrder> orders, MessagingModel model, CancellationToken requestAborted)
@@ -22,9 +26,7 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
             return progress;
         }
 
-        var left = options.RequestDeadline - Stopwatch.GetElapsedTime(_started);
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(requestAborted);
-        deadline.CancelAfter(left > TimeSpan.Zero ? left : TimeSpan.Zero);
+        using var deadline = Deadline(requestAborted);
         try
         {
             // WaitAsync: the answer goes out at the deadline even if the handler is slow to notice it.
@@ -52,18 +54,33 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
         return progress;
     }
 
-    public void Drop(string entryId, string reason) => LogDropped(logger, entryId, source, reason);
-
-    /// <returns>Whether the handler dropped the entry, after logging it once.</returns>
-    public bool DropIfRefused(RequestProgress progress, string entryId)
+    /// <summary>
+    /// Keeps each refused entry on the dead-letter queue within what is left of the request's deadline, one warning
+    /// line for each kept; one not kept is marked failed in <paramref name="progress"/> (answered RETRY).
+    /// </summary>
+    /// <returns>The entries kept.</returns>
+    public async Task<IReadOnlySet<string>> DeadLetterAsync(IReadOnlyList<Refusal> refused, MessagingModel model,
+        RequestProgress progress, CancellationToken requestAborted)
     {
-        if (progress.DroppedBecause(entryId) is not { } reason)
+        var kept = new HashSet<string>(StringComparer.Ordinal);
+        if (refused.Count == 0)
         {
-            return false;
+            return kept;
         }
 
-        Drop(entryId, reason);
-        return true;
+        using var deadline = Deadline(requestAborted);
+        foreach (var refusal in refused)
+        {
+            var letter = new DeadLetter(queue, refusal.EntryId, refusal.Reason,
+                Encoding.UTF8.GetString(refusal.Body), time.GetUtcNow());
+            if (await deadLetters.KeepAsync(letter, model, progress, deadline.Token))
+            {
+                LogDeadLettered(logger, refusal.EntryId, source, OrderTopology.DeadLetterQueue, refusal.Reason);
+                kept.Add(refusal.EntryId);
+            }
+        }
+
+        return kept;
     }
 
     public void Unanswerable(int position) => LogUnanswerable(logger, source, position);
@@ -99,10 +116,20 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
         outage.Answered(source, model, retryCount, progress?.FirstFailure ?? "none");
     }
 
+    private CancellationTokenSource Deadline(CancellationToken requestAborted)
+    {
+        var left = options.RequestDeadline - Stopwatch.GetElapsedTime(_started);
+        var deadline = CancellationTokenSource.CreateLinkedTokenSource(requestAborted);
+        deadline.CancelAfter(left > TimeSpan.Zero ? left : TimeSpan.Zero);
+        return deadline;
+    }
+
     private long ElapsedMs => (long)Stopwatch.GetElapsedTime(_started).TotalMilliseconds;
 
-    [LoggerMessage(LogLevel.Warning, "Dropped entry {EntryId} from {Source}: {Reason}")]
-    private static partial void LogDropped(ILogger logger, string entryId, string source, string reason);
+    // "Dropped entry" starts it, as the queries of scripts/kql and the workbook look for it.
+    [LoggerMessage(LogLevel.Warning, "Dropped entry {EntryId} from {Source}, kept on {DeadLetterQueue}: {Reason}")]
+    private static partial void LogDeadLettered(
+        ILogger logger, string entryId, string source, string deadLetterQueue, string reason);
 
     [LoggerMessage(LogLevel.Warning,
         "Dropped the entry at position {Position} from {Source}: it has no entryId, so no status can name it")]

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using OrderDistribution.Messaging.Inbound;
 using OrderDistribution.ServiceDefaults;
 using Polly;
 
@@ -14,10 +15,14 @@ public static class SidecarExtensions
     /// Publishing through the sidecar with Dapr's <see cref="DaprClient"/> (output bindings through its HTTP API,
     /// <see cref="SidecarOutputBindings"/>), at the address <c>dapr run</c> or Container Apps gives, behind one
     /// resilience pipeline per process; bulk publishes within the byte budget; orders too large for good dropped before
-    /// any call; and readiness that follows the sidecar and what its refusals say about the configuration. The
-    /// distributor and the load tool both publish through this.
+    /// any call; the dead-letter queue the entry points keep refused messages on; and readiness that follows the
+    /// sidecar and what its refusals say about the configuration. The three apps and the load tool publish through
+    /// this.
     /// </summary>
-    public static IServiceCollection AddSidecarOutbound(this IServiceCollection services)
+    /// <param name="sidecarReadiness">Whether the app is ready only while its sidecar's outbound side answers: the
+    /// distributor and the load tool, which send every order through it; not the receivers, which send only what
+    /// they refuse for good (a refusal of every call still makes them not ready).</param>
+    public static IServiceCollection AddSidecarOutbound(this IServiceCollection services, bool sidecarReadiness = true)
     {
         services.AddSettings<SidecarOptions>(SidecarOptions.Section)
             .Configure<IConfiguration>((sidecar, configuration) => sidecar.ReadAddress(configuration));
@@ -50,8 +55,13 @@ public static class SidecarExtensions
         services.AddSingleton<ISidecarOutbound>(provider => provider.GetRequiredService<SidecarOutboundClient>());
         services.AddTransient<BulkOrderPublisher>();
         services.AddSingleton<SidecarOrderCall>();
+        services.AddSingleton<IDeadLetters, SidecarDeadLetters>();
         services.AddSingleton<SidecarProbe>();
-        services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarProbe>());
+        if (sidecarReadiness)
+        {
+            services.AddSingleton<IReadinessProbe>(provider => provider.GetRequiredService<SidecarProbe>());
+        }
+
         return services;
     }
 }

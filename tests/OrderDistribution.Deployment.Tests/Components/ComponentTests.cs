@@ -56,7 +56,7 @@ public class ComponentTests
         var expected = Contract.Bindings.Append(Contract.LocalIngressOutput).ToList();
         var distributor = AppSettings.Load(Contract.DistributorSettings);
 
-        Assert.Equal(expected.Select(b => b.Name).Order(StringComparer.Ordinal),
+        Assert.Equal(expected.Append(Contract.DeadLetterOutput).Select(b => b.Name).Order(StringComparer.Ordinal),
             components.Select(c => c.Name).Order(StringComparer.Ordinal));
         foreach (var binding in expected)
         {
@@ -78,6 +78,22 @@ public class ComponentTests
         Assert.Equal("output",
             DaprComponent.Named(components, distributor.Required("Distributor:StandardOutputBinding"),
             ComponentFolders.Bindings)["direction"]);
+    }
+
+    [Fact]
+    public void Every_app_reaches_the_dead_letter_queue_the_code_names_in_every_model()
+    {
+        var binding = DaprComponent.Named(DaprComponent.LoadFolder(ComponentFolders.Bindings),
+            Contract.DeadLetterOutput.Name, ComponentFolders.Bindings);
+        Assert.Equal("bindings.rabbitmq", binding.Type);
+        Assert.Equal(Contract.DeadLetterQueue, binding["queueName"]);
+        Assert.Equal("output", binding["direction"]);
+        Assert.Equal(Contract.AppIds.Order(StringComparer.Ordinal), binding.Scopes.Order(StringComparer.Ordinal));
+
+        // The pub/sub models publish to the topic of the same name on order-pubsub, which every app may use.
+        var pubSub = DaprComponent.Named(DaprComponent.LoadFolder(ComponentFolders.PubSub), Contract.PubSubName,
+            ComponentFolders.PubSub);
+        Assert.Equal(Contract.AppIds.Order(StringComparer.Ordinal), pubSub.Scopes.Order(StringComparer.Ordinal));
     }
 
     [Fact]

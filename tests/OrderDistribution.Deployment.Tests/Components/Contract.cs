@@ -18,7 +18,9 @@ internal static class Contract
     public static readonly string ExpressQueue = OrderTopology.QueueOf("express");
     public static readonly string StandardQueue = OrderTopology.QueueOf("standard");
 
-    public static readonly string[] Queues = [IngressQueue, ExpressQueue, StandardQueue];
+    public const string DeadLetterQueue = OrderTopology.DeadLetterQueue;
+
+    public static readonly string[] Queues = [IngressQueue, ExpressQueue, StandardQueue, DeadLetterQueue];
 
     public static readonly string[] BlobContainers =
         [.. OrderTopology.Outboxes, OrderTopology.TestDataContainer, OrderTopology.StorageAloneContainer,
@@ -37,6 +39,10 @@ internal static class Contract
     /// <summary>Local only: the load tool puts orders on the ingress queue through the distributor's sidecar.</summary>
     public static readonly Binding LocalIngressOutput = new(OrderTopology.IngressOutputBinding, "output", IngressQueue,
         Distributor);
+
+    /// <summary>Every app keeps what it refuses for good on the dead-letter queue through this binding.</summary>
+    public static readonly Binding DeadLetterOutput =
+        new(OrderTopology.DeadLetterOutputBinding, "output", DeadLetterQueue, Distributor);
 
     public static readonly Dictionary<string, string> ProjectOfApp = new()
     {

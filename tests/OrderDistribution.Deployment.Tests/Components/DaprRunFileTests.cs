@@ -104,26 +104,11 @@ public class DaprRunFileTests
     }
 
     [Fact]
-    public void The_bindings_run_lets_the_apps_drop_invalid_binding_messages_that_RabbitMQ_would_requeue_forever()
-    {
-        var bindings = DaprRunFile.Load(DaprRunFile.Bindings);
-        var pubSub = DaprRunFile.Load(DaprRunFile.PubSub);
-
-        // Messaging:InvalidBindingMessage is Reject (400, for brokers that dead-letter) or Drop.
-        Assert.All(bindings.Apps, app => Assert.Equal(
-            OrderDistribution.Messaging.Inbound.InvalidBindingMessage.Drop,
-            Enum.Parse<OrderDistribution.Messaging.Inbound.InvalidBindingMessage>(
-                app.Env["Messaging__InvalidBindingMessage"])));
-        Assert.All(pubSub.Apps, app => Assert.False(app.Env.ContainsKey("Messaging__InvalidBindingMessage")));
-    }
-
-    [Fact]
-    public void The_two_run_files_differ_only_in_their_components_folder_model_and_the_bindings_poison_answer()
+    public void The_two_run_files_differ_only_in_their_components_folder_and_model()
     {
         static string[] Significant(string file) =>
             Repo.Read(file).Split('\n')
                 .Where(line => !line.TrimStart().StartsWith('#'))
-                .Where(line => !line.Contains("Messaging__InvalidBindingMessage", StringComparison.Ordinal))
                 .Where(line => !line.Contains("Messaging__Model", StringComparison.Ordinal))
                 .Select(line => line.Replace("components-pubsub", "MODEL", StringComparison.Ordinal)
                     .Replace("components-bindings", "MODEL", StringComparison.Ordinal))

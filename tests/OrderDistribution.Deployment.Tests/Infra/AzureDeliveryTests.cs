@@ -125,4 +125,25 @@ public sealed class AzureDeliveryTests
             Assert.Equal(2 * perQueue, component.IntMetadata("maxActiveMessages"));
         }
     }
+
+    [RequiresBicepTheory]
+    [InlineData("bindings")]
+    [InlineData("pubsub-bulk")]
+    public void Every_app_can_keep_what_it_refuses_on_the_dead_letter_queue_the_code_names(string model)
+    {
+        var snapshot = InfraSnapshot.Of(("messagingModel", model));
+        Assert.Contains(Contract.DeadLetterQueue, snapshot.Queues);
+        var binding = snapshot.Component(Contract.DeadLetterOutput.Name);
+        Assert.Equal("bindings.azure.servicebusqueues", binding.ComponentType);
+        Assert.Equal(Contract.DeadLetterQueue, binding.Metadata["queueName"]);
+        Assert.Equal("output", binding.Metadata["direction"]);
+        // In the bindings model through this binding; in the pub/sub models through order-pubsub, whose topic is the
+        // queue of the same name.
+        var (bindingScopes, pubSubScopes) = model == "bindings"
+            ? (Contract.AppIds, [Contract.PlaceholderScope])
+            : (new[] { Contract.PlaceholderScope }, Contract.AppIds);
+        Assert.Equal(bindingScopes.Order(StringComparer.Ordinal), binding.Scopes.Order(StringComparer.Ordinal));
+        Assert.Equal(pubSubScopes.Order(StringComparer.Ordinal),
+            snapshot.Component(Contract.PubSubName).Scopes.Order(StringComparer.Ordinal));
+    }
 }

@@ -5,7 +5,8 @@ namespace OrderDistribution.Deployment.Tests;
 /// <summary>What infra/ deploys, read from the resources the Bicep compiler evaluates for given parameters.</summary>
 public class BicepTests
 {
-    private static readonly string[] BindingNames = Contract.Bindings.Select(b => b.Name).ToArray();
+    private static readonly string[] BindingNames =
+        [.. Contract.Bindings.Select(b => b.Name), Contract.DeadLetterOutput.Name];
 
     [RequiresBicepFact]
     public void Bicep_declares_the_dapr_components_the_apps_need_and_no_local_only_one()
@@ -28,7 +29,7 @@ public class BicepTests
             var live = component.Name == Contract.PubSubName ? model != "bindings" : model == "bindings";
             string[] expected = !live
                 ? [Contract.PlaceholderScope]
-                : component.Name == Contract.PubSubName
+                : component.Name == Contract.PubSubName || component.Name == Contract.DeadLetterOutput.Name
                     ? Contract.AppIds
                     : [Contract.Bindings.Single(b => b.Name == component.Name).AppId];
             Assert.Equal(expected, component.Scopes);

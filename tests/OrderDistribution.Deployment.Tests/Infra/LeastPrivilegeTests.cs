@@ -27,8 +27,13 @@ public sealed class LeastPrivilegeTests
             ("distributor (system-assigned)", Contract.StandardQueue, Sender),
             ("receiver-express (system-assigned)", Contract.ExpressQueue, Receiver),
             ("receiver-standard (system-assigned)", Contract.StandardQueue, Receiver),
-            // The user's load tool sends the burst.
+            // Each app keeps what it refuses for good on the dead-letter queue.
+            ("distributor (system-assigned)", Contract.DeadLetterQueue, Sender),
+            ("receiver-express (system-assigned)", Contract.DeadLetterQueue, Sender),
+            ("receiver-standard (system-assigned)", Contract.DeadLetterQueue, Sender),
+            // The user's load tool sends the burst, and the user reads and takes off the dead letters.
             (InfraSnapshot.UserPrincipalId, Contract.IngressQueue, Sender),
+            (InfraSnapshot.UserPrincipalId, Contract.DeadLetterQueue, Receiver),
         };
 
         var actual = InfraSnapshot.Default.RoleAssignments.Where(a => a.ScopeType == "queues")
@@ -152,7 +157,8 @@ public sealed class LeastPrivilegeTests
         var assignments = InfraSnapshot.Of(("principalType", given)).OfType("Microsoft.Authorization/roleAssignments")
             .Where(r => r["properties"]!["principalId"]!.GetValue<string>() == InfraSnapshot.UserPrincipalId)
             .ToList();
-        Assert.Equal(1 + Contract.BlobContainers.Length, assignments.Count);
+        // Send on the ingress queue, receive on the dead-letter queue, and one role per container.
+        Assert.Equal(2 + Contract.BlobContainers.Length, assignments.Count);
         Assert.All(assignments, a => Assert.Equal(expected, a["properties"]!["principalType"]?.GetValue<string>()));
     }
 }

@@ -29,8 +29,9 @@ public sealed class InProcessTests : IDisposable
         Assert.True(exit == 0, cli.Output);
         Assert.Contains("(Azurite started for this run)", cli.Output, StringComparison.Ordinal);
         Assert.Contains($"in-process-{model}: 294/294 orders stored", cli.Output, StringComparison.Ordinal);
-        Assert.Contains("0 missing, 0 duplicated; 294 valid stored, 6 poison dropped (expected)", cli.Output,
-            StringComparison.Ordinal);
+        Assert.Contains(
+            "0 missing, 0 duplicated; 294 valid stored, 6 poison dropped (expected), 6 dead-lettered, 0 not on the " +
+            "dead-letter queue", cli.Output, StringComparison.Ordinal);
         var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default),
             r => r.Label == $"in-process-{model}");
         Assert.True(row.Complete);
@@ -46,14 +47,15 @@ public sealed class InProcessTests : IDisposable
             "--timeout", "120", "--results", Path.Combine(_folder, "LOG.md"));
 
         Assert.True(exit == 0, cli.Output);
-        // The poison orders are dropped by the distributor, each with its warning.
+        // The poison orders are kept on the dead-letter queue by the distributor, each with its warning.
         var warnings = cli.Output.Split('\n')
             .Where(line => line.StartsWith("warn: distributor RequestRun: Dropped entry ", StringComparison.Ordinal))
             .ToList();
         Assert.True(warnings.Count == 4, cli.Output);
         Assert.All(warnings,
             line => Assert.Matches(
-            @"^warn: distributor RequestRun: Dropped entry \S+ from q-order-ingress: not an order", line));
+            @"^warn: distributor RequestRun: Dropped entry \S+ from q-order-ingress, kept on q-order-deadletter: " +
+            "not an order", line));
     }
 
     [Fact]

@@ -6,8 +6,9 @@ using OrderDistribution.TestSupport;
 namespace OrderDistribution.Messaging.Tests.Inbound;
 
 /// <summary>
-/// Input that is not an order ends in a DROP, a 404 or (bindings) a 400, never a 500 the sidecar retries forever; the
-/// entry points decide it before any app's handler (here a stub that takes every order) sees an order.
+/// Input that is not an order is kept on the dead-letter queue and answered SUCCESS (200 for a binding); a request that
+/// is none at all gets a DROP or a 404; never a 500 the sidecar retries forever. The entry points decide it before any
+/// app's handler (here a stub that takes every order) sees an order.
 /// </summary>
 public sealed class BadInputTests : IAsyncLifetime
 {
@@ -36,12 +37,14 @@ public sealed class BadInputTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task A_binding_body_that_is_not_JSON_gets_a_400_so_that_the_broker_dead_letters_it()
+    public async Task A_binding_body_that_is_not_JSON_is_kept_as_it_came_on_the_dead_letter_queue_and_answered_200()
     {
         var response = await _app.Client.PostAsync("/q-order-ingress-input", BulkRequest.Json("{not json"));
 
-        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var (letter, model) = Assert.Single(_app.Kept.Letters);
+        Assert.Equal(("{not json", MessagingModel.Bindings), (letter.Body, model));
+        Assert.StartsWith("not an order: the body is not JSON", letter.Reason, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -89,7 +92,7 @@ public sealed class BadInputTests : IAsyncLifetime
     [InlineData("""{"OrderId":"one","OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Express"}""")]
     [InlineData("\"bm90IGFuIG9yZGVy\"")]
     [InlineData("42")]
-    public async Task An_entry_that_is_not_a_valid_order_is_dropped_in_bulk_and_single_and_refused_by_the_binding(
+    public async Task An_entry_that_is_not_a_valid_order_is_kept_on_the_dead_letter_queue_in_every_model(
         string @event)
     {
         var client = _app.Client;
@@ -101,12 +104,21 @@ public sealed class BadInputTests : IAsyncLifetime
         var singleResponse = await client.PostAsync("/q-order-ingress-single", BulkRequest.Json(single));
         var bindingResponse = await client.PostAsync("/q-order-ingress-input", BulkRequest.Json(@event));
 
-        Assert.Equal("DROP", bulkStatuses["e1"]);
-        Assert.Equal("DROP",
+        Assert.Equal("SUCCESS", bulkStatuses["e1"]);
+        Assert.Equal("SUCCESS",
             JsonDocument.Parse(await singleResponse.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
             .GetString());
-        Assert.Equal(HttpStatusCode.BadRequest, bindingResponse.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, bindingResponse.StatusCode);
         Assert.Empty(_app.Handler.Orders);
+        var letters = _app.Kept.Letters.ToList();
+        Assert.Equal([MessagingModel.PubSubBulk, MessagingModel.PubSubSingle, MessagingModel.Bindings],
+            letters.Select(l => l.Model));
+        Assert.Equal(["e1", "c1"], letters.Take(2).Select(l => l.Letter.EntryId));
+        // The pub/sub entries' body is the event's data as published; the binding's, the message as it came.
+        Assert.Equal(letters[0].Letter.Body, letters[1].Letter.Body);
+        Assert.Equal(@event, letters[2].Letter.Body);
+        Assert.All(letters, l => Assert.Equal("q-order-ingress", l.Letter.Queue));
+        Assert.All(letters, l => Assert.NotEmpty(l.Letter.Reason));
     }
 
     [Fact]

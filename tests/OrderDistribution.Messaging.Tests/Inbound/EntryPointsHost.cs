@@ -26,6 +26,7 @@ public sealed class EntryPointsHost : IAsyncDisposable
 
     private EntryPointsHost(WebApplication app, TakingHandler? handler, LogRecorder logs)
     {
+        DeadLetters = app.Services.GetRequiredService<IDeadLetters>();
         _app = app;
         _handler = handler;
         Logs = logs;
@@ -44,6 +45,13 @@ public sealed class EntryPointsHost : IAsyncDisposable
 
     public HttpClient Client { get; }
 
+    /// <summary>Where the host keeps what it refuses for good: <see cref="KeptLetters"/> unless it forwards.</summary>
+    public IDeadLetters DeadLetters { get; }
+
+    /// <summary>The letters a host without a sidecar kept.</summary>
+    public KeptLetters Kept => DeadLetters as KeptLetters
+        ?? throw new InvalidOperationException("This host forwards its dead letters: they are at its sidecar.");
+
     public LogRecorder Logs { get; }
 
     public IServiceProvider Services => _app.Services;
@@ -56,7 +64,11 @@ public sealed class EntryPointsHost : IAsyncDisposable
         IOrderHandler handler, params (string Key, string? Value)[] settings)
     {
         var (app, logs) = Build(
-            new WebApplicationOptions(), settings, services => services.AddSingleton(handler));
+            new WebApplicationOptions(), settings, services =>
+            {
+                services.AddSingleton(handler);
+                services.AddSingleton<IDeadLetters, KeptLetters>();
+            });
         app.MapOrderEntryPoints(Routes);
         await app.StartAsync();
         return new EntryPointsHost(app, handler as TakingHandler, logs);

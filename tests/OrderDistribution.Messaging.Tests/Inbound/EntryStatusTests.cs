@@ -13,7 +13,7 @@ namespace OrderDistribution.Messaging.Tests.Inbound;
 public sealed class EntryStatusTests : RecordingSidecarTests
 {
     [Fact]
-    public async Task Poison_entries_are_dropped_one_by_one_and_their_valid_neighbours_are_published_once()
+    public async Task Poison_entries_are_dead_lettered_one_by_one_and_their_valid_neighbours_are_published_once()
     {
         await using var app = await ForwardingAsync();
         var client = await ReadyClientAsync(app);
@@ -40,8 +40,8 @@ public sealed class EntryStatusTests : RecordingSidecarTests
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         var statuses = await OrderedStatusesAsync(response);
         Assert.Equal(
-            [("e1", "SUCCESS"), ("7", "SUCCESS"), ("e4", "DROP"), ("e5", "DROP"), ("e6", "DROP"), ("e8", "DROP"),
-                ("e9", "SUCCESS")],
+            [("e1", "SUCCESS"), ("7", "SUCCESS"), ("e4", "SUCCESS"), ("e5", "SUCCESS"), ("e6", "SUCCESS"),
+                ("e8", "SUCCESS"), ("e9", "SUCCESS")],
             statuses);
         Assert.Equal([1, 7, 9], PublishedOrderIds().Order());
         var warnings = app.Logs.AtLeast(LogLevel.Warning).Select(l => l.Message).ToList();
@@ -51,8 +51,14 @@ public sealed class EntryStatusTests : RecordingSidecarTests
         foreach (var dropped in new[] { "e4", "e5", "e6", "e8" })
         {
             Assert.Contains(warnings,
-                w => w.StartsWith($"Dropped entry {dropped} from q-order-ingress:", StringComparison.Ordinal));
+                w => w.StartsWith($"Dropped entry {dropped} from q-order-ingress, kept on q-order-deadletter:",
+                    StringComparison.Ordinal));
         }
+
+        // Each kept once, as a dead letter published to the dead-letter topic, the not-JSON one with its text.
+        var letters = KeptLetters.At(Sidecar);
+        Assert.Equal(["e4", "e5", "e6", "e8"], letters.Select(l => l.EntryId).Order(StringComparer.Ordinal));
+        Assert.Equal("not json at all", Assert.Single(letters, l => l.EntryId == "e6").Body);
 
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/health")).StatusCode);
     }
@@ -144,7 +150,8 @@ public sealed class EntryStatusTests : RecordingSidecarTests
 
     private IEnumerable<long> PublishedOrderIds() =>
         Sidecar.Requests
-            .Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal))
+            .Where(r => r.Path.StartsWith("/v1.0-alpha1/publish/bulk/", StringComparison.Ordinal)
+                        && !r.Path.EndsWith($"/{OrderTopology.DeadLetterQueue}", StringComparison.Ordinal))
             .SelectMany(r => r.Json.EnumerateArray())
             .Select(e => e.GetProperty("event").GetProperty("OrderId").GetInt64());
 

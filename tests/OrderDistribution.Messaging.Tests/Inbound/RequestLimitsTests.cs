@@ -40,21 +40,47 @@ public sealed class RequestLimitsTests
     }
 
     [Fact]
-    public async Task With_InvalidBindingMessage_Drop_an_invalid_binding_message_gets_200_once_its_drop_is_logged()
+    public async Task An_invalid_binding_message_gets_200_only_once_it_is_kept_with_its_body_and_the_reason()
     {
-        await using var app = await EntryPointsHost.StartAsync(("Messaging:InvalidBindingMessage", "Drop"));
-        using var request = new HttpRequestMessage(HttpMethod.Post, EntryPointsHost.Routes.Binding)
-        {
-            Content = BulkRequest.Json("""{"OrderId":1,"Delivery":"Overnight"}"""),
-        };
-        request.Headers.Add("Messageid", "m-1");
+        await using var app = await EntryPointsHost.StartAsync();
+        const string body = """{"OrderId":1,"Delivery":"Overnight"}""";
 
-        var response = await app.Client.SendAsync(request);
+        app.Kept.Refusing = true;
+        var refused = await app.Client.SendAsync(BindingRequest(body));
+        app.Kept.Refusing = false;
+        var kept = await app.Client.SendAsync(BindingRequest(body));
+
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, refused.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, kept.StatusCode);
+        var (letter, model) = Assert.Single(app.Kept.Letters);
+        Assert.Equal(MessagingModel.Bindings, model);
+        Assert.Equal((EntryPointsHost.Routes.Queue, "m-1", body), (letter.Queue, letter.EntryId, letter.Body));
+        Assert.StartsWith("not an order:", letter.Reason, StringComparison.Ordinal);
+        Assert.Contains(app.Logs.Lines,
+            l => l.Level == LogLevel.Warning && l.Message.StartsWith(
+                "Dropped entry m-1 from q-order-ingress-input, kept on q-order-deadletter:", StringComparison.Ordinal));
+        Assert.Empty(app.Handler.Orders);
+    }
+
+    [Fact]
+    public async Task A_binding_message_that_is_not_json_is_kept_as_it_came()
+    {
+        await using var app = await EntryPointsHost.StartAsync();
+        const string body = "order 7 for Smith: not JSON at all <x>";
+
+        var response = await app.Client.SendAsync(BindingRequest(body));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Contains(app.Logs.Lines,
-            l => l.Level == LogLevel.Warning
-            && l.Message.StartsWith("Dropped entry m-1 from q-order-ingress-input:", StringComparison.Ordinal));
-        Assert.Empty(app.Handler.Orders);
+        Assert.Equal(body, Assert.Single(app.Kept.Letters).Letter.Body);
+    }
+
+    private static HttpRequestMessage BindingRequest(string body)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Post, EntryPointsHost.Routes.Binding)
+        {
+            Content = BulkRequest.Json(body),
+        };
+        request.Headers.Add("Messageid", "m-1");
+        return request;
     }
 }

@@ -32,14 +32,15 @@ public sealed class WireContractTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task An_entry_that_is_not_an_order_is_dropped_and_the_others_go_through()
+    public async Task An_entry_that_is_not_an_order_is_kept_on_the_dead_letter_queue_and_the_others_go_through()
     {
         var wire = WireRecording.Load("bulk-rawpayload-3-entries.request.json");
 
         var statuses = await BulkRequest.StatusesAsync(
             await _app.Client.SendAsync(wire.ToRequest(EntryPointsHost.Routes.Bulk)));
 
-        Assert.Equal("DROP", statuses["166e9504-1c2c-4696-9450-4db8d351b240"]);
+        Assert.Equal("SUCCESS", statuses["166e9504-1c2c-4696-9450-4db8d351b240"]);
+        Assert.Equal("166e9504-1c2c-4696-9450-4db8d351b240", Assert.Single(_app.Kept.Letters).Letter.EntryId);
         Assert.Equal("SUCCESS", statuses["df7088b4-e768-486f-a188-46591dd915b1"]);
         Assert.Equal("SUCCESS", statuses["93b3e96d-0817-4a6b-a624-0085a5198a63"]);
         Assert.Equal(

@@ -31,7 +31,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     [InlineData(MessagingModel.PubSubBulk, 4_096, 10_000, "more than the broker's largest message")]
     [InlineData(MessagingModel.PubSubSingle, 4_096, 10_000, "more than the broker's largest message")]
     [InlineData(MessagingModel.Bindings, 4_096, 10_000, "more than the broker's largest message")]
-    public async Task An_order_that_can_never_fit_is_dropped_once_with_one_line_naming_it_and_never_sent(
+    public async Task An_order_that_can_never_fit_is_never_sent_on_but_kept_cut_to_fit_on_the_dead_letter_queue(
         MessagingModel model, int maxMessageBytes, int descriptionLength, string reason)
     {
         // Bulks of a few: 250 messages of 100 MiB would make requests larger than the app can read.
@@ -41,15 +41,23 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         var client = await ReadyClientAsync(app);
         var large = TestOrders.Make(99, Delivery.Express, descriptionLength);
 
-        var dropped = await DeliverAsync(client, model, large);
+        var kept = await DeliverAsync(client, model, large);
 
-        Assert.True(dropped);
+        Assert.True(kept);
         var line = Assert.Single(app.Logs.AtLeast(LogLevel.Warning),
             l => l.Message.StartsWith("Dropped entry", StringComparison.Ordinal));
+        var letter = Assert.Single(KeptLetters.At(_sidecar));
+        Assert.Contains(reason, letter.Reason, StringComparison.Ordinal);
+        Assert.True(letter.OmittedChars > 0, "the too-large order's letter says it left part of the body out");
+        Assert.StartsWith("""{"OrderId":99,""", letter.Body, StringComparison.Ordinal);
         Assert.Contains("order 99 to q-order-express", line.Message, StringComparison.Ordinal);
         Assert.Contains(reason, line.Message, StringComparison.Ordinal);
         Assert.Null(line.Exception);
-        Assert.DoesNotContain(_sidecar.Requests, r => r.Body.Length > maxMessageBytes);
+        // No message larger than the broker takes: the order is sent nowhere, its letter is cut to fit.
+        Assert.DoesNotContain(_sidecar.Requests, r => r.Body.Length > maxMessageBytes
+            && !r.Path.EndsWith($"/{OrderTopology.DeadLetterOutputBinding}", StringComparison.Ordinal)
+            && !r.Path.EndsWith($"/{OrderTopology.DeadLetterQueue}", StringComparison.Ordinal));
+        Assert.True(letter.Serialize().Length <= maxMessageBytes, "the letter fits the broker's largest message");
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/health")).StatusCode);
     }
 
@@ -145,7 +153,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     public static TheoryData<string> Runtimes() => new(DaprRuntimeProfile.All.Select(r => r.Version));
 
     private Task<EntryPointsHost> ForwardingAsync(params (string Key, string? Value)[] settings) =>
-        EntryPointsHost.ForwardingAsync(_sidecar.Address, [("Messaging:InvalidBindingMessage", "Drop"), .. settings]);
+        EntryPointsHost.ForwardingAsync(_sidecar.Address, settings);
 
     private static async Task<HttpClient> ReadyClientAsync(EntryPointsHost app)
     {
@@ -153,8 +161,12 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         return app.Client;
     }
 
+    private bool Kept(Order order) =>
+        KeptLetters.At(_sidecar).Any(l =>
+            l.Body.StartsWith($$"""{"OrderId":{{order.OrderId}},""", StringComparison.Ordinal));
+
     /// <summary>Sends one order in the model, with a valid neighbour in pubsub-bulk.</summary>
-    /// <returns>Whether the order was answered as dropped (DROP; for a binding, 200 with nothing sent on).</returns>
+    /// <returns>Whether the order was answered as done and kept on the dead-letter queue.</returns>
     private async Task<bool> DeliverAsync(HttpClient client, MessagingModel model, Order order)
     {
         switch (model)
@@ -164,7 +176,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
                 var (body, entryIds) = BulkRequest.RawPayload([order, neighbour], "q-order-ingress");
                 var statuses = await BulkRequest.StatusesAsync(
                     await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
-                return statuses[entryIds[0]] == "DROP";
+                return statuses[entryIds[0]] == "SUCCESS" && Kept(order);
             case MessagingModel.PubSubSingle:
                 var cloudEvent = JsonSerializer.Serialize(new Dictionary<string, object>
                 {
@@ -179,15 +191,14 @@ public sealed class PermanentFailureTests : IAsyncLifetime
                     new StringContent(cloudEvent, Encoding.UTF8, "application/cloudevents+json")))
                 using (var answer = JsonDocument.Parse(await response.Content.ReadAsStringAsync()))
                 {
-                    return answer.RootElement.GetProperty("status").GetString() == "DROP";
+                    return answer.RootElement.GetProperty("status").GetString() == "SUCCESS" && Kept(order);
                 }
 
             default:
-                var sentBefore = _sidecar.BindingMessages.Count;
                 using (var response = await client.PostAsync("/q-order-ingress-input",
                     new ByteArrayContent(OrderJson.Serialize(order))))
                 {
-                    return response.StatusCode == HttpStatusCode.OK && _sidecar.BindingMessages.Count == sentBefore;
+                    return response.StatusCode == HttpStatusCode.OK && Kept(order);
                 }
         }
     }
