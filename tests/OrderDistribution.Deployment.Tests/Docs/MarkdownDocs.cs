@@ -17,24 +17,9 @@ internal static partial class MarkdownDocs
             .Order(StringComparer.Ordinal),
     ];
 
-    /// <summary>
-    /// Pages another engineer is rewriting on a branch of their own: what is found in them skips the test, naming it,
-    /// instead of failing it, until that branch is merged and the entry removed.
-    /// </summary>
-    public static readonly string[] RewrittenElsewhere = ["docs/azure.md"];
-
-    /// <summary>Passes with nothing found; skips, naming it, what is found only in <see cref="RewrittenElsewhere"/>.
-    /// </summary>
-    public static void AssertNone(string what, IReadOnlyList<string> found)
-    {
-        var here = found.Where(f => !RewrittenElsewhere.Any(page => f.StartsWith(page + ":", StringComparison.Ordinal)))
-            .ToList();
-        Assert.True(here.Count == 0, $"{what}:\n{string.Join('\n', found)}");
-        if (found.Count > 0)
-        {
-            Assert.Skip($"{what}, in pages being rewritten elsewhere:\n{string.Join('\n', found)}");
-        }
-    }
+    /// <summary>Passes with nothing found; fails listing every finding.</summary>
+    public static void AssertNone(string what, IReadOnlyList<string> found) =>
+        Assert.True(found.Count == 0, $"{what}:\n{string.Join('\n', found)}");
 
     /// <summary>One line of a page: its number, its text, and whether it sits in a fenced code block.</summary>
     public sealed record Line(string File, int Number, string Text, bool InCode)
