@@ -82,6 +82,7 @@ public sealed class Azurite : IAsyncDisposable
         process.BeginErrorReadLine();
 
         var azurite = new Azurite(process, blobPort);
+        AppDomain.CurrentDomain.ProcessExit += azurite.StopWithOwner;
         try
         {
             await azurite.WaitUntilListeningAsync(listenTimeout);
@@ -108,6 +109,7 @@ public sealed class Azurite : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        AppDomain.CurrentDomain.ProcessExit -= StopWithOwner;
         if (!_process.HasExited)
         {
             _process.Kill(entireProcessTree: true);
@@ -115,6 +117,22 @@ public sealed class Azurite : IAsyncDisposable
         }
 
         _process.Dispose();
+    }
+
+    /// <summary>
+    /// An Azurite never outlives the process that started it: one that exits before disposing it (Environment.Exit,
+    /// TERM's default handling, a return from Main while a command still unwinds) stops it on the way out.
+    /// </summary>
+    private void StopWithOwner(object? sender, EventArgs e)
+    {
+        try
+        {
+            _process.Kill(entireProcessTree: true);
+        }
+        catch (InvalidOperationException)
+        {
+            // Already ended.
+        }
     }
 
     private async Task WaitUntilListeningAsync(TimeSpan timeout)
