@@ -120,8 +120,9 @@ public sealed class Azurite : IAsyncDisposable
     }
 
     /// <summary>
-    /// An Azurite never outlives the process that started it: one that exits before disposing it (Environment.Exit,
-    /// TERM's default handling, a return from Main while a command still unwinds) stops it on the way out.
+    /// An Azurite does not outlive a process that exits before disposing it (Environment.Exit, a return from Main
+    /// while a command still unwinds): it is stopped on the way out. A bare TERM raises no process exit: the load tool
+    /// handles TERM itself.
     /// </summary>
     private void StopWithOwner(object? sender, EventArgs e)
     {
