@@ -86,7 +86,7 @@ public partial class RunLocalStorageTests(ITestOutputHelper output)
             }
 
             ProcessProbe.Signal(script.Id, "TERM");
-            Assert.True(await ExitsAsync(script, TimeSpan.FromSeconds(30)),
+            Assert.True(await ProcessProbe.ExitsAsync(script, TimeSpan.FromSeconds(30)),
                 "run-local.sh did not end within 30 s of TERM");
             var gone = await ProcessProbe.EndsAsync(azurite, TimeSpan.FromSeconds(5));
             Assert.True(gone,
@@ -111,18 +111,4 @@ public partial class RunLocalStorageTests(ITestOutputHelper output)
 
     [GeneratedRegex(@"^Azurite: started \(pid (\d+)")]
     private static partial Regex StartedLine();
-
-    private static async Task<bool> ExitsAsync(Process process, TimeSpan limit)
-    {
-        using var timeout = new CancellationTokenSource(limit);
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-            return true;
-        }
-        catch (OperationCanceledException)
-        {
-            return false;
-        }
-    }
 }

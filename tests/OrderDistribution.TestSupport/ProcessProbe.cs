@@ -33,6 +33,22 @@ public static class ProcessProbe
         return !Alive(pid);
     }
 
+    /// <summary>Waits up to <paramref name="limit"/> for <paramref name="process"/>, a child of this one, to exit;
+    /// whether it did.</summary>
+    public static async Task<bool> ExitsAsync(Process process, TimeSpan limit)
+    {
+        using var timeout = new CancellationTokenSource(limit);
+        try
+        {
+            await process.WaitForExitAsync(timeout.Token);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+    }
+
     /// <summary>The processes <paramref name="pid"/> started, and theirs, as /proc lists them now.</summary>
     public static IReadOnlyList<int> Descendants(int pid)
     {

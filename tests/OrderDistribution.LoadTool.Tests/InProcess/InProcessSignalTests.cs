@@ -106,6 +106,18 @@ public sealed class InProcessSignalTests(ITestOutputHelper output) : IDisposable
         Assert.True(running.Count == 0, $"still running after in-process ended: {string.Join("; ", running)}");
     }
 
+    /// <summary>Whether <paramref name="tool"/> exits within <paramref name="limit"/>; stopped for good if not.</summary>
+    private static async Task<bool> ExitsAsync(Process tool, TimeSpan limit)
+    {
+        if (await ProcessProbe.ExitsAsync(tool, limit))
+        {
+            return true;
+        }
+
+        Stop(tool);
+        return false;
+    }
+
     private static void Stop(Process tool)
     {
         var started = ProcessProbe.Descendants(tool.Id);
@@ -116,20 +128,5 @@ public sealed class InProcessSignalTests(ITestOutputHelper output) : IDisposable
         }
 
         tool.Dispose();
-    }
-
-    private static async Task<bool> ExitsAsync(Process process, TimeSpan limit)
-    {
-        using var timeout = new CancellationTokenSource(limit);
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-            return true;
-        }
-        catch (OperationCanceledException)
-        {
-            Stop(process);
-            return false;
-        }
     }
 }
