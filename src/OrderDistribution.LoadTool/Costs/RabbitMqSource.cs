@@ -29,7 +29,8 @@ public static class RabbitMqSource
             await api.ReadAsync(CancellationToken.None);
             return (api, QueueSampler.Interval);
         }
-        catch (Exception e) when (e is HttpRequestException or TaskCanceledException or System.Text.Json.JsonException)
+        catch (Exception e) when (e is HttpRequestException or TaskCanceledException or NotSupportedException
+            or System.Text.Json.JsonException)
         {
             await api.DisposeAsync();
             notice($"RabbitMQ's management API did not answer ({FailureText.Reason(e)}): the queue series asks " +
