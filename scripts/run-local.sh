@@ -12,6 +12,9 @@
 #        scripts/run-local.sh --rabbitmq-vhost
 #          makes the vhost 'orders' and gives guest its permissions there, on the RabbitMQ that
 #          rabbitmqctl reaches (RABBITMQ_NODENAME), as the bindings model's start does, and exits
+#        scripts/run-local.sh --rabbitmq-management
+#          enables RabbitMQ's management plugin for the node's next start, as the bindings model's
+#          start does before it starts RabbitMQ, and exits
 #        scripts/run-local.sh --missing-consumers [bindings|pubsub-single|pubsub-bulk]
 #          exits 0 if every queue has its consumers (bindings) or every stream its consumer group
 #          (pub/sub); else prints the first that has not, with the sidecar log to read, and exits 1
@@ -63,6 +66,7 @@ case "${1:-}" in
   --azurite-args) azurite_args; exit 0 ;;
   --redis-persistence-args) redis_persistence_args; exit 0 ;;
   --rabbitmq-vhost-commands) rabbitmq_vhost_commands; exit 0 ;;
+  --rabbitmq-management) enable_rabbitmq_management; exit 0 ;;
 esac
 mode=run
 case "${1:-}" in

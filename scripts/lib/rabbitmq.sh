@@ -22,12 +22,24 @@ Or run any RabbitMQ 3.x on 127.0.0.1:5672 whose guest user may log in over loopb
 MSG
 }
 
+# The management plugin, written into the enabled plugins file (RABBITMQ_ENABLED_PLUGINS_FILE moves it) for the
+# node's next start: order-load reads the queue depths from its API on 127.0.0.1:15672 once a second, where
+# rabbitmqctl would start an Erlang VM per reading. One warning line when it cannot be enabled.
+enable_rabbitmq_management() {
+  if rabbitmq-plugins enable --offline rabbitmq_management >/dev/null 2>&1 </dev/null \
+    || as_root rabbitmq-plugins enable --offline rabbitmq_management >/dev/null 2>&1 </dev/null; then
+    return 0
+  fi
+  echo "WARNING: rabbitmq-plugins could not enable rabbitmq_management: order-load reads the queue depths with rabbitmqctl every 10 s" >&2
+}
+
 # Uses a RabbitMQ that listens on 5672, else starts the installed one (systemd, then the service
 # command, then rabbitmq-server -detached) and remembers how in rabbitmq_started_by, so that
 # stop_rabbitmq stops only that.
 rabbitmq_started_by=""
 start_rabbitmq() {
   if listening 5672; then echo "RabbitMQ: already listening on 5672"; return; fi
+  enable_rabbitmq_management
   if [[ -d /run/systemd/system ]] && systemctl cat rabbitmq-server.service >/dev/null 2>&1 \
     && as_root systemctl start rabbitmq-server; then
     rabbitmq_started_by=systemctl

@@ -1,4 +1,3 @@
 using OrderDistribution.LoadTool.Commands;
-using OrderDistribution.LoadTool.Reporting;
 
-return await LoadToolCommands.InvokeAsync(ToolConsole.ForStandardOutput(), Console.Error, args);
+return await LoadToolCommands.RunProgramAsync(args);

@@ -82,6 +82,7 @@ public sealed class Azurite : IAsyncDisposable
         process.BeginErrorReadLine();
 
         var azurite = new Azurite(process, blobPort);
+        AppDomain.CurrentDomain.ProcessExit += azurite.StopWithOwner;
         try
         {
             await azurite.WaitUntilListeningAsync(listenTimeout);
@@ -108,6 +109,7 @@ public sealed class Azurite : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        AppDomain.CurrentDomain.ProcessExit -= StopWithOwner;
         if (!_process.HasExited)
         {
             _process.Kill(entireProcessTree: true);
@@ -115,6 +117,23 @@ public sealed class Azurite : IAsyncDisposable
         }
 
         _process.Dispose();
+    }
+
+    /// <summary>
+    /// An Azurite does not outlive a process that exits before disposing it (Environment.Exit, a return from Main
+    /// while a command still unwinds): it is stopped on the way out. A bare TERM raises no process exit: the load tool
+    /// handles TERM itself.
+    /// </summary>
+    private void StopWithOwner(object? sender, EventArgs e)
+    {
+        try
+        {
+            _process.Kill(entireProcessTree: true);
+        }
+        catch (InvalidOperationException)
+        {
+            // Already ended.
+        }
     }
 
     private async Task WaitUntilListeningAsync(TimeSpan timeout)

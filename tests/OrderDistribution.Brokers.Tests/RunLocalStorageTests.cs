@@ -17,8 +17,12 @@ public partial class RunLocalStorageTests(ITestOutputHelper output)
     public async Task A_terminated_run_local_leaves_no_azurite_running()
     {
         Assert.SkipWhen(Azurite.MissingPrerequisite() is not null, Azurite.MissingPrerequisite() ?? "");
-        Assert.SkipWhen(!File.Exists(Path.Combine(RepositoryRoot.Path, ".tools", "node_modules", ".bin", "azurite")),
-            "Azurite is not in .tools/: run scripts/install-tools.sh");
+        // Where the script looks (scripts/lib/azurite.sh): the repository's .tools/, else PATH.
+        Assert.SkipWhen(
+            !File.Exists(Path.Combine(RepositoryRoot.Path, ".tools", "node_modules", ".bin", "azurite"))
+            && ProgramPath.Find("azurite") is null,
+            $"Azurite (the azurite command, which run-local.sh starts) is neither in {RepositoryRoot.Path}/.tools/ " +
+            "nor on PATH: run scripts/install-tools.sh, or npm install -g azurite");
         var folder = Directory.CreateTempSubdirectory("run-local-storage-").FullName;
         var blobPort = Azurite.FreePort();
         var start = new ProcessStartInfo("bash")
@@ -82,7 +86,7 @@ public partial class RunLocalStorageTests(ITestOutputHelper output)
             }
 
             ProcessProbe.Signal(script.Id, "TERM");
-            Assert.True(await ExitsAsync(script, TimeSpan.FromSeconds(30)),
+            Assert.True(await ProcessProbe.ExitsAsync(script, TimeSpan.FromSeconds(30)),
                 "run-local.sh did not end within 30 s of TERM");
             var gone = await ProcessProbe.EndsAsync(azurite, TimeSpan.FromSeconds(5));
             Assert.True(gone,
@@ -107,18 +111,4 @@ public partial class RunLocalStorageTests(ITestOutputHelper output)
 
     [GeneratedRegex(@"^Azurite: started \(pid (\d+)")]
     private static partial Regex StartedLine();
-
-    private static async Task<bool> ExitsAsync(Process process, TimeSpan limit)
-    {
-        using var timeout = new CancellationTokenSource(limit);
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-            return true;
-        }
-        catch (OperationCanceledException)
-        {
-            return false;
-        }
-    }
 }

@@ -28,7 +28,11 @@ public sealed class Cli
     /// <summary>
     /// The real program in a process of its own, as a user starts it (to be killed), its output read and dropped.
     /// </summary>
-    public static Process StartProgram(params string[] args)
+    public static Process StartProgram(params string[] args) => StartProgram(_ => { }, args);
+
+    /// <summary>The real program in a process of its own, each line it prints (stdout and stderr) given to
+    /// <paramref name="printed"/>.</summary>
+    public static Process StartProgram(Action<string> printed, params string[] args)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -43,11 +47,19 @@ public sealed class Cli
         }
 
         var process = Process.Start(start)!;
-        process.OutputDataReceived += (_, _) => { };
-        process.ErrorDataReceived += (_, _) => { };
+        process.OutputDataReceived += (_, line) => Print(line.Data);
+        process.ErrorDataReceived += (_, line) => Print(line.Data);
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
         return process;
+
+        void Print(string? line)
+        {
+            if (line is not null)
+            {
+                printed(line);
+            }
+        }
     }
 
     /// <summary>

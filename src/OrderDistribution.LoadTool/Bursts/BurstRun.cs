@@ -50,7 +50,7 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             // for a burst in Azure its Service Bus queues (never a local run's, even while one is up).
             await using var measurement = schedule.Target == ScheduleTarget.Azure
                 ? BurstMeasurement.InAzure(settings.ServiceBusNamespace)
-                : await BurstMeasurement.LocalAsync(settings.Processes);
+                : await BurstMeasurement.LocalAsync(settings.Processes, console.WriteLine);
             if (!await scheduler.ScheduleAsync(index, held))
             {
                 return ExitCodes.Incomplete;

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using Microsoft.Extensions.DependencyInjection;
+using OrderDistribution.LoadTool.Reporting;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Commands;
@@ -13,13 +14,30 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 public static class LoadToolCommands
 {
+    /// <summary>
+    /// The program: parses and runs, stopped by TERM or Ctrl+C as <see cref="TerminationSignals"/> says; a command
+    /// stopped by one exits with its code (143 for TERM, 130 for Ctrl+C).
+    /// </summary>
+    public static async Task<int> RunProgramAsync(string[] args)
+    {
+        using var signals = TerminationSignals.Register(code =>
+        {
+            Console.Error.WriteLine("Stopped at once, and what this command started with it.");
+            Environment.Exit(code);
+        });
+        var exit = await InvokeAsync(ToolConsole.ForStandardOutput(), Console.Error, args, stop: signals.Token);
+        return exit == ExitCodes.Cancelled && signals.ExitCode is { } signalled ? signalled : exit;
+    }
+
     /// <summary>Parses and runs, as the program does. A bad command line is refused in one line, exit 2.</summary>
     /// <param name="errors">Where failures go (standard error for the program).</param>
     /// <param name="configurePublishing">
     /// Changes the publishing services before use (tests put a sidecar emulator behind DaprClient).
     /// </param>
+    /// <param name="stop">Cancels the command (the program's TERM and Ctrl+C).</param>
     public static async Task<int> InvokeAsync(
-        IAnsiConsole console, TextWriter errors, string[] args, Action<IServiceCollection>? configurePublishing = null)
+        IAnsiConsole console, TextWriter errors, string[] args,
+        Action<IServiceCollection>? configurePublishing = null, CancellationToken stop = default)
     {
         // A spelling of the model the tool took before: one line naming the new one.
         if (ModelSpellings.Refusal(args) is { } refusal)
@@ -38,7 +56,10 @@ public static class LoadToolCommands
 
         try
         {
-            return await parsed.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false });
+            // The signals are the caller's: no handling of System.CommandLine's own (see TerminationSignals).
+            return await parsed.InvokeAsync(
+                new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null },
+                stop);
         }
         catch (Exception e)
         {
@@ -72,7 +93,7 @@ public static class LoadToolCommands
     }
 
     /// <summary>
-    /// Gives <paramref name="command"/> its handler; Ctrl+C while it runs ends in <see cref="ExitCodes.Cancelled"/>.
+    /// Gives <paramref name="command"/> its handler; TERM or Ctrl+C while it runs ends in <see cref="ExitCodes.Cancelled"/>.
     /// </summary>
     internal static Command Runs(this Command command, Func<ParseResult, CancellationToken, Task<int>> handler)
     {

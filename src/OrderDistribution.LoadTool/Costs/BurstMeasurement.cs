@@ -7,7 +7,7 @@ namespace OrderDistribution.LoadTool.Costs;
 /// What a burst costs and where it waits, over its window. On the local run: the processes
 /// <c>scripts/run-local.sh</c> recorded (<see cref="LocalProcesses"/>), and the broker it names in the same folder's
 /// <c>queues</c> file (<c>redis &lt;host:port&gt;</c> or <c>rabbitmq &lt;vhost&gt;</c>) asked every second for the
-/// orders waiting on each queue. In Azure: the Service Bus queues, every second; the cost comes from Azure Monitor
+/// orders waiting on each queue (a RabbitMQ without its management API every 10 s, <see cref="RabbitMqSource"/>). In Azure: the Service Bus queues, every second; the cost comes from Azure Monitor
 /// (<c>scripts/azure-burst.sh</c>). Without either (in-process, a trio started by hand) it measures nothing.
 /// </summary>
 public sealed class BurstMeasurement : IAsyncDisposable
@@ -26,7 +26,8 @@ public sealed class BurstMeasurement : IAsyncDisposable
     }
 
     /// <summary>Measures the local run named by <paramref name="folder"/>, if it exists.</summary>
-    public static async Task<BurstMeasurement> LocalAsync(string folder)
+    /// <param name="notice">Given one line when the queues can be read only less often.</param>
+    public static async Task<BurstMeasurement> LocalAsync(string folder, Action<string> notice)
     {
         if (!Directory.Exists(folder))
         {
@@ -34,8 +35,9 @@ public sealed class BurstMeasurement : IAsyncDisposable
         }
 
         var cost = CostSampler.Start(LocalProcesses.Find(folder));
-        var depths = await QueueDepthsOf(Path.Combine(folder, "queues"));
-        return new BurstMeasurement(cost, depths is null ? null : QueueSampler.Start(depths, Queues));
+        var depths = await QueueDepthsOf(Path.Combine(folder, "queues"), notice);
+        return new BurstMeasurement(
+            cost, depths is null ? null : QueueSampler.Start(depths.Value.Depths, Queues, depths.Value.Interval));
     }
 
     /// <summary>Samples the queues of <paramref name="serviceBusNamespace"/>, if one is given.</summary>
@@ -56,7 +58,8 @@ public sealed class BurstMeasurement : IAsyncDisposable
         return (cost, queues);
     }
 
-    private static async Task<IQueueDepths?> QueueDepthsOf(string file)
+    private static async Task<(IQueueDepths Depths, TimeSpan Interval)?> QueueDepthsOf(
+        string file, Action<string> notice)
     {
         if (!File.Exists(file))
         {
@@ -67,8 +70,8 @@ public sealed class BurstMeasurement : IAsyncDisposable
             .Split(' ', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         return cells switch
         {
-            ["redis", var endpoint] => await RedisQueueDepths.ConnectAsync(endpoint, Queues),
-            ["rabbitmq", var vhost] => RabbitMqQueueDepths.Local(vhost, Queues),
+            ["redis", var endpoint] => (await RedisQueueDepths.ConnectAsync(endpoint, Queues), QueueSampler.Interval),
+            ["rabbitmq", var vhost] => await RabbitMqSource.LocalAsync(vhost, Queues, notice),
             _ => null,
         };
     }

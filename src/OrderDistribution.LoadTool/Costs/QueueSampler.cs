@@ -1,8 +1,8 @@
 namespace OrderDistribution.LoadTool.Costs;
 
 /// <summary>
-/// The orders waiting on each queue, once a second from the burst's scheduling: where the burst waits, beside the
-/// orders stored per second since the scheduled instant. A broker that does not answer leaves its second out, counted
+/// The orders waiting on each queue, once a second (or at the interval its source allows) from the burst's scheduling:
+/// where the burst waits, beside the orders stored per second since the scheduled instant. A broker that does not answer leaves its second out, counted
 /// with the first reason it gave; sampling never ends a burst.
 /// </summary>
 public sealed class QueueSampler : IAsyncDisposable
@@ -16,16 +16,18 @@ public sealed class QueueSampler : IAsyncDisposable
     private int _missed;
     private string? _firstFault;
 
-    private QueueSampler(IQueueDepths depths, IReadOnlyList<string> queues)
+    private QueueSampler(IQueueDepths depths, IReadOnlyList<string> queues, TimeSpan interval)
     {
         _depths = depths;
         Queues = queues;
-        _sampling = SampleAsync();
+        _sampling = SampleAsync(interval);
     }
 
     public IReadOnlyList<string> Queues { get; }
 
-    public static QueueSampler Start(IQueueDepths depths, IReadOnlyList<string> queues) => new(depths, queues);
+    /// <param name="interval"><see cref="Interval"/> unless each reading costs the machine more.</param>
+    public static QueueSampler Start(IQueueDepths depths, IReadOnlyList<string> queues, TimeSpan? interval = null) =>
+        new(depths, queues, interval ?? Interval);
 
     /// <summary>Stops sampling and returns the samples taken from <paramref name="instant"/> on.</summary>
     /// <param name="instant">
@@ -49,9 +51,9 @@ public sealed class QueueSampler : IAsyncDisposable
         }
     }
 
-    private async Task SampleAsync()
+    private async Task SampleAsync(TimeSpan interval)
     {
-        using var timer = new PeriodicTimer(Interval);
+        using var timer = new PeriodicTimer(interval);
         try
         {
             do

@@ -6,8 +6,9 @@ namespace OrderDistribution.LoadTool.Costs;
 /// <summary>
 /// The bindings model's queues are RabbitMQ queues: the orders waiting are each queue's messages, ready and
 /// unacknowledged (the binding's consumers hold up to 2,000 each unacknowledged), as <c>rabbitmqctl list_queues name
-/// messages</c> prints them. rabbitmqctl starts an Erlang VM per call (about 0.3 CPU-s here), so it is asked at most
-/// once per <see cref="QueueSampler"/> tick and a slow answer delays the next one rather than piling up.
+/// messages</c> prints them. rabbitmqctl starts an Erlang VM per call (0.3-0.56 CPU-s here), so it is the fallback of
+/// <see cref="RabbitMqSource"/> for a node without its management API, asked once per 10 s tick, and a slow answer
+/// delays the next one rather than piling up.
 /// </summary>
 /// <param name="listQueues">Returns rabbitmqctl's <c>list_queues name messages</c> output for the vhost.</param>
 public sealed class RabbitMqQueueDepths(Func<CancellationToken, Task<string>> listQueues, IReadOnlyList<string> queues)

@@ -42,16 +42,9 @@ public sealed class QueueDepthsTests
     {
         Assert.SkipWhen(RabbitMqServer.MissingProgram is not null, "rabbitmq-server is not installed");
         await using var rabbit = await RabbitMqServer.StartAsync();
-        await LocalRabbitMq.MakeVhostAsync(rabbit);
-        var vhost = LocalRabbitMq.VhostOf(LocalRabbitMq.InputComponent(Express));
-        var factory = new ConnectionFactory { Uri = new Uri(rabbit.AmqpUri, Uri.EscapeDataString(vhost)) };
-        await using var connection = await factory.CreateConnectionAsync();
-        await using var channel = await connection.CreateChannelAsync();
-        await channel.QueueDeclareAsync(Express, durable: true, exclusive: false, autoDelete: false);
-        for (var i = 0; i < 5; i++)
-        {
-            await channel.BasicPublishAsync("", Express, Encoding.UTF8.GetBytes($"order {i}"));
-        }
+        var vhost = VhostOfExpress;
+        await using var connection = await ConnectAsync(rabbit);
+        await using var channel = await FiveOnExpressAsync(connection);
 
         // Two handed to a consumer that never acknowledges them, as a binding holds what its app works on.
         await channel.BasicQosAsync(0, 2, global: false);
@@ -75,8 +68,53 @@ public sealed class QueueDepthsTests
         Assert.Equal(new Dictionary<string, long> { [Express] = 5 }, await EventuallyFiveAsync(depths));
     }
 
+    [Fact]
+    public async Task RabbitMqs_management_api_counts_a_queues_published_messages()
+    {
+        Assert.SkipWhen(RabbitMqServer.MissingProgram is not null, "rabbitmq-server is not installed");
+        await using var rabbit = await RabbitMqServer.StartAsync(management: true);
+        var vhost = VhostOfExpress;
+        await using var connection = await ConnectAsync(rabbit);
+        await using var channel = await FiveOnExpressAsync(connection);
+
+        var notices = new List<string>();
+        var (depths, interval) = await RabbitMqSource.ChooseAsync(
+            new RabbitMqApiQueueDepths(
+                RabbitMqApiQueueDepths.Client(rabbit.ManagementApi!), vhost, BurstMeasurement.Queues),
+            () => throw new InvalidOperationException("the API did not answer"),
+            notices.Add);
+        await using var _ = depths;
+
+        Assert.Equal(QueueSampler.Interval, interval);
+        Assert.Equal(new Dictionary<string, long> { [Express] = 5 }, await EventuallyFiveAsync(depths));
+        Assert.Empty(notices);
+    }
+
+    private static string VhostOfExpress => LocalRabbitMq.VhostOf(LocalRabbitMq.InputComponent(Express));
+
+    /// <summary>A connection to the express queue's vhost, made as the local run makes it.</summary>
+    private static async Task<IConnection> ConnectAsync(RabbitMqServer rabbit)
+    {
+        await LocalRabbitMq.MakeVhostAsync(rabbit);
+        var factory = new ConnectionFactory { Uri = new Uri(rabbit.AmqpUri, Uri.EscapeDataString(VhostOfExpress)) };
+        return await factory.CreateConnectionAsync();
+    }
+
+    /// <summary>A channel on which five orders were published to the express queue.</summary>
+    private static async Task<IChannel> FiveOnExpressAsync(IConnection connection)
+    {
+        var channel = await connection.CreateChannelAsync();
+        await channel.QueueDeclareAsync(Express, durable: true, exclusive: false, autoDelete: false);
+        for (var i = 0; i < 5; i++)
+        {
+            await channel.BasicPublishAsync("", Express, Encoding.UTF8.GetBytes($"order {i}"));
+        }
+
+        return channel;
+    }
+
     /// <summary>RabbitMQ's queue statistics lag its state by up to a few seconds.</summary>
-    private static async Task<IReadOnlyDictionary<string, long>> EventuallyFiveAsync(RabbitMqQueueDepths depths)
+    private static async Task<IReadOnlyDictionary<string, long>> EventuallyFiveAsync(IQueueDepths depths)
     {
         var clock = System.Diagnostics.Stopwatch.StartNew();
         while (true)

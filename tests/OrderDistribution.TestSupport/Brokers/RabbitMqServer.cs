@@ -6,7 +6,8 @@ namespace OrderDistribution.TestSupport.Brokers;
 /// <summary>
 /// A real RabbitMQ node for a test: AMQP on 127.0.0.1 and a free port, Erlang distribution on another free port, a
 /// node name of its own, its database, logs, config, plugins list and Erlang cookie in a temp folder of its own (so
-/// it shares nothing with a RabbitMQ the machine runs, and no plugin opens a port). <see cref="Kill"/> is a kill -9
+/// it shares nothing with a RabbitMQ the machine runs, and no plugin opens a port unless asked: the management API then
+/// listens on 127.0.0.1 and a free port). <see cref="Kill"/> is a kill -9
 /// of the node; <see cref="RestartAsync"/> starts the same node again on the same ports and database. Disposing
 /// stops the node by its name (rabbitmqctl stop), kills it if that fails, and deletes the folder. The login is the
 /// default guest/guest, which RabbitMQ accepts over loopback only.
@@ -77,15 +78,28 @@ public sealed class RabbitMqServer : IAsyncDisposable
             ["PATH"] = _scripts + Path.PathSeparator + System.Environment.GetEnvironmentVariable("PATH"),
         };
 
+    /// <summary>The management API (HTTP) of a node started with it, on 127.0.0.1 and a free port; else null.</summary>
+    public Uri? ManagementApi { get; private init; }
+
     /// <param name="configuration">rabbitmq.conf lines added to the node's own (listener, loopback); none by
     /// default.</param>
-    public static async Task<RabbitMqServer> StartAsync(IEnumerable<string>? configuration = null)
+    /// <param name="management">Whether the node runs the <c>rabbitmq_management</c> plugin.</param>
+    public static async Task<RabbitMqServer> StartAsync(
+        IEnumerable<string>? configuration = null, bool management = false)
     {
         var scripts = FindScripts() ?? throw new InvalidOperationException($"{Program} is not installed.");
         var folder = Directory.CreateTempSubdirectory("rabbitmq-").FullName;
-        var server = new RabbitMqServer(scripts, BrokerProcess.FreePort(), BrokerProcess.FreePort(), folder);
-        File.WriteAllLines(server._environment["RABBITMQ_CONFIG_FILE"], configuration ?? []);
-        File.WriteAllText(server._environment["RABBITMQ_ENABLED_PLUGINS_FILE"], "[].");
+        var apiPort = management ? BrokerProcess.FreePort() : 0;
+        var server = new RabbitMqServer(scripts, BrokerProcess.FreePort(), BrokerProcess.FreePort(), folder)
+        {
+            ManagementApi = management ? new Uri($"http://127.0.0.1:{apiPort.ToString(CultureInfo.InvariantCulture)}/") : null,
+        };
+        string[] api = management
+            ? ["management.tcp.ip = 127.0.0.1", $"management.tcp.port = {apiPort.ToString(CultureInfo.InvariantCulture)}"]
+            : [];
+        File.WriteAllLines(server._environment["RABBITMQ_CONFIG_FILE"], [.. configuration ?? [], .. api]);
+        File.WriteAllText(
+            server._environment["RABBITMQ_ENABLED_PLUGINS_FILE"], management ? "[rabbitmq_management]." : "[].");
         File.WriteAllText(server._environment["RABBITMQ_CONF_ENV_FILE"], "");
         return await BrokerProcess.StartOrDisposeAsync(server, server._process);
     }
