@@ -14,16 +14,17 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal static class DeadLettersCommand
 {
-    private static readonly Option<string> Redis = new("--redis")
+    private static readonly Option<string> Redis = new Option<string>("--redis")
     {
         Description = "The local pub/sub model's Redis (host:port).",
         DefaultValueFactory = _ => "127.0.0.1:6379",
-    };
+    }.Takes("a Redis address as host:port (e.g. 127.0.0.1:6379)",
+        text => text.Length > 0 && EndPointCollection.TryParse(text) is not null ? text : null);
 
-    private static readonly Option<string?> Resubmit = new("--resubmit")
+    private static readonly Option<string?> Resubmit = new Option<string?>("--resubmit")
     {
         Description = "Put this letter's body (by its id, as listed) on the ingress queue again and take the letter off.",
-    };
+    }.Takes("a letter's id as listed (e.g. 1733550000000-0)", text => text.Length > 0 ? text : null);
 
     public static Command Create(IAnsiConsole console) =>
         new Command("dead-letters",
