@@ -109,13 +109,15 @@ public sealed class Azurite : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        AppDomain.CurrentDomain.ProcessExit -= StopWithOwner;
+        // Killed before the exit handler is taken off: a process exit (a second TERM) between the two would
+        // otherwise leave Azurite running.
         if (!_process.HasExited)
         {
             _process.Kill(entireProcessTree: true);
             await _process.WaitForExitAsync();
         }
 
+        AppDomain.CurrentDomain.ProcessExit -= StopWithOwner;
         _process.Dispose();
     }
 
