@@ -13,7 +13,8 @@ namespace OrderDistribution.Contracts;
 public sealed record DeadLetter(string Queue, string EntryId, string Reason, string Body, DateTimeOffset DeadLetteredAt)
 {
     /// <summary>
-    /// Written for people and queues, not for HTML: quotes as <c>\"</c> and other characters as they are, so that a body
+    /// Written for people and queues, not for HTML: quotes as <c>\"</c> and other characters as they are, so that a
+    /// body
     /// of JSON grows little when it is escaped into the letter.
     /// </summary>
     private static readonly JsonTypeInfo<DeadLetter> Json = (JsonTypeInfo<DeadLetter>)new JsonSerializerOptions

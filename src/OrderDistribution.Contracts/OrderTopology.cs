@@ -19,7 +19,8 @@ public static class OrderTopology
 
     /// <summary>
     /// Where the apps keep each message they refuse for good (not an order, invalid, too large, refused by the
-    /// sidecar), as a <see cref="DeadLetter"/> with its body and the reason: a topic of the pub/sub component, a queue in
+    /// sidecar), as a <see cref="DeadLetter"/> with its body and the reason: a topic of the pub/sub component, a queue
+    /// in
     /// RabbitMQ and Service Bus.
     /// </summary>
     public const string DeadLetterQueue = "q-order-deadletter";

@@ -78,7 +78,8 @@ public sealed partial class StorageOutageTests
             // second at a time), then the tool saw it.
             var trioTook = timeline.AllStoredAfterBack;
             Assert.True(trioTook <= TimeSpan.FromSeconds(30) + Sampling,
-                $"the trio stored the rest of the burst {Seconds(trioTook)} s after storage answered again\n{timeline}");
+                $"the trio stored the rest of the burst {Seconds(trioTook)} s after storage answered again\n" +
+                $"{timeline}");
             Assert.True(afterBack <= TimeSpan.FromSeconds(30) + WatchSlack,
                 $"the load tool saw the rest of the burst {afterBack.TotalSeconds:0.0} s after storage answered " +
                 $"again, the trio had stored it after {Seconds(trioTook)} s\n{timeline}");

@@ -101,7 +101,8 @@ public sealed class OutageTimeline : IAsyncDisposable
     public static string ReceiverLines(string receiver, LogRecorder logs, int skip = 0)
     {
         var lines = logs.Lines.Skip(skip).ToList();
-        var retry = lines.Count(l => l.Level >= LogLevel.Warning && l.Message.Contains(" RETRY", StringComparison.Ordinal));
+        var retry = lines.Count(
+            l => l.Level >= LogLevel.Warning && l.Message.Contains(" RETRY", StringComparison.Ordinal));
         var opened = lines.Count(l => l.Message.StartsWith("Most calls to", StringComparison.Ordinal));
         var closed = lines.Count(l => l.Message.EndsWith(" answers again", StringComparison.Ordinal));
         return string.Create(CultureInfo.InvariantCulture,

@@ -72,7 +72,8 @@ public static class ProcessProbe
         return found;
     }
 
-    /// <summary>The command line of <paramref name="pid"/>, its arguments joined by spaces; empty once it ended.</summary>
+    /// <summary>The command line of <paramref name="pid"/>, its arguments joined by spaces; empty once it
+    /// ended.</summary>
     public static string CommandLine(int pid)
     {
         try
@@ -92,7 +93,8 @@ public static class ProcessProbe
         kill.WaitForExit();
     }
 
-    /// <summary>The parent in a /proc/PID folder's stat (the field after the state, past the name's last ')').</summary>
+    /// <summary>The parent in a /proc/PID folder's stat (the field after the state, past the name's last
+    /// ')').</summary>
     private static int? ParentOf(string folder)
     {
         try

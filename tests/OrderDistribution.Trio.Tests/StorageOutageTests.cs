@@ -108,7 +108,7 @@ public sealed class StorageOutageTests
     [Theory]
     [InlineData(MessagingModel.PubSubBulk)]
     [InlineData(MessagingModel.PubSubSingle)]
-    public async Task A_retry_policy_spent_inside_processingTimeout_has_orders_acked_unstored_on_Dapr_117_and_this_test_sees_them_lost(
+    public async Task Retries_spent_inside_processingTimeout_have_orders_acked_unstored_on_Dapr_117_as_this_test_sees(
         MessagingModel model)
     {
         var shippedPolicy = PubSubRetries.ShippedText("resiliency.yaml");
@@ -207,7 +207,8 @@ public sealed class StorageOutageTests
     }
 
     /// <summary>
-    /// The orders of <paramref name="orders"/> stored in their outbox, each under its own name: an order stored twice is
+    /// The orders of <paramref name="orders"/> stored in their outbox, each under its own name: an order stored twice
+    /// is
     /// one blob. Any other blob there is of the clean burst before.
     /// </summary>
     private static async Task<int> CountStoredAsync(string connectionString, IReadOnlyList<Order> orders)
@@ -265,7 +266,8 @@ public sealed class StorageOutageTests
             $"{Stored}/{Orders} stored ({StoredAtRestore} when storage answered again), {AcknowledgedUnstored} " +
             $"acknowledged unstored, " +
             $"{Retried} answered RETRY, {LeftPending} left pending, {HandedOutAgain} handed out again, " +
-            $"all stored {StoredAfterRestore?.TotalSeconds ?? double.NaN:0.0} s and quiet {AfterRestore.TotalSeconds:0.0} s " +
+            $"all stored {StoredAfterRestore?.TotalSeconds ?? double.NaN:0.0} s and " +
+            $"quiet {AfterRestore.TotalSeconds:0.0} s " +
             $"after storage answered again, {Elapsed.TotalSeconds:0.0} s in all; a clean burst as large took " +
             $"{CleanBurst.TotalSeconds:0.0} s; the longest stand-still after it {LongestStall.TotalSeconds:0.0} s");
     }

@@ -91,8 +91,9 @@ public static class BurstSteps
 
         if (report.Complete)
         {
+            const string DeadLetterQueue = OrderTopology.DeadLetterQueue;
             console.MarkupLineInterpolated(
-                $"[red]{lettersMissing} poison orders are not on the dead-letter queue {OrderTopology.DeadLetterQueue}.[/]");
+                $"[red]{lettersMissing} poison orders are not on the dead-letter queue {DeadLetterQueue}.[/]");
             return ExitCodes.Incomplete;
         }
 

@@ -23,7 +23,8 @@ internal static class DeadLettersCommand
 
     private static readonly Option<string?> Resubmit = new Option<string?>("--resubmit")
     {
-        Description = "Put this letter's body (by its id, as listed) on the ingress queue again and take the letter off.",
+        Description =
+            "Put this letter's body (by its id, as listed) on the ingress queue again and take the letter off.",
     }.Takes("a letter's id as listed (e.g. 1733550000000-0)", text => text.Length > 0 ? text : null);
 
     public static Command Create(IAnsiConsole console) =>

@@ -93,7 +93,8 @@ public static class LoadToolCommands
     }
 
     /// <summary>
-    /// Gives <paramref name="command"/> its handler; TERM or Ctrl+C while it runs ends in <see cref="ExitCodes.Cancelled"/>.
+    /// Gives <paramref name="command"/> its handler; TERM or Ctrl+C while it runs ends in <see
+    /// cref="ExitCodes.Cancelled"/>.
     /// </summary>
     internal static Command Runs(this Command command, Func<ParseResult, CancellationToken, Task<int>> handler)
     {

@@ -11,7 +11,8 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal sealed class TerminationSignals : IDisposable
 {
-    /// <summary>How long the command has to stop after the first signal: well inside 10 s with the exit's own.</summary>
+    /// <summary>How long the command has to stop after the first signal: well inside 10 s with the exit's
+    /// own.</summary>
     public static readonly TimeSpan Grace = TimeSpan.FromSeconds(7);
 
     private readonly CancellationTokenSource _cancel = new();
@@ -34,7 +35,8 @@ internal sealed class TerminationSignals : IDisposable
     /// <summary>The exit code of the first signal received (128 + its number), or null.</summary>
     public int? ExitCode { get; private set; }
 
-    /// <summary>Takes TERM and SIGINT from the runtime's default handling (and from the in-process apps' hosts).</summary>
+    /// <summary>Takes TERM and SIGINT from the runtime's default handling (and from the in-process apps'
+    /// hosts).</summary>
     public static TerminationSignals Register(Action<int> exit)
     {
         var signals = new TerminationSignals(Grace, exit);

@@ -7,7 +7,8 @@ namespace OrderDistribution.LoadTool.Costs;
 /// What a burst costs and where it waits, over its window. On the local run: the processes
 /// <c>scripts/run-local.sh</c> recorded (<see cref="LocalProcesses"/>), and the broker it names in the same folder's
 /// <c>queues</c> file (<c>redis &lt;host:port&gt;</c> or <c>rabbitmq &lt;vhost&gt;</c>) asked every second for the
-/// orders waiting on each queue (a RabbitMQ without its management API every 10 s, <see cref="RabbitMqSource"/>). In Azure: the Service Bus queues, every second; the cost comes from Azure Monitor
+/// orders waiting on each queue (a RabbitMQ without its management API every 10 s, <see cref="RabbitMqSource"/>). In
+/// Azure: the Service Bus queues, every second; the cost comes from Azure Monitor
 /// (<c>scripts/azure-burst.sh</c>). Without either (in-process, a trio started by hand) it measures nothing.
 /// </summary>
 public sealed class BurstMeasurement : IAsyncDisposable

@@ -2,7 +2,8 @@ namespace OrderDistribution.LoadTool.Costs;
 
 /// <summary>
 /// The orders waiting on each queue, once a second (or at the interval its source allows) from the burst's scheduling:
-/// where the burst waits, beside the orders stored per second since the scheduled instant. A broker that does not answer leaves its second out, counted
+/// where the burst waits, beside the orders stored per second since the scheduled instant. A broker that does not
+/// answer leaves its second out, counted
 /// with the first reason it gave; sampling never ends a burst.
 /// </summary>
 public sealed class QueueSampler : IAsyncDisposable

@@ -15,7 +15,8 @@ public sealed class RabbitMqApiQueueDepths(HttpClient http, string vhost, IReadO
     /// <summary>Where a local RabbitMQ's management plugin listens by default.</summary>
     public static readonly Uri LocalApi = new("http://127.0.0.1:15672/");
 
-    /// <summary>An HTTP client for the API at <paramref name="api"/>, as guest (RabbitMQ's loopback-only login).</summary>
+    /// <summary>An HTTP client for the API at <paramref name="api"/>, as guest (RabbitMQ's loopback-only
+    /// login).</summary>
     public static HttpClient Client(Uri api) => new()
     {
         BaseAddress = api,

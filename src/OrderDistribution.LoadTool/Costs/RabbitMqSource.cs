@@ -9,7 +9,8 @@ public static class RabbitMqSource
 {
     public static readonly TimeSpan RabbitMqCtlInterval = TimeSpan.FromSeconds(10);
 
-    /// <summary>The local node's queues of <paramref name="vhost"/>: its API on 127.0.0.1:15672, else rabbitmqctl.</summary>
+    /// <summary>The local node's queues of <paramref name="vhost"/>: its API on 127.0.0.1:15672, else
+    /// rabbitmqctl.</summary>
     public static Task<(IQueueDepths Depths, TimeSpan Interval)> LocalAsync(
         string vhost, IReadOnlyList<string> queues, Action<string> notice) =>
         ChooseAsync(
@@ -34,7 +35,8 @@ public static class RabbitMqSource
         {
             await api.DisposeAsync();
             notice($"RabbitMQ's management API did not answer ({FailureText.Reason(e)}): the queue series asks " +
-                $"rabbitmqctl every {RabbitMqCtlInterval.TotalSeconds:0} s instead (rabbitmq-plugins enable rabbitmq_management for one a second).");
+                $"rabbitmqctl every {RabbitMqCtlInterval.TotalSeconds:0} s instead " +
+                "(rabbitmq-plugins enable rabbitmq_management for one a second).");
             return (rabbitmqctl(), RabbitMqCtlInterval);
         }
     }

@@ -35,7 +35,8 @@ public static class LocalDeadLetters
             var until = DateTimeOffset.UtcNow + Settle;
             while (true)
             {
-                var found = DeadLetterCount.Of(poison, (await letters.ListAsync()).Select(l => l.Letter).OfType<DeadLetter>());
+                var listed = await letters.ListAsync();
+                var found = DeadLetterCount.Of(poison, listed.Select(l => l.Letter).OfType<DeadLetter>());
                 if (found >= poison.Count || DateTimeOffset.UtcNow >= until)
                 {
                     return found;

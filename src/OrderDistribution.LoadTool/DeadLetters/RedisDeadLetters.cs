@@ -4,7 +4,8 @@ using StackExchange.Redis;
 namespace OrderDistribution.LoadTool.DeadLetters;
 
 /// <summary>
-/// The local pub/sub model's dead-letter queue: the Redis stream <see cref="OrderTopology.DeadLetterQueue"/>, each entry
+/// The local pub/sub model's dead-letter queue: the Redis stream <see cref="OrderTopology.DeadLetterQueue"/>, each
+/// entry
 /// written as pubsub.redis writes a publish (one field, <c>data</c>). No consumer group reads it, so
 /// scripts/trim-streams.lua never trims it: a letter stays until it is resubmitted.
 /// </summary>
@@ -12,7 +13,8 @@ public sealed class RedisDeadLetters(IDatabase redis)
 {
     private const string DataField = "data";
 
-    /// <returns>Each letter under its stream entry id, oldest first; null for an entry that is no dead letter.</returns>
+    /// <returns>Each letter under its stream entry id, oldest first; null for an entry that is no dead
+    /// letter.</returns>
     public async Task<IReadOnlyList<(string Id, DeadLetter? Letter)>> ListAsync() =>
         [.. (await redis.StreamRangeAsync(OrderTopology.DeadLetterQueue)).Select(entry =>
             (entry.Id.ToString(), DeadLetter.Read((byte[])entry[DataField]!)))];

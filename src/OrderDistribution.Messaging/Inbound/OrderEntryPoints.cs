@@ -19,7 +19,8 @@ namespace OrderDistribution.Messaging.Inbound;
 /// for certain are answered SUCCESS. An entry refused for good (not a valid order, or an order the sidecar refuses for
 /// good) is kept on the dead-letter queue with its body and the reason (<see cref="IDeadLetters"/>), with a warning.
 /// The binding route carries one message and knows no statuses: 200 or 503, never 400 or 500
-/// (<see cref="HandleBindingAsync"/>). The bodies are read here, not by model binding, whose failures would answer 400 for the whole run.
+/// (<see cref="HandleBindingAsync"/>). The bodies are read here, not by model binding, whose failures would answer 400
+/// for the whole run.
 /// </summary>
 public static class OrderEntryPoints
 {
@@ -35,11 +36,15 @@ public static class OrderEntryPoints
         var time = app.ServiceProvider.GetRequiredService<TimeProvider>();
         app.MapSubscribeHandler();
         var bulk = app.MapPost(routes.Bulk, (HttpRequest request) =>
-            HandleBulkAsync(request, new RequestRun(handler, options.Value, routes.Queue, routes.Queue, logger, outage, deadLetters, time)));
+            HandleBulkAsync(request, Run(routes.Queue)));
         var single = app.MapPost(routes.Single, (HttpRequest request) =>
-            HandleSingleAsync(request, new RequestRun(handler, options.Value, routes.Queue, routes.Queue, logger, outage, deadLetters, time)));
+            HandleSingleAsync(request, Run(routes.Queue)));
         app.MapPost(routes.Binding, (HttpRequest request) =>
-            HandleBindingAsync(request, new RequestRun(handler, options.Value, routes.InputBinding, routes.Queue, logger, outage, deadLetters, time)));
+            HandleBindingAsync(request, Run(routes.InputBinding)));
+
+        // One run per request, named for where its messages come from; refusals are kept for the queue's orders.
+        RequestRun Run(string source) =>
+            new(handler, options.Value, source, routes.Queue, logger, outage, deadLetters, time);
 
         // The queue's orders go out as they are (raw payload), never wrapped in a CloudEvent. The bindings model keeps
         // the bulk subscription as it always had: no pub/sub component is in its scope, so the sidecar delivers nothing

@@ -9,7 +9,8 @@ namespace OrderDistribution.Messaging.Outbound;
 /// payload), or in the bindings model a call of the dead-letter output binding; the call goes through the sidecar's
 /// resilience pipeline as every order's does. The apps do it themselves rather than answer DROP to a subscription that
 /// declares a dead-letter topic: daprd sends there also a valid order whose retries ended with its delivery's context
-/// (an outage of storage), and on 1.14 it acknowledges a DROP whose dead-letter publish failed (docs/messaging-models.md,
+/// (an outage of storage), and on 1.14 it acknowledges a DROP whose dead-letter publish failed
+/// (docs/messaging-models.md,
 /// "Dead letters"). A letter larger than any order may be (<see cref="OrderSizeLimit"/>: an order refused for being too
 /// large) keeps the start of its body, as much as fits, and says how much it left out.
 /// </summary>

@@ -39,7 +39,8 @@ public sealed class RunLocalManagementTests
 
             Assert.Equal(0, exitCode);
             Assert.Equal(
-                "WARNING: rabbitmq-plugins could not enable rabbitmq_management: order-load reads the queue depths with rabbitmqctl every 10 s",
+                "WARNING: rabbitmq-plugins could not enable rabbitmq_management: " +
+                "order-load reads the queue depths with rabbitmqctl every 10 s",
                 output.Trim());
         }
         finally

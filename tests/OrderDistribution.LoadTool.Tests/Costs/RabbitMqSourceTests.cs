@@ -30,7 +30,8 @@ public sealed class RabbitMqSourceTests
     {
         var notices = new List<string>();
         var (depths, interval) = await RabbitMqSource.ChooseAsync(
-            Api(new Answering(HttpStatusCode.OK, "[]"), "orders"), () => throw new InvalidOperationException(), notices.Add);
+            Api(new Answering(HttpStatusCode.OK, "[]"), "orders"), () => throw new InvalidOperationException(),
+            notices.Add);
         await using var _ = depths;
 
         Assert.IsType<RabbitMqApiQueueDepths>(depths);
@@ -58,7 +59,8 @@ public sealed class RabbitMqSourceTests
     }
 
     private static RabbitMqApiQueueDepths Api(HttpMessageHandler handler, string vhost) =>
-        new(new HttpClient(handler) { BaseAddress = new Uri("http://127.0.0.1:15672/") }, vhost, BurstMeasurement.Queues);
+        new(new HttpClient(handler) { BaseAddress = new Uri("http://127.0.0.1:15672/") }, vhost,
+            BurstMeasurement.Queues);
 
     private sealed class Answering(HttpStatusCode status, string body) : HttpMessageHandler
     {

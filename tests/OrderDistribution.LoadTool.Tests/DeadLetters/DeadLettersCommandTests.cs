@@ -16,7 +16,7 @@ namespace OrderDistribution.LoadTool.Tests.DeadLetters;
 public sealed class DeadLettersCommandTests
 {
     [Fact]
-    public async Task A_dead_letter_is_listed_with_its_reason_kept_through_trimming_and_resubmitted_to_the_ingress_queue()
+    public async Task A_dead_letter_is_listed_with_its_reason_kept_through_trimming_and_resubmitted_to_ingress()
     {
         Assert.SkipWhen(RedisServer.MissingProgram is not null, "redis-server is not installed");
         await using var redis = await RedisServer.StartAsync();
@@ -76,7 +76,8 @@ public sealed class DeadLettersCommandTests
             Assert.Equal(3, set.Poison.Count);
             foreach (var (body, n) in new[] { (set.Poison[0].Payload, 0), (set.Poison[2].Payload, 2), ("other", 9) })
             {
-                var letter = new DeadLetter(OrderTopology.IngressQueue, $"e{n}", "refused", body, DateTimeOffset.UnixEpoch);
+                var letter = new DeadLetter(
+                    OrderTopology.IngressQueue, $"e{n}", "refused", body, DateTimeOffset.UnixEpoch);
                 await db.StreamAddAsync(OrderTopology.DeadLetterQueue, "data", letter.Serialize());
             }
 

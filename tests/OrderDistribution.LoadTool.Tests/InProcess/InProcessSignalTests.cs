@@ -106,7 +106,8 @@ public sealed class InProcessSignalTests(ITestOutputHelper output) : IDisposable
         Assert.True(running.Count == 0, $"still running after in-process ended: {string.Join("; ", running)}");
     }
 
-    /// <summary>Whether <paramref name="tool"/> exits within <paramref name="limit"/>; stopped for good if not.</summary>
+    /// <summary>Whether <paramref name="tool"/> exits within <paramref name="limit"/>; stopped for good if
+    /// not.</summary>
     private static async Task<bool> ExitsAsync(Process tool, TimeSpan limit)
     {
         if (await ProcessProbe.ExitsAsync(tool, limit))

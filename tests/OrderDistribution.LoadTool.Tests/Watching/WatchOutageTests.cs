@@ -24,7 +24,8 @@ public sealed class WatchOutageTests
                 default);
 
         Assert.True(report.Complete);
-        // A look that spent the outage waiting for storage is not a slow store: the next comes at the pacing's interval.
+        // A look that spent the outage waiting for storage is not a slow store: the next comes at the pacing's
+        // interval.
         var seenAfter = clock.UtcNow - restStored;
         Assert.True(seenAfter <= TimeSpan.FromSeconds(10), $"the rest was seen {seenAfter.TotalSeconds:0} s after");
     }

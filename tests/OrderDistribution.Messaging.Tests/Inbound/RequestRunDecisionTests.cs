@@ -32,7 +32,8 @@ public sealed class RequestRunDecisionTests
         Assert.All(entryIds, id => Assert.Equal("RETRY", statuses[id]));
         Assert.True(handler.Waited < TimeSpan.FromSeconds(1.5),
             $"the handler was stopped after {handler.Waited.TotalSeconds:0.0} s, though the deadline had passed");
-        Assert.Contains(app.Logs.Lines, l => l.Message.Contains("passed its deadline of 1 s", StringComparison.Ordinal));
+        Assert.Contains(app.Logs.Lines,
+            l => l.Message.Contains("passed its deadline of 1 s", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -76,7 +77,8 @@ public sealed class RequestRunDecisionTests
             await socket.ConnectAsync(app.Client.BaseAddress!.Host, app.Client.BaseAddress.Port);
             var stream = socket.GetStream();
             await stream.WriteAsync(Encoding.ASCII.GetBytes(
-                $"POST {EntryPointsHost.Routes.Bulk} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
+                $"POST {EntryPointsHost.Routes.Bulk} HTTP/1.1\r\nHost: localhost\r\n" +
+                "Content-Type: application/json\r\n" +
                 "Content-Length: 100000\r\n\r\n{\"entries\":["));
             await stream.FlushAsync();
             // Time for the app to begin reading the body before the connection goes.

@@ -53,7 +53,7 @@ public sealed class BulkOrderPublisherDecisionTests : BulkOrderPublishing
     }
 
     [Fact]
-    public async Task An_order_over_the_byte_budget_that_the_sidecar_refuses_for_good_alone_is_dropped_once_not_retried()
+    public async Task An_order_over_the_byte_budget_the_sidecar_refuses_for_good_alone_is_dropped_once_not_retried()
     {
         Sidecar.PublishAnswer = _ => (413, "grpc: received message larger than max (5000435 vs. 4194304)");
         await using var publishing = Publishing(("Messaging:MaxBulkPublishBytes", "1024"));

@@ -92,10 +92,16 @@ public sealed class RabbitMqServer : IAsyncDisposable
         var apiPort = management ? BrokerProcess.FreePort() : 0;
         var server = new RabbitMqServer(scripts, BrokerProcess.FreePort(), BrokerProcess.FreePort(), folder)
         {
-            ManagementApi = management ? new Uri($"http://127.0.0.1:{apiPort.ToString(CultureInfo.InvariantCulture)}/") : null,
+            ManagementApi = management
+                ? new Uri($"http://127.0.0.1:{apiPort.ToString(CultureInfo.InvariantCulture)}/")
+                : null,
         };
         string[] api = management
-            ? ["management.tcp.ip = 127.0.0.1", $"management.tcp.port = {apiPort.ToString(CultureInfo.InvariantCulture)}"]
+            ?
+            [
+                "management.tcp.ip = 127.0.0.1",
+                $"management.tcp.port = {apiPort.ToString(CultureInfo.InvariantCulture)}",
+            ]
             : [];
         File.WriteAllLines(server._environment["RABBITMQ_CONFIG_FILE"], [.. configuration ?? [], .. api]);
         File.WriteAllText(
