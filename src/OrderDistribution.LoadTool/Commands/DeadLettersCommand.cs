@@ -16,11 +16,11 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal static class DeadLettersCommand
 {
-    private static readonly Option<string> Redis = new("--redis")
+    private static readonly Option<string> Redis = new Option<string>("--redis")
     {
         Description = "The local pub/sub model's Redis (host:port).",
         DefaultValueFactory = _ => "127.0.0.1:6379",
-    };
+    }.Text("a Redis host:port");
 
     private static readonly Option<Uri?> RabbitMq = new Option<Uri?>("--rabbitmq")
     {
@@ -36,10 +36,10 @@ internal static class DeadLettersCommand
     }.Takes("a namespace's host name (e.g. sb-x.servicebus.windows.net)",
         text => Uri.CheckHostName(text) == UriHostNameType.Dns ? text : null);
 
-    private static readonly Option<string?> Resubmit = new("--resubmit")
+    private static readonly Option<string> Resubmit = new Option<string>("--resubmit")
     {
         Description = "Put this letter's body (by its id, as listed) on the ingress queue again and take the letter off.",
-    };
+    }.Text("a letter's id, as listed");
 
     public static Command Create(IAnsiConsole console)
     {
