@@ -85,7 +85,7 @@ public sealed class RabbitMqDeadLetters(IConnection connection) : IKeptDeadLette
         try
         {
             while (await channel.BasicGetAsync(OrderTopology.DeadLetterQueue, autoAck: false, cancellationToken) is
-                   { } message)
+                { } message)
             {
                 var body = message.Body.ToArray();
                 held.Add((Convert.ToHexStringLower(SHA256.HashData(body))[..16], message.DeliveryTag, body));
