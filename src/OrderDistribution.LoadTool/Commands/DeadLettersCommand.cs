@@ -1,4 +1,6 @@
 using System.CommandLine;
+using Azure.Identity;
+using Azure.Messaging.ServiceBus;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.DeadLetters;
 using OrderDistribution.LoadTool.Reporting;
@@ -9,8 +11,8 @@ using StackExchange.Redis;
 namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
-/// <c>dead-letters</c>: lists what the apps refused for good, kept on the local pub/sub model's dead-letter queue, or
-/// resubmits one to the ingress queue.
+/// <c>dead-letters</c>: lists what the apps refused for good, kept on the dead-letter queue (a local run's Redis or
+/// RabbitMQ, or Service Bus in Azure), or resubmits one to the ingress queue.
 /// </summary>
 internal static class DeadLettersCommand
 {
@@ -18,51 +20,102 @@ internal static class DeadLettersCommand
     {
         Description = "The local pub/sub model's Redis (host:port).",
         DefaultValueFactory = _ => "127.0.0.1:6379",
-    }.Takes("a Redis address as host:port (e.g. 127.0.0.1:6379)",
-        text => text.Length > 0 && EndPointCollection.TryParse(text) is not null ? text : null);
+    }.Text("a Redis host:port");
 
-    private static readonly Option<string?> Resubmit = new Option<string?>("--resubmit")
+    private static readonly Option<Uri?> RabbitMq = new Option<Uri?>("--rabbitmq")
+    {
+        Description = "The local bindings model's RabbitMQ and vhost, as components-bindings/ name them " +
+            "(amqp://guest:guest@127.0.0.1:5672/orders).",
+    }.Takes("an amqp:// URI with the vhost as its path", text =>
+        Uri.TryCreate(text, UriKind.Absolute, out var uri) && uri.Scheme == "amqp" ? uri : null);
+
+    private static readonly Option<string?> ServiceBus = new Option<string?>("--service-bus")
+    {
+        Description = "The Service Bus namespace in Azure (its host name, SERVICEBUS_NAMESPACE_FQDN), reached with " +
+            "DefaultAzureCredential.",
+    }.Takes("a namespace's host name (e.g. sb-x.servicebus.windows.net)",
+        text => Uri.CheckHostName(text) == UriHostNameType.Dns ? text : null);
+
+    private static readonly Option<string> Resubmit = new Option<string>("--resubmit")
     {
         Description =
             "Put this letter's body (by its id, as listed) on the ingress queue again and take the letter off.",
-    }.Takes("a letter's id as listed (e.g. 1733550000000-0)", text => text.Length > 0 ? text : null);
+    }.Text("a letter's id, as listed");
 
-    public static Command Create(IAnsiConsole console) =>
-        new Command("dead-letters",
-            $"List the messages the apps refused for good, kept on {OrderTopology.DeadLetterQueue} (local pub/sub " +
-            "model), or resubmit one.")
+    public static Command Create(IAnsiConsole console)
+    {
+        var command = new Command("dead-letters",
+            $"List the messages the apps refused for good, kept on {OrderTopology.DeadLetterQueue} " +
+            "(Redis, RabbitMQ or Service Bus), or resubmit one.")
         {
-            Redis, Resubmit,
-        }.Runs(async (result, _) =>
+            Redis, RabbitMq, ServiceBus, Resubmit,
+        };
+        command.Validators.Add(result =>
         {
-            await using var connection = await ConnectionMultiplexer.ConnectAsync(new ConfigurationOptions
+            if (new Option[] { Redis, RabbitMq, ServiceBus }.Count(o => result.GetResult(o) is { Implicit: false }) > 1)
             {
-                EndPoints = { result.GetValue(Redis)! },
-                ConnectTimeout = 5_000,
-            });
-            var letters = new RedisDeadLetters(connection.GetDatabase());
-            if (result.GetValue(Resubmit) is { } id)
-            {
-                if (await letters.ResubmitAsync(id) is not { } resubmitted)
-                {
-                    console.MarkupLineInterpolated(
-                        $"[red]No whole dead letter {id} on {OrderTopology.DeadLetterQueue}.[/]");
-                    return ExitCodes.BadInput;
-                }
-
-                ResultLine.Write(console, $"Resubmitted {id} to {OrderTopology.IngressQueue}: " +
-                    DeadLetterCount.Describe(resubmitted));
-                return ExitCodes.Done;
+                result.AddError("--redis, --rabbitmq and --service-bus each name the queue's broker: give one.");
             }
-
-            var listed = await letters.ListAsync();
-            foreach (var (entry, letter) in listed)
-            {
-                ResultLine.Write(console,
-                    $"{entry} {(letter is null ? "(not a dead letter)" : DeadLetterCount.Describe(letter))}");
-            }
-
-            ResultLine.Write(console, $"{listed.Count} dead letters on {OrderTopology.DeadLetterQueue}");
-            return ExitCodes.Done;
         });
+        return command.Runs(async (result, ct) =>
+        {
+            var (letters, connection) = await OpenAsync(result, ct);
+            await using (connection)
+            {
+                return await RunAsync(console, letters, result.GetValue(Resubmit), ct);
+            }
+        });
+    }
+
+    private static async Task<int> RunAsync(
+        IAnsiConsole console, IKeptDeadLetters letters, string? resubmit, CancellationToken cancellationToken)
+    {
+        if (resubmit is { } id)
+        {
+            if (await letters.ResubmitAsync(id, cancellationToken) is not { } resubmitted)
+            {
+                console.MarkupLineInterpolated(
+                    $"[red]No whole dead letter {id} on {OrderTopology.DeadLetterQueue}.[/]");
+                return ExitCodes.BadInput;
+            }
+
+            ResultLine.Write(console, $"Resubmitted {id} to {OrderTopology.IngressQueue}: " +
+                DeadLetterCount.Describe(resubmitted));
+            return ExitCodes.Done;
+        }
+
+        var listed = await letters.ListAsync(cancellationToken);
+        foreach (var (entry, letter) in listed)
+        {
+            ResultLine.Write(console,
+                $"{entry} {(letter is null ? "(not a dead letter)" : DeadLetterCount.Describe(letter))}");
+        }
+
+        ResultLine.Write(console, $"{listed.Count} dead letters on {OrderTopology.DeadLetterQueue}");
+        return ExitCodes.Done;
+    }
+
+    /// <returns>The queue on the broker the options name, and the connection to close after.</returns>
+    private static async Task<(IKeptDeadLetters Letters, IAsyncDisposable Connection)> OpenAsync(
+        ParseResult result, CancellationToken cancellationToken)
+    {
+        if (result.GetValue(RabbitMq) is { } amqp)
+        {
+            var rabbit = await RabbitMqDeadLetters.ConnectAsync(amqp, cancellationToken);
+            return (new RabbitMqDeadLetters(rabbit), rabbit);
+        }
+
+        if (result.GetValue(ServiceBus) is { } serviceBus)
+        {
+            var client = new ServiceBusClient(serviceBus, new DefaultAzureCredential());
+            return (new ServiceBusDeadLetters(client), client);
+        }
+
+        var redis = await ConnectionMultiplexer.ConnectAsync(new ConfigurationOptions
+        {
+            EndPoints = { result.GetValue(Redis)! },
+            ConnectTimeout = 5_000,
+        });
+        return (new RedisDeadLetters(redis.GetDatabase()), redis);
+    }
 }

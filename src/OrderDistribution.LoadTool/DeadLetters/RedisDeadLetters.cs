@@ -9,13 +9,12 @@ namespace OrderDistribution.LoadTool.DeadLetters;
 /// written as pubsub.redis writes a publish (one field, <c>data</c>). No consumer group reads it, so
 /// scripts/trim-streams.lua never trims it: a letter stays until it is resubmitted.
 /// </summary>
-public sealed class RedisDeadLetters(IDatabase redis)
+public sealed class RedisDeadLetters(IDatabase redis) : IKeptDeadLetters
 {
     private const string DataField = "data";
 
-    /// <returns>Each letter under its stream entry id, oldest first; null for an entry that is no dead
-    /// letter.</returns>
-    public async Task<IReadOnlyList<(string Id, DeadLetter? Letter)>> ListAsync() =>
+    /// <summary>Each letter under its stream entry id.</summary>
+    public async Task<IReadOnlyList<(string Id, DeadLetter? Letter)>> ListAsync(CancellationToken cancellationToken) =>
         [.. (await redis.StreamRangeAsync(OrderTopology.DeadLetterQueue)).Select(entry =>
             (entry.Id.ToString(), DeadLetter.Read((byte[])entry[DataField]!)))];
 
@@ -23,8 +22,7 @@ public sealed class RedisDeadLetters(IDatabase redis)
     /// Puts the letter's body on the ingress queue as a publish would (the distributor routes it again), then takes the
     /// letter off the dead-letter queue.
     /// </summary>
-    /// <returns>The letter resubmitted; null when there is no dead letter under <paramref name="id"/>.</returns>
-    public async Task<DeadLetter?> ResubmitAsync(string id)
+    public async Task<DeadLetter?> ResubmitAsync(string id, CancellationToken cancellationToken)
     {
         var entries = await redis.StreamRangeAsync(OrderTopology.DeadLetterQueue, id, id);
         if (entries is not [var entry] || DeadLetter.Read((byte[])entry[DataField]!) is not { OmittedChars: 0 } letter)

@@ -157,11 +157,18 @@ public sealed class OptionTests
             "/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/rg/providers/Microsoft.Storage/" +
             "storageAccounts/st",
         ],
+        // The broker of the bindings model's dead letters: no URI, another scheme's.
+        var t when t == typeof(Uri) => ["127.0.0.1:5672", "http://127.0.0.1:5672/orders"],
         // Replica counts read with az: "app=count ...".
         _ when option.Name is "--replicas-at-instant" or "--replicas-at-end" => ["distributor", "distributor=many"],
         // A URL that is none, or an empty path or connection string.
         var t when t == typeof(string) =>
-            option.Name is "--sidecar" or "--sidecar-grpc" or "--storage-account-url" ? ["localhost:3501"] : [""],
+            option.Name switch
+            {
+                "--sidecar" or "--sidecar-grpc" or "--storage-account-url" => ["localhost:3501"],
+                "--service-bus" => ["", "sb x.servicebus.windows.net", "https://sb-x.servicebus.windows.net"],
+                _ => [""],
+            },
         var t =>
             throw new InvalidOperationException(
             $"{option.Name} takes a {t.Name}: give this test a value it must refuse."),
