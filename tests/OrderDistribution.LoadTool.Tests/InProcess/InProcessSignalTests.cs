@@ -39,16 +39,18 @@ public sealed class InProcessSignalTests(ITestOutputHelper output) : IDisposable
         using var tool = await StartMidBurstAsync();
         var started = ProcessProbe.Descendants(tool.Id);
 
+        // Held still, the tool takes both signals at once when it goes on, so the first cannot end the command
+        // before the second arrives; two of one kind would merge into one while pending.
+        ProcessProbe.Signal(tool.Id, "STOP");
+        ProcessProbe.Signal(tool.Id, "INT");
         ProcessProbe.Signal(tool.Id, "TERM");
-        // Two signals sent together may arrive as one.
-        await Task.Delay(300, TestContext.Current.CancellationToken);
-        ProcessProbe.Signal(tool.Id, "TERM");
+        ProcessProbe.Signal(tool.Id, "CONT");
         var ended = await ExitsAsync(tool, Limit);
 
-        Assert.True(ended, $"in-process still runs {Limit.TotalSeconds} s after two TERMs:\n{Printed}");
+        Assert.True(ended, $"in-process still runs {Limit.TotalSeconds} s after two signals:\n{Printed}");
         Assert.True(_lines.Contains("Stopped at once, and what this command started with it."),
-            $"the second TERM did not end it at once:\n{Printed}");
-        Assert.Equal(143, tool.ExitCode);
+            $"the second signal did not end it at once:\n{Printed}");
+        Assert.True(tool.ExitCode is 130 or 143, $"exit {tool.ExitCode}, not 130 or 143:\n{Printed}");
         await AssertEndedAsync(started);
     }
 
