@@ -4,7 +4,8 @@ using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Messaging;
-using OrderDistribution.SidecarEmulator;
+using OrderDistribution.SidecarEmulator.Hosting;
+using OrderDistribution.SidecarEmulator.Storage;
 using OrderDistribution.Storage;
 using Spectre.Console;
 

@@ -2,7 +2,7 @@ using Microsoft.AspNetCore.Builder;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Hosting;
 
 /// <summary>
 /// The distributor and both receivers hosted in this process, each as its own web app on 127.0.0.1 (a free port),

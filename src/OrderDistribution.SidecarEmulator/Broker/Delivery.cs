@@ -4,7 +4,7 @@ using System.Net.Http.Headers;
 using System.Text.Json;
 using System.Threading.Channels;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>
 /// One queue delivered to its app in one model, as the sidecar delivers it; <see cref="RunAsync"/> is one worker, and

@@ -5,7 +5,7 @@ using Dapr;
 using Dapr.Client;
 using Grpc.Core;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Client;
 
 /// <summary>
 /// The DaprClient calls the apps make, each sent to the emulator's sidecar HTTP API (<see cref="EmulatedSidecar"/>),

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using OrderDistribution.Messaging;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>
 /// <see cref="MessagingModel.PubSubBulk"/>: up to <see cref="EmulatedSidecarOptions.MaxMessagesCount"/> messages

@@ -1,8 +1,9 @@
 using System.Collections.Concurrent;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
+using OrderDistribution.SidecarEmulator.Hosting;
 
-namespace OrderDistribution.SidecarEmulator.Tests;
+namespace OrderDistribution.SidecarEmulator.Tests.Broker;
 
 /// <summary>An app on 127.0.0.1 that answers each delivery on any route as <see cref="Answer"/> says.</summary>
 internal sealed class FakeApp : IAsyncDisposable

@@ -1,7 +1,7 @@
 using Castle.DynamicProxy;
 using Dapr.Client;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Client;
 
 /// <summary>
 /// The emulator's accepting mode (<see cref="EmulatorDaprClient.Accepting"/>): every publish confirmed without being

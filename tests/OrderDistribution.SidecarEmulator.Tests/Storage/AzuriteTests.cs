@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
+using OrderDistribution.SidecarEmulator.Storage;
 
-namespace OrderDistribution.SidecarEmulator.Tests;
+namespace OrderDistribution.SidecarEmulator.Tests.Storage;
 
 /// <summary>Azurite's start (<see cref="Azurite"/>), with a program in its place that never listens.</summary>
 [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]

@@ -7,8 +7,9 @@ using OrderDistribution.Contracts;
 using OrderDistribution.Distributor;
 using OrderDistribution.Receiver;
 using OrderDistribution.ServiceDefaults;
+using OrderDistribution.SidecarEmulator.Client;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Hosting;
 
 /// <summary>
 /// The one way to start an app of the trio in a process: built as its Program.cs builds it, with its own settings file,

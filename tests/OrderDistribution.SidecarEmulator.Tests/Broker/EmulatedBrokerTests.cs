@@ -1,4 +1,6 @@
-namespace OrderDistribution.SidecarEmulator.Tests;
+using OrderDistribution.SidecarEmulator.Broker;
+
+namespace OrderDistribution.SidecarEmulator.Tests.Broker;
 
 /// <summary>The broker's entries, acknowledged and left pending as <c>pubsub.redis</c> does.</summary>
 public sealed class EmulatedBrokerTests

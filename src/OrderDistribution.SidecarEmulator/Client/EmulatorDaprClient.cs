@@ -6,7 +6,7 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Messaging.Outbound;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Client;
 
 /// <summary>
 /// A <see cref="DaprClient"/> over the sidecar emulator: it hands the calls the apps make with it (publish, bulk

@@ -2,7 +2,7 @@ using System.Text;
 using System.Text.Json;
 using Dapr.Client;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Client;
 
 /// <summary>A bulk publish's request body as the sidecar's HTTP API takes it: one entry per event, in order.</summary>
 internal static class BulkPublishBody

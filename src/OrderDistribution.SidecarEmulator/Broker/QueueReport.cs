@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>What happened to the messages of one queue.</summary>
 public sealed class QueueReport

@@ -4,7 +4,7 @@ using System.Text;
 using System.Text.Json;
 using OrderDistribution.Messaging;
 
-namespace OrderDistribution.SidecarEmulator.Tests;
+namespace OrderDistribution.SidecarEmulator.Tests.Broker;
 
 /// <summary>Each model's delivery, settled in the broker as the real sidecar and broker settle it.</summary>
 public sealed class DeliveryTests

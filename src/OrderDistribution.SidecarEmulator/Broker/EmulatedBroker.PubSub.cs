@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>
 /// The broker's pub/sub messages as <c>pubsub.redis</c> holds them: contexts, retries and pending entries.

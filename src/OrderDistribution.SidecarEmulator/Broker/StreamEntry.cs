@@ -1,4 +1,4 @@
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>
 /// One entry of a Redis stream: acknowledged once any delivery of it is settled, and pending at most once at a time.

@@ -1,8 +1,9 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using OrderDistribution.SidecarEmulator.Client;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Hosting;
 
 /// <summary>
 /// How <see cref="AppHost"/> starts one app: where its sidecar is, its settings, its logging and service changes.

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Storage;
 
 /// <summary>
 /// An Azurite with its data in a temporary folder of its own, both gone when this is disposed. The folder names its

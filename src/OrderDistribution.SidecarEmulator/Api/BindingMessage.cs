@@ -1,4 +1,4 @@
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Api;
 
 /// <summary>
 /// One output binding call as the binding received it: the data daprd hands on and the metadata it builds.

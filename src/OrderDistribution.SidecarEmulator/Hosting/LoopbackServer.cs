@@ -5,7 +5,7 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Hosting;
 
 /// <summary>
 /// A quiet HTTP server on 127.0.0.1 at a free port, for the stand-ins the apps and tools talk to over real HTTP.

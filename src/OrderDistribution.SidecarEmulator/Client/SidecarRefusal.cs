@@ -3,7 +3,7 @@ using System.Text.Json;
 using Dapr;
 using Grpc.Core;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Client;
 
 /// <summary>
 /// A sidecar's answer as the SDK reports it: the entries a bulk publish names as failed, or its exception.

@@ -1,6 +1,6 @@
 using OrderDistribution.Messaging;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>
 /// <see cref="MessagingModel.Bindings"/>, as the RabbitMQ input binding delivers: the raw body under a message id to

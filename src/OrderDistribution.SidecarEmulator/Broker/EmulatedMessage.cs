@@ -1,4 +1,4 @@
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>A message on one of the broker's queues, with where it stands in its pub/sub delivery context.</summary>
 internal sealed class EmulatedMessage(string origin, byte[] payload)

@@ -1,7 +1,7 @@
 using System.Text.Json;
 using OrderDistribution.Messaging;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>
 /// <see cref="MessagingModel.PubSubSingle"/>: one CloudEvent per request, the raw payload as <c>data_base64</c>. A 404

@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Globalization;
 using System.Threading.Channels;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>
 /// The emulator's broker, shared by its API (which puts messages on queues) and its delivery loops (which take them

@@ -1,8 +1,9 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Messaging;
+using OrderDistribution.SidecarEmulator.Storage;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Hosting;
 
 public sealed record EmulatedTrioOptions
 {

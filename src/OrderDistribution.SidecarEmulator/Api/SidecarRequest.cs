@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Api;
 
 /// <summary>
 /// One request the emulator took on the sidecar's HTTP API, recorded (<see

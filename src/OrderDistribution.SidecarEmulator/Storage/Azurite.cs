@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 
-namespace OrderDistribution.SidecarEmulator;
+namespace OrderDistribution.SidecarEmulator.Storage;
 
 /// <summary>
 /// A real Azurite blob service on 127.0.0.1, started for the tests and for in-process runs, and stopped with this
