@@ -107,9 +107,7 @@ internal sealed class SidecarApi(EmulatedSidecar sidecar, EmulatedBroker broker,
 
         if (Refuse())
         {
-            Interlocked.Increment(ref _publishesRefused);
-            return Results.Json(
-                new { errorCode = "ERR_PUBSUB_PUBLISH_MESSAGE", message = "chosen to fail" }, statusCode: 500);
+            return Refused("ERR_PUBSUB_PUBLISH_MESSAGE");
         }
 
         broker.Put(queue, body);
@@ -141,9 +139,7 @@ internal sealed class SidecarApi(EmulatedSidecar sidecar, EmulatedBroker broker,
 
         if (Refuse())
         {
-            Interlocked.Increment(ref _publishesRefused);
-            return Results.Json(
-                new { errorCode = "ERR_INVOKE_OUTPUT_BINDING", message = "chosen to fail" }, statusCode: 500);
+            return Refused("ERR_INVOKE_OUTPUT_BINDING");
         }
 
         if (hasData)
@@ -218,6 +214,13 @@ internal sealed class SidecarApi(EmulatedSidecar sidecar, EmulatedBroker broker,
         {
             return _random.NextDouble() < options.PublishFailureRate;
         }
+    }
+
+    /// <summary>A call refused as daprd answers a failed publish or binding call.</summary>
+    private IResult Refused(string errorCode)
+    {
+        Interlocked.Increment(ref _publishesRefused);
+        return Results.Json(new { errorCode, message = "chosen to fail" }, statusCode: 500);
     }
 
     private static byte[] PayloadOf(JsonElement @event) => @event.ValueKind == JsonValueKind.String

@@ -26,7 +26,7 @@ internal abstract class Delivery(
     /// <summary>Delivers until the emulator stops.</summary>
     public async Task RunAsync()
     {
-        while (await WaitToReadAsync())
+        while (await broker.WaitToReadAsync(Messages))
         {
             if (Messages.TryRead(out var message))
             {
@@ -42,9 +42,6 @@ internal abstract class Delivery(
 
     /// <summary>What the model does with a message answered RETRY (or not answered).</summary>
     protected abstract void Retry(EmulatedMessage message);
-
-    /// <summary>Waits for a message on the queue; false once the emulator stops.</summary>
-    protected Task<bool> WaitToReadAsync() => broker.WaitToReadAsync(Messages);
 
     protected void Settle(EmulatedMessage message, string status)
     {

@@ -60,7 +60,7 @@ internal sealed partial class EmulatedBroker
             // The retries are spent while the context still runs: from 1.17 pubsub.redis acknowledges the message.
             if (Runtime.AcknowledgesSpentRetries)
             {
-                report.AcknowledgeUnstored(message.Origin);
+                report.AcknowledgeUnstored();
                 Done(queue, message);
             }
             else

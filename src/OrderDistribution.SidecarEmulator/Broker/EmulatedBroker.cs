@@ -114,7 +114,7 @@ internal sealed partial class EmulatedBroker(EmulatedSidecarOptions options) : I
     /// </summary>
     public void Drop(string queue, EmulatedMessage message, QueueReport report, string? deadLetterTopic)
     {
-        report.Drop(message.Origin, message.Payload, deadLettered: deadLetterTopic is not null);
+        report.Drop(deadLettered: deadLetterTopic is not null);
         if (deadLetterTopic is not null)
         {
             Put(deadLetterTopic, message.Payload);

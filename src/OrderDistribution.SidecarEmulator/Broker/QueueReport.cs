@@ -1,5 +1,3 @@
-using System.Collections.Concurrent;
-
 namespace OrderDistribution.SidecarEmulator.Broker;
 
 /// <summary>What happened to the messages of one queue.</summary>
@@ -40,9 +38,6 @@ public sealed class QueueReport
     /// </summary>
     public int AcknowledgedUnstored => Volatile.Read(ref _acknowledgedUnstored);
 
-    /// <summary>The ids (first published under) of the messages <see cref="AcknowledgedUnstored"/> counts.</summary>
-    public ConcurrentDictionary<string, byte> AcknowledgedUnstoredMessages { get; } = new();
-
     /// <summary>
     /// Times a pub/sub message was left pending in the broker: its context ended, or its retries were spent before
     /// 1.17.
@@ -53,9 +48,6 @@ public sealed class QueueReport
     public int HandedOutAgain => Volatile.Read(ref _handedOutAgain);
 
     public TimeSpan LongestAnswer => TimeSpan.FromTicks(Interlocked.Read(ref _longestAnswerTicks));
-
-    /// <summary>The messages answered DROP, by the id they were first published under (duplicates share it).</summary>
-    public ConcurrentDictionary<string, byte[]> DroppedMessages { get; } = new();
 
     internal void Answered(TimeSpan after)
     {
@@ -70,22 +62,16 @@ public sealed class QueueReport
 
     internal void Retry() => Interlocked.Increment(ref _retried);
 
-    internal void Drop(string origin, byte[] payload, bool deadLettered)
+    internal void Drop(bool deadLettered)
     {
         Interlocked.Increment(ref _dropped);
         if (deadLettered)
         {
             Interlocked.Increment(ref _deadLettered);
         }
-
-        DroppedMessages.TryAdd(origin, payload);
     }
 
-    internal void AcknowledgeUnstored(string origin)
-    {
-        Interlocked.Increment(ref _acknowledgedUnstored);
-        AcknowledgedUnstoredMessages.TryAdd(origin, 0);
-    }
+    internal void AcknowledgeUnstored() => Interlocked.Increment(ref _acknowledgedUnstored);
 
     internal void Park() => Interlocked.Increment(ref _parked);
 

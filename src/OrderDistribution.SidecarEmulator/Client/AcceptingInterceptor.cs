@@ -22,8 +22,6 @@ internal sealed class AcceptingInterceptor : IInterceptor
             nameof(DaprClient.GetMetadataAsync) =>
                 Task.FromResult(new DaprMetadata("sidecar-emulator", [], new Dictionary<string, string>(), [])),
             nameof(DaprClient.Dispose) => null,
-            _ =>
-                throw new NotSupportedException($"The sidecar emulator does not serve " +
-                    $"DaprClient.{invocation.Method.Name}."),
+            _ => throw EmulatorDaprClient.NotServed(invocation),
         };
 }

@@ -76,4 +76,8 @@ public static class EmulatorDaprClient
     /// distributor alone).
     /// </summary>
     public static DaprClient Accepting() => Proxies.CreateClassProxy<DaprClient>(new AcceptingInterceptor());
+
+    /// <summary>A call the apps do not make, which neither mode serves.</summary>
+    internal static NotSupportedException NotServed(IInvocation invocation) =>
+        new($"The sidecar emulator does not serve DaprClient.{invocation.Method.Name}.");
 }

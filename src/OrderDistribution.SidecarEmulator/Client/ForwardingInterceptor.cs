@@ -28,9 +28,7 @@ internal sealed class ForwardingInterceptor(HttpClient http) : IInterceptor
             nameof(DaprClient.CheckOutboundHealthAsync) => OutboundHealthyAsync(http, (CancellationToken)a[0]),
             nameof(DaprClient.GetMetadataAsync) => MetadataAsync(http, (CancellationToken)a[0]),
             nameof(DaprClient.Dispose) => null,
-            _ =>
-                throw new NotSupportedException($"The sidecar emulator does not serve " +
-                    $"DaprClient.{invocation.Method.Name}."),
+            _ => throw EmulatorDaprClient.NotServed(invocation),
         };
     }
 
