@@ -1,4 +1,4 @@
-namespace OrderDistribution.LoadTool.Tests.Watching;
+namespace OrderDistribution.LoadTool.Tests;
 
 /// <summary>Reports on the caller's thread, so a test reads every report as soon as the call returns.</summary>
 internal sealed class SynchronousProgress<T>(Action<T> report) : IProgress<T>

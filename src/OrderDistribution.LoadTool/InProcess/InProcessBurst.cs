@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Messaging;
 using OrderDistribution.SidecarEmulator.Hosting;

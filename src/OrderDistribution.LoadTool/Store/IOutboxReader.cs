@@ -1,4 +1,4 @@
-namespace OrderDistribution.LoadTool.Watching;
+namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>
 /// What the watcher needs of the store: the blobs of one outbox under a name prefix, a page at a time.

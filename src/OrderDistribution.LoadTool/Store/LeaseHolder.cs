@@ -1,7 +1,7 @@
 using System.Globalization;
 using OrderDistribution.LoadTool.Generation;
 
-namespace OrderDistribution.LoadTool.Leasing;
+namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>Who holds the store: kept as the marker blob's metadata while the lease is held.</summary>
 /// <param name="Command">The order-load command that took it: run, schedule, ceiling, clear, in-process.</param>

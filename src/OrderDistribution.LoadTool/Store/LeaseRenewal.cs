@@ -4,7 +4,7 @@ using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 
-namespace OrderDistribution.LoadTool.Leasing;
+namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>
 /// Keeps a <see cref="StoreLease"/> through storage outages. It renews every quarter of the lease; a renewal that gets

@@ -1,4 +1,4 @@
-namespace OrderDistribution.LoadTool.Watching;
+namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>A blob of an outbox as the watcher sees it.</summary>
 /// <param name="StoredAt">When the receiver stored it (its <c>storedat</c> metadata), null if it wrote none.</param>

@@ -4,7 +4,7 @@ using Azure.Storage.Blobs.Models;
 using OrderDistribution.Storage;
 using Polly;
 
-namespace OrderDistribution.LoadTool.Watching;
+namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>Clear: emptying the outboxes before a burst, so that its watch counts only the burst's orders.</summary>
 public sealed partial class OutboxStorage

@@ -2,10 +2,9 @@ using Azure;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using OrderDistribution.Contracts;
-using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.Storage;
 
-namespace OrderDistribution.LoadTool.Watching;
+namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>The two outbox containers and <c>test-data</c> in the storage the receivers write to.</summary>
 public sealed partial class OutboxStorage(BlobServiceClient client, IReadOnlyList<string> outboxes) : IOutboxReader

@@ -5,7 +5,7 @@ using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 using OrderDistribution.Contracts;
 
-namespace OrderDistribution.LoadTool.Leasing;
+namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>
 /// One burst at a time per store: a blob lease on a marker blob in the tool's own container, the same calls in Azure

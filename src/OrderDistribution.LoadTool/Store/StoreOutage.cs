@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net.Sockets;
 using OrderDistribution.Storage;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>
 /// One store's outages as the tool lives through them: the lease's renewals and the watch's listings tell it each

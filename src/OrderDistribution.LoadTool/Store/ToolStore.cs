@@ -1,11 +1,9 @@
 using Azure.Identity;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.LoadTool.Leasing;
-using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
 
-namespace OrderDistribution.LoadTool;
+namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>The store a command measures, and how long its hold lasts between renewals.</summary>
 /// <param name="options">Where the store is; read when the store is opened, so bad input is named in its turn.</param>

@@ -3,10 +3,11 @@ using Azure.Storage.Blobs;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
 
-namespace OrderDistribution.LoadTool.Tests.Watching;
+namespace OrderDistribution.LoadTool.Tests.Store;
 
 /// <summary>
 /// Azure keeps a deleted container's name blocked for about 30 s (409 ContainerBeingDeleted); Azurite does not.

@@ -3,11 +3,11 @@ using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 using OrderDistribution.Contracts;
-using OrderDistribution.LoadTool.Leasing;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests.Leasing;
+namespace OrderDistribution.LoadTool.Tests.Store;
 
 /// <summary>
 /// One burst at a time per store, on a real Azurite: the lease on the tool's marker blob, taken by run, schedule,

@@ -2,11 +2,11 @@ using System.Diagnostics;
 using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.LoadTool.Leasing;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests.Leasing;
+namespace OrderDistribution.LoadTool.Tests.Store;
 
 /// <summary>
 /// An outage of the store the tool measures, longer than its lease (the shortest, 15 s), in the middle of a run's
