@@ -53,7 +53,7 @@ internal sealed class BulkDelivery(
     private async Task DeliverBatchAsync(List<EmulatedMessage> batch)
     {
         var entries = batch.Select(m => (EntryId: Guid.NewGuid().ToString(), Message: m)).ToList();
-        var body = Json(json =>
+        var body = JsonBytes.Write(json =>
         {
             json.WriteStartObject();
             json.WriteStartArray("entries");

@@ -1,7 +1,5 @@
-using System.Buffers;
 using System.Diagnostics;
 using System.Net.Http.Headers;
-using System.Text.Json;
 using System.Threading.Channels;
 
 namespace OrderDistribution.SidecarEmulator.Broker;
@@ -86,19 +84,5 @@ internal abstract class Delivery(
         {
             report.Answered(clock.Elapsed);
         }
-    }
-
-    /// <summary>
-    /// Written straight to bytes, as the sidecar's own encoder does: the emulator's cost stays small beside the apps'.
-    /// </summary>
-    protected static ReadOnlyMemory<byte> Json(Action<Utf8JsonWriter> write)
-    {
-        var buffer = new ArrayBufferWriter<byte>(1024);
-        using (var json = new Utf8JsonWriter(buffer))
-        {
-            write(json);
-        }
-
-        return buffer.WrittenMemory;
     }
 }

@@ -18,7 +18,7 @@ internal sealed class SingleDelivery(
             return;
         }
 
-        var body = Json(json =>
+        var body = JsonBytes.Write(json =>
         {
             json.WriteStartObject();
             json.WriteBase64String("data_base64", message.Payload);

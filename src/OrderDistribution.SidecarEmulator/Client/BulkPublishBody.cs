@@ -7,8 +7,9 @@ namespace OrderDistribution.SidecarEmulator.Client;
 /// <summary>A bulk publish's request body as the sidecar's HTTP API takes it: one entry per event, in order.</summary>
 internal static class BulkPublishBody
 {
-    public static byte[] Write(IReadOnlyList<BulkPublishEntry<byte[]>> entries, Dictionary<string, string>? metadata) =>
-        Json(writer =>
+    public static ReadOnlyMemory<byte> Write(
+        IReadOnlyList<BulkPublishEntry<byte[]>> entries, Dictionary<string, string>? metadata) =>
+        JsonBytes.Write(writer =>
         {
             writer.WriteStartArray();
             foreach (var entry in entries)
@@ -51,16 +52,5 @@ internal static class BulkPublishBody
 
             writer.WriteEndObject();
         }
-    }
-
-    private static byte[] Json(Action<Utf8JsonWriter> write)
-    {
-        using var buffer = new MemoryStream();
-        using (var writer = new Utf8JsonWriter(buffer))
-        {
-            write(writer);
-        }
-
-        return buffer.ToArray();
     }
 }

@@ -54,7 +54,7 @@ internal sealed class ForwardingInterceptor(HttpClient http) : IInterceptor
         var entries = events.Select((payload, i) => new BulkPublishEntry<byte[]>(
             i.ToString(System.Globalization.CultureInfo.InvariantCulture), payload, "application/octet-stream",
                 metadata)).ToList();
-        using var content = new ByteArrayContent(BulkPublishBody.Write(entries, metadata));
+        using var content = new ReadOnlyMemoryContent(BulkPublishBody.Write(entries, metadata));
         content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
         var (status, body) =
             await PostAsync(http, $"v1.0-alpha1/publish/bulk/{pubSubName}/{topic}{Query(metadata)}", content,
