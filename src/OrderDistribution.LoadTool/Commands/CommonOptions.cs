@@ -1,5 +1,6 @@
 using System.CommandLine;
 using OrderDistribution.LoadTool.Leasing;
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.Messaging;
 
@@ -116,8 +117,9 @@ internal static class CommonOptions
 
     public static readonly Option<string> Results = new Option<string>("--results")
     {
-        Description = "The results log a run appends its line to; the per-second series goes beside it as CSV.",
-        DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
+        Description = "The results file a run appends its record to (one JSON line); the Markdown log (.md) and " +
+                      "the per-second series (CSV) go beside it.",
+        DefaultValueFactory = _ => ResultsFile.DefaultPath,
     }.Text("a file's path");
 
     public static readonly Option<int> LeaseSeconds = new Option<int>("--lease")

@@ -80,7 +80,7 @@ public static class LoadToolCommands
             CeilingCommand.Create(console),
             ReportCommand.Create(console),
             InProcessCommand.Create(console),
-            BurstRecordCommand.Create(console),
+            AzureBurstCommand.Create(console),
             DeadLettersCommand.Create(console),
         };
         foreach (var option in CommonOptions.Global)

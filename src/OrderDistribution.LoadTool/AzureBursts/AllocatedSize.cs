@@ -1,6 +1,7 @@
 using System.Globalization;
+using OrderDistribution.LoadTool.Costs;
 
-namespace OrderDistribution.LoadTool.Costs;
+namespace OrderDistribution.LoadTool.AzureBursts;
 
 /// <summary>
 /// A container app's allocated size as Azure states it (<c>resources.cpu</c> "0.5", <c>resources.memory</c> "1Gi"),
