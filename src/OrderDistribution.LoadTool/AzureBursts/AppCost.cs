@@ -18,9 +18,10 @@ public sealed record AppCost(
 
     public static AppCost Of(string app, AllocatedSize size, IReadOnlyCollection<double> usageNanoCores,
         IEnumerable<double> workingSetBytes, ContainerAppsPrices prices) =>
-        new(app, size, usageNanoCores.Count, Math.Round(usageNanoCores.Sum() * 60 / NanoCoresPerCore, 2),
+        new(app, size, usageNanoCores.Count,
+            Math.Round(usageNanoCores.Sum() * 60 / NanoCoresPerCore, 2, MidpointRounding.AwayFromZero),
             (long)Math.Round(workingSetBytes.Aggregate(0.0, Math.Max) / BytesPerMib, MidpointRounding.ToEven),
-            Math.Round(usageNanoCores.Count * 60 * size.PerSecond(prices), 6));
+            Math.Round(usageNanoCores.Count * 60 * size.PerSecond(prices), 6, MidpointRounding.AwayFromZero));
 
     /// <summary>The app's line in the burst script's report, in <paramref name="currency"/>.</summary>
     public string Line(string currency) => string.Create(CultureInfo.InvariantCulture,

@@ -114,13 +114,10 @@ public static class AzureBurstBook
                 lines.Add($"cost, {app.App}: its size ({app.Cpu} vCPU, {app.Memory}) is not a number of vCPUs and " +
                           "a memory size in Gi (e.g. 0.5 and 1Gi)");
             }
-            else if (Numbers(app.UsageNanoCores) is not { } used || Numbers(app.WorkingSetBytes) is not { } peak)
-            {
-                lines.Add($"cost, {app.App}: its metrics are not numbers, one per line as az prints them");
-            }
             else
             {
-                var cost = AppCost.Of(app.App, size, used, peak, prices);
+                var cost = AppCost.Of(app.App, size, NumbersIn(app.UsageNanoCores), NumbersIn(app.WorkingSetBytes),
+                    prices);
                 apps.Add(cost);
                 lines.Add(cost.Line(prices.Currency));
             }
@@ -159,7 +156,7 @@ public static class AzureBurstBook
     }
 
     /// <summary>Metric values as az prints them (-o tsv), apart by white space; null with one that is no number.</summary>
-    private static double[]? Numbers(string text)
+    public static double[]? Numbers(string text)
     {
         var values = new List<double>();
         foreach (var cell in text.Split((char[])[' ', '\t', '\n', '\r'], StringSplitOptions.RemoveEmptyEntries))
@@ -175,6 +172,10 @@ public static class AzureBurstBook
 
         return [.. values];
     }
+
+    /// <exception cref="InvalidDataException">A value is no number.</exception>
+    private static double[] NumbersIn(string metric) =>
+        Numbers(metric) ?? throw new InvalidDataException($"'{metric}' is not metric values as az prints them");
 
     private static string Price(double perSecond) =>
         perSecond.ToString("0.###############", CultureInfo.InvariantCulture);

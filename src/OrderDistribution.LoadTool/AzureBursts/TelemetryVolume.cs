@@ -39,7 +39,8 @@ public sealed record TelemetryVolume(IReadOnlyList<TelemetryVolume.Table> Tables
 
     /// <summary>MB billed and their cost, rounded as the line prints them.</summary>
     public TelemetryCost Cost(LogAnalyticsPrice price) =>
-        new(Math.Round(BilledBytes / 1e6, 2), Math.Round(BilledBytes / 1e9 * price.PerGb, 6));
+        new(Math.Round(BilledBytes / 1e6, 2, MidpointRounding.AwayFromZero),
+            Math.Round(BilledBytes / 1e9 * price.PerGb, 6, MidpointRounding.AwayFromZero));
 
     /// <summary>
     /// One line: items and MB in all and per table, per order, and the cost at <paramref name="price"/>.

@@ -120,7 +120,8 @@ internal static class CommonOptions
         Description = "The results file a run appends its record to (one JSON line); the Markdown log (.md) and " +
                       "the per-second series (CSV) go beside it.",
         DefaultValueFactory = _ => ResultsFile.DefaultPath,
-    }.Text("a file's path");
+    }.Takes("a results file's path (the Markdown log is rendered beside it, as .md)",
+        text => text.Length > 0 && !ResultsFile.IsMarkdown(text) ? text : null);
 
     public static readonly Option<int> LeaseSeconds = new Option<int>("--lease")
     {

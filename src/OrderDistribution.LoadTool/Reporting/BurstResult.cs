@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Json.Serialization;
 using OrderDistribution.LoadTool.AzureBursts;
 using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Watching;
@@ -36,7 +35,6 @@ public sealed record BurstResult(
     /// <summary>What scripts/azure-burst.sh read from Azure about the burst; none elsewhere.</summary>
     public AzureFacts? Azure { get; init; }
 
-    [JsonInclude]
     public bool Complete => Missing == 0 && CycleSeconds is > 0;
 
     /// <summary>

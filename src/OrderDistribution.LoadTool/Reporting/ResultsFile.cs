@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
 
 namespace OrderDistribution.LoadTool.Reporting;
 
@@ -14,9 +15,9 @@ public static class ResultsFile
 
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web)
     {
-        IgnoreReadOnlyProperties = true,
         DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
         Converters = { new JsonStringEnumConverter(JsonNamingPolicy.CamelCase) },
+        TypeInfoResolver = new DefaultJsonTypeInfoResolver { Modifiers = { FiguresOnly } },
     };
 
     /// <summary>The Markdown log rendered beside the results file at <paramref name="path"/>.</summary>
@@ -87,14 +88,29 @@ public static class ResultsFile
         return results;
     }
 
+    /// <summary>
+    /// Figures computed from the others are not written, but whether a burst was complete is, for whoever reads the
+    /// file (it is read as the figures say).
+    /// </summary>
+    private static void FiguresOnly(JsonTypeInfo info)
+    {
+        foreach (var computed in info.Properties.Where(p => p.Set is null && p.Name != "complete").ToList())
+        {
+            info.Properties.Remove(computed);
+        }
+    }
+
     private static async Task RenderAsync(string path, CancellationToken cancellationToken) =>
         await File.WriteAllTextAsync(
             MarkdownOf(path), ResultsMarkdown.Of(await ReadAsync(path, cancellationToken)), cancellationToken);
 
+    /// <summary>Whether <paramref name="path"/> is where the Markdown log of a results file goes.</summary>
+    public static bool IsMarkdown(string path) => Path.GetFullPath(path) == MarkdownOf(path);
+
     /// <summary>The records are never written over the Markdown log rendered from them.</summary>
     private static void Refuse(string path)
     {
-        if (Path.GetFullPath(path) == MarkdownOf(path))
+        if (IsMarkdown(path))
         {
             throw new ArgumentException(
                 $"--results names the results file the records go to (e.g. {DefaultPath}), not a Markdown log: {path}");

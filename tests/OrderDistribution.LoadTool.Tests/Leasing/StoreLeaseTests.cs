@@ -174,7 +174,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
 
     private string State => Path.Combine(_folder, "schedule.json");
 
-    private string Results => Path.Combine(_folder, "LOG.md");
+    private string Results => Path.Combine(_folder, "LOG.jsonl");
 
     private string[] Files() => ["--storage", storage.Azurite.ConnectionString, "--orders", Orders, "--state", State];
 

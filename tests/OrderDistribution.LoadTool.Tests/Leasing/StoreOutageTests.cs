@@ -173,7 +173,7 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
 
     private string State => Path.Combine(_folder, "schedule.json");
 
-    private string Results => Path.Combine(_folder, "LOG.md");
+    private string Results => Path.Combine(_folder, "LOG.jsonl");
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 
