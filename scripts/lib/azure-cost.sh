@@ -37,7 +37,9 @@ report_scaling_and_read_costs() { # START END
       echo "cost, $app: az failed: $(grep -m1 . "$az_error" || echo 'no error text')"; failed=1; continue
     fi
     IFS=$'\t' read -r id cpu memory <<<"$sizes"
-    if ! used="$(metric_values "$id" UsageNanoCores Average "replicaName eq '*'" "$1" "$2")" ||
+    if [[ -z "$cpu" || -z "$memory" ]]; then
+      echo "cost, $app: az stated no allocated size (resources.cpu and resources.memory)"; failed=1
+    elif ! used="$(metric_values "$id" UsageNanoCores Average "replicaName eq '*'" "$1" "$2")" ||
       ! peak="$(metric_values "$id" WorkingSetBytes Maximum "replicaName eq '*'" "$1" "$2")"; then
       echo "cost, $app: az could not read its metrics: $(grep -m1 . "$az_error" || echo 'no error text')"; failed=1
     else
