@@ -1,4 +1,5 @@
 using System.Globalization;
+using OrderDistribution.LoadTool.Costs;
 
 namespace OrderDistribution.LoadTool.AzureBursts;
 

@@ -1,5 +1,4 @@
 using System.Globalization;
-using OrderDistribution.LoadTool.AzureBursts;
 using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Watching;
 

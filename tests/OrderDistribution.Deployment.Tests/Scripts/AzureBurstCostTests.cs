@@ -1,4 +1,4 @@
-using OrderDistribution.LoadTool.AzureBursts;
+using OrderDistribution.LoadTool.Costs;
 using static OrderDistribution.Deployment.Tests.AzureBurstRun;
 
 namespace OrderDistribution.Deployment.Tests;

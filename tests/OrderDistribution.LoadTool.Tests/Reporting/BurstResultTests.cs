@@ -1,6 +1,5 @@
 using System.Reflection;
 using System.Text.Json;
-using OrderDistribution.LoadTool.AzureBursts;
 using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Reporting;

@@ -1,7 +1,6 @@
-using OrderDistribution.LoadTool.AzureBursts;
 using OrderDistribution.LoadTool.Costs;
 
-namespace OrderDistribution.LoadTool.Tests.AzureBursts;
+namespace OrderDistribution.LoadTool.Tests.Costs;
 
 /// <summary>
 /// What an app cost in an Azure burst, from its replica metrics at one-minute grain and its allocated size.

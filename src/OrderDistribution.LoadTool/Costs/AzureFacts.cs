@@ -1,4 +1,4 @@
-namespace OrderDistribution.LoadTool.AzureBursts;
+namespace OrderDistribution.LoadTool.Costs;
 
 /// <summary>
 /// What scripts/azure-burst.sh read from Azure about a burst, kept in its result: each app's replicas at the scheduled

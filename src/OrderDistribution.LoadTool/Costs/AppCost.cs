@@ -1,7 +1,6 @@
 using System.Globalization;
-using OrderDistribution.LoadTool.Costs;
 
-namespace OrderDistribution.LoadTool.AzureBursts;
+namespace OrderDistribution.LoadTool.Costs;
 
 /// <summary>
 /// One app's share of an Azure burst, from its replica metrics over the burst's window at one-minute grain: one

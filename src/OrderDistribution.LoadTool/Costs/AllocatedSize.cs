@@ -1,7 +1,6 @@
 using System.Globalization;
-using OrderDistribution.LoadTool.Costs;
 
-namespace OrderDistribution.LoadTool.AzureBursts;
+namespace OrderDistribution.LoadTool.Costs;
 
 /// <summary>
 /// A container app's allocated size as Azure states it (<c>resources.cpu</c> "0.5", <c>resources.memory</c> "1Gi"),
