@@ -4,6 +4,7 @@ using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Leasing;
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
@@ -60,8 +61,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         await StoreAsync(published.Skip(100));
         Assert.True(await running == 0, first.Output);
         Assert.Contains("200/200 orders stored", first.Output, StringComparison.Ordinal);
-        Assert.Single(await File.ReadAllLinesAsync(Results),
-            l => l.Contains("| pubsub-bulk | 200 |", StringComparison.Ordinal));
+        Assert.Single(await ResultsFile.ReadAsync(Results, default), r => r is { Label: "pubsub-bulk", Count: 200 });
         Assert.Equal(LeaseState.Available, (await Marker().GetPropertiesAsync()).Value.LeaseState);
         Assert.Equal(0, await new Cli().RunAsync(["clear", .. Files()]));
     }

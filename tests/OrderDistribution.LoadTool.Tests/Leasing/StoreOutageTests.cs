@@ -3,6 +3,7 @@ using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Leasing;
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 
@@ -143,7 +144,8 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
         Assert.Single(output.Split('\n'), l => l.Contains("not answering since", StringComparison.Ordinal));
         Assert.Single(output.Split('\n'), l => l.Contains("answers again, after", StringComparison.Ordinal));
         Assert.DoesNotContain("unexpectedly", output, StringComparison.Ordinal);
-        Assert.Single(File.ReadAllLines(Results),
+        // One result, and one row of it in the Markdown log beside the results.
+        Assert.Single(File.ReadAllLines(ResultsFile.MarkdownOf(Results)),
             l => l.Contains($"| pubsub-bulk | {Count} |", StringComparison.Ordinal));
     }
 
