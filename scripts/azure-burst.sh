@@ -19,24 +19,24 @@
 # is labelled cold when an app's processes all started after the last burst this machine sent to the
 # environment (a new revision, a scale from zero, a restart: its oldest replica is younger than that
 # burst), or when no burst is recorded; warm otherwise. Each app's replica count is recorded at the
-# scheduled instant and at the end, printed with the label, and kept in results/azure-bursts-<env>.tsv
-# with whether the apps run with tiered compilation (TIERED_COMPILATION): compare cycle times only among
-# bursts of one model that started alike (label and replicas) and ran alike, which the script counts for you.
+# scheduled instant and at the end, printed with the label, and kept in the burst's result (in
+# results/azure-<env>/LOG.jsonl, the environment's history of bursts) with whether the apps run with tiered
+# compilation: compare cycle times only among bursts of one model that started alike (label and replicas) and ran
+# alike, which the script counts for you.
 # The query window it prints is this machine's start and end moved into storage's time by the skew the
 # load tool measured, widened by 60 s each side for the containers' clocks (docs/azure.md, "How the cycle
 # time is measured"). After the burst the script prints the load tool's end (its last
 # blob) beside scripts/kql/cycle-time.kql's end (the receivers' last OrdersStored event), waiting up to
 # --telemetry-wait seconds for Application Insights to hold every stored order (0: no wait, no query).
-# The load tool's row and per-second series go to results/azure-<env>/LOG.md and beside it. While it watches, it
-# reads each queue's active messages every second (Azure Resource Manager: your Reader right on the namespace is
-# enough) and keeps them beside the series (.queues.csv).
+# The load tool's result goes to results/azure-<env>/LOG.jsonl (LOG.md and the per-second series beside it). While
+# it watches, it reads each queue's active messages every second (Azure Resource Manager: your Reader right on the
+# namespace is enough) and keeps them in the result (and beside the series, .queues.csv).
 # Then, from Azure Monitor's metrics over the same window (scripts/lib/azure-cost.sh), each app's CPU-seconds,
 # peak memory and replica-minutes, the burst's cost at Container Apps prices (ACA_PRICE_VCPU_SECOND,
 # ACA_PRICE_GIB_SECOND, USD) and whether each app's scaler added replicas while its queue held
-# messages (or the system log's line why not); the history keeps CPU-seconds, peak MiB and cost. Then what the
-# trio's telemetry and containers' lines put into Log Analytics over the window (scripts/kql/telemetry-volume.kql),
-# items and MB per table, priced at LOG_ANALYTICS_PRICE_GB (the history keeps MB and cost); not with
-# --telemetry-wait 0. Last, order-load report compares the environment's bursts in results/azure-<env>/report.md and
+# messages (or the system log's line why not). Then what the trio's telemetry and containers' lines put into Log
+# Analytics over the window (scripts/kql/telemetry-volume.kql), items and MB per table, priced at
+# LOG_ANALYTICS_PRICE_GB; not with --telemetry-wait 0. The burst's result keeps each app's cost and the telemetry's. Last, order-load report compares the environment's bursts in results/azure-<env>/report.md and
 # report.png, the orders waiting per queue among them.
 # --render-only writes the component and prints its folder, without running anything.
 # --dead-letters-only prints each queue's dead-letter count now, without a burst.
@@ -104,8 +104,6 @@ done < <(awk -F'\t' '$1 == "variable" && $3 == "MESSAGING_MODEL" { print $2 }' "
 model="${MESSAGING_MODEL:-pubsub-bulk}"
 
 az_error="$(mktemp)"
-burst_costs="$az_error.costs" # each app's share of the burst's cost (order-load burst-record app-cost)
-burst_telemetry="$az_error.telemetry" # the telemetry's MB billed and cost (order-load burst-record telemetry-cost)
 trap 'rm -f "$az_error" "$az_error".*' EXIT
 
 needs_management() {
@@ -141,11 +139,16 @@ case " ${args[*]-} " in
   *" --start "*) ;;
   *) start="$(burst_start "$burst_record")" || exit 1; start_label=(--start "$start") ;;
 esac
-# The load tool appends its row here (unless the extra arguments name another log); compare_ends reads it. One log per
-# environment, apart from the local runs' results/LOG.md: order-load report compares the models of what it reads.
-load_tool_log="$results/azure-${AZURE_ENV_NAME:-default}/LOG.md"
-results_option=(--results "$load_tool_log")
-case " ${args[*]-} " in *" --results "*) results_option=(); load_tool_log="" ;; esac
+# The load tool appends the burst's result here (unless the extra arguments name another file), and the script keeps
+# what Azure said of the burst in it. One file per environment, apart from the local runs' results/LOG.jsonl:
+# order-load report compares the models of what it reads.
+results_file="$results/azure-${AZURE_ENV_NAME:-default}/LOG.jsonl"
+results_option=(--results "$results_file")
+given=""
+for arg in ${args[@]+"${args[@]}"}; do
+  if [[ "$given" == --results ]]; then results_file="$arg"; results_option=(); fi
+  given="$arg"
+done
 command -v dapr >/dev/null 2>&1 || { echo "The Dapr CLI is not installed: see docs/local-run.md." >&2; exit 1; }
 dotnet build -c Release "$ROOT/src/OrderDistribution.LoadTool/OrderDistribution.LoadTool.csproj"
 
@@ -182,39 +185,39 @@ drain_queues "$drain_timeout" || status=$(( status == 0 ? 1 : status ))
 report_dead_letters "$before" "$(dead_letter_snapshot)" || status=$(( status == 0 ? 1 : status ))
 
 ended="$(date -u +%s)"
-# The instant and the skew from the schedule record, and the query window in storage's time (order-load says why).
-record=(--state "$schedule_record")
-scheduled_at="$(order_load burst-record instant "${record[@]}")" &&
-  skew="$(order_load burst-record skew "${record[@]}")" &&
-  window="$(order_load burst-record window "${record[@]}" --started "$started" --ended "$ended")" &&
-  last_burst="$(order_load burst-record end "${record[@]}" --ended "$ended")" || exit 1
-read -r window_start window_end <<<"$window"
+# Seconds to the instant (past now), the instant and the skew from the schedule record, the query window and the end in
+# storage's time, and the load tool's cycle, count and missing from its result ("-" for what is not known).
+reading="$(order_load azure-burst read --state "$schedule_record" --results "$results_file" \
+  --started "$started" --ended "$ended")" || exit 1
+read -r _ scheduled_at skew window_start window_end last_burst tool_cycle tool_count tool_missing <<<"$reading"
+scheduled_at="${scheduled_at#-}"
 # The processes that took this burst are warm for the next one.
 mkdir -p "$(dirname "$burst_record")"
 echo "$last_burst" > "$burst_record"
 echo "start: $start; tiered compilation: $tiered_compilation; replicas at the scheduled instant: ${replicas_start:-(not recorded)}; at the end: $replicas_end"
-history="$results/azure-bursts-${AZURE_ENV_NAME:-default}.tsv"
-order_load burst-record history --history "$history" --model "$model" --start "$start" \
-  --replicas-at-instant "$replicas_start" --tiered-compilation "$tiered_compilation" || exit 1
 echo "burst scheduled for ${scheduled_at:-(not recorded)} (storage's clock, ${skew} s ahead of this machine's)"
-if [[ -n "$scheduled_at" && -n "$load_tool_log" ]]; then
-  compare_ends "$scheduled_at" "$window_start" "$window_end" "$schedule_record" "$load_tool_log" "$telemetry_wait" ||
+if [[ -n "$scheduled_at" ]]; then
+  compare_ends "$scheduled_at" "$window_start" "$window_end" "$tool_cycle" "$tool_count" "$tool_missing" "$telemetry_wait" ||
     exit 1
 fi
 # After the telemetry wait: Azure Monitor's metrics arrive minutes behind too.
-report_cost_and_scaling "$window_start" "$window_end" "$count" "$burst_costs" || true
+app_costs=()
+report_scaling_and_read_costs "$window_start" "$window_end" || true
+telemetry=()
 if [[ "$telemetry_wait" -gt 0 ]]; then
-  report_telemetry "$window_start" "$window_end" "$count" "$burst_telemetry" || true
+  telemetry_rows=""
+  if report_telemetry "$window_start" "$window_end"; then telemetry=(--telemetry-volume "$telemetry_rows"); fi
 else
   echo "telemetry, Log Analytics: not queried (--telemetry-wait 0)"
 fi
-order_load burst-record append "${record[@]}" --history "$history" --model "$model" --start "$start" \
-  --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --costs "$burst_costs" \
-  --tiered-compilation "$tiered_compilation" --telemetry "$burst_telemetry" ||
+# Each app's and the telemetry's cost, kept in the burst's result with the replicas; how many earlier bursts compare.
+order_load azure-burst record --state "$schedule_record" --results "$results_file" --count "$count" \
+  --replicas-at-instant "$replicas_start" --replicas-at-end "$replicas_end" --tiered-compilation "$tiered_compilation" \
+  --prices "$ROOT/container-apps-prices.env" ${app_costs[@]+"${app_costs[@]}"} ${telemetry[@]+"${telemetry[@]}"} ||
   status=$(( status == 0 ? 1 : status ))
-# The environment's bursts compared beside their log: each model's times and where its last warm burst waited.
-if [[ -n "$load_tool_log" && -s "$load_tool_log" ]]; then
-  order_load report "$load_tool_log" || echo "report: order-load report could not compare the bursts in $load_tool_log" >&2
+# The environment's bursts compared beside their results: each model's times and where its last warm burst waited.
+if [[ -s "$results_file" ]]; then
+  order_load report "$results_file" || echo "report: order-load report could not compare the bursts in $results_file" >&2
 fi
 echo "the queries for this burst:" >&2
 echo "  scripts/query-kql.sh --start $window_start --end $window_end${scheduled_at:+ --scheduled-at $scheduled_at} cycle-time retry-drop publish-errors" >&2

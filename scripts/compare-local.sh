@@ -10,8 +10,8 @@
 # --broker-alone: at the end, RabbitMQ alone driven as the bindings drive it with components-bindings'
 # setting (the benchmarks' bindings-broker line, docs/brokers.md; needs rabbitmq-server), printed
 # beside the models and kept in DIR/bindings-broker.txt. The bindings model cannot be faster than it.
-# Everything lands in DIR (default results/compare-<UTC time>): LOG.md, each burst's per-second
-# CSV (with its .cost.csv and .queues.csv: each component's CPU and peak memory, the orders waiting
+# Everything lands in DIR (default results/compare-<UTC time>): LOG.jsonl (the results; LOG.md renders
+# them), each burst's per-second CSV (with its .cost.csv and .queues.csv: each component's CPU and peak memory, the orders waiting
 # per queue, from what run-local.sh records in .dapr/pids), each trio's output (<model>.trio.log),
 # report.md and report.png. Prices: container-apps-prices.env (docs/benchmark.md, "What a burst costs").
 # A model whose trio is not ready in time, or one of whose bursts fails, is reported in one line
@@ -77,7 +77,7 @@ command -v curl >/dev/null 2>&1 || { echo "curl is needed to see when the trio i
 cd "$ROOT"
 out="${out:-results/compare-$(date -u +%Y%m%d-%H%M%S)}"
 mkdir -p "$out"
-log="$out/LOG.md"
+log="$out/LOG.jsonl"
 
 trio_pid=""
 storage_pid=""
@@ -200,7 +200,7 @@ measure_storage_alone last
 if [[ -f "$log" ]]; then
   order_load report "$log" || fail report "order-load report failed"
 else
-  fail report "no results log at $log: no burst and no ceiling finished"
+  fail report "no results file at $log: no burst and no ceiling finished"
 fi
 # What could not run is named in the report with why, not left out of the table without a word.
 if [[ -n "$failures" ]]; then
@@ -219,7 +219,7 @@ if $broker_alone; then
   fi
 fi
 
-echo "comparison: $out (LOG.md, report.md, report.png)"
+echo "comparison: $out (LOG.jsonl, LOG.md, report.md, report.png)"
 if [[ -n "$failures" ]]; then
   echo "failed:$failures" >&2
   exit 1

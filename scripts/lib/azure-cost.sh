@@ -4,8 +4,8 @@
 # subscription, AZURE_RESOURCE_GROUP, SERVICEBUS_NAMESPACE, az_error and an app=queue list in APP_QUEUES, and
 # az-extensions.sh and azure-queues.sh.
 #
-# What each app used and cost, and the burst's total, order-load burst-record works out and prices
-# (docs/load-tool.md, "burst-record"; docs/azure.md, "What a burst costs").
+# What each app used and cost, and the burst's total, order-load azure-burst record works out, prices and keeps in
+# the burst's result (docs/load-tool.md, "azure-burst"; docs/azure.md, "What a burst costs").
 
 # What the revision's system log says when KEDA's scaler fails (a refused identity, a missing right).
 SCALER_ERRORS='keda|scaler|scaledobject|unauthorized|forbidden'
@@ -20,15 +20,15 @@ metric_values() { # RESOURCE-ID METRIC AGGREGATION FILTER START END
     -o tsv 2>"$az_error"
 }
 
-# Per app: CPU-seconds used (UsageNanoCores), peak memory (WorkingSetBytes), replica-minutes and their cost at
-# the allocated size, each app's share kept in COSTS; then the total, and whether each app scaled past one replica
-# while its queue held messages. Prints lines. Status 1 when az or order-load failed.
+# Per app: its allocated size, UsageNanoCores (CPU-seconds used) and WorkingSetBytes (peak memory) over the window,
+# kept in the array app_costs as order-load azure-burst record takes them; then whether each app scaled past one
+# replica while its queue held messages. Prints lines. Status 1 when az failed.
 # shellcheck disable=SC2154 # APP_QUEUES is the burst script's
-report_cost_and_scaling() { # START END ORDERS COSTS
-  local app queue id cpu memory sizes used peak line failed=0 prices="$ROOT/container-apps-prices.env"
+report_scaling_and_read_costs() { # START END
+  local app queue id cpu memory sizes used peak failed=0
   local namespace_id most_replicas most_messages why
   namespace_id="$(servicebus_namespace_id)"
-  : > "$4"
+  app_costs=()
   for pair in $APP_QUEUES; do
     app="${pair%%=*}"; queue="${pair#*=}"
     if ! sizes="$(az containerapp show --subscription "$subscription" --resource-group "$AZURE_RESOURCE_GROUP" --name "$app" \
@@ -37,15 +37,13 @@ report_cost_and_scaling() { # START END ORDERS COSTS
       echo "cost, $app: az failed: $(grep -m1 . "$az_error" || echo 'no error text')"; failed=1; continue
     fi
     IFS=$'\t' read -r id cpu memory <<<"$sizes"
-    if ! used="$(metric_values "$id" UsageNanoCores Average "replicaName eq '*'" "$1" "$2")" ||
+    if [[ -z "$cpu" || -z "$memory" ]]; then
+      echo "cost, $app: az stated no allocated size (resources.cpu and resources.memory)"; failed=1
+    elif ! used="$(metric_values "$id" UsageNanoCores Average "replicaName eq '*'" "$1" "$2")" ||
       ! peak="$(metric_values "$id" WorkingSetBytes Maximum "replicaName eq '*'" "$1" "$2")"; then
-      echo "cost, $app: az could not read its metrics: $(grep -m1 . "$az_error" || echo 'no error text')"; failed=1; continue
-    fi
-    if ! line="$(order_load burst-record app-cost --app "$app" --cpu "$cpu" --memory "$memory" \
-      --usage-nanocores "$used" --working-set-bytes "$peak" --costs "$4" --prices "$prices" 2>&1)"; then
-      echo "cost, $app: ${line%%$'\n'*}"; failed=1
+      echo "cost, $app: az could not read its metrics: $(grep -m1 . "$az_error" || echo 'no error text')"; failed=1
     else
-      echo "$line"
+      app_costs+=(--app "$app" --cpu "$cpu" --memory "$memory" --usage-nanocores "$used" --working-set-bytes "$peak")
     fi
     # The scaler: replicas beside the messages its queue held, minute by minute.
     if ! most_replicas="$(metric_values "$id" Replicas Maximum "" "$1" "$2" | sort -n | tail -n 1)" ||
@@ -64,28 +62,22 @@ report_cost_and_scaling() { # START END ORDERS COSTS
       echo "scaler, $app: ${most_replicas:-?} replica; $queue held no messages in a whole minute of the window"
     fi
   done
-  order_load burst-record cost-total --costs "$4" --count "$3" --prices "$prices" || failed=1
   return "$failed"
 }
 
-# What the burst's telemetry and the containers' lines cost in Log Analytics: scripts/kql/telemetry-volume.kql over
-# the window, priced per GB ingested, the MB and cost kept in TELEMETRY for the history. Prints a line. Status 1 when
-# az or order-load failed.
-report_telemetry() { # START END ORDERS TELEMETRY
-  local rows line
+# What the burst's telemetry and the containers' lines put into Log Analytics: scripts/kql/telemetry-volume.kql over
+# the window, its rows kept in telemetry_rows for order-load azure-burst record, which prices them per GB ingested.
+# Status 1 (and a line) when they could not be read.
+report_telemetry() { # START END
   if [[ -z "${LOG_ANALYTICS_WORKSPACE_ID:-}" ]]; then
     echo "telemetry, Log Analytics: not read (no LOG_ANALYTICS_WORKSPACE_ID in the azd environment: run azd provision)"
     return 1
   fi
   ensure_extension log-analytics
-  if ! rows="$(az monitor log-analytics query --subscription "$subscription" --workspace "$LOG_ANALYTICS_WORKSPACE_ID" \
+  # shellcheck disable=SC2034 # telemetry_rows is the burst script's
+  if ! telemetry_rows="$(az monitor log-analytics query --subscription "$subscription" --workspace "$LOG_ANALYTICS_WORKSPACE_ID" \
     --analytics-query "$(cat "$ROOT/scripts/kql/telemetry-volume.kql")" --timespan "$1/$2" \
     --query "[].[Table, Items, BilledBytes]" -o tsv 2>"$az_error")"; then
     echo "telemetry, Log Analytics: az could not query it: $(grep -m1 . "$az_error" || echo 'no error text')"; return 1
   fi
-  if ! line="$(order_load burst-record telemetry-cost --volume "$rows" --count "$3" \
-    --prices "$ROOT/container-apps-prices.env" --telemetry "$4" 2>&1)"; then
-    echo "telemetry, Log Analytics: ${line%%$'\n'*}"; return 1
-  fi
-  echo "$line"
 }

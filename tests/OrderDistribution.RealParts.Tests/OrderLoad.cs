@@ -65,7 +65,7 @@ public sealed class OrderLoad : IDisposable
             Path.Combine(_folder, "schedule.json")];
         if (WritesResults(args))
         {
-            files.AddRange(["--results", Path.Combine(_folder, "LOG.md")]);
+            files.AddRange(["--results", Path.Combine(_folder, "LOG.jsonl")]);
         }
 
         return [.. args, .. files];

@@ -83,7 +83,7 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             {
                 console.MarkupLineInterpolated($"Orders waiting: {queues.Summary()}.");
                 console.MarkupLineInterpolated(
-                    $"Orders waiting per queue and second: {Path.ChangeExtension(csv, QueueSeries.Suffix)}");
+                    $"Orders waiting per queue and second: {Path.ChangeExtension(csv, SeriesCsv.QueuesSuffix)}");
             }
 
             if (queues?.Fault is { } fault)

@@ -7,13 +7,13 @@ using Spectre.Console;
 namespace OrderDistribution.LoadTool.Ceiling;
 
 /// <summary>
-/// <c>ceiling</c>: storage alone, the best any model can do; one row in the results log and its series.
+/// <c>ceiling</c>: storage alone, the best any model can do; one record in the results file and its series.
 /// </summary>
 public sealed class CeilingRun(IAnsiConsole console, ToolStore store)
 {
     /// <param name="count">How many order blobs to upload.</param>
     /// <param name="inFlight">Uploads in flight at once.</param>
-    /// <param name="results">The results log the row goes to.</param>
+    /// <param name="results">The results file the record goes to.</param>
     /// <returns>The exit code: done when every upload succeeded.</returns>
     public async Task<int> RunAsync(int count, int inFlight, string results, CancellationToken ct)
     {
@@ -55,14 +55,11 @@ public sealed class CeilingRun(IAnsiConsole console, ToolStore store)
 
         lease.ThrowIfLost();
         var elapsed = measured.Failed == 0 ? measured.Elapsed : (TimeSpan?)null;
-        var row = ResultsRow.Of(measured.StartedAt, StorageCeiling.Label, count, elapsed, measured.Failed, null) with
-        {
-            Burst = burst,
-            Began = lease.Holder.StartedAt,
-            Ended = DateTimeOffset.UtcNow,
-        };
-        await ResultsLog.AppendAsync(results, row, ct);
-        var csv = await SeriesCsv.WriteBesideAsync(series, results, row, ct);
+        var result = new BurstResult(StorageCeiling.Label, burst.Value, null, count, measured.Failed,
+            elapsed?.TotalSeconds, measured.StartedAt, lease.Holder.StartedAt, DateTimeOffset.UtcNow,
+            series.PerSecond);
+        await ResultsFile.AppendAsync(results, result, ct);
+        var csv = await SeriesCsv.WriteBesideAsync(result, results, ct);
         console.MarkupLineInterpolated($"Uploads per second: {csv}");
         return measured.Failed == 0 ? ExitCodes.Done : ExitCodes.Incomplete;
     }

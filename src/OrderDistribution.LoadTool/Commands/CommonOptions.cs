@@ -1,4 +1,5 @@
 using System.CommandLine;
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Store;
 using OrderDistribution.Messaging;
@@ -116,9 +117,11 @@ internal static class CommonOptions
 
     public static readonly Option<string> Results = new Option<string>("--results")
     {
-        Description = "The results log a run appends its line to; the per-second series goes beside it as CSV.",
-        DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
-    }.Text("a file's path");
+        Description = "The results file a run appends its record to (one JSON line); the Markdown log (.md) and " +
+                      "the per-second series (CSV) go beside it.",
+        DefaultValueFactory = _ => ResultsFile.DefaultPath,
+    }.Takes("a results file's path (the Markdown log is rendered beside it, as .md)",
+        text => text.Length > 0 && !ResultsFile.IsMarkdown(text) ? text : null);
 
     public static readonly Option<int> LeaseSeconds = new Option<int>("--lease")
     {

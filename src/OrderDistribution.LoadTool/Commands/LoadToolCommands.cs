@@ -8,7 +8,7 @@ namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
 /// order-load: generate, schedule, watch, clear, and run (all four), for the 10,000-order burst; ceiling (storage
-/// alone), report (the models compared, from the results log), in-process, and burst-record (for
+/// alone), report (the models compared, from the results file), in-process, and azure-burst (for
 /// scripts/azure-burst.sh). One file per command in Commands/, its options and a handler over the code it drives.
 /// Every failure ends as <see cref="FailureReport"/> says.
 /// </summary>
@@ -80,7 +80,7 @@ public static class LoadToolCommands
             CeilingCommand.Create(console),
             ReportCommand.Create(console),
             InProcessCommand.Create(console),
-            BurstRecordCommand.Create(console),
+            AzureBurstCommand.Create(console),
             DeadLettersCommand.Create(console),
         };
         foreach (var option in CommonOptions.Global)
@@ -133,7 +133,7 @@ public static class LoadToolCommands
         return $"{error.Message.TrimEnd('.')}. See 'order-load {command} --help'.";
     }
 
-    /// <summary>The command and the commands above it, below the root (burst-record window).</summary>
+    /// <summary>The command and the commands above it, below the root (azure-burst read).</summary>
     private static IEnumerable<Command> CommandPath(CommandResult result)
     {
         var above = result.Parent is CommandResult { Command: not RootCommand } parent ? CommandPath(parent) : [];

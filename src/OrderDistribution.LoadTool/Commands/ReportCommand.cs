@@ -5,24 +5,24 @@ using Spectre.Console;
 namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
-/// <c>report</c>: the comparison of the models in a results log, as Markdown and a PNG chart beside it.
+/// <c>report</c>: the comparison of the models in a results file, as Markdown and a PNG chart beside it.
 /// </summary>
 internal static class ReportCommand
 {
-    private static readonly Argument<string> Log = new("log")
+    private static readonly Argument<string> Log = new("results")
     {
-        Description = "The results log to compare (run, ceiling and scripts/compare-local.sh write it).",
-        DefaultValueFactory = _ => Path.Combine("results", "LOG.md"),
+        Description = "The results file to compare (run, ceiling and scripts/compare-local.sh write it).",
+        DefaultValueFactory = _ => ResultsFile.DefaultPath,
     };
 
     private static readonly Option<string> Output = new Option<string>("--output")
     {
         Description = "The report to write (Markdown); the chart goes beside it with the same name and .png. " +
-                      "Default: report.md beside the log.",
+                      "Default: report.md beside the results file.",
     }.Text("a file's path");
 
     public static Command Create(IAnsiConsole console) =>
-        new Command("report", "Compare the models in a results log: a table per model and a chart (report.md and " +
+        new Command("report", "Compare the models in a results file: a table per model and a chart (report.md and " +
                               "report.png).")
         {
             Log, Output,

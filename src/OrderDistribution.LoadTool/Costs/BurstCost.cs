@@ -17,6 +17,15 @@ public sealed record BurstCost(IReadOnlyList<ComponentCost> Components, double W
 
     public bool Has(ComponentRole role) => Components.Any(c => c.Role == role);
 
+    /// <summary>A role's CPU-seconds; none when no component of it was seen.</summary>
+    public double? CpuSecondsSeen(ComponentRole role) => Has(role) ? CpuSeconds(role) : null;
+
+    /// <summary>The trio's own CPU, where at least the apps were seen.</summary>
+    public double? TrioCpu => Has(ComponentRole.App) ? TrioCpuSeconds : null;
+
+    /// <summary>The apps' and sidecars' peak memory summed, where one of them was seen.</summary>
+    public double? PeakMiBSeen => Components.Any(c => c.InContainerApps) ? ContainerAppsPeakMiB : null;
+
     /// <summary>
     /// CPU-seconds of the apps, their sidecars and the broker: what the trio adds to the store's work.
     /// </summary>

@@ -7,17 +7,13 @@ namespace OrderDistribution.LoadTool.Costs;
 public sealed record QueueSample(int Second, IReadOnlyDictionary<string, long> Waiting);
 
 /// <summary>
-/// The orders waiting per queue, second by second from the burst's scheduled instant, written beside the per-second
-/// series as <c>&lt;series&gt;.queues.csv</c> (<c>second,&lt;queue&gt;,...</c>; an empty cell where the broker did not
-/// say).
+/// The orders waiting per queue, second by second from the burst's scheduled instant; as CSV
+/// (<c>second,&lt;queue&gt;,...</c>; an empty cell where the broker did not say).
 /// </summary>
 public sealed record QueueSeries(IReadOnlyList<string> Queues, IReadOnlyList<QueueSample> Samples)
 {
-    public const string Suffix = ".queues.csv";
-
     /// <summary>
-    /// How many readings failed and why the first did, in words for one line; null when every one was read. Not
-    /// kept in the file.
+    /// How many readings failed and why the first did, in words for one line; null when every one was read.
     /// </summary>
     public string? Fault { get; init; }
 
@@ -63,40 +59,5 @@ public sealed record QueueSeries(IReadOnlyList<string> Queues, IReadOnlyList<Que
         }
 
         return csv.ToString();
-    }
-
-    /// <exception cref="InvalidDataException">The text is not such a series.</exception>
-    public static QueueSeries Parse(string text)
-    {
-        var lines = text.Split('\n', StringSplitOptions.RemoveEmptyEntries);
-        if (lines.Length == 0 || !lines[0].StartsWith("second,", StringComparison.Ordinal))
-        {
-            throw new InvalidDataException("not a queue series: its first line must be 'second,<queue>,...'");
-        }
-
-        var queues = lines[0].Split(',')[1..];
-        var samples = new List<QueueSample>();
-        foreach (var line in lines.Skip(1))
-        {
-            var cells = line.Split(',');
-            if (cells.Length != queues.Length + 1
-                || !int.TryParse(cells[0], NumberStyles.None, CultureInfo.InvariantCulture, out var second))
-            {
-                throw new InvalidDataException($"'{line}' is not a row of {queues.Length} queues");
-            }
-
-            var waiting = new Dictionary<string, long>(StringComparer.Ordinal);
-            for (var i = 0; i < queues.Length; i++)
-            {
-                if (long.TryParse(cells[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out var n))
-                {
-                    waiting[queues[i]] = n;
-                }
-            }
-
-            samples.Add(new QueueSample(second, waiting));
-        }
-
-        return new QueueSeries(queues, samples);
     }
 }

@@ -6,8 +6,8 @@ using Spectre.Console;
 namespace OrderDistribution.LoadTool.Reporting;
 
 /// <summary>
-/// How a watched burst ends, for every command that runs one: the per-second chart, the result line, the row in the
-/// results log and the series beside it.
+/// How a watched burst ends, for every command that runs one: the per-second chart, the result line, the record in
+/// the results file and the CSVs beside it.
 /// </summary>
 public static class BurstResults
 {
@@ -36,40 +36,22 @@ public static class BurstResults
     }
 
     /// <summary>
-    /// Appends the burst's row to the results log, ended now, and writes its per-second series beside it.
+    /// Keeps the burst's result, ended now, in the results file, and writes its CSVs beside it.
     /// </summary>
     /// <param name="began">When the burst took the store.</param>
-    /// <returns>The series' file.</returns>
-    /// <param name="cost">
-    /// The burst's cost per component, kept in the row and beside the series (<c>.cost.csv</c>).
-    /// </param>
-    /// <param name="queues">
-    /// The orders waiting per queue and second, kept beside the series (<c>.queues.csv</c>).
-    /// </param>
+    /// <param name="cost">The burst's cost per component.</param>
+    /// <param name="queues">The orders waiting per queue and second.</param>
+    /// <returns>The per-second series' CSV.</returns>
     public static async Task<string> RecordAsync(
-        WatchReport report, string label, string resultsLog, BurstStart? start, BurstId burst, DateTimeOffset began,
+        WatchReport report, string label, string resultsFile, BurstStart? start, BurstId burst, DateTimeOffset began,
         CancellationToken cancellationToken, BurstCost? cost = null, QueueSeries? queues = null)
     {
-        var row = ResultsRow.Of(label, report, start) with
+        var result = BurstResult.Of(label, report, start, burst.Value, began, DateTimeOffset.UtcNow) with
         {
-            Burst = burst,
-            Began = began,
-            Ended = DateTimeOffset.UtcNow,
-            Cost = cost is null ? null : RowCost.Of(cost),
+            Cost = cost,
+            Queues = queues,
         };
-        await ResultsLog.AppendAsync(resultsLog, row, cancellationToken);
-        var series = await SeriesCsv.WriteBesideAsync(StoredSeries.From(report), resultsLog, row, cancellationToken);
-        if (cost is not null)
-        {
-            await File.WriteAllTextAsync(Path.ChangeExtension(series, ".cost.csv"), cost.Csv(), cancellationToken);
-        }
-
-        if (queues is not null)
-        {
-            var path = Path.ChangeExtension(series, QueueSeries.Suffix);
-            await File.WriteAllTextAsync(path, queues.Csv(), cancellationToken);
-        }
-
-        return series;
+        await ResultsFile.AppendAsync(resultsFile, result, cancellationToken);
+        return await SeriesCsv.WriteBesideAsync(result, resultsFile, cancellationToken);
     }
 }

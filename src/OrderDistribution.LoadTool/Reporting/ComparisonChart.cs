@@ -29,7 +29,7 @@ public static class ComparisonChart
 
         if (report.HasCosts)
         {
-            multiplot.AddPlot(QueueChart.CostAgainstTime(report));
+            multiplot.AddPlot(CostChart.CostAgainstTime(report));
         }
 
         multiplot.Layout = new ScottPlot.MultiplotLayouts.Rows();
@@ -38,9 +38,7 @@ public static class ComparisonChart
 
     private static Plot CycleTimes(ComparisonReport report)
     {
-        var plot = new Plot();
-        plot.Title("Cycle time of every burst, against storage alone");
-        plot.YLabel("seconds");
+        var plot = ChartPanel.New("Cycle time of every burst, against storage alone", null, "seconds");
         var top = 0.0;
         if (report.Storage is { WarmMean: { } storageMean } storage)
         {
@@ -88,16 +86,13 @@ public static class ComparisonChart
 
     private static Plot StoredPerSecond(ComparisonReport report)
     {
-        var plot = new Plot();
-        plot.Title("Orders stored per second (mean over the runs that kept their series)");
-        plot.XLabel("seconds since the orders were scheduled");
-        plot.YLabel("orders stored");
-        var palette = new ScottPlot.Palettes.Category10();
+        var plot = ChartPanel.New("Orders stored per second (mean over the runs that kept their series)",
+            "seconds since the orders were scheduled", "orders stored");
         for (var i = 0; i < report.Models.Count; i++)
         {
             var model = report.Models[i];
-            Line(plot, model.WarmSeries, palette.GetColor(i), LinePattern.Solid, $"{model.Label} warm");
-            Line(plot, model.ColdSeries, palette.GetColor(i), LinePattern.Dashed, $"{model.Label} cold");
+            Line(plot, model.WarmSeries, ChartPanel.ModelColor(i), LinePattern.Solid, $"{model.Label} warm");
+            Line(plot, model.ColdSeries, ChartPanel.ModelColor(i), LinePattern.Dashed, $"{model.Label} cold");
         }
 
         if (report.Storage is { } storage)
@@ -109,9 +104,7 @@ public static class ComparisonChart
             .SelectMany(m => new[] { m.WarmSeries, m.ColdSeries })
             .Where(s => s.Count > 0)
             .ToList();
-        plot.Axes.SetLimits(0, series.Max(s => s.Count), 0, series.Max(s => s.Max()) * 1.15);
-        plot.ShowLegend(Alignment.UpperRight);
-        return plot;
+        return ChartPanel.Finish(plot, series.Max(s => s.Count), series.Max(s => s.Max()) * 1.15, Alignment.UpperRight);
     }
 
     private static void Line(
@@ -123,10 +116,7 @@ public static class ComparisonChart
         }
 
         var seconds = Enumerable.Range(0, perSecond.Count).Select(s => (double)s).ToArray();
-        var line = plot.Add.ScatterLine(seconds, perSecond.ToArray(), color);
-        line.LinePattern = pattern;
-        line.LineWidth = 2;
-        line.LegendText = legend;
+        ChartPanel.Line(plot, seconds, [.. perSecond], color, pattern, legend);
     }
 
     private static int FirstWith(ComparisonReport report, Func<ModelResults, bool> has)

@@ -1,12 +1,11 @@
 using System.Globalization;
 using System.Text;
 using OrderDistribution.LoadTool.Ceiling;
-using OrderDistribution.LoadTool.Costs;
 
 namespace OrderDistribution.LoadTool.Reporting;
 
 /// <summary>
-/// The comparison of the models in a results log: per model the runs, the cold runs apart, the warm ones' mean, median,
+/// The comparison of the models in a results file: per model the runs, the cold runs apart, the warm ones' mean, median,
 /// min and max cycle time, their rate, and each one's ratio to storage alone (<c>ceiling</c>) from the same log.
 /// </summary>
 public sealed class ComparisonReport
@@ -27,14 +26,14 @@ public sealed class ComparisonReport
 
     public IReadOnlyList<ModelResults> Models { get; }
 
-    /// <summary>Storage alone, from the <c>storage-alone</c> rows, if the log has any.</summary>
+    /// <summary>Storage alone, from the <c>storage-alone</c> records, if the file has any.</summary>
     public ModelResults? Storage { get; }
 
-    /// <summary>The rows compared: those of the log whose bursts overlapped no other.</summary>
+    /// <summary>The runs compared: those whose bursts overlapped no other.</summary>
     public int Rows { get; }
 
     /// <summary>
-    /// Rows left out: their bursts overlapped another's in time, so none of them measured the store alone.
+    /// Runs left out: their bursts overlapped another's in time, so none of them measured the store alone.
     /// </summary>
     public int LeftOut { get; }
 
@@ -46,22 +45,16 @@ public sealed class ComparisonReport
     /// <summary>Whether any model kept the orders waiting on its queues.</summary>
     public bool HasQueues => Models.Any(m => m.Queues is not null);
 
-    /// <param name="rows">The log's rows; those whose bursts overlapped another's are left out.</param>
-    /// <param name="series">The per-second series of the runs that kept one.</param>
-    /// <param name="queues">The orders waiting per queue of the runs that kept them.</param>
-    public static ComparisonReport From(
-        IReadOnlyList<ResultsRow> rows,
-        IReadOnlyDictionary<ResultsRow, StoredSeries> series,
-        IReadOnlyDictionary<ResultsRow, QueueSeries>? queues = null)
+    /// <param name="results">The records; those whose bursts overlapped another's are left out.</param>
+    public static ComparisonReport From(IReadOnlyList<BurstResult> results)
     {
-        var overlapped = ResultsRow.Overlapped(rows);
-        var kept = rows.Where((_, i) => !overlapped.Contains(i)).ToList();
-        var results = kept
+        var overlapped = BurstResult.Overlapped(results);
+        var kept = results.Where((_, i) => !overlapped.Contains(i)).ToList();
+        var summaries = kept
             .GroupBy(r => r.Label, StringComparer.Ordinal)
-            .Select(group =>
-                Summarize(group.Key, [.. group], series, queues ?? new Dictionary<ResultsRow, QueueSeries>()))
+            .Select(group => Summarize(group.Key, [.. group]))
             .ToList();
-        var models = results
+        var models = summaries
             .Where(m => m.Label != StorageCeiling.Label)
             .OrderBy(m => Array.FindIndex(KnownModels, known =>
                     m.Label == known || m.Label.StartsWith(known + " ", StringComparison.Ordinal)) is >= 0 and var known
@@ -69,14 +62,14 @@ public sealed class ComparisonReport
                 : KnownModels.Length)
             .ThenBy(m => m.Label, StringComparer.Ordinal)
             .ToList();
-        var storage = results.SingleOrDefault(m => m.Label == StorageCeiling.Label);
+        var storage = summaries.SingleOrDefault(m => m.Label == StorageCeiling.Label);
         return new ComparisonReport(models, storage, kept.Count, overlapped.Count);
     }
 
     /// <summary>A model's mean cycle time over storage alone's: 1.0 would be as fast as storage allows.</summary>
     public double? RatioToStorage(double? seconds) => seconds / Storage?.WarmMean;
 
-    /// <param name="log">The results log, as named in the report.</param>
+    /// <param name="log">The results file, as named in the report.</param>
     /// <param name="chart">The chart's file name, beside the report.</param>
     public string Markdown(string log, string chart)
     {
@@ -115,21 +108,21 @@ public sealed class ComparisonReport
         if (Models.Sum(m => m.Unmarked) is > 0 and var unmarked)
         {
             text.Append(CultureInfo.InvariantCulture, $"- {unmarked} runs carry no cold or warm mark ");
-            text.Append("(written before the log had the column, or by `run` without `--start`): counted as warm.\n");
+            text.Append("(`run` without `--start`): counted as warm.\n");
         }
 
         text.Append(Storage is { } alone
-            ? "- storage alone: the `storage-alone` rows of this log (`order-load ceiling`; " +
+            ? "- storage alone: the `storage-alone` runs of this file (`order-load ceiling`; " +
               string.Create(
                   CultureInfo.InvariantCulture, $"complete runs: {alone.Warm.Count}), mean {alone.WarmMean:0.00} s;") +
               " the ratios divide each model's mean by it.\n"
-            : "- storage alone: no `storage-alone` row in this log (run `order-load ceiling`), so no ratios.\n");
+            : "- storage alone: no `storage-alone` run in this file (run `order-load ceiling`), so no ratios.\n");
         var runsWithSeries = Models.Sum(m => m.RunsWithSeries) + (Storage?.RunsWithSeries ?? 0);
         text.Append(HasSeries
             ? string.Create(CultureInfo.InvariantCulture, $"- orders stored per second: {runsWithSeries} of {Rows} ") +
-              "runs kept their series beside the log; the chart's lower part overlays each model's mean series, " +
+              "runs kept their series; the chart's lower part overlays each model's mean series, " +
               "warm solid, cold dashed.\n"
-            : "- orders stored per second: no run in this log kept its series beside it, so the chart shows the " +
+            : "- orders stored per second: no run in this file kept its series, so the chart shows the " +
               "cycle times only.\n");
         text.Append(HasCosts
             ? "- cost: over each burst's window, the CPU-seconds of the trio (apps, sidecars, broker) and of the " +
@@ -138,8 +131,8 @@ public sealed class ComparisonReport
               "(container-apps-prices.env), their CPU-seconds as vCPU-seconds and their peak memory over the window " +
               "as GiB-seconds. The chart sets each burst's cycle time against its trio CPU: lower left is cheaper " +
               "and faster.\n"
-            : "- cost: no run in this log saw the local run's processes (scripts/run-local.sh records them in " +
-              ".dapr/pids), so no CPU or cost; a burst in Azure keeps its cost in results/azure-bursts-<env>.tsv " +
+            : "- cost: no run in this file saw the local run's processes (scripts/run-local.sh records them in " +
+              ".dapr/pids), so no CPU or cost; a burst in Azure keeps its replicas' cost in its record " +
               "(scripts/azure-burst.sh).\n");
         if (HasQueues)
         {
@@ -159,20 +152,16 @@ public sealed class ComparisonReport
         return text.ToString();
     }
 
-    private static ModelResults Summarize(
-        string label,
-        IReadOnlyList<ResultsRow> rows,
-        IReadOnlyDictionary<ResultsRow, StoredSeries> series,
-        IReadOnlyDictionary<ResultsRow, QueueSeries> queues)
+    private static ModelResults Summarize(string label, IReadOnlyList<BurstResult> results)
     {
-        var complete = rows.Where(r => r.Complete).ToList();
+        var complete = results.Where(r => r.Complete).ToList();
         var cold = complete.Where(r => r.Start == BurstStart.Cold).ToList();
         var warm = complete.Where(r => r.Start != BurstStart.Cold).ToList();
         return new ModelResults(
-            label, rows.Count, rows.Count - complete.Count,
+            label, results.Count, results.Count - complete.Count,
             [.. cold.Select(r => r.CycleSeconds!.Value)], [.. warm.Select(r => r.CycleSeconds!.Value)],
             warm.Count(r => r.Start is null), warm.Sum(r => (long)r.Count),
-            MeanSeries(cold, series), MeanSeries(warm, series), complete.Count(series.ContainsKey))
+            MeanSeries(cold), MeanSeries(warm), complete.Count(r => r.StoredPerSecond.Count > 0))
         {
             Costs =
             [
@@ -180,17 +169,15 @@ public sealed class ComparisonReport
                     .Select(r => (r.CycleSeconds!.Value, r.Cost!, r.Start == BurstStart.Cold)),
             ],
             // The last warm run's, as the times compare warm runs; a cold run's only when no warm one kept them.
-            Queues = (warm.LastOrDefault(queues.ContainsKey) ?? cold.LastOrDefault(queues.ContainsKey)) is { } kept
-                ? queues[kept]
-                : null,
+            Queues = (warm.LastOrDefault(r => r.Queues is not null) ?? cold.LastOrDefault(r => r.Queues is not null))
+                ?.Queues,
         };
     }
 
     /// <summary>Second by second, the mean over the runs that kept a series (a run that had ended counts 0).</summary>
-    private static double[] MeanSeries(
-        IReadOnlyList<ResultsRow> runs, IReadOnlyDictionary<ResultsRow, StoredSeries> series)
+    private static double[] MeanSeries(IReadOnlyList<BurstResult> runs)
     {
-        var kept = runs.Where(series.ContainsKey).Select(r => series[r].PerSecond).ToList();
+        var kept = runs.Select(r => r.StoredPerSecond).Where(s => s.Count > 0).ToList();
         if (kept.Count == 0)
         {
             return [];

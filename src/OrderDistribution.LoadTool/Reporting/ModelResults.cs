@@ -2,7 +2,7 @@ using OrderDistribution.LoadTool.Costs;
 
 namespace OrderDistribution.LoadTool.Reporting;
 
-/// <summary>What the results log says about one model (or storage alone): its runs, cold apart from warm.</summary>
+/// <summary>What the results say about one model (or storage alone): its runs, cold apart from warm.</summary>
 /// <param name="Cold">Cycle times of the complete cold runs (the first burst after the trio started).</param>
 /// <param name="Warm">Cycle times of the other complete runs, those without a start mark included.</param>
 /// <param name="Unmarked">Complete runs without a start mark (counted as warm).</param>
@@ -11,7 +11,7 @@ namespace OrderDistribution.LoadTool.Reporting;
 /// Mean orders stored per second over the cold runs that kept their series; empty if none did.
 /// </param>
 /// <param name="WarmSeries">The same over the warm runs.</param>
-/// <param name="RunsWithSeries">How many runs kept their per-second series beside the log.</param>
+/// <param name="RunsWithSeries">How many runs kept their per-second series.</param>
 public sealed record ModelResults(
     string Label,
     int Runs,
@@ -23,9 +23,9 @@ public sealed record ModelResults(
     IReadOnlyList<double> ColdSeries, IReadOnlyList<double> WarmSeries, int RunsWithSeries)
 {
     /// <summary>
-    /// Each complete run's cycle time and cost, for the runs whose row carries a cost (cold and warm).
+    /// Each complete run's cycle time and cost, for the runs whose record carries a cost (cold and warm).
     /// </summary>
-    public IReadOnlyList<(double Seconds, RowCost Cost, bool Cold)> Costs { get; init; } = [];
+    public IReadOnlyList<(double Seconds, BurstCost Cost, bool Cold)> Costs { get; init; } = [];
 
     /// <summary>The orders waiting per queue in the model's last complete run that kept them (warm first).</summary>
     public QueueSeries? Queues { get; init; }
@@ -35,9 +35,9 @@ public sealed record ModelResults(
     /// </summary>
     public double? WarmTrioCpu => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.TrioCpu));
 
-    public double? WarmStoreCpu => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.StoreCpu));
+    public double? WarmStoreCpu => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.CpuSecondsSeen(ComponentRole.Store)));
 
-    public double? WarmPeakMiB => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.PeakMiB));
+    public double? WarmPeakMiB => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.PeakMiBSeen));
 
     public double? WarmPrice => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.Price));
 

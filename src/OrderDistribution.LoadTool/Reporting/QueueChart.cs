@@ -3,8 +3,8 @@ using ScottPlot;
 namespace OrderDistribution.LoadTool.Reporting;
 
 /// <summary>
-/// The report's panels on where a burst waits and what it costs: the orders waiting on each queue per second (one
-/// colour per model, one line pattern per queue), and each burst's cycle time against the trio's CPU-seconds.
+/// The report's panel on where a burst waits: the orders waiting on each queue per second (one colour per model, one
+/// line pattern per queue).
 /// </summary>
 public static class QueueChart
 {
@@ -13,11 +13,8 @@ public static class QueueChart
 
     public static Plot Waiting(ComparisonReport report)
     {
-        var plot = new Plot();
-        plot.Title("Orders waiting on each queue (each model's last warm run that kept them, else cold)");
-        plot.XLabel("seconds since the orders were scheduled");
-        plot.YLabel("orders waiting");
-        var palette = new ScottPlot.Palettes.Category10();
+        var plot = ChartPanel.New("Orders waiting on each queue (each model's last warm run that kept them, else cold)",
+            "seconds since the orders were scheduled", "orders waiting");
         var right = 1.0;
         var top = 1.0;
         for (var i = 0; i < report.Models.Count; i++)
@@ -36,50 +33,14 @@ public static class QueueChart
                     continue;
                 }
 
-                var line = plot.Add.ScatterLine(
-                    points.Select(p => (double)p.Second).ToArray(),
-                    points.Select(p => (double)p.Waiting[queue]).ToArray(),
-                    palette.GetColor(i));
-                line.LinePattern = Patterns[q % Patterns.Length];
-                line.LineWidth = 2;
-                line.LegendText = $"{report.Models[i].Label} {queue}";
+                ChartPanel.Line(plot, [.. points.Select(p => (double)p.Second)],
+                    [.. points.Select(p => (double)p.Waiting[queue])], ChartPanel.ModelColor(i),
+                    Patterns[q % Patterns.Length], $"{report.Models[i].Label} {queue}");
                 right = Math.Max(right, points[^1].Second);
                 top = Math.Max(top, points.Max(p => p.Waiting[queue]));
             }
         }
 
-        plot.Axes.SetLimits(0, right, 0, top * 1.15);
-        plot.ShowLegend(Alignment.UpperRight);
-        return plot;
-    }
-
-    public static Plot CostAgainstTime(ComparisonReport report)
-    {
-        var plot = new Plot();
-        plot.Title("Each burst: cycle time against the trio's CPU (lower left: faster and cheaper)");
-        plot.XLabel("cycle time, seconds");
-        plot.YLabel("trio CPU-seconds (apps, sidecars, broker)");
-        var palette = new ScottPlot.Palettes.Category10();
-        var right = 1.0;
-        var top = 1.0;
-        for (var i = 0; i < report.Models.Count; i++)
-        {
-            var runs = report.Models[i].Costs.Where(c => c.Cost.TrioCpu is not null).ToList();
-            if (runs.Count == 0)
-            {
-                continue;
-            }
-
-            var markers = plot.Add.Markers(
-                runs.Select(r => r.Seconds).ToArray(), runs.Select(r => r.Cost.TrioCpu!.Value).ToArray(),
-                MarkerShape.FilledCircle, 10, palette.GetColor(i));
-            markers.LegendText = report.Models[i].Label;
-            right = Math.Max(right, runs.Max(r => r.Seconds));
-            top = Math.Max(top, runs.Max(r => r.Cost.TrioCpu!.Value));
-        }
-
-        plot.Axes.SetLimits(0, right * 1.15, 0, top * 1.15);
-        plot.ShowLegend(Alignment.UpperLeft);
-        return plot;
+        return ChartPanel.Finish(plot, right, top * 1.15, Alignment.UpperRight);
     }
 }

@@ -26,7 +26,9 @@ public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, in
     }
 
     /// <exception cref="FileNotFoundException">There is no record at <paramref name="path"/>.</exception>
-    /// <exception cref="InvalidDataException">The file is no schedule record; the message names it.</exception>
+    /// <exception cref="InvalidDataException">
+    /// The file is no schedule record; the message names it, and the field that is not what it should be.
+    /// </exception>
     public static async Task<ScheduleRecord> ReadAsync(string path, CancellationToken cancellationToken)
     {
         if (!File.Exists(path))
@@ -42,8 +44,10 @@ public sealed record ScheduleRecord(DateTimeOffset ScheduledAt, string Model, in
         }
         catch (JsonException e)
         {
-            throw new InvalidDataException(
-                $"{path} is not a schedule record ({FailureText.FirstLine(e.Message)}): run 'schedule' again", e);
+            // The serializer's message names .NET types: the user gets the field instead.
+            throw new InvalidDataException(e.Path is ['$', '.', .. var field]
+                ? $"{path} is not a schedule record (its {field} is not what one holds there): run 'schedule' again"
+                : $"{path} is not a schedule record (not JSON): run 'schedule' again", e);
         }
 
         return record is { Model: not null, OrdersFile: not null } && record.ScheduledAt != default

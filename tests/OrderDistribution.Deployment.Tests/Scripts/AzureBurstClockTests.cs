@@ -51,8 +51,8 @@ public sealed class AzureBurstClockTests
             call => call.StartsWith("monitor app-insights query", StringComparison.Ordinal));
         Assert.Contains("let scheduledAt = datetime(2026-11-20T10:00:30Z);", query, StringComparison.Ordinal);
         Assert.Contains("customEvents", query, StringComparison.Ordinal);
-        // One results log per environment, apart from the local runs'.
-        Assert.Contains($"--results {Path.Combine(azure.Folder, "azure-fake", "LOG.md")}",
+        // One results file per environment, apart from the local runs'.
+        Assert.Contains($"--results {Results(azure)}",
             File.ReadAllText(LoadToolCall(azure)), StringComparison.Ordinal);
     }
 }

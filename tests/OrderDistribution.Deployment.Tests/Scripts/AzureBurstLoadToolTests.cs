@@ -48,16 +48,17 @@ public sealed class AzureBurstLoadToolTests
                 ScheduledAt = DateTimeOffset.FromUnixTimeSeconds(1_795_000_000),
                 Model = "pubsub-bulk",
                 Count = 10_000,
+                OrdersFile = "orders.json",
                 ClockSkewSeconds = 0.4
             }));
         // Read as the script reads it: order-load through scripts/lib/load-tool.sh.
         var (exitCode, output) = azure.Run("bash", "-c",
-            ". scripts/lib/load-tool.sh; ROOT=\"$PWD\" order_load burst-record instant --state \"$1\"", "bash", record);
+            ". scripts/lib/load-tool.sh; ROOT=\"$PWD\" order_load azure-burst read --state \"$1\"", "bash", record);
 
         Assert.True(exitCode == 0, output);
         Assert.Equal(
             DateTimeOffset.FromUnixTimeSeconds(1_795_000_000).UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ",
-            System.Globalization.CultureInfo.InvariantCulture), output.Trim());
+            System.Globalization.CultureInfo.InvariantCulture), output.Trim().Split(' ')[1]);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -80,14 +81,14 @@ public sealed class AzureBurstLoadToolTests
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
-    public void The_azure_burst_ends_with_the_environments_bursts_compared_beside_their_log()
+    public void The_azure_burst_ends_with_the_environments_bursts_compared_beside_their_results()
     {
         using var azure = AzureBurstRun.Deployed();
 
         var (exitCode, output) = AzureBurstRun.Burst(azure);
 
         Assert.True(exitCode == 0, output);
-        // The report order-load writes from the environment's log, the burst's row in its table.
+        // The report order-load writes from the environment's results, the burst in its table.
         var report = Path.Combine(azure.Folder, "azure-fake", "report.md");
         Assert.True(File.Exists(report), output);
         Assert.Contains(File.ReadAllLines(report),

@@ -1,12 +1,13 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
+using OrderDistribution.LoadTool.Reporting;
 
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
 /// scripts/azure-burst.sh against a deployed environment's stand-ins: az answering what Azure would, dapr (which
-/// records the load tool's arguments and writes the schedule record and results row the load tool would) and dotnet
-/// (order-load built beside the tests, for what the script asks it after the burst).
+/// records the load tool's arguments and writes the schedule record and the burst's result the load tool would) and
+/// dotnet (order-load built beside the tests, for what the script asks it about the burst).
 /// </summary>
 internal static partial class AzureBurstRun
 {
@@ -45,15 +46,24 @@ internal static partial class AzureBurstRun
             OrdersFile = "orders.json",
             ClockSkewSeconds = skewSeconds,
         });
+        // The load tool's result of the burst, as run writes it.
+        var result = ResultsFile.Line(new BurstResult("pubsub-bulk", 300_001, BurstStart.Cold, 10, 1, 41.2,
+            new DateTimeOffset(2026, 11, 20, 10, 0, 30, TimeSpan.Zero), null, null, [4, 5])).Replace(
+            "\"cold\"", "\"START\"", StringComparison.Ordinal);
         azure.WithLoadTool()
             .WithProgram("dapr", $$"""
                 #!/bin/sh
                 printf '%s\n' "$*" > '{{LoadToolCall(azure)}}'
+                start=cold
+                for arg in "$@"; do
+                  if [ "$given" = --start ]; then start="$arg"; fi
+                  given="$arg"
+                done
                 while [ $# -gt 0 ]; do
                   if [ "$1" = --state ]; then printf '%s' '{{record}}' > "$2"; fi
                   if [ "$1" = --results ]; then
                     mkdir -p "$(dirname "$2")"
-                    printf '| 2026-11-20T10:00:30 | pubsub-bulk | 10 | 41.2 | 243 | 1 | cold |\n' >> "$2"
+                    printf '%s\n' '{{result}}' | sed "s/START/$start/" >> "$2"
                   fi
                   shift
                 done
@@ -62,6 +72,13 @@ internal static partial class AzureBurstRun
     }
 
     public static string LoadToolCall(FakeAzure azure) => Path.Combine(azure.Folder, "load-tool-call.txt");
+
+    /// <summary>The environment's results: the history of its bursts.</summary>
+    public static string Results(FakeAzure azure) => Path.Combine(azure.Folder, "azure-fake", "LOG.jsonl");
+
+    /// <summary>What the script kept of the environment's last burst.</summary>
+    public static BurstResult LastResult(FakeAzure azure) =>
+        ResultsFile.ReadAsync(Results(azure), CancellationToken.None).GetAwaiter().GetResult()[^1];
 
     public static (int ExitCode, string Output) Burst(FakeAzure azure, params string[] arguments) =>
         BurstWith(azure, [], arguments);

@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using OrderDistribution.LoadTool.Reporting;
 using static OrderDistribution.Deployment.Tests.AzureBurstRun;
 
 namespace OrderDistribution.Deployment.Tests;
@@ -81,8 +82,8 @@ public sealed class AzureBurstStartTests
         using var scaledOut = Deployed(replicas: 4);
         Assert.Equal(0, Burst(scaledOut).ExitCode);
         using var azure = Deployed(replicas: 1);
-        var history = Path.Combine(azure.Folder, "azure-bursts-fake.tsv");
-        File.Copy(Path.Combine(scaledOut.Folder, "azure-bursts-fake.tsv"), history);
+        Directory.CreateDirectory(Path.GetDirectoryName(Results(azure))!);
+        File.Copy(Results(scaledOut), Results(azure));
 
         var (first, firstOutput) = Burst(azure, "--start", "warm");
         var (second, secondOutput) = Burst(azure, "--start", "warm");
@@ -90,14 +91,14 @@ public sealed class AzureBurstStartTests
         Assert.True(first == 0 && second == 0, firstOutput + secondOutput);
         // The burst that started with 4 replicas per app is no comparison for one that started with 1.
         Assert.Contains(
-            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant, tiered " +
+            "comparable earlier bursts (model pubsub-bulk, start warm, same replicas at the instant, tiered " +
             "compilation off): 0,",
             firstOutput, StringComparison.Ordinal);
         Assert.Contains(
-            "comparable earlier bursts (model pubsub-bulk, start as given, same replicas at the instant, tiered " +
+            "comparable earlier bursts (model pubsub-bulk, start warm, same replicas at the instant, tiered " +
             "compilation off): 1,",
             secondOutput, StringComparison.Ordinal);
-        Assert.Equal(4, File.ReadAllLines(history).Length);
+        Assert.Equal(3, File.ReadAllLines(Results(azure)).Length);
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -106,8 +107,8 @@ public sealed class AzureBurstStartTests
         using var azure = Deployed();
         Assert.Equal(0, Burst(azure, "--start", "warm").ExitCode);
         using var tiered = Deployed(specific: a => a.Respond("DOTNET_TieredCompilation", "1"));
-        var history = Path.Combine(tiered.Folder, "azure-bursts-fake.tsv");
-        File.Copy(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"), history);
+        Directory.CreateDirectory(Path.GetDirectoryName(Results(tiered))!);
+        File.Copy(Results(azure), Results(tiered));
 
         var (first, firstOutput) = Burst(tiered, "--start", "warm");
         var (second, secondOutput) = Burst(tiered, "--start", "warm");
@@ -116,9 +117,9 @@ public sealed class AzureBurstStartTests
         Assert.Contains("tiered compilation: on;", firstOutput, StringComparison.Ordinal);
         Assert.Contains("tiered compilation on): 0,", firstOutput, StringComparison.Ordinal);
         Assert.Contains("tiered compilation on): 1,", secondOutput, StringComparison.Ordinal);
-        var rows = File.ReadAllLines(history).Select(l => l.Split('\t')).ToList();
-        var column = Array.IndexOf(rows[0], "tiered_compilation");
-        Assert.Equal(["off", "on", "on"], rows.Skip(1).Select(cells => cells[column]));
+        Assert.Equal(["off", "on", "on"],
+            ResultsFile.ReadAsync(Results(tiered), CancellationToken.None).GetAwaiter().GetResult()
+                .Select(r => r.Azure!.TieredCompilation));
     }
 
     [RequiresProgramFact("bash", "apt-get install bash")]
@@ -132,8 +133,6 @@ public sealed class AzureBurstStartTests
 
         Assert.True(exitCode == 0, output);
         Assert.Contains("tiered compilation: mixed;", output, StringComparison.Ordinal);
-        var rows = File.ReadAllLines(Path.Combine(azure.Folder, "azure-bursts-fake.tsv"))
-            .Select(l => l.Split('\t')).ToList();
-        Assert.Equal("mixed", rows[^1][Array.IndexOf(rows[0], "tiered_compilation")]);
+        Assert.Equal("mixed", LastResult(azure).Azure!.TieredCompilation);
     }
 }

@@ -22,7 +22,7 @@ public sealed class CompareScriptTests : IDisposable
             # Bounded, so that a script that forgot to stop it leaves nothing behind for long.
             for _ in $(seq 1 120); do sleep 1; done
             """);
-        // dotnet (order-load): records every call and appends a row to its --results log; a call whose arguments
+        // dotnet (order-load): records every call and appends a line to its --results file; a call whose arguments
         // contain the text in dotnet-fails exits 1 (or the code in dotnet-exit), and one containing the text in
         // dotnet-interrupts sends the script TERM, as a Ctrl+C in the middle of a burst would.
         Write("dotnet", $$"""
@@ -69,7 +69,7 @@ public sealed class CompareScriptTests : IDisposable
         // Job control only while a job starts: no "[1]+ Terminated ..." as the trios stop.
         Assert.DoesNotContain("Terminated", output, StringComparison.Ordinal);
         Assert.DoesNotContain("[1]", output, StringComparison.Ordinal);
-        var log = Path.Combine(Out, "LOG.md");
+        var log = Path.Combine(Out, "LOG.jsonl");
         var run = $"dotnet {Repo.PathOf(LoadToolScriptTests.ScriptedBuild())}";
         Assert.Equal(
             [
@@ -125,7 +125,7 @@ public sealed class CompareScriptTests : IDisposable
         Assert.Equal(3,
             calls.Count(c => c.Contains("run --model bindings", StringComparison.Ordinal)
             && c.Contains("--count 500", StringComparison.Ordinal)));
-        Assert.Contains(calls, c => c.EndsWith($"report {Path.Combine(Out, "LOG.md")}", StringComparison.Ordinal));
+        Assert.Contains(calls, c => c.EndsWith($"report {Path.Combine(Out, "LOG.jsonl")}", StringComparison.Ordinal));
         var failed = output.Split('\n').Where(l => l.StartsWith("pubsub-single: FAILED", StringComparison.Ordinal))
             .Distinct().ToList();
         Assert.Equal(

@@ -32,11 +32,12 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
         Assert.DoesNotContain(OrderTopology.StorageAloneContainer, containers);
         Assert.Equal(["1000001.json"], await NamesAsync(outbox));
 
-        var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default));
+        var row = Assert.Single(await ResultsFile.ReadAsync(Path.Combine(_folder, "LOG.jsonl"), default));
         Assert.Equal((StorageCeiling.Label, 300, 0, (BurstStart?)null), (row.Label, row.Count, row.Missing, row.Start));
         Assert.True(row.CycleSeconds > 0, $"cycle time {row.CycleSeconds}");
-        var series = await SeriesCsv.ReadAsync(Path.Combine(_folder, row.CsvFileName()!), default);
-        Assert.Equal(300, series.PerSecond.Sum());
+        Assert.Equal(300, row.StoredPerSecond.Sum());
+        Assert.EndsWith(",300", (await File.ReadAllLinesAsync(Path.Combine(_folder, row.CsvFileName())))[^1],
+            StringComparison.Ordinal);
     }
 
     [Fact]
@@ -105,12 +106,12 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
 
         var exit = await cli.RunAsync("ceiling", "--count", "10", "--storage",
             Azurite.ConnectionStringFor(Azurite.FreePort()),
-            "--results", Path.Combine(_folder, "LOG.md"));
+            "--results", Path.Combine(_folder, "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.Unreachable, exit);
         Assert.Contains("is not reachable", cli.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", cli.Output, StringComparison.Ordinal);
-        Assert.False(File.Exists(Path.Combine(_folder, "LOG.md")));
+        Assert.False(File.Exists(Path.Combine(_folder, "LOG.jsonl")));
     }
 
     /// <summary>
@@ -121,7 +122,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
         var cli = new Cli();
         var exit = await cli.RunAsync("ceiling", "--count",
             count.ToString(System.Globalization.CultureInfo.InvariantCulture), "--in-flight", "16",
-            "--storage", storage.Azurite.ConnectionString, "--results", Path.Combine(_folder, "LOG.md"));
+            "--storage", storage.Azurite.ConnectionString, "--results", Path.Combine(_folder, "LOG.jsonl"));
 
         Assert.True(exit == 0, cli.Output);
         Assert.Contains($"storage-alone: {count}/{count} uploads in ", cli.Output, StringComparison.Ordinal);

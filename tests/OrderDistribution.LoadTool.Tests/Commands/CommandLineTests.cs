@@ -34,7 +34,7 @@ public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<Azu
         var exit = await cli.RunAsync("run", option, value, "--storage",
             Azurite.ConnectionStringFor(Azurite.FreePort()),
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"),
-                "--results", Path.Combine(_folder, "LOG.md"));
+                "--results", Path.Combine(_folder, "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.Contains(named, cli.Output, StringComparison.Ordinal);

@@ -15,15 +15,15 @@ public sealed class FileTests : IDisposable
 
     public static TheoryData<string[], string> CommandsAndTheFileTheyWrite() => new()
     {
-        { ["run", "--results", "{file}/LOG.md"], "--results" },
+        { ["run", "--results", "{file}/LOG.jsonl"], "--results" },
         { ["run", "--state", "{file}/schedule.json"], "--state" },
         { ["run", "--orders", "{file}/orders.json"], "--orders" },
         { ["run", "--results", "{folder}"], "--results" },
-        { ["in-process", "--results", "{file}/LOG.md"], "--results" },
-        { ["ceiling", "--results", "{file}/deeper/LOG.md"], "--results" },
+        { ["in-process", "--results", "{file}/LOG.jsonl"], "--results" },
+        { ["ceiling", "--results", "{file}/deeper/LOG.jsonl"], "--results" },
         { ["generate", "--orders", "{folder}"], "--orders" },
         { ["schedule", "--state", "{folder}"], "--state" },
-        { ["report", "{folder}/LOG.md", "--output", "{file}/report.md"], "--output" },
+        { ["report", "{folder}/LOG.jsonl", "--output", "{file}/report.md"], "--output" },
     };
 
     [Theory]

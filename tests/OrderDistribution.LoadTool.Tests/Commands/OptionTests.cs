@@ -16,7 +16,7 @@ public sealed class OptionTests
         "namespaces/sb";
 
     /// <summary>
-    /// Every command (by its words: "burst-record window") with every option it takes (its own and the global ones),
+    /// Every command (by its words: "azure-burst read") with every option it takes (its own and the global ones),
     /// each with values it must refuse; a flag takes no value (a word after it is the next argument).
     /// </summary>
     public static TheoryData<string, string, string> EveryOptionWithABadValue()
@@ -145,11 +145,6 @@ public sealed class OptionTests
         var t when t == typeof(DateTimeOffset?) => ["abc"],
         // Epoch seconds (date +%s).
         var t when t == typeof(DateTimeOffset) => ["abc", "1.5", "99999999999999"],
-        // Metric values as az prints them, one a line.
-        var t when t == typeof(double[]) => ["abc", "250000000\nNone", "-1"],
-        // The telemetry query's rows as az prints them: table, items, billed bytes.
-        var t when t == typeof(OrderDistribution.LoadTool.Costs.TelemetryVolume) =>
-            ["AppRequests\t20000", "AppRequests\tmany\t1"],
         // A Service Bus namespace's resource id: not one, one of its queues', another resource's.
         var t when t == typeof(Azure.Core.ResourceIdentifier) =>
         [
@@ -162,9 +157,14 @@ public sealed class OptionTests
         // Replica counts read with az: "app=count ...".
         _ when option.Name is "--replicas-at-instant" or "--replicas-at-end" => ["distributor", "distributor=many"],
         // A URL that is none, or an empty path or connection string.
+        var t when t == typeof(string[]) => option.Name is "--usage-nanocores" or "--working-set-bytes"
+            ? ["abc", "250000000\nNone", "-1"]
+            : [""],
         var t when t == typeof(string) =>
             option.Name switch
             {
+                "--replicas-at-instant" or "--replicas-at-end" => ["distributor", "distributor=many"],
+                "--tiered-compilation" => ["sometimes"],
                 "--sidecar" or "--sidecar-grpc" or "--storage-account-url" => ["localhost:3501"],
                 "--service-bus" => ["", "sb x.servicebus.windows.net", "https://sb-x.servicebus.windows.net"],
                 _ => [""],

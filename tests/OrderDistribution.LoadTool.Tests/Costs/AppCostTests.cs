@@ -20,7 +20,7 @@ public sealed class AppCostTests
         Assert.Equal(
             "cost, distributor: 18.00 CPU-s used, peak 170 MiB; 2 replica-minutes of 0.5 vCPU and 1Gi allocated: " +
             "0.001800 USD", cost.Line("USD"));
-        Assert.Equal(["18.00", "170", "0.001800"], cost.Share.Cells());
+        Assert.Equal((18.0, 170L, 0.0018), (cost.CpuSeconds, cost.PeakMib, cost.Cost));
     }
 
     [Fact]
@@ -34,36 +34,13 @@ public sealed class AppCostTests
     }
 
     [Fact]
-    public async Task A_bursts_total_adds_the_apps_as_their_lines_print_them_and_keeps_the_worst_peak()
+    public void An_apps_cost_is_kept_as_its_line_prints_it_so_that_a_total_adds_what_the_lines_say()
     {
-        var file = Path.GetTempFileName();
-        await new CostShare(18.004, 170, 0.0018004).AppendAsync(file, CancellationToken.None);
-        await new CostShare(2.004, 210, 0.0000004).AppendAsync(file, CancellationToken.None);
+        // 0.30004 cores over a minute (18.0024 CPU-s), at a size whose minute costs 0.0009000144 USD.
+        var cost = AppCost.Of("distributor", AllocatedSize.Parse("0.5", "1.00008Gi")!, [300_040_000], [0], Prices);
 
-        var total = CostShare.Total((await CostShare.ReadAllAsync(file, CancellationToken.None))!);
-
-        Assert.Equal(["20.00", "210", "0.001800"], total.Cells());
-        File.Delete(file);
+        Assert.Equal((18.0, 0.0009), (cost.CpuSeconds, cost.Cost));
     }
-
-    [Fact]
-    public async Task A_costs_line_that_is_not_three_numbers_is_refused_naming_the_file_and_the_line()
-    {
-        var file = Path.GetTempFileName();
-        await File.WriteAllTextAsync(file, "18.00\t170\n");
-
-        var refused = await Assert.ThrowsAsync<InvalidDataException>(() =>
-            CostShare.ReadAllAsync(file, CancellationToken.None));
-
-        Assert.Contains(file, refused.Message, StringComparison.Ordinal);
-        Assert.Contains("'18.00\t170'", refused.Message, StringComparison.Ordinal);
-        File.Delete(file);
-    }
-
-    [Fact]
-    public async Task A_burst_whose_costs_were_never_read_has_no_total() =>
-        Assert.Null(await CostShare.ReadAllAsync(
-            Path.Combine(Path.GetTempPath(), Guid.NewGuid().ToString("N")), CancellationToken.None));
 
     [Theory]
     [InlineData("0.5", "1Gi", 0.5, 1.0)]

@@ -3,7 +3,7 @@ using OrderDistribution.LoadTool.Reporting;
 
 namespace OrderDistribution.LoadTool.Tests.Costs;
 
-/// <summary>A burst's cost as the results log keeps it and the report shows it.</summary>
+/// <summary>A burst's cost as the Markdown log and the report show it.</summary>
 public sealed class CostReportingTests
 {
     private static readonly ContainerAppsPrices Prices = new(0.000024, 0.000003, "USD");
@@ -18,22 +18,18 @@ public sealed class CostReportingTests
         20, Prices);
 
     [Fact]
-    public void A_rows_cost_reads_back_from_the_log_and_a_row_without_one_still_reads()
+    public void The_markdown_log_shows_the_cost_each_role_was_seen_to_spend_and_none_for_a_role_not_seen()
     {
-        var row = new ResultsRow("2026-11-26T17:00:00", "pubsub-bulk", 10_000, 21.8, 0,
-            BurstStart.Warm)
-        { Cost = RowCost.Of(Cost(5.26)) };
+        var result = new BurstResult("pubsub-bulk", 1, BurstStart.Warm, 10_000, 0, 21.8, DateTimeOffset.UnixEpoch,
+            null, null, []);
 
-        var read = ResultsRow.TryParse(row.Format())!;
-
-        Assert.Equal(new RowCost(5.26, 1.25, 0.65, 19.8, 250, Cost(5.26).Price),
-            read.Cost! with { Price = Cost(5.26).Price });
-        Assert.Equal(Cost(5.26).Price!.Value, read.Cost!.Price!.Value, 6);
-        Assert.Equal(7.16, read.Cost.TrioCpu!.Value, 2);
-        Assert.Null(
-            ResultsRow.TryParse(row.Format().Replace(RowCost.Of(Cost(5.26)).Format(), "", StringComparison.Ordinal) +
-            "")!.Cost);
-        Assert.EndsWith(RowCost.HeaderCells, ResultsRow.Header.Split('\n')[0], StringComparison.Ordinal);
+        Assert.EndsWith($"| 5.26 | 1.25 | 0.65 | 19.80 | 250 | {Cost(5.26).Price:0.000000} |\n",
+            ResultsMarkdown.Row(result with { Cost = Cost(5.26) }), StringComparison.Ordinal);
+        Assert.EndsWith("| yes |  |  |  |  |  |  |\n", ResultsMarkdown.Row(result), StringComparison.Ordinal);
+        var appsAlone = new BurstCost([new ComponentCost("distributor", ComponentRole.App, 2, 100)], 20, null);
+        Assert.EndsWith("| 2.00 |  |  |  | 100 |  |\n", ResultsMarkdown.Row(result with { Cost = appsAlone }),
+            StringComparison.Ordinal);
+        Assert.Equal(7.16, Cost(5.26).TrioCpu!.Value, 2);
     }
 
     [Fact]
@@ -50,14 +46,14 @@ public sealed class CostReportingTests
     [Fact]
     public void The_report_shows_each_models_warm_cpu_and_cost_beside_its_time()
     {
-        ResultsRow Row(string model, double seconds, double appCpu) =>
-            new ResultsRow("2026-11-26T17:00:00", model, 10_000, seconds, 0,
-                BurstStart.Warm)
-            { Cost = RowCost.Of(Cost(appCpu)) };
+        BurstResult Run(string model, double seconds, double appCpu) =>
+            new(model, null, BurstStart.Warm, 10_000, 0, seconds, DateTimeOffset.UnixEpoch, null, null, [])
+            {
+                Cost = Cost(appCpu),
+            };
 
-        var report = ComparisonReport.From([Row("pubsub-bulk", 21.8, 5.26), Row("bindings", 38.1, 13.96)],
-            new Dictionary<ResultsRow, StoredSeries>());
-        var markdown = report.Markdown("LOG.md", "report.png");
+        var report = ComparisonReport.From([Run("pubsub-bulk", 21.8, 5.26), Run("bindings", 38.1, 13.96)]);
+        var markdown = report.Markdown("LOG.jsonl", "report.png");
 
         Assert.True(report.HasCosts);
         Assert.Contains("| warm trio CPU-s | warm store CPU-s | warm peak MiB | warm cost |", markdown,

@@ -46,23 +46,6 @@ public sealed class QueueSeriesTests
     }
 
     [Fact]
-    public void The_file_reads_back_as_the_series_written_a_queue_not_answered_left_empty()
-    {
-        var series = new QueueSeries(Queues,
-        [
-            Sample(0, ingress: 10_000, express: 0, standard: 0),
-            new QueueSample(1, new Dictionary<string, long> { ["q-order-express"] = 5 }),
-        ]);
-
-        var read = QueueSeries.Parse(series.Csv());
-
-        Assert.Equal(Queues, read.Queues);
-        Assert.Equal(series.Samples.Select(s => s.Second), read.Samples.Select(s => s.Second));
-        Assert.Equal(series.Samples.Select(s => s.Waiting.OrderBy(w => w.Key)),
-            read.Samples.Select(s => s.Waiting.OrderBy(w => w.Key)));
-    }
-
-    [Fact]
     public async Task Seconds_count_from_the_instant_given_and_readings_before_it_are_left_out()
     {
         var read = new ReadingsCounted();

@@ -17,7 +17,7 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
         var results = Directory.CreateTempSubdirectory("in-process-leftovers-").FullName;
         // No --storage: the local Azurite's address, where nothing answers, so the command starts its throwaway one.
         var killed = Cli.StartProgram("in-process", "--count", "20000",
-            "--results", Path.Combine(results, "LOG.md"), "--timeout", "600");
+            "--results", Path.Combine(results, "LOG.jsonl"), "--timeout", "600");
         var azurite = 0;
         try
         {
@@ -30,7 +30,7 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
             output.WriteLine($"in-process {killed.Id} killed; its Azurite {azurite} and {folder} left");
 
             var next = new Cli();
-            var exit = await next.RunAsync("in-process", "--count", "20", "--results", Path.Combine(results, "LOG.md"));
+            var exit = await next.RunAsync("in-process", "--count", "20", "--results", Path.Combine(results, "LOG.jsonl"));
 
             Assert.True(exit == 0, next.Output);
             var said = Assert.Single(next.Output.Split('\n'),

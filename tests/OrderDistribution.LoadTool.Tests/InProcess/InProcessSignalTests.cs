@@ -73,7 +73,7 @@ public sealed class InProcessSignalTests(ITestOutputHelper output) : IDisposable
             {
                 scheduled.TrySetResult();
             }
-        }, "in-process", "--count", "20000", "--timeout", "600", "--results", Path.Combine(_folder, "LOG.md"));
+        }, "in-process", "--count", "20000", "--timeout", "600", "--results", Path.Combine(_folder, "LOG.jsonl"));
         try
         {
             await scheduled.Task.WaitAsync(TimeSpan.FromSeconds(120), TestContext.Current.CancellationToken);

@@ -16,7 +16,7 @@ public sealed class InProcessStoreTests(AzuriteFixture storage) : IClassFixture<
 
         var exit = await cli.RunAsync("in-process", "--count", "10", "--storage",
             Azurite.ConnectionStringFor(Azurite.FreePort()),
-            "--results", Path.Combine(_folder, "LOG.md"));
+            "--results", Path.Combine(_folder, "LOG.jsonl"));
 
         Assert.True(exit == ExitCodes.Unreachable, cli.Output);
         Assert.Contains("is not reachable", cli.Output, StringComparison.Ordinal);
@@ -34,7 +34,7 @@ public sealed class InProcessStoreTests(AzuriteFixture storage) : IClassFixture<
         var clock = System.Diagnostics.Stopwatch.StartNew();
 
         var exit = await cli.RunAsync("in-process", "--count", "10", "--storage", wrongKey, "--results",
-            Path.Combine(_folder, "LOG.md"));
+            Path.Combine(_folder, "LOG.jsonl"));
 
         Assert.True(exit == ExitCodes.BadInput, cli.Output);
         Assert.Contains("refused the load tool (403", cli.Output, StringComparison.Ordinal);

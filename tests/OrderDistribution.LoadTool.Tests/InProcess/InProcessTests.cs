@@ -24,7 +24,7 @@ public sealed class InProcessTests : IDisposable
         var cli = new Cli();
         var exit = await cli.RunAsync("in-process", "--model", model, "--count", "300", "--invalid-rate", "0.02",
             "--seed", "3",
-            "--timeout", "120", "--results", Path.Combine(_folder, "LOG.md"));
+            "--timeout", "120", "--results", Path.Combine(_folder, "LOG.jsonl"));
 
         Assert.True(exit == 0, cli.Output);
         Assert.Contains("(Azurite started for this run)", cli.Output, StringComparison.Ordinal);
@@ -32,7 +32,7 @@ public sealed class InProcessTests : IDisposable
         Assert.Contains(
             "0 missing, 0 duplicated; 294 valid stored, 6 poison dropped (expected), 6 dead-lettered, 0 not on the " +
             "dead-letter queue", cli.Output, StringComparison.Ordinal);
-        var row = Assert.Single(await ResultsLog.ReadAsync(Path.Combine(_folder, "LOG.md"), default),
+        var row = Assert.Single(await ResultsFile.ReadAsync(Path.Combine(_folder, "LOG.jsonl"), default),
             r => r.Label == $"in-process-{model}");
         Assert.True(row.Complete);
         Assert.Equal(BurstStart.Cold, row.Start);
@@ -44,7 +44,7 @@ public sealed class InProcessTests : IDisposable
     {
         var cli = new Cli();
         var exit = await cli.RunAsync("in-process", "--count", "40", "--invalid-rate", "0.1", "--seed", "5",
-            "--timeout", "120", "--results", Path.Combine(_folder, "LOG.md"));
+            "--timeout", "120", "--results", Path.Combine(_folder, "LOG.jsonl"));
 
         Assert.True(exit == 0, cli.Output);
         // The poison orders are kept on the dead-letter queue by the distributor, each with its warning.
@@ -73,10 +73,14 @@ public sealed class InProcessTests : IDisposable
     public async Task Report_renders_an_in_process_run_beside_the_real_models()
     {
         Directory.CreateDirectory(_folder);
-        var log = Path.Combine(_folder, "LOG.md");
-        await File.WriteAllTextAsync(log, ResultsRow.Header
-            + "| 2026-01-01T10:00:00 | pubsub-bulk | 10000 | 8.2 | 1220 | 0 | warm |\n"
-            + "| 2026-01-01T10:01:00 | in-process-bulk | 10000 | 12.5 | 800 | 0 | cold |\n");
+        var log = Path.Combine(_folder, "LOG.jsonl");
+        var at = new DateTimeOffset(2026, 1, 1, 10, 0, 0, TimeSpan.Zero);
+        await File.WriteAllLinesAsync(log,
+        [
+            ResultsFile.Line(new BurstResult("pubsub-bulk", 1, BurstStart.Warm, 10_000, 0, 8.2, at, null, null, [])),
+            ResultsFile.Line(
+                new BurstResult("in-process-bulk", 2, BurstStart.Cold, 10_000, 0, 12.5, at.AddMinutes(1), null, null, [])),
+        ]);
 
         var cli = new Cli();
         var exit = await cli.RunAsync("report", log);
@@ -93,7 +97,7 @@ public sealed class InProcessTests : IDisposable
     {
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("in-process", "--model", "grpc", "--results", Path.Combine(_folder, "LOG.md"));
+        var exit = await cli.RunAsync("in-process", "--model", "grpc", "--results", Path.Combine(_folder, "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.Contains("grpc", cli.Output, StringComparison.Ordinal);

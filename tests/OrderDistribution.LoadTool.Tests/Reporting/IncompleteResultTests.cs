@@ -1,5 +1,4 @@
 using OrderDistribution.Contracts;
-using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 
@@ -42,37 +41,26 @@ public sealed class IncompleteResultTests
     }
 
     [Fact]
-    public void The_row_of_a_burst_that_timed_out_gives_the_rate_of_what_was_stored_and_says_it_is_not_complete()
+    public void The_result_of_a_burst_that_timed_out_gives_the_rate_of_what_was_stored_and_is_not_complete()
     {
-        var row = ResultsRow.Of("pubsub-bulk", TimedOut, BurstStart.Warm) with { Burst = new BurstId(483_920) };
+        var result = BurstResult.Of("pubsub-bulk", TimedOut, BurstStart.Warm, 483_920, ScheduledAt, ScheduledAt);
 
-        Assert.Equal(400, row.OrdersPerSecond!.Value, 6);
-        Assert.Contains("| 1000000 | 7.5 | 400 | 997000 | warm | 483920 |", row.Format(), StringComparison.Ordinal);
-        // The complete cell follows ended; the cost cells (none measured here) come after it.
-        Assert.Contains("| warm | 483920 |  |  | no |", row.Format(), StringComparison.Ordinal);
-        Assert.Equal("20261123-094107-483920-pubsub-bulk-incomplete.csv", row.CsvFileName());
-        Assert.Equal(400, ResultsRow.TryParse(row.Format())!.OrdersPerSecond!.Value, 6);
-    }
-
-    [Fact]
-    public void Two_runs_scheduled_in_one_second_keep_two_series_files()
-    {
-        var report = TimedOut with { Missing = [] };
-
-        var first = ResultsRow.Of("pubsub-bulk", report, null) with { Burst = new BurstId(300_001) };
-        var second = ResultsRow.Of("pubsub-bulk", report, null) with { Burst = new BurstId(300_002) };
-
-        Assert.NotEqual(first.CsvFileName(), second.CsvFileName());
-        Assert.Equal("20261123-094107-300001-pubsub-bulk.csv", first.CsvFileName());
+        Assert.False(result.Complete);
+        Assert.Equal(400, result.OrdersPerSecond!.Value, 6);
+        Assert.Contains("| 1000000 | 7.5 | 400 | 997000 | warm | 483920 |", ResultsMarkdown.Row(result),
+            StringComparison.Ordinal);
+        Assert.Equal("20261123-094107-483920-pubsub-bulk-incomplete.csv", result.CsvFileName());
+        Assert.Equal(400, ResultsFile.Parse(ResultsFile.Line(result)).OrdersPerSecond!.Value, 6);
     }
 
     [Fact]
     public void The_report_counts_an_incomplete_run_apart_and_does_not_plot_it_as_a_time()
     {
-        var complete = ResultsRow.Of("pubsub-bulk", TimedOut with { Missing = [] }, BurstStart.Warm);
-        var incomplete = ResultsRow.Of("pubsub-bulk", TimedOut, BurstStart.Warm);
+        var complete = BurstResult.Of("pubsub-bulk", TimedOut with { Missing = [] }, BurstStart.Warm, 1, ScheduledAt,
+            ScheduledAt);
+        var incomplete = BurstResult.Of("pubsub-bulk", TimedOut, BurstStart.Warm, 2, ScheduledAt, ScheduledAt);
 
-        var report = ComparisonReport.From([complete, incomplete], new Dictionary<ResultsRow, StoredSeries>());
+        var report = ComparisonReport.From([complete, incomplete]);
 
         var model = Assert.Single(report.Models);
         Assert.Equal(1, model.Incomplete);

@@ -1,3 +1,4 @@
+using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.TestSupport;
 using SkiaSharp;
@@ -5,42 +6,36 @@ using SkiaSharp;
 namespace OrderDistribution.LoadTool.Tests.Reporting;
 
 /// <summary>
-/// report, from a fixed results log and the per-second series beside it, as run and ceiling write them.
+/// report, from fixed results as run and ceiling write them.
 /// </summary>
 public sealed class ReportTests
 {
-    private const string Header =
-        "| timestamp | model | count | cycle time s | orders/s | missing | start |\n| --- | --- | ---: | ---: | ---: " +
-        "| ---: | --- |\n";
+    private static readonly DateTimeOffset Day = new(2026, 11, 23, 10, 0, 0, TimeSpan.Zero);
 
     private readonly string _folder = Directory.CreateTempSubdirectory("order-load-report-").FullName;
+
+    private string Results => Path.Combine(_folder, "LOG.jsonl");
 
     [Fact]
     public async Task The_report_tables_each_model_with_its_cold_runs_apart_and_its_warm_times_against_storage_alone()
     {
-        await File.WriteAllTextAsync(Path.Combine(_folder, "LOG.md"),
-            "Runs on the 2-core machine.\n\n" +
-            // A row from before the start column: counted as warm, and said so.
-            "| timestamp | model | count | cycle time s | orders/s | missing |\n| --- | --- | ---: | ---: | ---: | " +
-            "---: |\n" +
-            "| 2026-11-20T08:00:00 | pubsub-single | 10000 | 44.9 | 223 | 0 |\n" +
-            "| 2026-11-23T10:00:00 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |\n" +
-            "| 2026-11-23T10:01:00 | pubsub-bulk | 10000 | 26.8 | 373 | 0 | warm |\n" +
-            "| 2026-11-23T10:02:00 | pubsub-bulk | 10000 | 26.7 | 375 | 0 | warm |\n" +
-            "| 2026-11-23T10:03:00 | pubsub-bulk | 10000 | 28.0 | 357 | 0 | warm |\n" +
-            "| 2026-11-23T11:00:00 | pubsub-bulk | 10000 | 40.4 | 248 | 0 | cold |\n" +
-            "| 2026-11-23T10:10:00 | pubsub-single | 10000 | 56.2 | 178 | 0 | cold |\n" +
+        await WriteAsync(
+            // A run not told its start: counted as warm, and said so.
+            Run("pubsub-single", null, 44.9, minute: -3000),
+            Run("pubsub-bulk", BurstStart.Cold, 37.3),
+            Run("pubsub-bulk", BurstStart.Warm, 26.8, minute: 1, perSecond: [100, 300]),
+            Run("pubsub-bulk", BurstStart.Warm, 26.7, minute: 2, perSecond: [200, 100, 50]),
+            Run("pubsub-bulk", BurstStart.Warm, 28.0, minute: 3),
+            Run("pubsub-bulk", BurstStart.Cold, 40.4, minute: 60),
+            Run("pubsub-single", BurstStart.Cold, 56.2, minute: 10),
             // Incomplete: left out of the times.
-            "| 2026-11-23T10:11:00 | pubsub-single | 10000 | 300.0 | 33 | 120 | warm |\n" +
-            "| 2026-11-23T10:20:00 | bindings | 10000 | 77.3 | 129 | 0 | warm |\n" +
-            "| 2026-11-23T10:30:00 | storage-alone | 10000 | 22.4 | 446 | 0 |  |\n" +
-            "| 2026-11-23T10:31:00 | storage-alone | 10000 | 25.6 | 391 | 0 |  |\n");
-        await WriteSeriesAsync("20261123-100100-pubsub-bulk.csv", 100, 300);
-        await WriteSeriesAsync("20261123-100200-pubsub-bulk.csv", 200, 100, 50);
-        await WriteSeriesAsync("20261123-103000-storage-alone.csv", 400, 600);
+            Run("pubsub-single", BurstStart.Warm, 300.0, missing: 120, minute: 11),
+            Run("bindings", BurstStart.Warm, 77.3, minute: 20),
+            Run("storage-alone", null, 22.4, minute: 30, perSecond: [400, 600]),
+            Run("storage-alone", null, 25.6, minute: 31));
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
+        var exit = await cli.RunAsync("report", Results);
 
         Assert.True(exit == 0, cli.Output);
         var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md")))
@@ -56,9 +51,10 @@ public sealed class ReportTests
             ],
             table);
         var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
+        Assert.Contains("From `LOG.jsonl`: 11 runs.", text, StringComparison.Ordinal);
         Assert.Contains("1 runs carry no cold or warm mark", text, StringComparison.Ordinal);
         Assert.Contains("3 of 11 runs kept their series", text, StringComparison.Ordinal);
-        // A log with a bindings row says what a local RabbitMQ crash may lose.
+        // Results with a bindings run say what a local RabbitMQ crash may lose.
         Assert.Contains("`bindings.rabbitmq` publishes without publisher confirms", text, StringComparison.Ordinal);
         Assert.Contains("![Cycle time of every burst per model, against storage alone](report.png)", text,
             StringComparison.Ordinal);
@@ -66,24 +62,21 @@ public sealed class ReportTests
     }
 
     [Fact]
-    public async Task Report_leaves_out_the_rows_of_bursts_that_overlapped_and_says_how_many()
+    public async Task Report_leaves_out_the_runs_of_bursts_that_overlapped_and_says_how_many()
     {
-        await File.WriteAllTextAsync(Path.Combine(_folder, "LOG.md"), ResultsRow.Header +
+        var at = new DateTimeOffset(2026, 11, 26, 7, 0, 0, TimeSpan.Zero);
+        await WriteAsync(
             // Two runs at once on one store, as two terminals did: neither is a measurement.
-            "| 2026-11-26T07:00:02 | pubsub-bulk | 5000 | 15.6 | 320 | 0 | warm | 483920 | 2026-11-26T07:00:00.000Z " +
-            "| 2026-11-26T07:00:20.000Z |\n" +
-            "| 2026-11-26T07:00:04 | pubsub-bulk | 5000 | 9.9 | 503 | 0 | warm | 512345 | 2026-11-26T07:00:03.000Z | " +
-            "2026-11-26T07:00:15.000Z |\n" +
+            Held(Run("pubsub-bulk", BurstStart.Warm, 15.6), at, at.AddSeconds(20)),
+            Held(Run("pubsub-bulk", BurstStart.Warm, 9.9), at.AddSeconds(3), at.AddSeconds(15)),
             // One after the other, to the millisecond: both count.
-            "| 2026-11-26T07:01:02 | pubsub-bulk | 5000 | 20.1 | 249 | 0 | warm | 600001 | 2026-11-26T07:01:00.000Z " +
-            "| 2026-11-26T07:01:25.000Z |\n" +
-            "| 2026-11-26T07:01:27 | pubsub-bulk | 5000 | 20.3 | 246 | 0 | warm | 600002 | 2026-11-26T07:01:25.000Z " +
-            "| 2026-11-26T07:01:50.000Z |\n" +
-            // A row from before rows said when: kept.
-            "| 2026-11-23T10:01:00 | pubsub-bulk | 5000 | 20.2 | 248 | 0 | warm |\n");
+            Held(Run("pubsub-bulk", BurstStart.Warm, 20.1), at.AddSeconds(60), at.AddSeconds(85)),
+            Held(Run("pubsub-bulk", BurstStart.Warm, 20.3), at.AddSeconds(85), at.AddSeconds(110)),
+            // A hand-made result that does not say when: kept.
+            Run("pubsub-bulk", BurstStart.Warm, 20.2) with { Count = 5_000 });
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
+        var exit = await cli.RunAsync("report", Results);
 
         Assert.True(exit == 0, cli.Output);
         Assert.Contains("3 runs of 1 models compared (2 left out: their bursts overlapped another's)", cli.Output,
@@ -97,22 +90,14 @@ public sealed class ReportTests
     }
 
     [Fact]
-    public async Task Each_models_series_is_the_mean_of_its_runs_second_by_second()
+    public void Each_models_series_is_the_mean_of_its_runs_second_by_second()
     {
-        var rows = new[]
-        {
-            new ResultsRow("2026-11-23T10:01:00", "pubsub-bulk", 400, 2.0, 0, BurstStart.Warm),
-            new ResultsRow("2026-11-23T10:02:00", "pubsub-bulk", 350, 3.0, 0, BurstStart.Warm),
-            new ResultsRow("2026-11-23T10:03:00", "pubsub-bulk", 500, 1.5, 0, BurstStart.Cold),
-        };
-        await WriteSeriesAsync("20261123-100100-pubsub-bulk.csv", 100, 300);
-        await WriteSeriesAsync("20261123-100200-pubsub-bulk.csv", 200, 100, 50);
-
-        var report = ComparisonReport.From(rows, new Dictionary<ResultsRow, StoredSeries>
-        {
-            [rows[0]] = await SeriesCsv.ReadAsync(Path.Combine(_folder, "20261123-100100-pubsub-bulk.csv"), default),
-            [rows[1]] = await SeriesCsv.ReadAsync(Path.Combine(_folder, "20261123-100200-pubsub-bulk.csv"), default),
-        });
+        var report = ComparisonReport.From(
+        [
+            Run("pubsub-bulk", BurstStart.Warm, 2.0, perSecond: [100, 300]),
+            Run("pubsub-bulk", BurstStart.Warm, 3.0, perSecond: [200, 100, 50]),
+            Run("pubsub-bulk", BurstStart.Cold, 1.5),
+        ]);
 
         var bulk = Assert.Single(report.Models);
         Assert.Equal([150, 200, 25], bulk.WarmSeries);
@@ -126,10 +111,8 @@ public sealed class ReportTests
     {
         string[] labels = ["other", "bindings", "pubsub-single (appMaxConcurrency 64)", "storage-alone",
             "pubsub-single", "pubsub-bulk"];
-        var rows = labels.Select(label => new ResultsRow("2026-11-23", label, 10_000, 30.0, 0, BurstStart.Warm))
-            .ToList();
 
-        var report = ComparisonReport.From(rows, new Dictionary<ResultsRow, StoredSeries>());
+        var report = ComparisonReport.From([.. labels.Select(label => Run(label, BurstStart.Warm, 30.0))]);
 
         Assert.Equal(["pubsub-bulk", "pubsub-single", "pubsub-single (appMaxConcurrency 64)", "bindings", "other"],
             report.Models.Select(m => m.Label));
@@ -137,20 +120,17 @@ public sealed class ReportTests
     }
 
     [Fact]
-    public async Task A_log_whose_runs_kept_no_series_gets_the_cycle_time_chart_alone_and_the_report_says_why()
+    public async Task Results_that_kept_no_series_get_the_cycle_time_chart_alone_and_the_report_says_why()
     {
-        await File.WriteAllTextAsync(Path.Combine(_folder, "LOG.md"), Header +
-            "| 2026-11-23 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |\n" +
-            "| 2026-11-23 | pubsub-bulk | 10000 | 26.8 | 373 | 0 | warm |\n");
+        await WriteAsync(Run("pubsub-bulk", BurstStart.Cold, 37.3), Run("pubsub-bulk", BurstStart.Warm, 26.8));
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"), "--output",
-            Path.Combine(_folder, "out", "compare.md"));
+        var exit = await cli.RunAsync("report", Results, "--output", Path.Combine(_folder, "out", "compare.md"));
 
         Assert.True(exit == 0, cli.Output);
         var text = await File.ReadAllTextAsync(Path.Combine(_folder, "out", "compare.md"));
-        Assert.Contains("no run in this log kept its series", text, StringComparison.Ordinal);
-        Assert.Contains("no `storage-alone` row in this log", text, StringComparison.Ordinal);
+        Assert.Contains("no run in this file kept its series", text, StringComparison.Ordinal);
+        Assert.Contains("no `storage-alone` run in this file", text, StringComparison.Ordinal);
         Assert.Contains("| pubsub-bulk | 2 | 0 | 37.3 | 1 | 26.80 | 26.80 | 26.8 | 26.8 | 373 | — | — |", text,
             StringComparison.Ordinal);
         Assert.DoesNotContain("publisher confirms", text, StringComparison.Ordinal);
@@ -160,21 +140,26 @@ public sealed class ReportTests
     [Fact]
     public async Task A_model_whose_last_run_kept_its_queues_gets_the_waiting_panel_and_a_line_of_where_it_waited()
     {
-        await File.WriteAllTextAsync(Path.Combine(_folder, "LOG.md"), Header +
-            "| 2026-11-23T10:00:00 | pubsub-bulk | 10000 | 37.3 | 268 | 0 | cold |\n" +
-            "| 2026-11-23T10:01:00 | pubsub-bulk | 10000 | 26.8 | 373 | 0 | warm |\n" +
-            "| 2026-11-23T10:10:00 | bindings | 10000 | 56.2 | 178 | 0 | warm |\n");
-        await WriteSeriesAsync("20261123-100000-pubsub-bulk.csv", 100, 300);
-        await WriteSeriesAsync("20261123-100100-pubsub-bulk.csv", 200, 100);
-        // The warm run's queues (the model's last run that kept them); the earlier cold one's are not reported.
-        await File.WriteAllTextAsync(Path.Combine(_folder, "20261123-100000-pubsub-bulk.queues.csv"),
-            "second,q-order-ingress,q-order-express,q-order-standard\n0,9000,0,0\n1,0,0,0\n");
-        await File.WriteAllTextAsync(Path.Combine(_folder, "20261123-100100-pubsub-bulk.queues.csv"),
-            "second,q-order-ingress,q-order-express,q-order-standard\n0,10000,0,0\n1,4000,3100,2800\n" +
-            "2,0,1200,0\n3,0,0,0\n");
+        string[] queues = ["q-order-ingress", "q-order-express", "q-order-standard"];
+        QueueSample Sample(int second, params long[] waiting) =>
+            new(second, queues.Zip(waiting).ToDictionary(q => q.First, q => q.Second));
+        await WriteAsync(
+            // The earlier cold run's queues are not reported: the model's last warm run kept them.
+            Run("pubsub-bulk", BurstStart.Cold, 37.3, perSecond: [100, 300]) with
+            {
+                Queues = new QueueSeries(queues, [Sample(0, 9000, 0, 0), Sample(1, 0, 0, 0)]),
+            },
+            Run("pubsub-bulk", BurstStart.Warm, 26.8, minute: 1, perSecond: [200, 100]) with
+            {
+                Queues = new QueueSeries(queues,
+                [
+                    Sample(0, 10000, 0, 0), Sample(1, 4000, 3100, 2800), Sample(2, 0, 1200, 0), Sample(3, 0, 0, 0),
+                ]),
+            },
+            Run("bindings", BurstStart.Warm, 56.2, minute: 10));
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
+        var exit = await cli.RunAsync("report", Results);
 
         Assert.True(exit == 0, cli.Output);
         var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
@@ -188,25 +173,25 @@ public sealed class ReportTests
     }
 
     [Fact]
-    public async Task A_missing_log_is_named_in_one_line_and_exits_2()
+    public async Task A_missing_results_file_is_named_in_one_line_and_exits_2()
     {
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("report", Path.Combine(_folder, "no-such", "LOG.md"));
+        var exit = await cli.RunAsync("report", Path.Combine(_folder, "no-such", "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
-        Assert.StartsWith("No results log at",
+        Assert.StartsWith("No results file at",
             Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task The_example_report_and_the_comparison_page_hold_what_report_renders_from_its_log_today()
+    public async Task The_example_report_and_the_comparison_page_hold_what_report_renders_from_its_results_today()
     {
         var example = Path.Combine(RepositoryRoot.Path, "docs", "compare-example");
-        File.Copy(Path.Combine(example, "LOG.md"), Path.Combine(_folder, "LOG.md"));
+        File.Copy(Path.Combine(example, "LOG.jsonl"), Results);
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("report", Path.Combine(_folder, "LOG.md"));
+        var exit = await cli.RunAsync("report", Results);
 
         Assert.True(exit == 0, cli.Output);
         Assert.Equal(await File.ReadAllTextAsync(Path.Combine(example, "report.md")),
@@ -219,6 +204,17 @@ public sealed class ReportTests
         Assert.Equal(table, page.Skip(at).Take(table.Count));
     }
 
+    /// <summary>A run of 10,000 orders scheduled <paramref name="minute"/> minutes into the day, as run records it.</summary>
+    private static BurstResult Run(string label, BurstStart? start, double seconds, int missing = 0, int minute = 0,
+        int[]? perSecond = null) =>
+        new(label, null, start, 10_000, missing, seconds, Day.AddMinutes(minute), null, null, perSecond ?? []);
+
+    private static BurstResult Held(BurstResult result, DateTimeOffset began, DateTimeOffset ended) =>
+        result with { Count = 5_000, Began = began, Ended = ended };
+
+    private Task WriteAsync(params BurstResult[] results) =>
+        File.WriteAllLinesAsync(Results, results.Select(ResultsFile.Line));
+
     /// <summary>A PNG that decodes to the expected size and is no blank canvas.</summary>
     private static void AssertRealPng(string path, int width, int height)
     {
@@ -228,13 +224,5 @@ public sealed class ReportTests
         Assert.NotNull(image);
         Assert.Equal((width, height), (image.Width, image.Height));
         Assert.True(image.Pixels.Distinct().Count() > 20, "the chart is (nearly) one colour");
-    }
-
-    private Task WriteSeriesAsync(string name, params int[] perSecond)
-    {
-        var cumulative = 0;
-        var lines = perSecond.Select((stored, second) => $"{second},{stored},{cumulative += stored}");
-        return File.WriteAllTextAsync(Path.Combine(_folder, name),
-            "second,stored,cumulative\n" + string.Join('\n', lines) + "\n");
     }
 }

@@ -3,6 +3,7 @@ using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
@@ -60,8 +61,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         await StoreAsync(published.Skip(100));
         Assert.True(await running == 0, first.Output);
         Assert.Contains("200/200 orders stored", first.Output, StringComparison.Ordinal);
-        Assert.Single(await File.ReadAllLinesAsync(Results),
-            l => l.Contains("| pubsub-bulk | 200 |", StringComparison.Ordinal));
+        Assert.Single(await ResultsFile.ReadAsync(Results, default), r => r is { Label: "pubsub-bulk", Count: 200 });
         Assert.Equal(LeaseState.Available, (await Marker().GetPropertiesAsync()).Value.LeaseState);
         Assert.Equal(0, await new Cli().RunAsync(["clear", .. Files()]));
     }
@@ -174,7 +174,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
 
     private string State => Path.Combine(_folder, "schedule.json");
 
-    private string Results => Path.Combine(_folder, "LOG.md");
+    private string Results => Path.Combine(_folder, "LOG.jsonl");
 
     private string[] Files() => ["--storage", storage.Azurite.ConnectionString, "--orders", Orders, "--state", State];
 

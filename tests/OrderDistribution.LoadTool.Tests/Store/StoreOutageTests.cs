@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
@@ -143,7 +144,8 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
         Assert.Single(output.Split('\n'), l => l.Contains("not answering since", StringComparison.Ordinal));
         Assert.Single(output.Split('\n'), l => l.Contains("answers again, after", StringComparison.Ordinal));
         Assert.DoesNotContain("unexpectedly", output, StringComparison.Ordinal);
-        Assert.Single(File.ReadAllLines(Results),
+        // One result, and one row of it in the Markdown log beside the results.
+        Assert.Single(File.ReadAllLines(ResultsFile.MarkdownOf(Results)),
             l => l.Contains($"| pubsub-bulk | {Count} |", StringComparison.Ordinal));
     }
 
@@ -173,7 +175,7 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
 
     private string State => Path.Combine(_folder, "schedule.json");
 
-    private string Results => Path.Combine(_folder, "LOG.md");
+    private string Results => Path.Combine(_folder, "LOG.jsonl");
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 

@@ -24,7 +24,7 @@ public sealed class FaultTests
         var (exit, lines) = await Cli.RunProgramAsync("run", "--count", "10", "--storage",
             Azurite.ConnectionStringFor(port),
             "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"),
-            "--results", Path.Combine(_folder, "LOG.md"));
+            "--results", Path.Combine(_folder, "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.Unreachable, exit);
         Assert.InRange(lines.Count, 1, 2);

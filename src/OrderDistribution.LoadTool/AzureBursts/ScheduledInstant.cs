@@ -1,14 +1,12 @@
 using System.Globalization;
-using System.Text.Json;
-using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 
-namespace OrderDistribution.LoadTool.BurstRecords;
+namespace OrderDistribution.LoadTool.AzureBursts;
 
 /// <summary>
-/// What scripts/azure-burst.sh reads from the schedule record of a burst: the instant it was scheduled for, in
-/// storage's time, and how far storage's clock was ahead of this machine's (cut to whole seconds: the query window's
-/// margin covers the rest).
+/// What scripts/azure-burst.sh needs of the schedule record of a burst: the instant it was scheduled for, in storage's
+/// time, and how far storage's clock was ahead of this machine's (cut to whole seconds: the query window's margin
+/// covers the rest).
 /// </summary>
 public sealed record ScheduledInstant(DateTimeOffset At, long SkewSeconds)
 {
@@ -35,24 +33,7 @@ public sealed record ScheduledInstant(DateTimeOffset At, long SkewSeconds)
             return null;
         }
 
-        ScheduleRecord? record;
-        try
-        {
-            record = JsonSerializer.Deserialize<ScheduleRecord>(await File.ReadAllTextAsync(path, cancellationToken));
-        }
-        catch (JsonException e)
-        {
-            // The serializer's message names .NET types: the user gets the field instead.
-            throw new InvalidDataException(e.Path is ['$', '.', .. var field]
-                ? $"{path} is not a schedule record: its {field} is not what a schedule record holds there"
-                : $"{path} is not a schedule record (not JSON)", e);
-        }
-
-        if (record is null || record.ScheduledAt == default)
-        {
-            throw new InvalidDataException($"{path} is not a schedule record (no scheduled time)");
-        }
-
+        var record = await ScheduleRecord.ReadAsync(path, cancellationToken);
         var skew = Math.Truncate(record.ClockSkewSeconds ?? 0);
         // A skew past the calendar's ends is no measurement: the instant by this machine's clock would not exist.
         if (Math.Abs(skew) > (record.ScheduledAt - DateTimeOffset.MinValue).TotalSeconds
@@ -64,10 +45,4 @@ public sealed record ScheduledInstant(DateTimeOffset At, long SkewSeconds)
 
         return new ScheduledInstant(record.ScheduledAt.ToUniversalTime(), (long)skew);
     }
-
-    /// <summary>
-    /// The load tool's row for this burst in its results log (the last one scheduled in the same second), if any.
-    /// </summary>
-    public ResultsRow? ResultIn(IEnumerable<ResultsRow> rows) =>
-        rows.LastOrDefault(row => row.Timestamp == ResultsRow.TimestampOf(At));
 }

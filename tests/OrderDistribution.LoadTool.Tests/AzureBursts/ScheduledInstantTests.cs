@@ -1,12 +1,14 @@
 using System.Globalization;
-using OrderDistribution.LoadTool.BurstRecords;
-using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.AzureBursts;
 
-namespace OrderDistribution.LoadTool.Tests.BurstRecords;
+namespace OrderDistribution.LoadTool.Tests.AzureBursts;
 
 /// <summary>The scheduled instant and the clock skew, as scripts/azure-burst.sh reads them from the record.</summary>
 public sealed class ScheduledInstantTests : IDisposable
 {
+    /// <summary>What every schedule record holds beside its instant.</summary>
+    private const string Rest = "\"Model\":\"pubsub-bulk\",\"Count\":10,\"OrdersFile\":\"orders.json\"";
+
     private readonly string _folder = Directory.CreateTempSubdirectory("order-load-instant").FullName;
 
     [Theory]
@@ -19,7 +21,7 @@ public sealed class ScheduledInstantTests : IDisposable
     {
         var skew = measured.ToString("R", CultureInfo.InvariantCulture);
         var instant = await ReadAsync(
-            $$"""{"ScheduledAt":"2026-11-20T10:00:30+00:00","ClockSkewSeconds":{{skew}}}""");
+            $$"""{"ScheduledAt":"2026-11-20T10:00:30+00:00","ClockSkewSeconds":{{skew}},{{Rest}}}""");
 
         Assert.Equal(whole, instant!.SkewSeconds);
     }
@@ -27,8 +29,8 @@ public sealed class ScheduledInstantTests : IDisposable
     [Fact]
     public async Task The_instant_is_written_in_utc_with_a_z_keeping_a_fraction_of_a_second_only_when_there_is_one()
     {
-        var offset = await ReadAsync("""{"ScheduledAt":"2026-11-20T11:00:30+01:00","Model":"pubsub-bulk"}""");
-        var fraction = await ReadAsync("""{"ScheduledAt":"2026-11-20T10:00:30.25+00:00"}""");
+        var offset = await ReadAsync($$"""{"ScheduledAt":"2026-11-20T11:00:30+01:00",{{Rest}}}""");
+        var fraction = await ReadAsync($$"""{"ScheduledAt":"2026-11-20T10:00:30.25+00:00",{{Rest}}}""");
 
         Assert.Equal("2026-11-20T10:00:30Z", offset!.Text);
         Assert.Equal("2026-11-20T10:00:30.25Z", fraction!.Text);
@@ -37,7 +39,7 @@ public sealed class ScheduledInstantTests : IDisposable
     [Fact]
     public async Task A_record_without_a_skew_is_one_of_storages_own_clock()
     {
-        var instant = await ReadAsync("""{"ScheduledAt":"2026-11-20T10:00:30Z","ClockSkewSeconds":null}""");
+        var instant = await ReadAsync($$"""{"ScheduledAt":"2026-11-20T10:00:30Z","ClockSkewSeconds":null,{{Rest}}}""");
 
         Assert.Equal(0, instant!.SkewSeconds);
     }
@@ -50,7 +52,9 @@ public sealed class ScheduledInstantTests : IDisposable
 
     [Theory]
     [InlineData("""{"ScheduledAt":"2026-11-20T10:00:30Z","ClockSkewSeconds":"soon"}""", "its ClockSkewSeconds is")]
-    [InlineData("""{"ScheduledAt":"2026-11-20T10:00:30Z","ClockSkewSeconds":1e300}""", "a query window can take")]
+    [InlineData(
+        """{"ScheduledAt":"2026-11-20T10:00:30Z","ClockSkewSeconds":1e300,"Model":"pubsub-bulk","OrdersFile":"o"}""",
+        "a query window can take")]
     [InlineData("""{"ClockSkewSeconds":1}""", "no scheduled time")]
     [InlineData("garbage", "not JSON")]
     public async Task A_record_that_gives_no_instant_or_a_skew_no_clock_has_is_refused_in_one_line_naming_it(
@@ -77,22 +81,6 @@ public sealed class ScheduledInstantTests : IDisposable
         Assert.Equal(15, instant.SecondsUntil(at.AddSeconds(-20)));
         Assert.Equal(1, instant.SecondsUntil(at.AddSeconds(-5.5)));
         Assert.Equal(0, instant.SecondsUntil(at));
-    }
-
-    [Fact]
-    public void The_load_tools_result_is_the_last_row_scheduled_in_the_same_second()
-    {
-        var at = new DateTimeOffset(2026, 11, 20, 10, 0, 30, 700, TimeSpan.Zero);
-        ResultsRow[] rows =
-        [
-            ResultsRow.Of(at, "pubsub-bulk", 10, TimeSpan.FromSeconds(40), 0, BurstStart.Cold),
-            ResultsRow.Of(at.AddSeconds(-1), "pubsub-bulk", 10, TimeSpan.FromSeconds(39), 0, BurstStart.Cold),
-            ResultsRow.Of(at.AddMilliseconds(-200), "pubsub-bulk", 10, TimeSpan.FromSeconds(41.2), 1, BurstStart.Cold),
-            ResultsRow.Of(at.AddMinutes(1), "pubsub-bulk", 10, TimeSpan.FromSeconds(38), 0, BurstStart.Warm),
-        ];
-
-        Assert.Equal(rows[2], new ScheduledInstant(at, 0).ResultIn(rows));
-        Assert.Null(new ScheduledInstant(at.AddHours(1), 0).ResultIn(rows));
     }
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);

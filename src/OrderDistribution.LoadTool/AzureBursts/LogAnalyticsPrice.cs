@@ -1,4 +1,6 @@
-namespace OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.Costs;
+
+namespace OrderDistribution.LoadTool.AzureBursts;
 
 /// <summary>
 /// What Log Analytics bills per GB ingested: <c>LOG_ANALYTICS_PRICE_GB</c> from the environment, else from the prices

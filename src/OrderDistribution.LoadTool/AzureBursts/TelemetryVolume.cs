@@ -1,6 +1,7 @@
 using System.Globalization;
+using OrderDistribution.LoadTool.Costs;
 
-namespace OrderDistribution.LoadTool.Costs;
+namespace OrderDistribution.LoadTool.AzureBursts;
 
 /// <summary>
 /// What a burst put into the Log Analytics workspace, table by table (scripts/kql/telemetry-volume.kql): items and
@@ -37,7 +38,10 @@ public sealed record TelemetryVolume(IReadOnlyList<TelemetryVolume.Table> Tables
         return new TelemetryVolume(tables.OrderByDescending(t => t.BilledBytes).ToList());
     }
 
-    public TelemetryCost Cost(LogAnalyticsPrice price) => new(BilledBytes / 1e6, BilledBytes / 1e9 * price.PerGb);
+    /// <summary>MB billed and their cost, rounded as the line prints them.</summary>
+    public TelemetryCost Cost(LogAnalyticsPrice price) =>
+        new(Math.Round(BilledBytes / 1e6, 2, MidpointRounding.AwayFromZero),
+            Math.Round(BilledBytes / 1e9 * price.PerGb, 6, MidpointRounding.AwayFromZero));
 
     /// <summary>
     /// One line: items and MB in all and per table, per order, and the cost at <paramref name="price"/>.

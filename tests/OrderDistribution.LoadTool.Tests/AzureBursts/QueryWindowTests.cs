@@ -1,6 +1,6 @@
-using OrderDistribution.LoadTool.BurstRecords;
+using OrderDistribution.LoadTool.AzureBursts;
 
-namespace OrderDistribution.LoadTool.Tests.BurstRecords;
+namespace OrderDistribution.LoadTool.Tests.AzureBursts;
 
 /// <summary>The window a burst's telemetry is queried over.</summary>
 public sealed class QueryWindowTests

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace OrderDistribution.LoadTool.BurstRecords;
+namespace OrderDistribution.LoadTool.AzureBursts;
 
 /// <summary>
 /// The span a burst's telemetry is queried over: this machine's start and end of the burst moved into storage's time
