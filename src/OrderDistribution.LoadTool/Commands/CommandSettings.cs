@@ -47,8 +47,7 @@ internal static class CommandSettings
     /// <summary>The connection string of the store the user named (--storage or the variable), else null.</summary>
     /// <exception cref="ArgumentException">The options name no valid store.</exception>
     public static string? GivenConnectionString(this ParseResult result) =>
-        result.GetValue(StorageAccountUrl) is not null
-        || result.GetValue(StorageConnectionString) is not null
+        result.GetValue(StorageConnectionString) is not null
         || Environment.GetEnvironmentVariable(StorageVariable) is { Length: > 0 }
             ? StorageOptionsOf(result).ConnectionString
             : null;
