@@ -137,7 +137,7 @@ public static class LoadToolCommands
                 OptionRules.Refusal(typed, value.Value),
             { SymbolResult: OptionResult { Tokens: [] } typed } e when OptionRules.Unreadable(e, typed) =>
                 $"{typed.IdentifierToken!.Value} takes {OptionRules.WhatItTakes(typed.Option)}: give one.",
-            { } typed => typed.Message,
+            { } error => error.Message,
             null when strays.FirstOrDefault(IsOption) is { } option => NotAnOption(option, command),
             null when parsed.UnmatchedTokens is [var word, ..] => $"{command} takes no '{word}'.",
             null => errors[0].Message,
