@@ -1,9 +1,9 @@
 using System.CommandLine;
 using Azure.Core;
 using OrderDistribution.LoadTool.Costs;
-using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.Messaging;
 using OrderDistribution.Receiver;
 
