@@ -4,7 +4,7 @@ using Microsoft.Extensions.Options;
 namespace OrderDistribution.ServiceDefaults;
 
 /// <summary>
-/// Every renamed setting, order-load option and run-local.sh argument, and what replaced it: the table
+/// Every renamed setting, environment variable and run-local.sh argument, and what replaced it: the table
 /// <c>renamed-settings.tsv</c> beside this file, embedded here and read by the scripts, so that each refuses the old
 /// name the same way instead of ignoring it.
 /// </summary>
@@ -12,17 +12,10 @@ public static class RenamedSettings
 {
     public const string Setting = "setting";
     public const string Variable = "variable";
-    public const string Option = "option";
     public const string Argument = "argument";
 
     /// <summary>Every row of the table, in its order.</summary>
     public static IReadOnlyList<Renamed> All { get; } = Read();
-
-    /// <summary>
-    /// The row whose old name is <paramref name="old"/> among those of <paramref name="kind"/>, or null.
-    /// </summary>
-    public static Renamed? Find(string kind, string old) =>
-        All.FirstOrDefault(row => row.Kind == kind && row.Old == old);
 
     /// <summary>
     /// Stops the app at start while a renamed key of <paramref name="section"/> is still set, naming the new key.
@@ -63,7 +56,5 @@ public static class RenamedSettings
 public sealed record Renamed(string Kind, string Old, string New, string? Values)
 {
     /// <summary>The one line that refuses it.</summary>
-    public string Refusal => Kind == RenamedSettings.Option
-        ? $"{Old} is gone: use {New}."
-        : $"{Old} is no longer read: set {New}{(Values is null ? "" : $" ({Values})")} instead.";
+    public string Refusal => $"{Old} is no longer read: set {New}{(Values is null ? "" : $" ({Values})")} instead.";
 }

@@ -57,28 +57,20 @@ public sealed class OrderLoad : IDisposable
     }
 
     /// <summary>
-    /// <paramref name="args"/> with the storage and this instance's files, as the command takes them.
+    /// <paramref name="args"/> with the storage and this instance's files, those the command takes (run takes them
+    /// all; generate no --state, clear only the storage).
     /// </summary>
     internal string[] ArgumentsOf(string[] args)
     {
-        List<string> files = ["--storage", _storage, "--orders", OrdersFile, "--state",
-            Path.Combine(_folder, "schedule.json")];
-        if (WritesResults(args))
-        {
-            files.AddRange(["--results", Path.Combine(_folder, "LOG.jsonl")]);
-        }
-
-        return [.. args, .. files];
+        string[][] given =
+        [
+            ["--storage", _storage], ["--orders", OrdersFile], ["--state", Path.Combine(_folder, "schedule.json")],
+            ["--results", Path.Combine(_folder, "LOG.jsonl")],
+        ];
+        var takes = LoadToolCommands.Build(AnsiConsole.Console).Subcommands
+            .FirstOrDefault(c => args.Length > 0 && c.Name == args[0])?.Options.Select(o => o.Name).ToHashSet() ?? [];
+        return [.. args, .. given.Where(option => takes.Contains(option[0])).SelectMany(option => option)];
     }
-
-    /// <summary>
-    /// Whether the command <paramref name="args"/> names takes <c>--results</c> (run does; generate, watch and clear
-    /// refuse it).
-    /// </summary>
-    private static bool WritesResults(string[] args) =>
-        LoadToolCommands.Build(AnsiConsole.Console).Subcommands.FirstOrDefault(c => args.Length > 0
-            && c.Name == args[0]) is { } command
-        && command.Options.Any(o => o.Name == "--results");
 
     private static string Text(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

@@ -28,7 +28,7 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
         settings.Spec.EnsureValidOrders();
         var storage = await store.OpenAsync(ct);
         SidecarMetadata? metadata;
-        using (var sidecar = SidecarMetadata.Client(settings.Schedule.SidecarUrl))
+        using (var sidecar = SidecarMetadata.Client(settings.Schedule.Sidecar))
         {
             metadata = await SidecarMetadata.ReadAsync(sidecar, ct);
         }

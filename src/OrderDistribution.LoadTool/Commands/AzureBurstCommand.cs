@@ -1,11 +1,10 @@
 using System.CommandLine;
-using System.Globalization;
 using System.Text.RegularExpressions;
 using OrderDistribution.LoadTool.AzureBursts;
 using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Reporting;
 using Spectre.Console;
-using static OrderDistribution.LoadTool.Commands.CommonOptions;
+using static OrderDistribution.LoadTool.Commands.LoadToolOptions;
 
 namespace OrderDistribution.LoadTool.Commands;
 
@@ -16,9 +15,15 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal static partial class AzureBurstCommand
 {
-    private static readonly Option<DateTimeOffset?> Started = Epoch("--started", "When the burst started");
+    private static readonly Option<DateTimeOffset?> Started = new Option<DateTimeOffset?>("--started")
+    {
+        Description = "When the burst started, by this machine's clock.",
+    }.Epoch();
 
-    private static readonly Option<DateTimeOffset?> Ended = Epoch("--ended", "When the burst ended (its queues drained)");
+    private static readonly Option<DateTimeOffset?> Ended = new Option<DateTimeOffset?>("--ended")
+    {
+        Description = "When the burst ended (its queues drained), by this machine's clock.",
+    }.Epoch();
 
     private static readonly Option<string> ReplicasAtInstant = Replicas("--replicas-at-instant",
         "Each app's replica count at the scheduled instant (\"app=count ...\"; empty or \"app=?\" when not read).");
@@ -71,15 +76,15 @@ internal static partial class AzureBurstCommand
                                 "query window and the end in storage's time, and the burst's cycle seconds, count " +
                                 "and missing from its result (\"-\" for what is not known).")
             {
-                Results, Started, Ended,
+                State, Results, Started, Ended,
             }.Runs(async (result, ct) => Print(console, ExitCodes.Done, [
-                await AzureBurstBook.ReadAsync(result.GetValue(State)!, result.GetValue(Results),
+                await AzureBurstBook.ReadAsync(result.PathOf(State), result.PathOf(Results),
                     result.GetValue(Started), result.GetValue(Ended), DateTimeOffset.UtcNow, ct),
             ])),
             new Command("record", "Price each app's metrics and the telemetry, keep them with the replicas in the " +
                                   "burst's result, and say how many earlier bursts compare with it.")
             {
-                Results, Count, ReplicasAtInstant, ReplicasAtEnd, TieredCompilation, App, Cpu, Memory,
+                State, Results, Count, ReplicasAtInstant, ReplicasAtEnd, TieredCompilation, App, Cpu, Memory,
                 UsageNanoCores, WorkingSetBytes, TelemetryVolume, Prices,
             }.Writes(Results).Runs(async (result, ct) =>
             {
@@ -98,30 +103,12 @@ internal static partial class AzureBurstCommand
                 "--app, --cpu, --memory, --usage-nanocores and --working-set-bytes come once each per app");
         }
 
-        return new AzureBurstReadings(result.GetValue(State)!, result.GetValue(Results)!, result.GetValue(Count),
+        return new AzureBurstReadings(result.PathOf(State), result.PathOf(Results), result.GetValue(Count),
             result.GetValue(ReplicasAtInstant)!, result.GetValue(ReplicasAtEnd)!,
             result.GetValue(TieredCompilation)!,
             [.. apps.Select((app, i) => new AppMetrics(app, perApp[0][i], perApp[1][i], perApp[2][i], perApp[3][i]))],
             result.GetValue(TelemetryVolume), result.GetValue(Prices)!);
     }
-
-    private static Option<DateTimeOffset?> Epoch(string name, string description) =>
-        new(name)
-        {
-            Description = description + ", by this machine's clock, in whole seconds since 1970 (date +%s).",
-            CustomParser = argument =>
-            {
-                var text = argument.Tokens is [{ Value: var token }] ? token : "";
-                if (long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var seconds)
-                    && seconds <= DateTimeOffset.MaxValue.ToUnixTimeSeconds())
-                {
-                    return DateTimeOffset.FromUnixTimeSeconds(seconds);
-                }
-
-                argument.AddError($"{name} takes whole seconds since 1970-01-01 UTC (date +%s), not '{text}'.");
-                return null;
-            },
-        };
 
     private static Option<string> Replicas(string name, string description) =>
         new Option<string>(name) { Description = description, Required = true }.Takes(

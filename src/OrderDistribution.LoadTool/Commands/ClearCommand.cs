@@ -1,6 +1,7 @@
 using System.CommandLine;
 using OrderDistribution.LoadTool.Bursts;
 using Spectre.Console;
+using static OrderDistribution.LoadTool.Commands.LoadToolOptions;
 
 namespace OrderDistribution.LoadTool.Commands;
 
@@ -11,6 +12,6 @@ internal static class ClearCommand
         new Command("clear", "Empty the outboxes (in Azure: delete their blobs; with a key: delete and recreate the " +
                              "containers).")
         {
-            CommonOptions.LeaseSeconds,
+            LeaseSeconds, StoreOptions,
         }.Runs((result, ct) => BurstSteps.ClearAsync(console, result.Store(), ct));
 }

@@ -6,27 +6,29 @@ using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
-using static OrderDistribution.LoadTool.Commands.CommonOptions;
+using static OrderDistribution.LoadTool.Commands.LoadToolOptions;
 
 namespace OrderDistribution.LoadTool.Commands;
 
-/// <summary>The shared options, read into the settings the code a command drives takes.</summary>
+/// <summary>The options, read into the settings the code a command drives takes.</summary>
 internal static class CommandSettings
 {
     private const string StorageVariable = "Storage__ConnectionString";
 
-    /// <summary>The store the options name, held for as long as --lease says between renewals.</summary>
+    /// <summary>
+    /// The store the options name, held for as long as --lease says between renewals (a command without --lease holds
+    /// none).
+    /// </summary>
     public static ToolStore Store(this ParseResult result) => new(
         () => StorageOptionsOf(result), result.GetValue(StorageAccountUrl),
-        TimeSpan.FromSeconds(result.GetValue(LeaseSeconds)));
+        result.GetResult(LeaseSeconds) is null ? StoreLease.DefaultDuration : TimeSpan.FromSeconds(result.GetValue(LeaseSeconds)));
 
     public static BurstSpec Spec(this ParseResult result) =>
         new(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed));
 
     public static ScheduleSettings Schedule(this ParseResult result) => new(
-        result.GetValue(Target), result.GetValue(ScheduleDelay), ModelOf(result), result.GetValue(Sidecar),
-        result.GetValue(SidecarGrpc), result.GetValue(MaxBulkBytes), result.GetValue(OrdersFile)!,
-        result.GetValue(State)!);
+        result.GetValue(Target), result.GetValue(ScheduleDelay), ModelOf(result), result.GetValue(Sidecar)!,
+        result.GetValue(SidecarGrpc)!, result.GetValue(MaxBulkBytes), result.PathOf(Orders), result.PathOf(State));
 
     /// <summary>--timeout, and looks from --poll to --max-poll (at least --poll) apart.</summary>
     public static WatchSettings Watch(this ParseResult result)
@@ -38,11 +40,14 @@ internal static class CommandSettings
             new WatchPacing(TimeSpan.FromMilliseconds(min), TimeSpan.FromMilliseconds(max)));
     }
 
+    /// <summary>The path as the user gave it (or the default), so that messages name it so.</summary>
+    public static string PathOf(this ParseResult result, Option<FileInfo> option) =>
+        result.GetValue(option)!.ToString();
+
     /// <summary>The connection string of the store the user named (--storage or the variable), else null.</summary>
     /// <exception cref="ArgumentException">The options name no valid store.</exception>
     public static string? GivenConnectionString(this ParseResult result) =>
-        result.GetValue(StorageAccountUrl) is not null
-        || result.GetValue(StorageConnectionString) is not null
+        result.GetValue(StorageConnectionString) is not null
         || Environment.GetEnvironmentVariable(StorageVariable) is { Length: > 0 }
             ? StorageOptionsOf(result).ConnectionString
             : null;
@@ -54,7 +59,7 @@ internal static class CommandSettings
         var accountUrl = result.GetValue(StorageAccountUrl);
         var options = new StorageOptions
         {
-            AccountUrl = accountUrl is null ? null : HttpUrl.Parse(StorageAccountUrl.Name, accountUrl),
+            AccountUrl = accountUrl,
             ConnectionString = accountUrl is null
                 ? result.GetValue(StorageConnectionString)
                   ?? Environment.GetEnvironmentVariable(StorageVariable)

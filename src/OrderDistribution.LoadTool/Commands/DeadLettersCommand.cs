@@ -7,6 +7,7 @@ using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 using Spectre.Console;
 using StackExchange.Redis;
+using static OrderDistribution.LoadTool.Commands.LoadToolOptions;
 
 namespace OrderDistribution.LoadTool.Commands;
 
@@ -16,32 +17,6 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal static class DeadLettersCommand
 {
-    private static readonly Option<string> Redis = new Option<string>("--redis")
-    {
-        Description = "The local pub/sub model's Redis (host:port).",
-        DefaultValueFactory = _ => "127.0.0.1:6379",
-    }.Text("a Redis host:port");
-
-    private static readonly Option<Uri?> RabbitMq = new Option<Uri?>("--rabbitmq")
-    {
-        Description = "The local bindings model's RabbitMQ and vhost, as components-bindings/ name them " +
-            "(amqp://guest:guest@127.0.0.1:5672/orders).",
-    }.Takes("an amqp:// URI with the vhost as its path", text =>
-        Uri.TryCreate(text, UriKind.Absolute, out var uri) && uri.Scheme == "amqp" ? uri : null);
-
-    private static readonly Option<string?> ServiceBus = new Option<string?>("--service-bus")
-    {
-        Description = "The Service Bus namespace in Azure (its host name, SERVICEBUS_NAMESPACE_FQDN), reached with " +
-            "DefaultAzureCredential.",
-    }.Takes("a namespace's host name (e.g. sb-x.servicebus.windows.net)",
-        text => Uri.CheckHostName(text) == UriHostNameType.Dns ? text : null);
-
-    private static readonly Option<string> Resubmit = new Option<string>("--resubmit")
-    {
-        Description =
-            "Put this letter's body (by its id, as listed) on the ingress queue again and take the letter off.",
-    }.Text("a letter's id, as listed");
-
     public static Command Create(IAnsiConsole console)
     {
         var command = new Command("dead-letters",

@@ -39,13 +39,6 @@ public static class LoadToolCommands
         IAnsiConsole console, TextWriter errors, string[] args,
         Action<IServiceCollection>? configurePublishing = null, CancellationToken stop = default)
     {
-        // A spelling of the model the tool took before: one line naming the new one.
-        if (ModelSpellings.Refusal(args) is { } refusal)
-        {
-            await errors.WriteLineAsync(refusal);
-            return ExitCodes.BadInput;
-        }
-
         var root = Build(console, configurePublishing);
         var parsed = root.Parse(args);
         if (parsed.Errors.Count > 0)
@@ -63,7 +56,7 @@ public static class LoadToolCommands
         }
         catch (Exception e)
         {
-            return await FailureReport.WriteAsync(errors, e, parsed.GetValue(CommonOptions.Verbose));
+            return await FailureReport.WriteAsync(errors, e, parsed.GetValue(LoadToolOptions.Verbose));
         }
     }
 
@@ -82,13 +75,9 @@ public static class LoadToolCommands
             InProcessCommand.Create(console),
             AzureBurstCommand.Create(console),
             DeadLettersCommand.Create(console),
+            LoadToolOptions.Verbose,
         };
-        foreach (var option in CommonOptions.Global)
-        {
-            option.Recursive = true;
-            root.Options.Add(option);
-        }
-
+        RefuseOptionsAsArguments(root);
         return root;
     }
 
@@ -113,7 +102,9 @@ public static class LoadToolCommands
     }
 
     /// <summary>
-    /// The one line a bad command line gets: an unknown command first, else the first error, with where help is.
+    /// The one line a bad command line gets: an unknown command first; else a value the user typed wrongly, named as
+    /// typed (the library's own message names a .NET type); else a word the command does not take; else the first
+    /// error. Each with where help is.
     /// </summary>
     private static string ParseFailure(RootCommand root, ParseResult parsed)
     {
@@ -126,12 +117,49 @@ public static class LoadToolCommands
                 : $"Give a command: one of {commands} ('{help}' says more).";
         }
 
-        // A value the user typed wrongly before an option left out: the first is what they are looking at.
-        var error = parsed.Errors.FirstOrDefault(e => e.SymbolResult is OptionResult { IdentifierToken: not null })
-                    ?? parsed.Errors[0];
+        // Reading a value may add its error: the list as it is now.
+        var errors = parsed.Errors.ToList();
         var command = string.Join(' ', CommandPath(parsed.CommandResult).Select(c => c.Name));
-        return $"{error.Message.TrimEnd('.')}. See 'order-load {command} --help'.";
+        // An unknown option is taken for the command's argument if it has one, else left unmatched.
+        var strays = parsed.CommandResult.Children.OfType<ArgumentResult>().SelectMany(a => a.Tokens)
+            .Select(t => t.Value).Concat(parsed.UnmatchedTokens).ToList();
+        var line = errors.FirstOrDefault(e => e.SymbolResult is OptionResult { IdentifierToken: not null }) switch
+        {
+            { SymbolResult: OptionResult { Tokens: [var value] } typed } e when OptionRules.Unreadable(e, typed) =>
+                OptionRules.Refusal(typed, value.Value),
+            { SymbolResult: OptionResult { Tokens: [] } typed } e when OptionRules.Unreadable(e, typed) =>
+                $"{typed.IdentifierToken!.Value} takes {OptionRules.WhatItTakes(typed.Option)}: give one.",
+            { } error => error.Message,
+            null when strays.FirstOrDefault(IsOption) is { } option => NotAnOption(option, command),
+            null when parsed.UnmatchedTokens is [var word, ..] => $"{command} takes no '{word}'.",
+            null => errors[0].Message,
+        };
+        return $"{line.TrimEnd('.')}. See 'order-load {command} --help'.";
     }
+
+    /// <summary>The command's argument takes no word that looks like an option (the library would).</summary>
+    private static void RefuseOptionsAsArguments(Command command)
+    {
+        foreach (var argument in command.Arguments)
+        {
+            argument.Validators.Add(result =>
+            {
+                if (result.Tokens.FirstOrDefault(t => IsOption(t.Value)) is { } option)
+                {
+                    result.AddError(NotAnOption(option.Value, command.Name));
+                }
+            });
+        }
+
+        foreach (var subcommand in command.Subcommands)
+        {
+            RefuseOptionsAsArguments(subcommand);
+        }
+    }
+
+    private static bool IsOption(string word) => word.Length > 1 && word[0] == '-';
+
+    private static string NotAnOption(string option, string command) => $"{option} is not an option of {command}.";
 
     /// <summary>The command and the commands above it, below the root (azure-burst read).</summary>
     private static IEnumerable<Command> CommandPath(CommandResult result)

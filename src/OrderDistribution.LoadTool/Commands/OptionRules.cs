@@ -3,45 +3,40 @@ using System.CommandLine.Parsing;
 using System.ComponentModel.DataAnnotations;
 using System.Globalization;
 using System.Reflection;
+using System.Runtime.CompilerServices;
 
 namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
-/// How each option reads its value, run by the parser: a value of the wrong type or out of range is refused before any
-/// command acts, in one line that names the option and what it takes, never a .NET type.
+/// The rules the parser runs beyond an option's type, which System.CommandLine reads: ranges, URL schemes, names. A
+/// value of the wrong type or out of range is refused before any command acts, in one line that names the option as
+/// typed and what it takes (<see cref="Refusal"/>), never a .NET type.
 /// </summary>
 internal static class OptionRules
 {
+    /// <summary>What each ruled option takes, in words; an option without a rule takes what its type says.</summary>
+    private static readonly ConditionalWeakTable<Option, string> Phrases = new();
+
     /// <summary>
-    /// Reads the one token as <paramref name="what"/> says; anything else is refused with that phrase.
+    /// The value, once System.CommandLine has read it as <typeparamref name="T"/>, must pass <paramref name="rule"/>;
+    /// <paramref name="what"/> says what the option takes, in the refusal of a value of either kind.
     /// </summary>
-    /// <param name="read">The value, or null when the text is no such value.</param>
-    public static Option<T> Takes<T>(this Option<T> option, string what, Func<string, object?> read)
+    public static Option<T> Must<T>(this Option<T> option, string what, Func<T, bool> rule)
     {
-        option.CustomParser = result =>
+        Phrases.AddOrUpdate(option, what);
+        option.Validators.Add(result =>
         {
-            if (result.Tokens.Count == 0 && option.DefaultValueFactory is { } fallback)
+            if (result.Tokens is [{ Value: var text }] && TryValue(result, out T value) && !rule(value))
             {
-                return fallback(result);
+                result.AddError(Refusal(result, text));
             }
-
-            var text = result.Tokens is [{ Value: var value }] ? value : "";
-            if (read(text) is { } parsed)
-            {
-                return (T)parsed;
-            }
-
-            result.AddError($"{Typed(result, option)} takes {what}, not '{text}'.");
-            return default;
-        };
+        });
         return option;
     }
 
     public static Option<int> Between(this Option<int> option, int min, int max, string unit = "") =>
-        option.Takes(Whole(min, max, unit), text => WholeNumber(text) is { } n && n >= min && n <= max ? n : null);
-
-    public static Option<int?> AnyWhole(this Option<int?> option) =>
-        option.Takes(Whole(int.MinValue, int.MaxValue, ""), text => WholeNumber(text));
+        option.Must(string.Create(CultureInfo.InvariantCulture, $"a whole number from {min} to {max}{unit}"),
+            n => n >= min && n <= max);
 
     /// <summary>
     /// The range the apps' own options class declares for <paramref name="property"/> ([Range]): one home for it.
@@ -56,34 +51,57 @@ internal static class OptionRules
     }
 
     public static Option<double> AtLeastZeroBelowOne(this Option<double> option) =>
-        option.Takes("a share at least 0 and below 1 (e.g. 0.05)",
-            text => double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var share)
-                    && share is >= 0 and < 1
-                ? share
-                : null);
+        option.Must("a share at least 0 and below 1 (e.g. 0.05)", share => share is >= 0 and < 1);
 
-    /// <summary>One of the enum's names, in lower case; the enum's type is never shown.</summary>
-    public static Option<TEnum> OneOf<TEnum>(this Option<TEnum> option)
-        where TEnum : struct, Enum
-    {
-        option.HelpName = Names<TEnum>("|");
-        return option.Takes(Names<TEnum>(" or "), text => EnumValue<TEnum>(text) is { } value ? value : null);
-    }
+    /// <summary>
+    /// An absolute URL of one of <paramref name="schemes"/> (System.CommandLine 2.0 reads no <see cref="Uri"/>: its
+    /// GetValue throws where the parse reported nothing).
+    /// </summary>
+    public static Option<Uri?> Absolute(this Option<Uri?> option, string what, params string[] schemes) =>
+        option.Takes(what, text =>
+            Uri.TryCreate(text, UriKind.Absolute, out var uri) && schemes.Contains(uri.Scheme) ? uri : null);
 
+    /// <summary>Any value but an empty one.</summary>
+    public static Option<string> Text(this Option<string> option, string what) =>
+        option.Must(what, text => text.Length > 0);
+
+    /// <summary>One of the enum's names, in lower case (never its numbers); the enum's type is never shown.</summary>
     public static Option<TEnum?> OneOf<TEnum>(this Option<TEnum?> option)
-        where TEnum : struct, Enum
-    {
-        option.HelpName = Names<TEnum>("|");
-        return option.Takes(Names<TEnum>(" or "), text => EnumValue<TEnum>(text));
-    }
+        where TEnum : struct, Enum =>
+        Named<TEnum, TEnum?>(option);
 
-    public static Option<DateTimeOffset?> Instant(this Option<DateTimeOffset?> option) =>
-        option.Takes("a time such as 2026-01-01T12:00:00Z",
-            text => DateTimeOffset.TryParse(
-                text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at) ? at : null);
+    /// <inheritdoc cref="OneOf{TEnum}(Option{TEnum?})"/>
+    public static Option<TEnum> OneOf<TEnum>(this Option<TEnum> option)
+        where TEnum : struct, Enum =>
+        Named<TEnum, TEnum>(option);
+
+    /// <summary>
+    /// For a value System.CommandLine does not read: <paramref name="read"/> gives it, or null for text that is none.
+    /// </summary>
+    public static Option<T> Takes<T>(this Option<T> option, string what, Func<string, object?> read)
+    {
+        Phrases.AddOrUpdate(option, what);
+        option.CustomParser = result =>
+        {
+            if (result.Tokens.Count == 0 && option.DefaultValueFactory is { } fallback)
+            {
+                return fallback(result);
+            }
+
+            var text = result.Tokens is [{ Value: var value }] ? value : "";
+            if (read(text) is { } parsed)
+            {
+                return (T)parsed;
+            }
+
+            result.AddError(Refusal(result.Parent as OptionResult ?? throw new InvalidOperationException(), text));
+            return default;
+        };
+        return option;
+    }
 
     /// <summary>Whole seconds since 1970-01-01 UTC, as <c>date +%s</c> prints them.</summary>
-    public static Option<DateTimeOffset> Epoch(this Option<DateTimeOffset> option) =>
+    public static Option<DateTimeOffset?> Epoch(this Option<DateTimeOffset?> option) =>
         option.Takes("whole seconds since 1970-01-01 UTC (date +%s)",
             text => long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var seconds)
                     && seconds >= DateTimeOffset.MinValue.ToUnixTimeSeconds()
@@ -91,25 +109,18 @@ internal static class OptionRules
                 ? DateTimeOffset.FromUnixTimeSeconds(seconds)
                 : null);
 
-    /// <summary>The value, when given, must be an absolute http(s) URL.</summary>
-    public static Option<string> HttpUrl(this Option<string> option) =>
-        option.Takes("an absolute http(s) URL", text => LoadTool.HttpUrl.IsValid(text) ? text : null);
-
-    /// <summary>Any value but an empty one.</summary>
-    public static Option<string> Text(this Option<string> option, string what) =>
-        option.Takes(what, text => text.Length > 0 ? text : null);
-
     /// <summary>
     /// The command writes to the files these options name (and beside them): each is checked when the command line is
     /// parsed, so that a path it cannot write is refused before anything happens, not after a burst.
     /// </summary>
-    public static Command Writes(this Command command, params Option<string>[] files)
+    public static Command Writes(this Command command, params Option[] files)
     {
         command.Validators.Add(result =>
         {
             foreach (var option in files)
             {
-                if (ValueOrNull(result, option) is { } path && WritablePath.WhyNot(path) is { } why)
+                if (result.GetResult(option) is { } given && TryValue(given, out object? value)
+                    && value?.ToString() is { Length: > 0 } path && WritablePath.WhyNot(path) is { } why)
                 {
                     result.AddError($"{option.Name} {path}: {why}.");
                     return;
@@ -120,54 +131,63 @@ internal static class OptionRules
     }
 
     /// <summary>
-    /// The command does not take <paramref name="option"/>, though other commands do: given, it is refused with
-    /// <paramref name="why"/>.
+    /// The one line for a value the option does not take: "--count takes a whole number from 1 to 1000000, not 'abc'."
     /// </summary>
-    public static Command Refuses(this Command command, Option option, string why)
-    {
-        command.Validators.Add(result =>
-        {
-            if (result.GetResult(option) is { Implicit: false })
-            {
-                result.AddError($"{option.Name}: {why}.");
-            }
-        });
-        return command;
-    }
+    public static string Refusal(OptionResult result, string text) =>
+        $"{result.IdentifierToken?.Value ?? result.Option.Name} takes {WhatItTakes(result.Option)}, not '{text}'.";
 
     /// <summary>
-    /// The option's value, or null when its own rule refused it (that error is the one the user sees).
+    /// Whether <paramref name="error"/> is System.CommandLine's own, that it could not read the option's value as its
+    /// type: a message that names a .NET type and not the option as typed, unlike every rule's.
     /// </summary>
-    public static T? ValueOrNull<T>(CommandResult result, Option<T> option)
-        where T : class?
+    public static bool Unreadable(ParseError error, OptionResult result) =>
+        !error.Message.StartsWith(result.IdentifierToken?.Value ?? result.Option.Name, StringComparison.Ordinal)
+        && !TryValue(result, out object? _);
+
+    /// <summary>What the option takes, in words: its rule's, else its type's.</summary>
+    public static string WhatItTakes(Option option) =>
+        Phrases.TryGetValue(option, out var what)
+            ? what
+            : (Nullable.GetUnderlyingType(option.ValueType) ?? option.ValueType) switch
+            {
+                var t when t == typeof(int) => "a whole number",
+                var t when t == typeof(double) => "a number",
+                var t when t == typeof(DateTimeOffset) => "a time such as 2026-01-01T12:00:00Z",
+                var t when t == typeof(FileInfo) => "a file's path",
+                var t when t == typeof(DirectoryInfo) => "a folder's path",
+                _ => "a value of another form",
+            };
+
+    /// <summary>The option's value as its type or rule read it, or false when it could not.</summary>
+    public static bool TryValue<T>(OptionResult result, out T value)
     {
         try
         {
-            return result.GetValue(option);
+            value = result.GetValueOrDefault<T>();
+            return true;
         }
         catch (InvalidOperationException)
         {
-            return null;
+            value = default!;
+            return false;
         }
     }
 
-    /// <summary>The option as the user typed it.</summary>
-    private static string Typed(ArgumentResult result, Option option) =>
-        (result.Parent as OptionResult)?.IdentifierToken?.Value ?? option.Name;
-
-    private static int? WholeNumber(string text) =>
-        int.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var n) ? n : null;
-
-    private static string Whole(int min, int max, string unit) =>
-        min == int.MinValue
-            ? "a whole number"
-            : string.Create(CultureInfo.InvariantCulture, $"a whole number from {min} to {max}{unit}");
-
-    private static string Names<TEnum>(string separator)
-        where TEnum : struct, Enum =>
-        string.Join(separator, Enum.GetNames<TEnum>().Select(n => n.ToLowerInvariant()));
-
-    private static TEnum? EnumValue<TEnum>(string text)
-        where TEnum : struct, Enum =>
-        !int.TryParse(text, out _) && Enum.TryParse<TEnum>(text, ignoreCase: true, out var value) ? value : null;
+    private static Option<T> Named<TEnum, T>(Option<T> option)
+        where TEnum : struct, Enum
+    {
+        var names = Enum.GetNames<TEnum>().Select(n => n.ToLowerInvariant()).ToList();
+        option.HelpName = string.Join('|', names);
+        Phrases.AddOrUpdate(option, string.Join(" or ", names));
+        // System.CommandLine also reads an enum's numbers, which no one types for a name.
+        option.Validators.Add(result =>
+        {
+            if (result.Tokens is [{ Value: var text }] && !names.Contains(text, StringComparer.OrdinalIgnoreCase)
+                && TryValue(result, out T _))
+            {
+                result.AddError(Refusal(result, text));
+            }
+        });
+        return option;
+    }
 }

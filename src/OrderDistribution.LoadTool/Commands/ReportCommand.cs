@@ -9,17 +9,17 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal static class ReportCommand
 {
-    private static readonly Argument<string> Log = new("results")
+    private static readonly Argument<FileInfo> Log = new("results")
     {
         Description = "The results file to compare (run, ceiling and scripts/compare-local.sh write it).",
-        DefaultValueFactory = _ => ResultsFile.DefaultPath,
+        DefaultValueFactory = _ => new FileInfo(ResultsFile.DefaultPath),
     };
 
-    private static readonly Option<string> Output = new Option<string>("--output")
+    private static readonly Option<FileInfo?> Output = new("--output")
     {
         Description = "The report to write (Markdown); the chart goes beside it with the same name and .png. " +
                       "Default: report.md beside the results file.",
-    }.Text("a file's path");
+    };
 
     public static Command Create(IAnsiConsole console) =>
         new Command("report", "Compare the models in a results file: a table per model and a chart (report.md and " +
@@ -28,7 +28,7 @@ internal static class ReportCommand
             Log, Output,
         }.Writes(Output).Runs(async (result, ct) =>
         {
-            await ComparisonFiles.WriteAsync(console, result.GetValue(Log)!, result.GetValue(Output), ct);
+            await ComparisonFiles.WriteAsync(console, result.GetValue(Log)!.ToString(), result.GetValue(Output)?.ToString(), ct);
             return ExitCodes.Done;
         });
 }

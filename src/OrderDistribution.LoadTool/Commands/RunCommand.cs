@@ -2,11 +2,10 @@ using System.CommandLine;
 using Azure.Core;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Bursts;
-using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 using Spectre.Console;
-using static OrderDistribution.LoadTool.Commands.CommonOptions;
+using static OrderDistribution.LoadTool.Commands.LoadToolOptions;
 
 namespace OrderDistribution.LoadTool.Commands;
 
@@ -15,37 +14,16 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal static class RunCommand
 {
-    private static readonly Option<string> Processes = new Option<string>("--processes")
-    {
-        Description = "The folder where scripts/run-local.sh names the processes it started and its broker: their " +
-                      "CPU, memory and queues are measured over the burst (none if it does not exist).",
-        DefaultValueFactory = _ => Costs.LocalProcesses.DefaultFolder,
-    }.Text("a folder's path");
-
-    private static readonly Option<ResourceIdentifier?> ServiceBusNamespace =
-        new Option<ResourceIdentifier?>("--servicebus-namespace-id")
-        {
-            Description = "Azure: the Service Bus namespace's resource id, whose queues' active messages are read " +
-                          "every second of the burst (Reader on it is enough; scripts/azure-burst.sh gives it).",
-        }.Takes("a Service Bus namespace's resource id (/subscriptions/<id>/resourceGroups/<group>/providers/" +
-                "Microsoft.ServiceBus/namespaces/<name>)", ServiceBusQueueDepths.NamespaceOf);
-
-    private static readonly Option<BurstStart?> Start = new Option<BurstStart?>("--start")
-    {
-        Description = "cold: the first burst since the trio started; warm: a later one. Recorded in the results log " +
-                      "(default: not recorded; scripts/azure-burst.sh tells it from the replicas' ages).",
-    }.OneOf();
-
     public static Command Create(IAnsiConsole console, Action<IServiceCollection>? configurePublishing) =>
         new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
         {
-            Count, Seed, InvalidRate, Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes,
-            TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds, Results, Start, LeaseSeconds, Processes,
-            ServiceBusNamespace,
-        }.Writes(OrdersFile, State, Results).OnlyInAzure(ServiceBusNamespace).Runs((result, ct) =>
+            BurstOptions, ScheduleOptions, WatchOptions, Orders, State, Results, Start, LeaseSeconds, Processes,
+            ServiceBusNamespace, StoreOptions,
+        }.Writes(Orders, State, Results).OnlyInAzure(ServiceBusNamespace).Runs((result, ct) =>
             new BurstRun(console, result.Store(), configurePublishing).RunAsync(
-                new RunSettings(result.Spec(), result.Schedule(), result.Watch(), result.GetValue(Results)!,
-                    StartOf(result), result.GetValue(Processes)!, result.GetValue(ServiceBusNamespace)),
+                new RunSettings(result.Spec(), result.Schedule(), result.Watch(), result.PathOf(Results),
+                    StartOf(result), result.GetValue(Processes)!.ToString(),
+                    result.GetValue(ServiceBusNamespace)),
                 ct));
 
     /// <summary>
@@ -56,8 +34,8 @@ internal static class RunCommand
     {
         command.Validators.Add(result =>
         {
-            if (result.GetResult(option) is { Implicit: false } && result.GetValue(Target) != ScheduleTarget.Azure
-                && OptionRules.ValueOrNull(result, option) is not null)
+            if (result.GetResult(option) is { Implicit: false } given && OptionRules.TryValue(given, out object? _)
+                && result.GetValue(Target) != ScheduleTarget.Azure)
             {
                 result.AddError($"{option.Name} is for --target azure: a local burst's queues are read from " +
                                 "--processes.");

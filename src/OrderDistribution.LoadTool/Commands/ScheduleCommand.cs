@@ -2,7 +2,7 @@ using System.CommandLine;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Scheduling;
 using Spectre.Console;
-using static OrderDistribution.LoadTool.Commands.CommonOptions;
+using static OrderDistribution.LoadTool.Commands.LoadToolOptions;
 
 namespace OrderDistribution.LoadTool.Commands;
 
@@ -12,7 +12,7 @@ internal static class ScheduleCommand
     public static Command Create(IAnsiConsole console, Action<IServiceCollection>? configurePublishing) =>
         new Command("schedule", "Put the orders on the ingress queue.")
         {
-            Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes, LeaseSeconds,
+            ScheduleOptions, Orders, State, LeaseSeconds, StoreOptions,
         }.Writes(State).Runs((result, ct) =>
             new BurstScheduler(console, result.Schedule(), result.Store(), configurePublishing).RunAsync(ct));
 }

@@ -8,9 +8,8 @@ namespace OrderDistribution.LoadTool.Generation;
 /// <summary>
 /// An <see cref="OrderSet"/> in a file, or in blob <c>test-data/orders.json</c>. Format 2 is an object
 /// <c>{"Format":2,"Burst":483920,"Orders":[…],"Poison":[{"Id","Kind","ContentType","Payload"}]}</c>, every id in the
-/// burst's range (<see cref="BurstId"/>); a file without "Burst", or format 1, a bare JSON array of valid orders (read
-/// as a burst without poison), is of the burst its ids are in. Both ways stream: neither the file's bytes nor a
-/// document of it are held whole (150,000 orders are 66 MB of JSON).
+/// burst's range (<see cref="BurstId"/>); a file without "Burst" is of the burst its ids are in. Both ways stream:
+/// neither the file's bytes nor a document of it are held whole (150,000 orders are 66 MB of JSON).
 /// </summary>
 public static class OrderFile
 {

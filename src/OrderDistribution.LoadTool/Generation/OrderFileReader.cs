@@ -5,7 +5,7 @@ using OrderDistribution.Contracts;
 namespace OrderDistribution.LoadTool.Generation;
 
 /// <summary>
-/// How <see cref="OrderFile"/> reads either format as a stream, each valid order handed on as it is read, and checks
+/// How <see cref="OrderFile"/> reads the file as a stream, each valid order handed on as it is read, and checks
 /// the set: every order and poison entry, no id twice, every id of one burst.
 /// </summary>
 internal static class OrderFileReader
@@ -81,8 +81,8 @@ internal static class OrderFileReader
         }
     }
 
-    /// <summary>Reads either format as a stream, handing each valid order on as it is read.</summary>
-    /// <returns>The poison, and the burst the file names (format 2 written by this version).</returns>
+    /// <summary>Reads the file as a stream, handing each valid order on as it is read.</summary>
+    /// <returns>The poison, and the burst the file names, if it names one.</returns>
     public static (List<PoisonOrder> Poison, long? Burst) Read(
         Stream stream, Action<Order> each, CancellationToken cancellationToken)
     {
@@ -91,21 +91,15 @@ internal static class OrderFileReader
             cancellationToken.ThrowIfCancellationRequested();
             each(order);
         });
-        var options = OptionsFilling(sink);
-        switch (FirstCharacter(stream))
+        if (FirstCharacter(stream) != '{')
         {
-            // Format 1: a bare array of valid orders.
-            case '[':
-                _ = JsonSerializer.Deserialize<OrderSink>(stream, options)
-                    ?? throw new InvalidDataException("\"Orders\" is not an array.");
-                return ([], null);
-            case '{':
-                var content = JsonSerializer.Deserialize<OrderFileContent>(stream, options);
-                return (Format2(content), content!.Burst);
-            default:
-                throw new InvalidDataException(
-                    "The orders file holds neither an array of orders nor an orders object.");
+            throw new InvalidDataException(
+                $"The orders file is not an orders object of format {OrderFile.CurrentFormat}: " +
+                "generate it again with this version of order-load.");
         }
+
+        var content = JsonSerializer.Deserialize<OrderFileContent>(stream, OptionsFilling(sink));
+        return (Checked(content), content!.Burst);
     }
 
     /// <summary>
@@ -139,7 +133,7 @@ internal static class OrderFileReader
         return (char)read;
     }
 
-    private static List<PoisonOrder> Format2(OrderFileContent? content)
+    private static List<PoisonOrder> Checked(OrderFileContent? content)
     {
         if (content?.Format != OrderFile.CurrentFormat)
         {

@@ -104,7 +104,7 @@ public sealed class BurstScheduler(
     /// <exception cref="LoadToolException">The sidecar is not reachable, or runs another model.</exception>
     private async Task CheckSidecarAsync(CancellationToken ct)
     {
-        using var sidecar = SidecarMetadata.Client(settings.SidecarUrl);
+        using var sidecar = SidecarMetadata.Client(settings.Sidecar);
         CheckSidecar(await SidecarMetadata.ReadAsync(sidecar, ct));
     }
 
@@ -118,12 +118,12 @@ public sealed class BurstScheduler(
         if (metadata is null)
         {
             console.MarkupLineInterpolated(
-                $"[yellow]The sidecar at {settings.SidecarUrl} offers no metadata API: the model was not checked.[/]");
+                $"[yellow]The sidecar at {settings.Sidecar} offers no metadata API: the model was not checked.[/]");
         }
         else if (settings.Target == ScheduleTarget.Local)
         {
             // In Azure the sidecar is the load tool's own (scripts/azure-burst.sh): it subscribes to nothing.
-            metadata.EnsureModel(settings.Model, settings.SidecarUrl);
+            metadata.EnsureModel(settings.Model, settings.Sidecar);
         }
     }
 
@@ -142,8 +142,8 @@ public sealed class BurstScheduler(
     {
         var configuration = new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?>
         {
-            ["DAPR_HTTP_ENDPOINT"] = settings.SidecarUrl.ToString(),
-            ["DAPR_GRPC_ENDPOINT"] = settings.SidecarGrpcUrl.ToString(),
+            ["DAPR_HTTP_ENDPOINT"] = settings.Sidecar.ToString(),
+            ["DAPR_GRPC_ENDPOINT"] = settings.SidecarGrpc.ToString(),
             [$"{MessagingOptions.Section}:{nameof(MessagingOptions.MaxBulkPublishBytes)}"] =
                 settings.MaxBulkBytes.ToString(CultureInfo.InvariantCulture),
         }).Build();

@@ -8,7 +8,7 @@ namespace OrderDistribution.LoadTool.Store;
 /// <summary>The store a command measures, and how long its hold lasts between renewals.</summary>
 /// <param name="options">Where the store is; read when the store is opened, so bad input is named in its turn.</param>
 /// <param name="accountUrl">The blob endpoint given for DefaultAzureCredential, if one was.</param>
-public sealed class ToolStore(Func<StorageOptions> options, string? accountUrl, TimeSpan lease)
+public sealed class ToolStore(Func<StorageOptions> options, Uri? accountUrl, TimeSpan lease)
 {
     /// <exception cref="ArgumentException">The options name no valid store; the message names the option.</exception>
     public StorageOptions Options => options();
@@ -25,7 +25,7 @@ public sealed class ToolStore(Func<StorageOptions> options, string? accountUrl, 
         }
         catch (AuthenticationFailedException e)
         {
-            throw LoadToolException.SignInFailed(accountUrl, e);
+            throw LoadToolException.SignInFailed(accountUrl?.ToString(), e);
         }
 
         return storage;

@@ -20,12 +20,7 @@ public sealed partial class DocCommandTests
         {
             Out = new AnsiConsoleOutput(TextWriter.Null),
         }));
-        // The spellings the tool refuses naming the new one (renamed-settings.tsv) are named in the docs as refused.
-        var renamed = File.ReadLines(Repo.PathOf("src/OrderDistribution.ServiceDefaults/renamed-settings.tsv"))
-            .Select(line => line.Split('\t')).Where(cells => cells is ["option", _, ..])
-            .Select(cells => cells[1].Split(' ')[0]);
-        var global = root.Options.Where(o => o.Recursive).SelectMany(Names).Concat(["--help", "-h"]).Concat(renamed)
-            .ToHashSet();
+        var global = root.Options.Where(o => o.Recursive).SelectMany(Names).Concat(["--help", "-h"]).ToHashSet();
 
         var wrong = MarkdownDocs.Files.SelectMany(MarkdownDocs.Code).SelectMany(code =>
             LoadToolLine(code.Code, root) is not { } words
@@ -173,7 +168,9 @@ public sealed partial class DocCommandTests
             scope = [.. command.Subcommands.Where(c => names.Contains(c.Name))];
         }
 
-        var options = scope.SelectMany(c => c.Options.SelectMany(Names)).Concat(global).ToHashSet();
+        // A group's recursive options (burst-record's --state) reach its subcommands.
+        var options = scope.SelectMany(c => c.Options.SelectMany(Names))
+            .Concat(command.Options.Where(o => o.Recursive).SelectMany(Names)).Concat(global).ToHashSet();
         var given = words.Skip(1).Where(w => w.TrimStart('[', '(').StartsWith("--", StringComparison.Ordinal));
         foreach (var option in given.Select(OptionOf).Where(o => !options.Contains(o)))
         {

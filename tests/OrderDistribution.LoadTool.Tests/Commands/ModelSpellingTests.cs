@@ -30,8 +30,8 @@ public sealed class ModelSpellingTests
         var parsed = LoadToolCommands.Build(AnsiConsole.Console).Parse([command, "--model", spelling]);
 
         Assert.Empty(parsed.Errors);
-        Assert.Contains(CommonOptions.Model, parsed.CommandResult.Command.Options);
-        Assert.Equal(MessagingModels.Parse(spelling), CommonOptions.ModelOf(parsed));
+        Assert.Contains(LoadToolOptions.Model, parsed.CommandResult.Command.Options);
+        Assert.Equal(MessagingModels.Parse(spelling), LoadToolOptions.ModelOf(parsed));
     }
 
     [Theory]
@@ -43,29 +43,7 @@ public sealed class ModelSpellingTests
         var parsed = LoadToolCommands.Build(AnsiConsole.Console).Parse([command]);
 
         Assert.Empty(parsed.Errors);
-        Assert.Equal(new MessagingOptions().Model, CommonOptions.ModelOf(parsed));
-    }
-
-    [Theory]
-    [InlineData("run --pubsub-mode bulk", "use --model pubsub-bulk")]
-    [InlineData("run --pubsub-mode single", "use --model pubsub-single")]
-    [InlineData("run --pubsub-mode=single", "use --model pubsub-single")]
-    [InlineData("run --model pubsub --pubsub-mode bulk", "use --model pubsub-bulk or --model pubsub-single")]
-    [InlineData("run --model pubsub", "use --model pubsub-bulk or --model pubsub-single")]
-    [InlineData("schedule --model pubsub", "use --model pubsub-bulk or --model pubsub-single")]
-    [InlineData("in-process --model bulk", "use --model pubsub-bulk")]
-    [InlineData("in-process --model single", "use --model pubsub-single")]
-    [InlineData("run --model=single", "use --model pubsub-single")]
-    [InlineData("schedule --model binding", "use --model bindings")]
-    public async Task An_old_spelling_is_refused_in_one_line_naming_the_new_one(string commandLine, string advice)
-    {
-        var cli = new Cli();
-
-        var exit = await cli.RunAsync(commandLine.Split(' '));
-
-        Assert.Equal(ExitCodes.BadInput, exit);
-        var line = Assert.Single(cli.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
-        Assert.Contains(advice, line, StringComparison.Ordinal);
+        Assert.Equal(new MessagingOptions().Model, LoadToolOptions.ModelOf(parsed));
     }
 
     [Theory]
@@ -79,7 +57,7 @@ public sealed class ModelSpellingTests
         var exit = await cli.RunAsync(command, "--model", "PubSub-Bulk");
 
         Assert.Equal(ExitCodes.BadInput, exit);
-        Assert.Contains("--model must be bindings, pubsub-single or pubsub-bulk, not 'PubSub-Bulk'", cli.Output,
+        Assert.Contains("--model takes bindings, pubsub-single or pubsub-bulk, not 'PubSub-Bulk'", cli.Output,
             StringComparison.Ordinal);
     }
 

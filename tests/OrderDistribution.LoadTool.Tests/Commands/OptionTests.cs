@@ -16,16 +16,16 @@ public sealed class OptionTests
         "namespaces/sb";
 
     /// <summary>
-    /// Every command (by its words: "azure-burst read") with every option it takes (its own and the global ones),
-    /// each with values it must refuse; a flag takes no value (a word after it is the next argument).
+    /// Every command (by its words: "azure-burst read") with every option it takes (its own and those of the commands
+    /// above it that reach it), each with values it must refuse; a flag takes no value (a word after it is the next
+    /// argument).
     /// </summary>
     public static TheoryData<string, string, string> EveryOptionWithABadValue()
     {
         var data = new TheoryData<string, string, string>();
-        var root = LoadToolCommands.Build(AnsiConsole.Console);
-        foreach (var (words, command) in Commands(root))
+        foreach (var (words, options) in Commands(LoadToolCommands.Build(AnsiConsole.Console), []))
         {
-            foreach (var option in command.Options.Concat(root.Options.Where(o => o.Recursive)))
+            foreach (var option in options)
             {
                 if (option is HelpOption or VersionOption || option.ValueType == typeof(bool))
                 {
@@ -42,11 +42,38 @@ public sealed class OptionTests
         return data;
     }
 
-    /// <summary>The commands that run, below the root: a command with subcommands is only their group.</summary>
-    private static IEnumerable<(string Words, Command Command)> Commands(Command parent, string above = "") =>
-        parent.Subcommands.SelectMany(command => command.Subcommands.Count > 0
-            ? Commands(command, $"{above}{command.Name} ")
-            : [($"{above}{command.Name}", command)]);
+    /// <summary>
+    /// Every command with an option that another command takes and it does not: the option alone, as a flag is given.
+    /// </summary>
+    public static TheoryData<string, string> EveryOptionOnACommandThatDoesNotTakeIt()
+    {
+        var data = new TheoryData<string, string>();
+        var commands = Commands(LoadToolCommands.Build(AnsiConsole.Console), []).ToList();
+        var every = commands.SelectMany(c => c.Options).Select(o => o.Name).Distinct().ToList();
+        foreach (var (words, options) in commands)
+        {
+            foreach (var name in every.Except(options.SelectMany(o => o.Aliases.Prepend(o.Name))))
+            {
+                data.Add(words, name);
+            }
+        }
+
+        return data;
+    }
+
+    /// <summary>
+    /// The commands that run, below the root (a command with subcommands is only their group), each with the options it
+    /// takes: its own and the recursive ones of the commands above it.
+    /// </summary>
+    private static IEnumerable<(string Words, List<Option> Options)> Commands(Command parent, List<Option> above,
+        string words = "") =>
+        parent.Subcommands.SelectMany(command =>
+        {
+            List<Option> reaching = [.. above, .. parent.Options.Where(o => o.Recursive)];
+            return command.Subcommands.Count > 0
+                ? Commands(command, reaching, $"{words}{command.Name} ")
+                : [($"{words}{command.Name}", [.. command.Options, .. reaching])];
+        });
 
     [Theory]
     [MemberData(nameof(EveryOptionWithABadValue))]
@@ -64,6 +91,50 @@ public sealed class OptionTests
         Assert.DoesNotContain("System.", lines[0], StringComparison.Ordinal);
         Assert.DoesNotContain("OrderDistribution.", lines[0], StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(EveryOptionOnACommandThatDoesNotTakeIt))]
+    public async Task An_option_the_command_does_not_take_is_refused_in_one_line_naming_it_with_exit_2(string command,
+        string option)
+    {
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync([.. command.Split(' '), option]);
+
+        Assert.True(exit == ExitCodes.BadInput, cli.Output);
+        Assert.StartsWith($"{option} is not an option of {command}. See 'order-load {command} --help'.",
+            Assert.Single(Lines(cli.Output)), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("report", "--storage", "UseDevelopmentStorage=true")]
+    [InlineData("report", "--orders", "results/orders.json")]
+    [InlineData("dead-letters", "--state", "results/last-schedule.json")]
+    [InlineData("in-process", "--storage-account-url", "https://st.blob.core.windows.net")]
+    [InlineData("azure-burst read", "--storage", "UseDevelopmentStorage=true")]
+    public async Task An_option_of_another_command_is_refused_with_its_value_before_anything_happens(string command,
+        string option, string value)
+    {
+        var cli = new Cli();
+
+        var exit = await cli.RunAsync([.. command.Split(' '), option, value]);
+
+        Assert.Equal(ExitCodes.BadInput, exit);
+        Assert.StartsWith($"{option} is not an option of {command}.", Assert.Single(Lines(cli.Output)),
+            StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("run", "--target", "1")]
+    [InlineData("run", "--start", "0")]
+    public async Task An_enum_option_refuses_a_number_for_its_name(string command, string option, string value)
+    {
+        var cli = new Cli();
+
+        Assert.Equal(ExitCodes.BadInput, await cli.RunAsync(command, option, value));
+
+        Assert.StartsWith($"{option} takes ", Assert.Single(Lines(cli.Output)), StringComparison.Ordinal);
     }
 
     [Theory]
@@ -142,9 +213,11 @@ public sealed class OptionTests
         var t when t == typeof(double) => ["abc", "1.5"],
         var t when t == typeof(MessagingModel?) => ["kafka"],
         var t when t.IsEnum || Nullable.GetUnderlyingType(t)?.IsEnum == true => ["mars"],
-        var t when t == typeof(DateTimeOffset?) => ["abc"],
         // Epoch seconds (date +%s).
-        var t when t == typeof(DateTimeOffset) => ["abc", "1.5", "99999999999999"],
+        _ when option.Name is "--started" or "--ended" => ["abc", "1.5", "99999999999999"],
+        var t when t == typeof(DateTimeOffset?) => ["abc"],
+        // A path: none.
+        var t when t == typeof(FileInfo) || t == typeof(DirectoryInfo) => [""],
         // A Service Bus namespace's resource id: not one, one of its queues', another resource's.
         var t when t == typeof(Azure.Core.ResourceIdentifier) =>
         [
@@ -153,19 +226,19 @@ public sealed class OptionTests
             "storageAccounts/st",
         ],
         // The broker of the bindings model's dead letters: no URI, another scheme's.
-        var t when t == typeof(Uri) => ["127.0.0.1:5672", "http://127.0.0.1:5672/orders"],
+        _ when option.Name is "--rabbitmq" => ["127.0.0.1:5672", "http://127.0.0.1:5672/orders"],
+        // An http(s) endpoint: no absolute URL, another scheme's.
+        var t when t == typeof(Uri) => ["localhost:3501", "/v1.0", "amqp://127.0.0.1:5672"],
         // Replica counts read with az: "app=count ...".
         _ when option.Name is "--replicas-at-instant" or "--replicas-at-end" => ["distributor", "distributor=many"],
-        // A URL that is none, or an empty path or connection string.
+        // Metric values as az prints them, one a line; an empty app name or size.
         var t when t == typeof(string[]) => option.Name is "--usage-nanocores" or "--working-set-bytes"
             ? ["abc", "250000000\nNone", "-1"]
             : [""],
         var t when t == typeof(string) =>
             option.Name switch
             {
-                "--replicas-at-instant" or "--replicas-at-end" => ["distributor", "distributor=many"],
                 "--tiered-compilation" => ["sometimes"],
-                "--sidecar" or "--sidecar-grpc" or "--storage-account-url" => ["localhost:3501"],
                 "--service-bus" => ["", "sb x.servicebus.windows.net", "https://sb-x.servicebus.windows.net"],
                 _ => [""],
             },

@@ -132,7 +132,7 @@ public sealed class GenerateTests
     [Theory]
     [InlineData("""{"Format":2,"Burst":483920,"Orders":[ORDER],"Poison":[]}""",
         "Id 1000007 is not of the file's burst 483920")]
-    [InlineData("""[ORDER, OTHER]""", "The orders file holds ids of more than one burst (1000007 and 483920000001)")]
+    [InlineData("""{"Format":2,"Orders":[ORDER, OTHER],"Poison":[]}""", "The orders file holds ids of more than one burst (1000007 and 483920000001)")]
     public async Task An_orders_file_with_an_id_outside_its_burst_is_refused_in_one_line_with_exit_2(string file,
         string message)
     {
@@ -176,16 +176,17 @@ public sealed class GenerateTests
     }
 
     [Fact]
-    public async Task An_orders_file_of_the_first_format_a_bare_array_still_reads_as_a_burst_without_poison()
+    public async Task An_orders_file_that_is_a_bare_array_of_orders_is_refused_naming_the_format_to_generate()
     {
         var orders = OrderGenerator.Generate(50, seed: 2);
         var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
         await File.WriteAllBytesAsync(path,
             System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(orders, OrderJsonContext.Default.ListOrder));
 
-        var set = await OrderFile.ReadSetAsync(path, default);
+        var refused = await Assert.ThrowsAsync<InvalidDataException>(() => OrderFile.ReadSetAsync(path, default));
 
-        Assert.Equal(orders.Select(TestSupport.TestOrders.Json), set.Orders.Select(TestSupport.TestOrders.Json));
-        Assert.Empty(set.Poison);
+        Assert.Contains("is not an orders object of format 2: generate it again", refused.Message,
+            StringComparison.Ordinal);
+        File.Delete(path);
     }
 }

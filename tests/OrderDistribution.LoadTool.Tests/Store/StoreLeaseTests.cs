@@ -36,8 +36,8 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         [
             ["run", .. Run(sidecar)],
             ["schedule", "--sidecar", sidecar.Address.ToString(), .. Files()],
-            ["ceiling", "--results", Results, .. Files()],
-            ["clear", .. Files()],
+            ["ceiling", "--results", Results, .. Store()],
+            ["clear", .. Store()],
         ];
         foreach (var command in others)
         {
@@ -63,7 +63,7 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         Assert.Contains("200/200 orders stored", first.Output, StringComparison.Ordinal);
         Assert.Single(await ResultsFile.ReadAsync(Results, default), r => r is { Label: "pubsub-bulk", Count: 200 });
         Assert.Equal(LeaseState.Available, (await Marker().GetPropertiesAsync()).Value.LeaseState);
-        Assert.Equal(0, await new Cli().RunAsync(["clear", .. Files()]));
+        Assert.Equal(0, await new Cli().RunAsync(["clear", .. Store()]));
     }
 
     [Fact]
@@ -89,9 +89,9 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
 
         var clock = Stopwatch.StartNew();
         var refused = new Cli();
-        Assert.Equal(ExitCodes.StoreBusy, await refused.RunAsync(["clear", .. Files()]));
+        Assert.Equal(ExitCodes.StoreBusy, await refused.RunAsync(["clear", .. Store()]));
         Assert.Contains("order-load run (burst ", refused.Output, StringComparison.Ordinal);
-        while (await new Cli().RunAsync(["clear", .. Files()]) == ExitCodes.StoreBusy)
+        while (await new Cli().RunAsync(["clear", .. Store()]) == ExitCodes.StoreBusy)
         {
             Assert.True(clock.Elapsed < TimeSpan.FromSeconds(25), "the killed run's lease of 15 s did not lapse");
             await Task.Delay(500);
@@ -176,7 +176,9 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
 
     private string Results => Path.Combine(_folder, "LOG.jsonl");
 
-    private string[] Files() => ["--storage", storage.Azurite.ConnectionString, "--orders", Orders, "--state", State];
+    private string[] Store() => ["--storage", storage.Azurite.ConnectionString];
+
+    private string[] Files() => [.. Store(), "--orders", Orders, "--state", State];
 
     private string[] Run(EmulatedSidecar sidecar) =>
         ["--sidecar", sidecar.Address.ToString(), "--results", Results, .. Files()];

@@ -20,7 +20,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     {
         _orders = OrderGenerator.Generate(200, seed: 5);
         await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(_orders), default);
-        Assert.Equal(0, await new Cli().RunAsync(["clear", .. Common()]));
+        Assert.Equal(0, await new Cli().RunAsync(["clear", .. Store()]));
     }
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
@@ -132,7 +132,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
             await StoreAsync(_orders.Take(20));
             var cli = new Cli();
 
-            Assert.True(await cli.RunAsync(["clear", .. Common()]) == 0, cli.Output);
+            Assert.True(await cli.RunAsync(["clear", .. Store()]) == 0, cli.Output);
 
             Assert.Empty(await Outboxes().AllAsync());
             Assert.All(OrderTopology.Outboxes,
@@ -191,7 +191,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     {
         await StoreAsync(_orders);
 
-        Assert.Equal(0, await new Cli().RunAsync(["clear", .. Common()]));
+        Assert.Equal(0, await new Cli().RunAsync(["clear", .. Store()]));
 
         Assert.Empty(await Outboxes().AllAsync());
     }
@@ -233,7 +233,8 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     public async Task Generate_to_blob_uploads_the_orders_to_test_data()
     {
         Assert.Equal(0,
-            await new Cli().RunAsync(["generate", "--count", "50", "--seed", "2", "--to-blob", .. Common()]));
+            await new Cli().RunAsync(["generate", "--count", "50", "--seed", "2", "--to-blob", .. Store(), "--orders",
+                Path.Combine(_folder, "orders.json")]));
 
         var blob = Client().GetBlobContainerClient("test-data").GetBlobClient("orders.json");
         Assert.Equal(50,
@@ -241,8 +242,10 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
             default)).Orders.Count);
     }
 
+    private string[] Store() => ["--storage", storage.Azurite.ConnectionString];
+
     private string[] Common() =>
-        ["--storage", storage.Azurite.ConnectionString, "--orders", Path.Combine(_folder, "orders.json"), "--state",
+        [.. Store(), "--orders", Path.Combine(_folder, "orders.json"), "--state",
             Path.Combine(_folder, "schedule.json")];
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
