@@ -2,7 +2,7 @@ using System.CommandLine;
 using Azure.Core;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Bursts;
-using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.Queues;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 using Spectre.Console;
