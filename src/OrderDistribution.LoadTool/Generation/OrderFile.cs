@@ -19,7 +19,8 @@ public static class OrderFile
     /// <summary>Orders a reader of <see cref="ReadOrdersAsync"/> keeps ready for its caller.</summary>
     private const int OrdersReadAhead = 1_024;
 
-    private static readonly JsonSerializerOptions PoisonJson = new() { PropertyNameCaseInsensitive = true };
+    /// <summary>The envelope of format 2 and its poison entries: any case in.</summary>
+    internal static readonly JsonSerializerOptions EnvelopeJson = new() { PropertyNameCaseInsensitive = true };
 
     public static Task WriteAsync(string path, OrderSet set, CancellationToken cancellationToken) =>
         WriteAsync(path, set.Orders, set.Poison, set.Burst, cancellationToken);
@@ -66,7 +67,7 @@ public static class OrderFile
 
         json.WriteEndArray();
         json.WritePropertyName("Poison");
-        JsonSerializer.Serialize(json, poison, PoisonJson);
+        JsonSerializer.Serialize(json, poison, EnvelopeJson);
         json.WriteEndObject();
         await json.FlushAsync(cancellationToken);
     }

@@ -1,5 +1,4 @@
 using System.Text.Json;
-using System.Text.Json.Serialization.Metadata;
 using OrderDistribution.Contracts;
 
 namespace OrderDistribution.LoadTool.Generation;
@@ -10,12 +9,6 @@ namespace OrderDistribution.LoadTool.Generation;
 /// </summary>
 internal static class OrderFileReader
 {
-    /// <summary>
-    /// The orders' own serializer settings (Delivery as text...), and case-insensitive names for the file's envelope.
-    /// </summary>
-    private static readonly JsonSerializerOptions FileJson =
-        new(OrderJson.Options) { PropertyNameCaseInsensitive = true };
-
     /// <summary>
     /// Hands each valid order to <paramref name="each"/> as it is read; checks every order, the poison, that no id
     /// repeats and that every id is of one burst.
@@ -86,74 +79,67 @@ internal static class OrderFileReader
     public static (List<PoisonOrder> Poison, long? Burst) Read(
         Stream stream, Action<Order> each, CancellationToken cancellationToken)
     {
-        var sink = new OrderSink(order =>
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            each(order);
-        });
-        var options = OptionsFilling(sink);
-        switch (FirstCharacter(stream))
+        var json = new JsonChunkReader(stream);
+        switch (json.Peek())
         {
             // Format 1: a bare array of valid orders.
-            case '[':
-                _ = JsonSerializer.Deserialize<OrderSink>(stream, options)
-                    ?? throw new InvalidDataException("\"Orders\" is not an array.");
+            case JsonTokenType.StartArray:
+                ReadOrders(json, each, cancellationToken);
                 return ([], null);
-            case '{':
-                var content = JsonSerializer.Deserialize<OrderFileContent>(stream, options);
-                return (Format2(content), content!.Burst);
+            case JsonTokenType.StartObject:
+                return ReadFormat2(json, each, cancellationToken);
             default:
                 throw new InvalidDataException(
                     "The orders file holds neither an array of orders nor an orders object.");
         }
     }
 
-    /// <summary>
-    /// The file's serializer settings, with <paramref name="sink"/> as the one collection the orders array fills.
-    /// </summary>
-    private static JsonSerializerOptions OptionsFilling(OrderSink sink) => new(FileJson)
+    private static (List<PoisonOrder> Poison, long? Burst) ReadFormat2(
+        JsonChunkReader json, Action<Order> each, CancellationToken cancellationToken)
     {
-        TypeInfoResolver = JsonTypeInfoResolver.Combine(OrderJsonContext.Default, new DefaultJsonTypeInfoResolver
+        int? format = null;
+        long? burst = null;
+        var orders = false;
+        List<PoisonOrder>? poison = null;
+        json.Read();
+        while (json.Read() is (JsonTokenType.PropertyName, { } name))
         {
-            Modifiers =
+            if (Is(name, "Format"))
             {
-                type =>
-                {
-                    if (type.Type == typeof(OrderSink))
-                    {
-                        type.CreateObject = () => sink;
-                    }
-                },
-            },
-        }),
-    };
-
-    private static char FirstCharacter(Stream stream)
-    {
-        int read;
-        while ((read = stream.ReadByte()) is ' ' or '\t' or '\r' or '\n' or 0xEF or 0xBB or 0xBF)
-        {
+                format = json.ReadValue(v => JsonSerializer.Deserialize<int?>(v, OrderFile.EnvelopeJson));
+            }
+            else if (Is(name, "Burst"))
+            {
+                burst = json.ReadValue(v => JsonSerializer.Deserialize<long?>(v, OrderFile.EnvelopeJson));
+            }
+            else if (Is(name, "Orders") && json.Peek() != JsonTokenType.Null)
+            {
+                ReadOrders(json, each, cancellationToken);
+                orders = true;
+            }
+            else if (Is(name, "Poison"))
+            {
+                poison = json.ReadValue(v => JsonSerializer.Deserialize<List<PoisonOrder>>(v, OrderFile.EnvelopeJson));
+            }
+            else
+            {
+                json.ReadValue(_ => 0);
+            }
         }
 
-        stream.Seek(0, SeekOrigin.Begin);
-        return (char)read;
-    }
-
-    private static List<PoisonOrder> Format2(OrderFileContent? content)
-    {
-        if (content?.Format != OrderFile.CurrentFormat)
+        if (format != OrderFile.CurrentFormat)
         {
             throw new InvalidDataException(
                 $"The orders file is not format {OrderFile.CurrentFormat}: " +
                 "generate it again with this version of order-load.");
         }
 
-        if (content.Orders is null)
+        if (!orders)
         {
             throw new InvalidDataException("\"Orders\" is missing.");
         }
 
-        var poison = content.Poison ?? [];
+        poison ??= [];
         foreach (var p in poison)
         {
             if (p.Id <= 0 || p.Payload is null || string.IsNullOrWhiteSpace(p.ContentType) || !Enum.IsDefined(p.Kind))
@@ -163,6 +149,40 @@ internal static class OrderFileReader
             }
         }
 
-        return poison;
+        return (poison, burst);
     }
+
+    /// <summary>Hands on each order of the array that comes next, checked, as soon as it is read.</summary>
+    private static void ReadOrders(JsonChunkReader json, Action<Order> each, CancellationToken cancellationToken)
+    {
+        if (json.Read().Type != JsonTokenType.StartArray)
+        {
+            throw new InvalidDataException("\"Orders\" is not an array.");
+        }
+
+        for (var i = 0; json.Peek() != JsonTokenType.EndArray; i++)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var index = i;
+            each(json.ReadValue(order => Checked(order, index)));
+        }
+
+        json.Read();
+    }
+
+    /// <exception cref="InvalidDataException">The order is not valid; named by its place in the array.</exception>
+    private static Order Checked(ReadOnlySpan<byte> order, int index)
+    {
+        try
+        {
+            return OrderJson.Deserialize(order);
+        }
+        catch (InvalidOrderException e)
+        {
+            throw new InvalidDataException(
+                $"The orders file is not a valid set of orders: $.Orders[{index}]: {e.Message}", e);
+        }
+    }
+
+    private static bool Is(string name, string property) => name.Equals(property, StringComparison.OrdinalIgnoreCase);
 }

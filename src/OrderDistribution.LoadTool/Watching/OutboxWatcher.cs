@@ -236,7 +236,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Tim
 
     /// <summary>
     /// One page, storage outages waited out until <paramref name="deadline"/>: a listing that failed for an outage is
-    /// tried again after a wait that doubles from <see cref="OutageRetryDelay"/> up to <see cref="OutageMaxRetryDelay"/>.
+    /// tried again after a wait that doubles from <see cref="OutageRetryDelay"/> up to
+    /// <see cref="OutageMaxRetryDelay"/>.
     /// </summary>
     /// <returns>The page, or null when the watch's timeout came while storage was answering slowly.</returns>
     /// <exception cref="LoadToolException">Storage was unreachable (not merely slow) when the timeout came.</exception>
