@@ -1,5 +1,6 @@
 using Azure;
 using Microsoft.Extensions.Options;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.LoadTool;

@@ -3,6 +3,9 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using OrderDistribution.Messaging;
+using OrderDistribution.SidecarEmulator.Api;
+using OrderDistribution.SidecarEmulator.Broker;
+using OrderDistribution.SidecarEmulator.Hosting;
 
 namespace OrderDistribution.SidecarEmulator;
 

@@ -3,6 +3,7 @@ using System.Globalization;
 using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Messaging;
 using OrderDistribution.TrioHarness;

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.RegularExpressions;
-using OrderDistribution.SidecarEmulator;
+using OrderDistribution.SidecarEmulator.Storage;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Brokers.Tests;

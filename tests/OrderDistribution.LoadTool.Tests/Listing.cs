@@ -1,4 +1,4 @@
-using OrderDistribution.LoadTool.Watching;
+using OrderDistribution.LoadTool.Store;
 
 namespace OrderDistribution.LoadTool.Tests;
 

@@ -4,6 +4,7 @@ using OrderDistribution.LoadTool.DeadLetters;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Messaging;
 using Spectre.Console;

@@ -1,6 +1,7 @@
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Store;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Ceiling;

@@ -3,6 +3,7 @@ using System.ComponentModel.DataAnnotations;
 using OrderDistribution.LoadTool.Bursts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
 using static OrderDistribution.LoadTool.Commands.CommonOptions;

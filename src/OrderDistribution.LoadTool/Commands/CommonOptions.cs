@@ -1,6 +1,6 @@
 using System.CommandLine;
-using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Scheduling;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.Messaging;
 
 namespace OrderDistribution.LoadTool.Commands;

@@ -2,9 +2,11 @@ using System.Net;
 using System.Net.Sockets;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Messaging;
-using OrderDistribution.SidecarEmulator;
+using OrderDistribution.SidecarEmulator.Hosting;
+using OrderDistribution.SidecarEmulator.Storage;
 using OrderDistribution.Storage;
 using Spectre.Console;
 

@@ -1,7 +1,7 @@
 using OrderDistribution.LoadTool.Bursts;
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.LoadTool.Leasing;
 using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Messaging;
 using Spectre.Console;

@@ -5,7 +5,7 @@ using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
-using OrderDistribution.LoadTool.Watching;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Storage;

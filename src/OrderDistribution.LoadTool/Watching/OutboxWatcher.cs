@@ -1,5 +1,6 @@
 using System.Globalization;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Store;
 using Polly;
 using Polly.Retry;
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Store;
 
 namespace OrderDistribution.LoadTool.Watching;
 

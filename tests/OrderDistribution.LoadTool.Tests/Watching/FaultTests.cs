@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 

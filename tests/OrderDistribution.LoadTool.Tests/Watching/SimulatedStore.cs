@@ -1,4 +1,5 @@
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 
 namespace OrderDistribution.LoadTool.Tests.Watching;

@@ -1,6 +1,7 @@
 using Azure.Storage.Blobs;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 

@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 
 namespace OrderDistribution.LoadTool.Tests.Watching;

@@ -1,4 +1,0 @@
-namespace OrderDistribution.LoadTool.Watching;
-
-/// <summary>One page of an outbox's listing, and where the next page starts (null: the listing is done).</summary>
-public sealed record OutboxPage(IReadOnlyList<OutboxBlob> Blobs, string? Continuation);

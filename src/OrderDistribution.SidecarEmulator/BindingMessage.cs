@@ -1,6 +1,0 @@
-namespace OrderDistribution.SidecarEmulator;
-
-/// <summary>
-/// One output binding call as the binding received it: the data daprd hands on and the metadata it builds.
-/// </summary>
-public sealed record BindingMessage(string Binding, byte[] Data, IReadOnlyDictionary<string, string> Metadata);
