@@ -1,6 +1,7 @@
 using System.CommandLine;
 using Azure.Core;
 using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.Queues;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Store;

@@ -1,5 +1,6 @@
 using Azure.Core;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Queues;
 
 namespace OrderDistribution.LoadTool.Costs;
 

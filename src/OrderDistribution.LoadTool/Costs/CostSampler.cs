@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace OrderDistribution.LoadTool.Costs;
 
 /// <summary>
@@ -13,83 +11,47 @@ public sealed class CostSampler : IAsyncDisposable
 
     private readonly IReadOnlyList<Component> _components;
     private readonly string _proc;
-    private readonly Dictionary<int, TimeSpan> _first = [];
-    private readonly Dictionary<int, TimeSpan> _last = [];
-    private readonly Dictionary<string, long> _peak = [];
-    private readonly Stopwatch _window = Stopwatch.StartNew();
-    private readonly CancellationTokenSource _stop = new();
-    private readonly Task _sampling;
+    private readonly TimeProvider _time;
+    private readonly PeriodicSampler<Dictionary<int, ProcStat>> _sampler;
 
-    private CostSampler(IReadOnlyList<Component> components, string proc)
+    private CostSampler(IReadOnlyList<Component> components, string proc, TimeProvider time)
     {
         _components = components;
         _proc = proc;
-        Sample();
-        _sampling = SampleAsync();
+        _time = time;
+        _sampler = new(_ => Task.FromResult(Read()), Interval, time);
     }
 
     /// <summary>Starts sampling now; none when there is nothing to sample.</summary>
-    public static CostSampler? Start(IReadOnlyList<Component> components, string proc = "/proc") =>
-        components.Count == 0 ? null : new CostSampler(components, proc);
+    public static CostSampler? Start(IReadOnlyList<Component> components, string proc = "/proc",
+        TimeProvider? time = null) =>
+        components.Count == 0 ? null : new CostSampler(components, proc, time ?? TimeProvider.System);
 
     /// <summary>Ends the window now and says what each component spent in it.</summary>
     public async Task<BurstCost> StopAsync(ContainerAppsPrices? prices)
     {
-        await _stop.CancelAsync();
-        await _sampling;
-        Sample();
-        var window = _window.Elapsed;
+        var samples = await _sampler.StopAsync();
+        List<(DateTimeOffset At, Dictionary<int, ProcStat> Stats)> taken =
+            [.. samples.Taken, (_time.GetUtcNow(), Read())];
         var costs = _components.Select(c => new ComponentCost(
             c.Name,
             c.Role,
-            c.Pids.Sum(pid => (_last.GetValueOrDefault(pid) - _first.GetValueOrDefault(pid)).TotalSeconds),
-            _peak.GetValueOrDefault(c.Name) / 1024.0 / 1024.0)).ToList();
-        return new BurstCost(costs, window.TotalSeconds, prices);
+            c.Pids.Sum(pid => CpuSeconds(taken.Select(t => t.Stats.GetValueOrDefault(pid)).OfType<ProcStat>().ToList())),
+            taken.Max(t => c.Pids.Sum(pid => t.Stats.GetValueOrDefault(pid)?.ResidentBytes ?? 0)) / 1024.0 / 1024.0))
+            .ToList();
+        return new BurstCost(costs, (taken[^1].At - taken[0].At).TotalSeconds, prices);
     }
 
-    private async Task SampleAsync()
-    {
-        using var timer = new PeriodicTimer(Interval);
-        try
-        {
-            while (await timer.WaitForNextTickAsync(_stop.Token))
-            {
-                Sample();
-            }
-        }
-        catch (OperationCanceledException)
-        {
-        }
-    }
+    /// <summary>What a process spent between its first sample and its last.</summary>
+    private static double CpuSeconds(List<ProcStat> samples) =>
+        samples.Count == 0 ? 0 : (samples[^1].Cpu - samples[0].Cpu).TotalSeconds;
 
-    private void Sample()
-    {
-        lock (_first)
-        {
-            foreach (var component in _components)
-            {
-                long resident = 0;
-                foreach (var pid in component.Pids)
-                {
-                    if (ProcStat.Read(_proc, pid) is not { } stat)
-                    {
-                        continue;
-                    }
+    /// <summary>Each component's processes that are still there.</summary>
+    private Dictionary<int, ProcStat> Read() =>
+        _components.SelectMany(c => c.Pids).Distinct()
+            .Select(pid => (Pid: pid, Stat: ProcStat.Read(_proc, pid)))
+            .Where(p => p.Stat is not null)
+            .ToDictionary(p => p.Pid, p => p.Stat!);
 
-                    _first.TryAdd(pid, stat.Cpu);
-                    _last[pid] = stat.Cpu;
-                    resident += stat.ResidentBytes;
-                }
-
-                _peak[component.Name] = Math.Max(_peak.GetValueOrDefault(component.Name), resident);
-            }
-        }
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        await _stop.CancelAsync();
-        await _sampling;
-        _stop.Dispose();
-    }
+    public ValueTask DisposeAsync() => _sampler.DisposeAsync();
 }

@@ -9,9 +9,10 @@ namespace OrderDistribution.LoadTool.Store;
 /// failed and answered call, and it tells <see cref="Listener"/> once when an outage begins and once (null) when the
 /// store answers again, however many calls fail in between.
 /// </summary>
-public sealed class StoreOutage(string endpoint)
+public sealed class StoreOutage(string endpoint, TimeProvider? clock = null)
 {
     private readonly Lock _lock = new();
+    private readonly TimeProvider _clock = clock ?? TimeProvider.System;
 
     /// <summary>Told one line when an outage begins, and one when the store answers again.</summary>
     public IProgress<string>? Listener { get; set; }
@@ -53,7 +54,7 @@ public sealed class StoreOutage(string endpoint)
                 return since;
             }
 
-            var now = DateTimeOffset.UtcNow;
+            var now = _clock.GetUtcNow();
             Since = now;
             Listener?.Report(string.Create(CultureInfo.InvariantCulture,
                 $"Storage at {endpoint} not answering since {now:HH:mm:ss} UTC ({FailureText.Reason(failure)})")
@@ -74,7 +75,7 @@ public sealed class StoreOutage(string endpoint)
 
             Since = null;
             Listener?.Report(string.Create(CultureInfo.InvariantCulture,
-                $"Storage at {endpoint} answers again, after {(DateTimeOffset.UtcNow - since).TotalSeconds:0} s."));
+                $"Storage at {endpoint} answers again, after {(_clock.GetUtcNow() - since).TotalSeconds:0} s."));
         }
     }
 }

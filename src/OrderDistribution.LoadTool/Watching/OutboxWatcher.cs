@@ -1,6 +1,8 @@
 using System.Globalization;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Store;
+using Polly;
+using Polly.Retry;
 
 namespace OrderDistribution.LoadTool.Watching;
 
@@ -18,7 +20,7 @@ namespace OrderDistribution.LoadTool.Watching;
 /// burst, <see cref="BurstId"/>) ends the watch without a result: met in a look, or in the last listing, which lists
 /// each outbox whole.
 /// </summary>
-public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, WatchClock? clock = null)
+public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, TimeProvider? clock = null)
 {
     /// <summary>
     /// What a listing call costs the store at least, in names listed: the request itself. Azurite also scans every blob
@@ -29,7 +31,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
     /// <summary>Stored blobs per name's worth of a call's cost.</summary>
     public const int StoredPerCallName = 50;
 
-    private readonly WatchClock _clock = clock ?? WatchClock.System;
+    private readonly TimeProvider _clock = clock ?? TimeProvider.System;
 
     /// <summary>
     /// First wait after an outage's first failed listing; doubles up to <see cref="OutageMaxRetryDelay"/>.
@@ -64,7 +66,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         WatchExpectation expected, DateTimeOffset scheduledAt, TimeSpan timeout,
         IProgress<int>? stored, IProgress<string>? outages, CancellationToken cancellationToken)
     {
-        var outage = storage.Outage ?? new StoreOutage(storage.Endpoint);
+        var outage = storage.Outage ?? new StoreOutage(storage.Endpoint, _clock);
         var listening = outage.Listener;
         outage.Listener = outages;
         try
@@ -82,7 +84,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         StoreOutage outage,
         CancellationToken cancellationToken)
     {
-        var deadline = _clock.UtcNow + timeout;
+        var deadline = _clock.GetUtcNow() + timeout;
         var tally = new WatchTally(expected, storage.Outboxes);
         var pending = storage.Outboxes.ToDictionary(o => o, _ => new List<string> { "" }, StringComparer.Ordinal);
         var wait = pacing.MinInterval / 2;
@@ -91,14 +93,14 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         var names = 0L;
         while (true)
         {
-            var lookBegan = _clock.UtcNow;
+            var lookBegan = _clock.GetUtcNow();
             var waitedOut = new OutageWait();
             foreach (var outbox in storage.Outboxes)
             {
                 var next = new List<string>();
                 foreach (var prefix in pending[outbox])
                 {
-                    if (_clock.UtcNow >= deadline)
+                    if (_clock.GetUtcNow() >= deadline)
                     {
                         next.Add(prefix);
                         continue;
@@ -140,7 +142,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
             // After a whole look, so that the line names what each outbox holds of other bursts.
             ThrowIfOtherBurst(tally, expected.Burst);
             stored?.Report(tally.Stored);
-            var now = _clock.UtcNow;
+            var now = _clock.GetUtcNow();
             if (tally.Complete || now >= deadline)
             {
                 return await FinalReportAsync(tally, scheduledAt, calls, names, deadline, outage, cancellationToken);
@@ -153,7 +155,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
             // as the outage lasted.
             var took = now - lookBegan - waitedOut.Total;
             var pause = wait > took ? wait : took;
-            await _clock.DelayAsync(pause < deadline - now ? pause : deadline - now, cancellationToken);
+            await Task.Delay(pause < deadline - now ? pause : deadline - now, _clock, cancellationToken);
         }
     }
 
@@ -170,7 +172,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         StoreOutage outage, CancellationToken cancellationToken)
     {
         // The watch's own timeout may have come with the last order; the last listing still gets its own short budget.
-        var until = deadline > _clock.UtcNow + FinalListingBudget ? deadline : _clock.UtcNow + FinalListingBudget;
+        var budget = _clock.GetUtcNow() + FinalListingBudget;
+        var until = deadline > budget ? deadline : budget;
         // The looks' report is needed only if the listing fails short of a complete burst; the tally starts over.
         var looks = tally.Complete ? null : tally.Report(scheduledAt, calls, names);
         tally.Restart();
@@ -232,6 +235,11 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         }
     }
 
+    /// <summary>
+    /// One page, storage outages waited out until <paramref name="deadline"/>: a listing that failed for an outage is
+    /// tried again after a wait that doubles from <see cref="OutageRetryDelay"/> up to
+    /// <see cref="OutageMaxRetryDelay"/>.
+    /// </summary>
     /// <returns>The page, or null when the watch's timeout came while storage was answering slowly.</returns>
     /// <exception cref="LoadToolException">Storage was unreachable (not merely slow) when the timeout came.</exception>
     /// <param name="waitedOut">Told how long the listing waited for storage to answer again, if it did.</param>
@@ -240,49 +248,80 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Wat
         StoreOutage outage, CancellationToken cancellationToken, OutageWait? waitedOut = null)
     {
         DateTimeOffset? outageSince = null;
-        var delay = OutageRetryDelay;
-        while (true)
+        Exception? failure = null;
+        var outages = new ResiliencePipelineBuilder<OutboxPage?> { TimeProvider = _clock }
+            .AddRetry(new RetryStrategyOptions<OutboxPage?>
+            {
+                ShouldHandle = args => ValueTask.FromResult(args.Outcome.Exception is { } e
+                    && !cancellationToken.IsCancellationRequested && StoreOutage.IsOutage(e)
+                    && _clock.GetUtcNow() < deadline),
+                BackoffType = DelayBackoffType.Exponential,
+                UseJitter = false,
+                Delay = OutageRetryDelay,
+                MaxDelay = OutageMaxRetryDelay,
+                MaxRetryAttempts = int.MaxValue,
+                OnRetry = args =>
+                {
+                    outageSince ??= _clock.GetUtcNow();
+                    failure = args.Outcome.Exception;
+                    outage.Failed(failure!);
+                    return default;
+                },
+            })
+            .Build();
+        OutboxPage? page;
+        try
         {
-            using var untilDeadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            var left = deadline - _clock.UtcNow;
-            untilDeadline.CancelAfter(left > TimeSpan.Zero ? left : TimeSpan.Zero);
-            try
+            page = await outages.ExecuteAsync(async ct =>
             {
-                var page = await storage.ListPageAsync(
-                    outbox, prefix, continuation, pageSize, storedTimes, untilDeadline.Token);
-                outage.Answered();
-                if (outageSince is { } since && waitedOut is not null)
+                var left = deadline - _clock.GetUtcNow();
+                if (left <= TimeSpan.Zero)
                 {
-                    waitedOut.Total += _clock.UtcNow - since;
+                    return null;
                 }
 
-                return page;
-            }
-            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested && outageSince is null)
-            {
-                return null;
-            }
-            catch (Exception e) when (!cancellationToken.IsCancellationRequested
-                && (e is OperationCanceledException || StoreOutage.IsOutage(e)))
-            {
-                outageSince ??= _clock.UtcNow;
-                outage.Failed(e);
-                if (_clock.UtcNow + delay >= deadline)
+                using var untilDeadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+                untilDeadline.CancelAfter(left);
+                try
                 {
-                    throw new LoadToolException(
-                        string.Create(CultureInfo.InvariantCulture,
-                            $"Storage at {storage.Endpoint} was unreachable from {outageSince:HH:mm:ss} until the " +
-                            $"watch's timeout, listing {outbox}: {FailureText.Reason(e)}."),
-                        "Start Azurite and the trio with scripts/run-local.sh (or bring the account back), then run " +
-                        "watch again; the orders stored so far stay.",
-                        ExitCodes.Unreachable, e);
+                    return await storage.ListPageAsync(
+                        outbox, prefix, continuation, pageSize, storedTimes, untilDeadline.Token);
                 }
-
-                await _clock.DelayAsync(delay, cancellationToken);
-                delay = delay * 2 < OutageMaxRetryDelay ? delay * 2 : OutageMaxRetryDelay;
-            }
+                catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+                {
+                    // The timeout came in the middle of the listing.
+                    return null;
+                }
+            }, cancellationToken);
         }
+        catch (Exception e) when (!cancellationToken.IsCancellationRequested && StoreOutage.IsOutage(e))
+        {
+            outageSince ??= _clock.GetUtcNow();
+            outage.Failed(e);
+            throw Unreachable(outbox, outageSince.Value, e);
+        }
+
+        if (page is null)
+        {
+            return outageSince is { } since ? throw Unreachable(outbox, since, failure!) : null;
+        }
+
+        outage.Answered();
+        if (outageSince is { } began && waitedOut is not null)
+        {
+            waitedOut.Total += _clock.GetUtcNow() - began;
+        }
+
+        return page;
     }
+
+    private LoadToolException Unreachable(string outbox, DateTimeOffset since, Exception failure) =>
+        new(string.Create(CultureInfo.InvariantCulture,
+                $"Storage at {storage.Endpoint} was unreachable from {since:HH:mm:ss} until the watch's timeout, " +
+                $"listing {outbox}: {FailureText.Reason(failure)}."),
+            "Start Azurite and the trio with scripts/run-local.sh (or bring the account back), then run watch again; " +
+            "the orders stored so far stay.",
+            ExitCodes.Unreachable, failure);
 
     /// <summary>How long the listings of one look waited out storage outages.</summary>
     private sealed class OutageWait

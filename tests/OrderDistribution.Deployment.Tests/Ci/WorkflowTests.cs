@@ -109,7 +109,7 @@ public sealed partial class WorkflowTests
             "the queues are read after the deploy");
         Assert.True(filter.Success && variable.Success, read);
         // The test the filter picks is the one that reads the variable the step sets.
-        var test = Repo.Read("tests/OrderDistribution.LoadTool.Tests/Costs/ServiceBusQueueDepthsTests.cs");
+        var test = Repo.Read("tests/OrderDistribution.LoadTool.Tests/Queues/ServiceBusQueueDepthsTests.cs");
         Assert.Contains($"public async Task {filter.Groups[1].Value}", test, StringComparison.Ordinal);
         Assert.Contains($"\"{variable.Groups[1].Value}\"", test, StringComparison.Ordinal);
     }

@@ -1,5 +1,5 @@
 using System.Text.RegularExpressions;
-using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.Queues;
 
 namespace OrderDistribution.Deployment.Tests;
 

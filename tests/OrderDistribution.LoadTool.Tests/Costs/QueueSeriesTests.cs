@@ -45,24 +45,6 @@ public sealed class QueueSeriesTests
             series.Summary());
     }
 
-    [Fact]
-    public async Task Seconds_count_from_the_instant_given_and_readings_before_it_are_left_out()
-    {
-        var read = new ReadingsCounted();
-        var instant = DateTimeOffset.UtcNow.AddSeconds(-10);
-        await using var sampler = QueueSampler.Start(read, Queues);
-        await read.Twice.Task.WaitAsync(TimeSpan.FromSeconds(30));
-
-        var series = await sampler.StopAsync(instant);
-
-        Assert.True(series.Samples.Count >= 2, series.Csv());
-        Assert.All(series.Samples, s => Assert.InRange(s.Second, 10, 60));
-        Assert.Null(series.Fault);
-
-        await using var later = QueueSampler.Start(read, Queues);
-        Assert.Empty((await later.StopAsync(DateTimeOffset.UtcNow.AddHours(1))).Samples);
-    }
-
     private static QueueSample Sample(int second, long ingress, long express, long standard) =>
         new(second, new Dictionary<string, long>
         {
@@ -70,24 +52,4 @@ public sealed class QueueSeriesTests
             ["q-order-express"] = express,
             ["q-order-standard"] = standard,
         });
-
-    private sealed class ReadingsCounted : IQueueDepths
-    {
-        private int _reads;
-
-        public TaskCompletionSource Twice { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
-
-        public Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken cancellationToken)
-        {
-            if (Interlocked.Increment(ref _reads) >= 2)
-            {
-                Twice.TrySetResult();
-            }
-
-            return Task.FromResult<IReadOnlyDictionary<string, long>>(
-                new Dictionary<string, long> { ["q-order-ingress"] = 1 });
-        }
-
-        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
-    }
 }

@@ -1,17 +1,34 @@
-using OrderDistribution.LoadTool.Watching;
-
 namespace OrderDistribution.LoadTool.Tests.Watching;
 
-/// <summary>A clock that moves only when watch waits: a burst's minutes played in no time.</summary>
-internal sealed class SimulatedClock(DateTimeOffset start) : WatchClock
+/// <summary>
+/// A clock that moves only when watch waits: each timer fires at once, the clock moved to its time; a burst's minutes
+/// played in no time.
+/// </summary>
+internal sealed class SimulatedClock(DateTimeOffset start) : TimeProvider
 {
     private DateTimeOffset _now = start;
 
-    public override DateTimeOffset UtcNow => _now;
+    public override DateTimeOffset GetUtcNow() => _now;
 
-    public override Task DelayAsync(TimeSpan delay, CancellationToken cancellationToken)
+    public override ITimer CreateTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period)
     {
-        _now += delay;
-        return Task.CompletedTask;
+        if (dueTime != Timeout.InfiniteTimeSpan)
+        {
+            _now += dueTime;
+            callback(state);
+        }
+
+        return new Fired();
+    }
+
+    private sealed class Fired : ITimer
+    {
+        public bool Change(TimeSpan dueTime, TimeSpan period) => false;
+
+        public void Dispose()
+        {
+        }
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
     }
 }

@@ -54,7 +54,7 @@ internal sealed class SimulatedStore(SimulatedClock clock,
             Calls[container]++;
             if (all.Any(b => b.Name.StartsWith(prefix, StringComparison.Ordinal)))
             {
-                LastListed[container] = clock.UtcNow;
+                LastListed[container] = clock.GetUtcNow();
             }
         }
 
@@ -63,7 +63,7 @@ internal sealed class SimulatedStore(SimulatedClock clock,
         var i = start;
         for (; i < all.Length && all[i].Name.StartsWith(prefix, StringComparison.Ordinal) && page.Count < pageSize; i++)
         {
-            if (all[i].StoredAt <= clock.UtcNow)
+            if (all[i].StoredAt <= clock.GetUtcNow())
             {
                 page.Add(storedTimes ? all[i] : all[i] with { StoredAt = null });
             }

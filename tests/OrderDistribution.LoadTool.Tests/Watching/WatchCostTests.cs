@@ -260,7 +260,7 @@ public sealed class WatchCostTests
         var report = await new OutboxWatcher(store, pacing, clock)
             .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromSeconds(300), null, null,
                 default);
-        return (report, clock.UtcNow);
+        return (report, clock.GetUtcNow());
     }
 
     /// <summary>A store that answers no listing before the caller gives up.</summary>

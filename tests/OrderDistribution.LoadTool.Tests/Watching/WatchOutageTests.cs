@@ -20,15 +20,41 @@ public sealed class WatchOutageTests
         var clock = new SimulatedClock(Start);
         var store = new RefusingBetween(new SimulatedStore(clock, arrivals), clock, Start.AddSeconds(2), outageEnds);
 
+        var told = new List<string>();
+
         var report = await new OutboxWatcher(store, WatchPacing.Fixed(TimeSpan.FromSeconds(1)), clock)
-            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(5), null, null,
-                default);
+            .WatchAsync(WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(5), null,
+                new SynchronousProgress<string>(told.Add), default);
 
         Assert.True(report.Complete);
+        Assert.Collection(told,
+            begins => Assert.Contains("not answering since 12:00:02 UTC", begins, StringComparison.Ordinal),
+            ends => Assert.Contains("answers again", ends, StringComparison.Ordinal));
         // A look that spent the outage waiting for storage is not a slow store: the next comes at the pacing's
         // interval.
-        var seenAfter = clock.UtcNow - restStored;
+        var seenAfter = clock.GetUtcNow() - restStored;
         Assert.True(seenAfter <= TimeSpan.FromSeconds(10), $"the rest was seen {seenAfter.TotalSeconds:0} s after");
+    }
+
+    [Fact]
+    public async Task An_outage_lasting_past_the_timeout_ends_the_watch_at_the_timeout_in_one_line_naming_when_it_began()
+    {
+        var orders = OrderGenerator.Generate(100, seed: 3);
+        var clock = new SimulatedClock(Start);
+        var store = new RefusingBetween(new SimulatedStore(clock, orders.Select(o => (o, Start.AddSeconds(3)))), clock,
+            Start.AddSeconds(2), DateTimeOffset.MaxValue);
+        var watcher = new OutboxWatcher(store, WatchPacing.Fixed(TimeSpan.FromSeconds(1)), clock);
+
+        var failed = await Assert.ThrowsAsync<LoadToolException>(() => watcher.WatchAsync(
+            WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default));
+
+        Assert.Equal(ExitCodes.Unreachable, failed.ExitCode);
+        Assert.StartsWith("Storage at simulated was unreachable from 12:00:02 until the watch's timeout", failed.Message,
+            StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', failed.Message);
+        // Waited out to the timeout, not given up at the first refusal, nor long after.
+        Assert.InRange(clock.GetUtcNow() - Start, TimeSpan.FromMinutes(1) - watcher.OutageMaxRetryDelay,
+            TimeSpan.FromMinutes(1) + watcher.OutageMaxRetryDelay);
     }
 
     /// <summary>Every listing is refused (a reset connection) from <paramref name="from"/> until
@@ -42,7 +68,7 @@ public sealed class WatchOutageTests
 
         public Task<OutboxPage> ListPageAsync(string container, string prefix, string? continuation, int pageSize,
             bool storedTimes, CancellationToken cancellationToken) =>
-            clock.UtcNow >= from && clock.UtcNow < until
+            clock.GetUtcNow() >= from && clock.GetUtcNow() < until
                 ? Task.FromException<OutboxPage>(new SocketException((int)SocketError.ConnectionReset))
                 : store.ListPageAsync(container, prefix, continuation, pageSize, storedTimes, cancellationToken);
     }

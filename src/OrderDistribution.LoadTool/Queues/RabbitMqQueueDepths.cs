@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 
-namespace OrderDistribution.LoadTool.Costs;
+namespace OrderDistribution.LoadTool.Queues;
 
 /// <summary>
 /// The bindings model's queues are RabbitMQ queues: the orders waiting are each queue's messages, ready and

@@ -6,9 +6,10 @@ using Azure.Core;
 using Azure.Core.Pipeline;
 using Azure.ResourceManager;
 using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.Queues;
 using OrderDistribution.TestSupport;
 
-namespace OrderDistribution.LoadTool.Tests.Costs;
+namespace OrderDistribution.LoadTool.Tests.Queues;
 
 /// <summary>
 /// The orders waiting on each Service Bus queue in Azure, read from Resource Manager as it answers (its answers given

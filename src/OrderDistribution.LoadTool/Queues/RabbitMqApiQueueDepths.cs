@@ -2,7 +2,7 @@ using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using System.Text.Json;
 
-namespace OrderDistribution.LoadTool.Costs;
+namespace OrderDistribution.LoadTool.Queues;
 
 /// <summary>
 /// The bindings model's queue depths from RabbitMQ's management API (the <c>rabbitmq_management</c> plugin):

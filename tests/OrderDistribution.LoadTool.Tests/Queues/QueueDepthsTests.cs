@@ -1,11 +1,12 @@
 using System.Text;
 using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.Queues;
 using OrderDistribution.TestSupport.Brokers;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using StackExchange.Redis;
 
-namespace OrderDistribution.LoadTool.Tests.Costs;
+namespace OrderDistribution.LoadTool.Tests.Queues;
 
 /// <summary>
 /// The orders waiting on each queue, read from the real brokers the local run uses (started here on free ports): an

@@ -1,4 +1,4 @@
-namespace OrderDistribution.LoadTool.Costs;
+namespace OrderDistribution.LoadTool.Queues;
 
 /// <summary>
 /// How many orders wait on each of the trio's queues now: not yet handed to their app, or handed and not acknowledged.

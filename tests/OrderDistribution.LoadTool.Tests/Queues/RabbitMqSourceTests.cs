@@ -1,8 +1,9 @@
 using System.Net;
 using System.Text;
 using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.LoadTool.Queues;
 
-namespace OrderDistribution.LoadTool.Tests.Costs;
+namespace OrderDistribution.LoadTool.Tests.Queues;
 
 /// <summary>
 /// The bindings model's queue depths come from RabbitMQ's management API while it answers, and from rabbitmqctl, every

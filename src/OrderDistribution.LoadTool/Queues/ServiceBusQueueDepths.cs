@@ -4,7 +4,7 @@ using Azure.Core;
 using Azure.Identity;
 using Azure.ResourceManager;
 
-namespace OrderDistribution.LoadTool.Costs;
+namespace OrderDistribution.LoadTool.Queues;
 
 /// <summary>
 /// The orders waiting on each of the trio's Service Bus queues in Azure: each queue's active messages (not yet

@@ -1,6 +1,6 @@
 using StackExchange.Redis;
 
-namespace OrderDistribution.LoadTool.Costs;
+namespace OrderDistribution.LoadTool.Queues;
 
 /// <summary>
 /// The pub/sub model's queues are Redis streams, each read by one consumer group (its subscriber): the orders waiting

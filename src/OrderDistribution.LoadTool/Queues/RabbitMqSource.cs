@@ -1,4 +1,4 @@
-namespace OrderDistribution.LoadTool.Costs;
+namespace OrderDistribution.LoadTool.Queues;
 
 /// <summary>
 /// Where the bindings model's queue depths are read: RabbitMQ's management API once a second when it answers, else
