@@ -13,7 +13,8 @@ public sealed class PeriodicSamplerTests
     {
         var clock = new FakeTimeProvider(Start);
         var readings = new Readings(clock);
-        await using var sampler = new PeriodicSampler<DateTimeOffset>(readings.ReadAsync, TimeSpan.FromSeconds(2), clock);
+        await using var sampler =
+            new PeriodicSampler<DateTimeOffset>(readings.ReadAsync, TimeSpan.FromSeconds(2), clock);
         await readings.AdvanceAsync(TimeSpan.FromSeconds(2), times: 2);
 
         var samples = await sampler.StopAsync();
@@ -28,7 +29,8 @@ public sealed class PeriodicSamplerTests
     {
         var clock = new FakeTimeProvider(Start);
         var readings = new Readings(clock, failing: [1, 2]);
-        await using var sampler = new PeriodicSampler<DateTimeOffset>(readings.ReadAsync, TimeSpan.FromSeconds(1), clock);
+        await using var sampler =
+            new PeriodicSampler<DateTimeOffset>(readings.ReadAsync, TimeSpan.FromSeconds(1), clock);
         await readings.AdvanceAsync(TimeSpan.FromSeconds(1), times: 3);
 
         var samples = await sampler.StopAsync();
@@ -48,11 +50,14 @@ public sealed class PeriodicSamplerTests
             var n = _count++;
             _taken.Writer.TryWrite(n);
             return failing?.Contains(n) == true
-                ? Task.FromException<DateTimeOffset>(new InvalidOperationException($"broker away at reading {n}.\nmore"))
+                ? Task.FromException<DateTimeOffset>(
+                    new InvalidOperationException($"broker away at reading {n}.\nmore"))
                 : Task.FromResult(clock.GetUtcNow());
         }
 
-        /// <summary>Waits for the reading taken at once, then moves the clock by each interval and waits for its.</summary>
+        /// <summary>
+        /// Waits for the reading taken at once, then moves the clock by each interval and waits for its.
+        /// </summary>
         public async Task AdvanceAsync(TimeSpan interval, int times)
         {
             await _taken.Reader.ReadAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(30));

@@ -39,7 +39,7 @@ public sealed class OrderLoad : IDisposable
     }
 
     /// <summary>
-    /// Any command, with the trio's storage and this instance's files (the results log for the commands that write
+    /// Any command, with the trio's storage and this instance's files (the results file for the commands that write
     /// one).
     /// </summary>
     public async Task<OrderLoadResult> RunAsync(params string[] args)

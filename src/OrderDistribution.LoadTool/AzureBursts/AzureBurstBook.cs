@@ -42,7 +42,9 @@ public static class AzureBurstBook
     /// Prices each app's metrics and the telemetry's volume, keeps them with the replicas and the compilation in the
     /// burst's result, and says how many earlier bursts compare with it.
     /// </summary>
-    /// <returns>The lines to print, and <see cref="ExitCodes.Incomplete"/> when the burst has no result to keep them.</returns>
+    /// <returns>
+    /// The lines to print, and <see cref="ExitCodes.Incomplete"/> when the burst has no result to keep them.
+    /// </returns>
     public static async Task<(int Exit, IReadOnlyList<string> Lines)> RecordAsync(
         AzureBurstReadings readings, CancellationToken ct)
     {
@@ -155,7 +157,9 @@ public static class AzureBurstBook
         return volume.Cost(price);
     }
 
-    /// <summary>Metric values as az prints them (-o tsv), apart by white space; null with one that is no number.</summary>
+    /// <summary>
+    /// Metric values as az prints them (-o tsv), apart by white space; null with one that is no number.
+    /// </summary>
     public static double[]? Numbers(string text)
     {
         var values = new List<double>();

@@ -12,8 +12,8 @@ using Spectre.Console;
 namespace OrderDistribution.LoadTool.Bursts;
 
 /// <summary>
-/// One measured burst: clear, generate, schedule and watch under one hold on the store; one row in the results log
-/// and the per-second series beside it.
+/// One measured burst: clear, generate, schedule and watch under one hold on the store; one result in the results file
+/// and its views beside it.
 /// </summary>
 /// <param name="configurePublishing">
 /// Changes the publishing services before use (tests put an emulator behind them).

@@ -8,7 +8,7 @@ namespace OrderDistribution.LoadTool.Bursts;
 /// <summary>
 /// What <see cref="BurstRun"/> runs: the burst to make, how to schedule and watch it, where its row goes.
 /// </summary>
-/// <param name="Start">Cold or warm, as recorded in the results log; null: not recorded.</param>
+/// <param name="Start">Cold or warm, as kept in the burst's result; null: not recorded.</param>
 /// <param name="Processes">The folder naming a local run's processes and broker, measured over the burst.</param>
 /// <param name="ServiceBusNamespace">
 /// In Azure, the namespace whose queues are sampled over the burst; null: none.

@@ -18,7 +18,7 @@ namespace OrderDistribution.LoadTool.Ceiling;
 /// </summary>
 public sealed class StorageCeiling(BlobServiceClient service)
 {
-    /// <summary>The label of its rows in the results log.</summary>
+    /// <summary>The label of its results.</summary>
     public const string Label = "storage-alone";
 
     public string Endpoint => service.Uri.ToString().TrimEnd('/');

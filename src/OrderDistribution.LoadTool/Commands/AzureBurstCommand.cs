@@ -96,7 +96,8 @@ internal static partial class AzureBurstCommand
     private static AzureBurstReadings Readings(ParseResult result)
     {
         var apps = result.GetValue(App) ?? [];
-        var perApp = new[] { Cpu, Memory, UsageNanoCores, WorkingSetBytes }.Select(o => result.GetValue(o) ?? []).ToList();
+        var perApp = new[] { Cpu, Memory, UsageNanoCores, WorkingSetBytes }
+            .Select(o => result.GetValue(o) ?? []).ToList();
         if (perApp.Any(values => values.Length != apps.Length))
         {
             throw new ArgumentException(

@@ -21,7 +21,9 @@ internal static class CommandSettings
     /// </summary>
     public static ToolStore Store(this ParseResult result) => new(
         () => StorageOptionsOf(result), result.GetValue(StorageAccountUrl),
-        result.GetResult(LeaseSeconds) is null ? StoreLease.DefaultDuration : TimeSpan.FromSeconds(result.GetValue(LeaseSeconds)));
+        result.GetResult(LeaseSeconds) is null
+            ? StoreLease.DefaultDuration
+            : TimeSpan.FromSeconds(result.GetValue(LeaseSeconds)));
 
     public static BurstSpec Spec(this ParseResult result) =>
         new(result.GetValue(Count), result.GetValue(InvalidRate), result.GetValue(Seed));

@@ -14,7 +14,7 @@ internal static class InProcessCommand
 {
     public static Command Create(IAnsiConsole console) =>
         new Command("in-process", "Run a burst through the trio hosted in this process (no Dapr, Redis or RabbitMQ) " +
-                                  "into Azurite, or the store --storage names; append the result to the results log.")
+                                  "into Azurite, or the store --storage names; append the result to the results file.")
         {
             Model, BurstOptions, TimeoutSeconds, Results, LeaseSeconds, StorageConnectionString,
         }.Writes(Results).Runs((result, ct) => new InProcessRun(console).RunAsync(

@@ -152,7 +152,7 @@ internal static class LoadToolOptions
 
     public static readonly Option<BurstStart?> Start = new Option<BurstStart?>("--start")
     {
-        Description = "cold: the first burst since the trio started; warm: a later one. Recorded in the results log " +
+        Description = "cold: the first burst since the trio started; warm: a later one. Kept in the burst's result " +
                       "(default: not recorded; scripts/azure-burst.sh tells it from the replicas' ages).",
     }.OneOf();
 
@@ -209,7 +209,8 @@ internal static class LoadToolOptions
     public static readonly Option[] BurstOptions = [Count, Seed, InvalidRate];
 
     /// <summary>How and where the orders are scheduled.</summary>
-    public static readonly Option[] ScheduleOptions = [Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes];
+    public static readonly Option[] ScheduleOptions =
+        [Target, ScheduleDelay, Model, Sidecar, SidecarGrpc, MaxBulkBytes];
 
     /// <summary>How long and how often the outboxes are watched.</summary>
     public static readonly Option[] WatchOptions = [TimeoutSeconds, PollMilliseconds, MaxPollMilliseconds];

@@ -28,7 +28,8 @@ internal static class ReportCommand
             Log, Output,
         }.Writes(Output).Runs(async (result, ct) =>
         {
-            await ComparisonFiles.WriteAsync(console, result.GetValue(Log)!.ToString(), result.GetValue(Output)?.ToString(), ct);
+            await ComparisonFiles.WriteAsync(
+                console, result.GetValue(Log)!.ToString(), result.GetValue(Output)?.ToString(), ct);
             return ExitCodes.Done;
         });
 }

@@ -10,12 +10,12 @@ using static OrderDistribution.LoadTool.Commands.LoadToolOptions;
 namespace OrderDistribution.LoadTool.Commands;
 
 /// <summary>
-/// <c>run</c>: clear, generate, schedule and watch; one row in the results log and its series beside it.
+/// <c>run</c>: clear, generate, schedule and watch; its result in the results file, its views beside it.
 /// </summary>
 internal static class RunCommand
 {
     public static Command Create(IAnsiConsole console, Action<IServiceCollection>? configurePublishing) =>
-        new Command("run", "clear, generate, schedule and watch; append the result to the results log.")
+        new Command("run", "clear, generate, schedule and watch; append the result to the results file.")
         {
             BurstOptions, ScheduleOptions, WatchOptions, Orders, State, Results, Start, LeaseSeconds, Processes,
             ServiceBusNamespace, StoreOptions,

@@ -6,8 +6,8 @@ namespace OrderDistribution.LoadTool.Commands;
 /// The tool's answer to TERM and Ctrl+C (SIGINT): the first cancels the command, which stops what it started (the
 /// trio, its Azurite) on its way out; a second signal, or a command still running <see cref="Grace"/> after the
 /// first, ends the process at once through <c>exit</c>, whose process-exit handlers stop any Azurite still running
-/// (<see cref="SidecarEmulator.Storage.Azurite"/>). The tool owns these signals: System.CommandLine's own handling, which
-/// returns from Main after 2 s while the command still unwinds, is off.
+/// (<see cref="SidecarEmulator.Storage.Azurite"/>). The tool owns these signals: System.CommandLine's own handling,
+/// which returns from Main after 2 s while the command still unwinds, is off.
 /// </summary>
 internal sealed class TerminationSignals : IDisposable
 {

@@ -9,7 +9,9 @@ public sealed record AzureFacts(
     string ReplicasAtInstant, string ReplicasAtEnd, string TieredCompilation, IReadOnlyList<AppCost> Apps,
     TelemetryCost? Telemetry)
 {
-    /// <summary>Whether a burst with these facts compares with <paramref name="other"/>: same replicas and compilation.</summary>
+    /// <summary>
+    /// Whether a burst with these facts compares with <paramref name="other"/>: same replicas and compilation.
+    /// </summary>
     public bool StartedAlike(AzureFacts other) =>
         ReplicasKnown && ReplicasAtInstant == other.ReplicasAtInstant && TieredCompilation == other.TieredCompilation;
 

@@ -36,7 +36,8 @@ public sealed class CostSampler : IAsyncDisposable
         var costs = _components.Select(c => new ComponentCost(
             c.Name,
             c.Role,
-            c.Pids.Sum(pid => CpuSeconds(taken.Select(t => t.Stats.GetValueOrDefault(pid)).OfType<ProcStat>().ToList())),
+            c.Pids.Sum(pid =>
+                CpuSeconds(taken.Select(t => t.Stats.GetValueOrDefault(pid)).OfType<ProcStat>().ToList())),
             taken.Max(t => c.Pids.Sum(pid => t.Stats.GetValueOrDefault(pid)?.ResidentBytes ?? 0)) / 1024.0 / 1024.0))
             .ToList();
         return new BurstCost(costs, (taken[^1].At - taken[0].At).TotalSeconds, prices);

@@ -11,7 +11,9 @@ namespace OrderDistribution.LoadTool.Reporting;
 /// <param name="Label">
 /// The model label (<c>pubsub-bulk</c>, <c>pubsub-single</c>, <c>bindings</c>, or a variant) or <c>storage-alone</c>.
 /// </param>
-/// <param name="Burst">The burst measured (storage alone too names its blobs as a burst's); none in a hand-made record.</param>
+/// <param name="Burst">
+/// The burst measured (storage alone too names its blobs as a burst's); none in a hand-made record.
+/// </param>
 /// <param name="Start">Cold or warm; none when the run was not told.</param>
 /// <param name="Missing">Orders not stored at the timeout (or uploads that failed).</param>
 /// <param name="CycleSeconds">Until the last order was stored; none when nothing was stored.</param>

@@ -5,8 +5,9 @@ using OrderDistribution.LoadTool.Ceiling;
 namespace OrderDistribution.LoadTool.Reporting;
 
 /// <summary>
-/// The comparison of the models in a results file: per model the runs, the cold runs apart, the warm ones' mean, median,
-/// min and max cycle time, their rate, and each one's ratio to storage alone (<c>ceiling</c>) from the same log.
+/// The comparison of the models in a results file: per model the runs, the cold runs apart, the warm ones' mean,
+/// median, min and max cycle time, their rate, and each one's ratio to storage alone (<c>ceiling</c>) from the same
+/// file.
 /// </summary>
 public sealed class ComparisonReport
 {

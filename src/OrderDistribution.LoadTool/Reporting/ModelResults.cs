@@ -35,7 +35,8 @@ public sealed record ModelResults(
     /// </summary>
     public double? WarmTrioCpu => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.TrioCpu));
 
-    public double? WarmStoreCpu => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.CpuSecondsSeen(ComponentRole.Store)));
+    public double? WarmStoreCpu =>
+        Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.CpuSecondsSeen(ComponentRole.Store)));
 
     public double? WarmPeakMiB => Mean(Costs.Where(c => !c.Cold).Select(c => c.Cost.PeakMiBSeen));
 

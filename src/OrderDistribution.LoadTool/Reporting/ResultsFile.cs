@@ -56,7 +56,9 @@ public static class ResultsFile
 
     /// <summary>Every record, in order.</summary>
     /// <exception cref="FileNotFoundException">There is no results file at <paramref name="path"/>.</exception>
-    /// <exception cref="InvalidDataException">A line is no burst result; the message names the file and line.</exception>
+    /// <exception cref="InvalidDataException">
+    /// A line is no burst result; the message names the file and line.
+    /// </exception>
     public static async Task<IReadOnlyList<BurstResult>> ReadAsync(string path, CancellationToken cancellationToken)
     {
         if (!File.Exists(path))

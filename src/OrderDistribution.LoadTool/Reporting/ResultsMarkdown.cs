@@ -18,7 +18,8 @@ public static class ResultsMarkdown
 
     public static string Of(IEnumerable<BurstResult> results)
     {
-        var text = new StringBuilder("# Results\n\nRendered from the results file beside it (one JSON line per burst); ");
+        var text = new StringBuilder(
+            "# Results\n\nRendered from the results file beside it (one JSON line per burst); ");
         text.Append("`order-load report` compares them.\n\n").Append(Header);
         foreach (var result in results)
         {

@@ -168,7 +168,7 @@ public sealed partial class DocCommandTests
             scope = [.. command.Subcommands.Where(c => names.Contains(c.Name))];
         }
 
-        // A group's recursive options (burst-record's --state) reach its subcommands.
+        // Recursive options (--verbose) reach every subcommand.
         var options = scope.SelectMany(c => c.Options.SelectMany(Names))
             .Concat(command.Options.Where(o => o.Recursive).SelectMany(Names)).Concat(global).ToHashSet();
         var given = words.Skip(1).Where(w => w.TrimStart('[', '(').StartsWith("--", StringComparison.Ordinal));

@@ -206,7 +206,8 @@ public sealed class AzureBurstCommandTests : IDisposable
         Assert.StartsWith("cost, distributor: 15.00 CPU-s used", lines[0], StringComparison.Ordinal);
         Assert.StartsWith(line, lines[1], StringComparison.Ordinal);
         Assert.Contains("0.001140 USD for 10 orders; 15.00 CPU-s used by the apps", lines[2], StringComparison.Ordinal);
-        Assert.Equal(["distributor"], (await ResultsFile.ReadAsync(Results, default))[0].Azure!.Apps.Select(a => a.App));
+        Assert.Equal(["distributor"],
+            (await ResultsFile.ReadAsync(Results, default))[0].Azure!.Apps.Select(a => a.App));
     }
 
     [Fact]
@@ -293,7 +294,9 @@ public sealed class AzureBurstCommandTests : IDisposable
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);
 
-    /// <summary>The load tool's result of a burst of 10 scheduled at <paramref name="at"/> (the record's instant).</summary>
+    /// <summary>
+    /// The load tool's result of a burst of 10 scheduled at <paramref name="at"/> (the record's instant).
+    /// </summary>
     private static BurstResult Result(double? seconds, int missing, DateTimeOffset? at = null) =>
         new("pubsub-bulk", 1, BurstStart.Cold, 10, missing, seconds, at ?? Instant, null, null, []);
 

@@ -10,7 +10,7 @@ public sealed class CostSamplerTests : IDisposable
     private readonly string _proc = Directory.CreateTempSubdirectory("order-load-proc").FullName;
 
     [Fact]
-    public async Task Cpu_is_the_window_between_first_and_last_sample_memory_its_peak_and_an_ended_process_fails_nothing()
+    public async Task Cpu_is_between_first_and_last_sample_memory_its_peak_and_an_ended_process_fails_nothing()
     {
         var clock = new FakeTimeProvider(new DateTimeOffset(2026, 1, 1, 12, 0, 0, TimeSpan.Zero));
         Process(10, cpuTicks: 100, residentMiB: 300);

@@ -132,7 +132,8 @@ public sealed class GenerateTests
     [Theory]
     [InlineData("""{"Format":2,"Burst":483920,"Orders":[ORDER],"Poison":[]}""",
         "Id 1000007 is not of the file's burst 483920")]
-    [InlineData("""{"Format":2,"Orders":[ORDER, OTHER],"Poison":[]}""", "The orders file holds ids of more than one burst (1000007 and 483920000001)")]
+    [InlineData("""{"Format":2,"Orders":[ORDER, OTHER],"Poison":[]}""",
+        "The orders file holds ids of more than one burst (1000007 and 483920000001)")]
     public async Task An_orders_file_with_an_id_outside_its_burst_is_refused_in_one_line_with_exit_2(string file,
         string message)
     {

@@ -30,7 +30,8 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
             output.WriteLine($"in-process {killed.Id} killed; its Azurite {azurite} and {folder} left");
 
             var next = new Cli();
-            var exit = await next.RunAsync("in-process", "--count", "20", "--results", Path.Combine(results, "LOG.jsonl"));
+            var exit = await next.RunAsync(
+                "in-process", "--count", "20", "--results", Path.Combine(results, "LOG.jsonl"));
 
             Assert.True(exit == 0, next.Output);
             var said = Assert.Single(next.Output.Split('\n'),

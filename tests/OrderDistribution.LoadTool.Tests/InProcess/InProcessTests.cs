@@ -79,7 +79,8 @@ public sealed class InProcessTests : IDisposable
         [
             ResultsFile.Line(new BurstResult("pubsub-bulk", 1, BurstStart.Warm, 10_000, 0, 8.2, at, null, null, [])),
             ResultsFile.Line(
-                new BurstResult("in-process-bulk", 2, BurstStart.Cold, 10_000, 0, 12.5, at.AddMinutes(1), null, null, [])),
+                new BurstResult(
+                    "in-process-bulk", 2, BurstStart.Cold, 10_000, 0, 12.5, at.AddMinutes(1), null, null, [])),
         ]);
 
         var cli = new Cli();

@@ -3,7 +3,9 @@ using OrderDistribution.LoadTool.Queues;
 
 namespace OrderDistribution.LoadTool.Tests.Queues;
 
-/// <summary>The queues' depths read every interval on a fake clock, counted in seconds from the burst's instant.</summary>
+/// <summary>
+/// The queues' depths read every interval on a fake clock, counted in seconds from the burst's instant.
+/// </summary>
 public sealed class QueueSamplerTests
 {
     private static readonly DateTimeOffset Start = new(2026, 1, 1, 12, 0, 0, TimeSpan.Zero);

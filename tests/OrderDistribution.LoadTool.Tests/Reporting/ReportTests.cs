@@ -204,7 +204,9 @@ public sealed class ReportTests
         Assert.Equal(table, page.Skip(at).Take(table.Count));
     }
 
-    /// <summary>A run of 10,000 orders scheduled <paramref name="minute"/> minutes into the day, as run records it.</summary>
+    /// <summary>
+    /// A run of 10,000 orders scheduled <paramref name="minute"/> minutes into the day, as run records it.
+    /// </summary>
     private static BurstResult Run(string label, BurstStart? start, double seconds, int missing = 0, int minute = 0,
         int[]? perSecond = null) =>
         new(label, null, start, 10_000, missing, seconds, Day.AddMinutes(minute), null, null, perSecond ?? []);

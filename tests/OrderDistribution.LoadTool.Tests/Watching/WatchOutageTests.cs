@@ -37,7 +37,7 @@ public sealed class WatchOutageTests
     }
 
     [Fact]
-    public async Task An_outage_lasting_past_the_timeout_ends_the_watch_at_the_timeout_in_one_line_naming_when_it_began()
+    public async Task An_outage_past_the_timeout_ends_the_watch_at_the_timeout_in_one_line_naming_when_it_began()
     {
         var orders = OrderGenerator.Generate(100, seed: 3);
         var clock = new SimulatedClock(Start);
@@ -49,8 +49,8 @@ public sealed class WatchOutageTests
             WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, TimeSpan.FromMinutes(1), null, null, default));
 
         Assert.Equal(ExitCodes.Unreachable, failed.ExitCode);
-        Assert.StartsWith("Storage at simulated was unreachable from 12:00:02 until the watch's timeout", failed.Message,
-            StringComparison.Ordinal);
+        Assert.StartsWith("Storage at simulated was unreachable from 12:00:02 until the watch's timeout",
+            failed.Message, StringComparison.Ordinal);
         Assert.DoesNotContain('\n', failed.Message);
         // Waited out to the timeout, not given up at the first refusal, nor long after.
         Assert.InRange(clock.GetUtcNow() - Start, TimeSpan.FromMinutes(1) - watcher.OutageMaxRetryDelay,
