@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
+using System.Globalization;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.LoadTool.Reporting;
 using Spectre.Console;
@@ -39,6 +40,8 @@ public static class LoadToolCommands
         IAnsiConsole console, TextWriter errors, string[] args,
         Action<IServiceCollection>? configurePublishing = null, CancellationToken stop = default)
     {
+        // Numbers and times read and written as the docs and scripts give them, whatever the machine's language.
+        CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
         var root = Build(console, configurePublishing);
         var parsed = root.Parse(args);
         if (parsed.Errors.Count > 0)

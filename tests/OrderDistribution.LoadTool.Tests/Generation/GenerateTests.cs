@@ -1,3 +1,4 @@
+using System.Globalization;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
 
@@ -174,6 +175,20 @@ public sealed class GenerateTests
         Assert.Equal(OrderGenerator.Generate(1_000, 0.01, seed: 3, set.Burst).Poison, set.Poison);
         Assert.Contains($"Generated burst {set.Burst}: 1000 orders", cli.Output, StringComparison.Ordinal);
         Assert.Contains("10 poison", cli.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_share_is_read_with_a_decimal_point_whatever_language_the_machine_speaks()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var cli = new Cli();
+        // German reads '.' as the thousands separator: 0.05 would be 5, refused as no share.
+        CultureInfo.CurrentCulture = CultureInfo.GetCultureInfo("de-DE");
+
+        var exit = await cli.RunAsync("generate", "--count", "1000", "--invalid-rate", "0.05", "--orders", path);
+
+        Assert.True(exit == 0, cli.Output);
+        Assert.Equal(50, (await OrderFile.ReadSetAsync(path, default)).Poison.Count);
     }
 
     [Fact]
