@@ -25,9 +25,12 @@ MSG
 # The management plugin, written into the enabled plugins file (RABBITMQ_ENABLED_PLUGINS_FILE moves it) for the
 # node's next start: order-load reads the queue depths from its API on 127.0.0.1:15672 once a second, where
 # rabbitmqctl would start an Erlang VM per reading. One warning line when it cannot be enabled.
+# The CLI's Erlang VM without busy-waiting schedulers: on a busy machine they spin against the other processes,
+# and the call takes over a minute instead of seconds.
 enable_rabbitmq_management() {
-  if rabbitmq-plugins enable --offline rabbitmq_management >/dev/null 2>&1 </dev/null \
-    || as_root rabbitmq-plugins enable --offline rabbitmq_management >/dev/null 2>&1 </dev/null; then
+  local plugins=(env "RABBITMQ_CTL_ERL_ARGS=${RABBITMQ_CTL_ERL_ARGS:-+sbwt none +sbwtdcpu none +sbwtdio none}"
+    rabbitmq-plugins enable --offline rabbitmq_management)
+  if "${plugins[@]}" >/dev/null 2>&1 </dev/null || as_root "${plugins[@]}" >/dev/null 2>&1 </dev/null; then
     return 0
   fi
   echo "WARNING: rabbitmq-plugins could not enable rabbitmq_management: order-load reads the queue depths with rabbitmqctl every 10 s" >&2
