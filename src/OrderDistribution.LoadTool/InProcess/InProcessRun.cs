@@ -34,7 +34,7 @@ public sealed class InProcessRun(IAnsiConsole console)
         console.MarkupLineInterpolated($"Storing into {burst.StorageEndpoint}{started}.");
         // An Azurite that answered may be a trio's: one burst at a time there too.
         await using var lease = await burst.Storage.HoldAsync(
-            LeaseHolder.Now("in-process", set.Burst), settings.Lease, ct);
+            LeaseHolder.Now("in-process", set.Burst, burst.Storage.Time), settings.Lease, ct);
         return await lease.HoldingAsync(async held =>
         {
             await console.WithProgressAsync($"Starting the trio in this process ({model.Text()})", null, async (_, _) =>

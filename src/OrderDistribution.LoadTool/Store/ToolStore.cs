@@ -34,5 +34,5 @@ public sealed class ToolStore(Func<StorageOptions> options, Uri? accountUrl, Tim
     /// <summary>Takes <paramref name="storage"/> for one burst at a time (<see cref="StoreLease"/>).</summary>
     /// <exception cref="LoadToolException">Another burst holds the store, or storage failed.</exception>
     public Task<StoreLease> HoldAsync(OutboxStorage storage, string command, BurstId? burst, CancellationToken ct) =>
-        storage.HoldAsync(LeaseHolder.Now(command, burst), lease, ct);
+        storage.HoldAsync(LeaseHolder.Now(command, burst, storage.Time), lease, ct);
 }
