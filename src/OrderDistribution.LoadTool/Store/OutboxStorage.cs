@@ -32,8 +32,8 @@ public sealed partial class OutboxStorage(
     /// </summary>
     public static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(10);
 
-    public static OutboxStorage Open(StorageOptions options, IReadOnlyList<string> outboxes) =>
-        new(BlobClientFactory.Create(options, CallTimeout, connectTimeout: ConnectTimeout), outboxes)
+    public static OutboxStorage Open(StorageOptions options, IReadOnlyList<string> outboxes, TimeProvider time) =>
+        new(BlobClientFactory.Create(options, CallTimeout, connectTimeout: ConnectTimeout), outboxes, time)
         {
             KeepContainers = options.AccountUrl is not null,
         };
