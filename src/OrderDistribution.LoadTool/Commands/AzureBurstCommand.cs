@@ -78,7 +78,7 @@ internal static partial class AzureBurstCommand
                 State, Results, Started, Ended,
             }.Runs(async (result, ct) => Print(console, ExitCodes.Done, [
                 await AzureBurstBook.ReadAsync(result.PathOf(State), result.PathOf(Results),
-                    result.GetValue(Started), result.GetValue(Ended), DateTimeOffset.UtcNow, ct),
+                    result.GetValue(Started), result.GetValue(Ended), TimeProvider.System.GetUtcNow(), ct),
             ])),
             new Command("record", "Price each app's metrics and the telemetry, keep them with the replicas in the " +
                                   "burst's result, and say how many earlier bursts compare with it.")

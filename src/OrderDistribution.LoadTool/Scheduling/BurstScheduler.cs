@@ -130,7 +130,7 @@ public sealed class BurstScheduler(
     private async Task<ClockSkew> MeasureStorageClockAsync(CancellationToken ct)
     {
         var service = BlobClientFactory.Create(store.Options, OutboxStorage.CallTimeout);
-        var clock = ServiceClock.OfContainer(service.GetBlobContainerClient(OrderTopology.Outboxes[0]));
+        var clock = ServiceClock.OfContainer(service.GetBlobContainerClient(OrderTopology.Outboxes[0]), store.Time);
         var skew = await clock.MeasureAsync(ct);
         console.MarkupLineInterpolated($"{skew.Describe("storage")}");
         return skew;
