@@ -56,8 +56,8 @@ results="${AZURE_BURST_RESULTS:-$ROOT/results}"
 . "$ROOT/scripts/lib/load-tool.sh"
 # shellcheck source=lib/az-extensions.sh
 . "$ROOT/scripts/lib/az-extensions.sh"
-# shellcheck source=lib/burst-record.sh
-. "$ROOT/scripts/lib/burst-record.sh"
+# shellcheck source=lib/burst-cycle.sh
+. "$ROOT/scripts/lib/burst-cycle.sh"
 # shellcheck source=lib/template.sh
 . "$ROOT/scripts/lib/template.sh"
 # The queue each app's scale rule reads (scripts/lib/azure-cost.sh reads it).

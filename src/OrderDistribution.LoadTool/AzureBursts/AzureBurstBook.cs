@@ -118,10 +118,18 @@ public static class AzureBurstBook
             }
             else
             {
-                var cost = AppCost.Of(app.App, size, NumbersIn(app.UsageNanoCores), NumbersIn(app.WorkingSetBytes),
-                    prices);
+                var (usage, usageSkipped) = Numbers(app.UsageNanoCores);
+                var (workingSet, workingSetSkipped) = Numbers(app.WorkingSetBytes);
+                var cost = AppCost.Of(app.App, size, usage, workingSet, prices);
                 apps.Add(cost);
                 lines.Add(cost.Line(prices.Currency));
+                var skipped = usageSkipped.Select(v => $"--usage-nanocores '{v}'")
+                    .Concat(workingSetSkipped.Select(v => $"--working-set-bytes '{v}'")).ToList();
+                if (skipped.Count > 0)
+                {
+                    lines.Add($"cost, {app.App}: skipped what az printed that is no metric value (a number, at least " +
+                              $"0): {string.Join(", ", skipped)}");
+                }
             }
         }
 
@@ -158,28 +166,27 @@ public static class AzureBurstBook
     }
 
     /// <summary>
-    /// Metric values as az prints them (-o tsv), apart by white space; null with one that is no number.
+    /// Metric values as az prints them (-o tsv), apart by white space: the numbers, and the cells that are none (az
+    /// prints None for a minute without a value).
     /// </summary>
-    public static double[]? Numbers(string text)
+    private static (double[] Values, List<string> Skipped) Numbers(string text)
     {
-        var values = new List<double>();
+        var (values, skipped) = (new List<double>(), new List<string>());
         foreach (var cell in text.Split((char[])[' ', '\t', '\n', '\r'], StringSplitOptions.RemoveEmptyEntries))
         {
-            if (!double.TryParse(cell, NumberStyles.Float, CultureInfo.InvariantCulture, out var value)
-                || !double.IsFinite(value) || value < 0)
+            if (double.TryParse(cell, NumberStyles.Float, CultureInfo.InvariantCulture, out var value)
+                && double.IsFinite(value) && value >= 0)
             {
-                return null;
+                values.Add(value);
             }
-
-            values.Add(value);
+            else
+            {
+                skipped.Add(cell);
+            }
         }
 
-        return [.. values];
+        return ([.. values], skipped);
     }
-
-    /// <exception cref="InvalidDataException">A value is no number.</exception>
-    private static double[] NumbersIn(string metric) =>
-        Numbers(metric) ?? throw new InvalidDataException($"'{metric}' is not metric values as az prints them");
 
     private static string Price(double perSecond) =>
         perSecond.ToString("0.###############", CultureInfo.InvariantCulture);

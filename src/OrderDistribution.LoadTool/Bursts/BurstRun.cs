@@ -75,9 +75,10 @@ public sealed class BurstRun(IAnsiConsole console, ToolStore store, Action<IServ
             // renewal).
             await lease.ConfirmAsync(held);
             var label = schedule.Model.Text();
-            BurstResults.Print(console, report, label, cost);
-            var csv = await BurstResults.RecordAsync(
-                report, label, settings.Results, settings.Start, burst, lease.Holder.StartedAt, held, cost, queues);
+            BurstSteps.PrintResult(console, report, label, cost);
+            var csv = await BurstSteps.RecordResultAsync(
+                report, label, settings.Results, settings.Start, burst, lease.Holder.StartedAt, storage.Time, held,
+                cost, queues);
             console.MarkupLineInterpolated($"Orders stored per second: {csv}");
             if (queues is not null)
             {

@@ -1,4 +1,5 @@
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Store;
@@ -26,14 +27,14 @@ public static class BurstSteps
     /// <summary>Empties the outboxes, with a progress line, and says how long it took.</summary>
     public static async Task ClearAsync(IAnsiConsole console, OutboxStorage storage, CancellationToken ct)
     {
-        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var began = storage.Time.GetTimestamp();
         await console.WithProgressAsync("Clearing the outboxes", null, async (_, status) =>
         {
             await storage.ClearAsync(status, ct);
             return true;
         });
-        console.MarkupLineInterpolated(
-            $"Cleared {string.Join(", ", storage.Outboxes)} in {clock.Elapsed.TotalSeconds:0.00} s.");
+        var took = storage.Time.GetElapsedTime(began);
+        console.MarkupLineInterpolated($"Cleared {string.Join(", ", storage.Outboxes)} in {took.TotalSeconds:0.00} s.");
     }
 
     /// <summary>
@@ -102,5 +103,50 @@ public static class BurstSteps
         console.MarkupLineInterpolated(
             $"[red]Still missing at the timeout: {string.Join(", ", report.Missing.Take(20))}{more}[/]");
         return ExitCodes.Incomplete;
+    }
+
+    /// <summary>How a watched burst ends, for every command that runs one: the chart and the result line.</summary>
+    /// <param name="cost">
+    /// What the local run's processes spent, when they could be seen: one line after the result line.
+    /// </param>
+    public static void PrintResult(IAnsiConsole console, WatchReport report, string label, BurstCost? cost = null)
+    {
+        if (StoredSeries.From(report) is { PerSecond.Count: > 0 } series)
+        {
+            console.Write(SeriesChart.Of(series, "orders stored"));
+        }
+
+        if (!report.StoredAtFromMetadata)
+        {
+            console.MarkupLine(
+                "[yellow]Some blobs carry no storedat metadata: their times are Last-Modified, whole seconds only.[/]");
+        }
+
+        ResultLine.Write(console, ResultLine.Of(report, label));
+        if (cost is not null)
+        {
+            ResultLine.Write(console, $"{label} {cost.Line()}");
+        }
+    }
+
+    /// <summary>
+    /// Keeps the burst's result, ended now, in the results file, and writes its CSVs beside it.
+    /// </summary>
+    /// <param name="began">When the burst took the store.</param>
+    /// <param name="time">The clock the burst ends by.</param>
+    /// <param name="cost">The burst's cost per component.</param>
+    /// <param name="queues">The orders waiting per queue and second.</param>
+    /// <returns>The per-second series' CSV.</returns>
+    public static async Task<string> RecordResultAsync(
+        WatchReport report, string label, string resultsFile, BurstStart? start, BurstId burst, DateTimeOffset began,
+        TimeProvider time, CancellationToken cancellationToken, BurstCost? cost = null, QueueSeries? queues = null)
+    {
+        var result = BurstResult.Of(label, report, start, burst.Value, began, time.GetUtcNow()) with
+        {
+            Cost = cost,
+            Queues = queues,
+        };
+        await ResultsFile.AppendAsync(resultsFile, result, cancellationToken);
+        return await SeriesCsv.WriteBesideAsync(result, resultsFile, cancellationToken);
     }
 }

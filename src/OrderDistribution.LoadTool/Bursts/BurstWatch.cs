@@ -1,7 +1,6 @@
 using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.DeadLetters;
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Scheduling;
 using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
@@ -45,7 +44,7 @@ public sealed class BurstWatch(IAnsiConsole console, ToolStore store)
             };
         }
 
-        BurstResults.Print(console, report, record?.Model ?? "watch");
+        BurstSteps.PrintResult(console, report, record?.Model ?? "watch");
         return BurstSteps.ExitCode(console, report);
     }
 }

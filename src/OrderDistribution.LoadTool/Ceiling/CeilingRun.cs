@@ -17,7 +17,7 @@ public sealed class CeilingRun(IAnsiConsole console, ToolStore store)
     /// <returns>The exit code: done when every upload succeeded.</returns>
     public async Task<int> RunAsync(int count, int inFlight, string results, CancellationToken ct)
     {
-        var ceiling = StorageCeiling.Open(store.Options);
+        var ceiling = StorageCeiling.Open(store.Options, store.Time);
         // Named as a burst's orders, so that a watch tells them apart; the same orders every time otherwise: the
         // blobs' sizes, and so the measurement, vary with neither the seed nor the burst (its ids have as many digits
         // every time).
@@ -56,7 +56,7 @@ public sealed class CeilingRun(IAnsiConsole console, ToolStore store)
         lease.ThrowIfLost();
         var elapsed = measured.Failed == 0 ? measured.Elapsed : (TimeSpan?)null;
         var result = new BurstResult(StorageCeiling.Label, burst.Value, null, count, measured.Failed,
-            elapsed?.TotalSeconds, measured.StartedAt, lease.Holder.StartedAt, DateTimeOffset.UtcNow,
+            elapsed?.TotalSeconds, measured.StartedAt, lease.Holder.StartedAt, store.Time.GetUtcNow(),
             series.PerSecond);
         await ResultsFile.AppendAsync(results, result, ct);
         var csv = await SeriesCsv.WriteBesideAsync(result, results, ct);

@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Diagnostics;
 using Azure;
 using Azure.Identity;
 using Azure.Storage.Blobs;
@@ -16,8 +15,10 @@ namespace OrderDistribution.LoadTool.Ceiling;
 /// else its own blobs (in Azure, where the deployment made the container and the user may write only there). The
 /// outboxes are never touched.
 /// </summary>
-public sealed class StorageCeiling(BlobServiceClient service)
+public sealed class StorageCeiling(BlobServiceClient service, TimeProvider? clock = null)
 {
+    private readonly TimeProvider _time = clock ?? TimeProvider.System;
+
     /// <summary>The label of its results.</summary>
     public const string Label = "storage-alone";
 
@@ -27,8 +28,8 @@ public sealed class StorageCeiling(BlobServiceClient service)
     /// The receivers' blob client, retried as they retry their writes (twice, each attempt bounded by
     /// Storage:RequestTimeout), so that storage alone is measured under the same rules as the models.
     /// </summary>
-    public static StorageCeiling Open(StorageOptions options) =>
-        new(BlobClientFactory.Create(options, options.RequestTimeout, maxRetries: 2));
+    public static StorageCeiling Open(StorageOptions options, TimeProvider? time = null) =>
+        new(BlobClientFactory.Create(options, options.RequestTimeout, maxRetries: 2), time);
 
     /// <summary>
     /// Removes from the scratch container the order blobs an earlier measurement left there (one killed before it
@@ -125,8 +126,9 @@ public sealed class StorageCeiling(BlobServiceClient service)
         var uploadedAt = new ConcurrentQueue<DateTimeOffset>();
         var failed = 0;
         string? firstFailure = null;
-        var startedAt = DateTimeOffset.UtcNow;
-        var clock = Stopwatch.StartNew();
+        var startedAt = _time.GetUtcNow();
+        var began = _time.GetTimestamp();
+        var elapsed = TimeSpan.Zero;
         string? leftBehind;
         try
         {
@@ -140,8 +142,8 @@ public sealed class StorageCeiling(BlobServiceClient service)
                 try
                 {
                     await container.GetBlobClient(blob.Name)
-                        .UploadAsync(blob.Content, BlobOrderStore.UploadOptions(DateTimeOffset.UtcNow), ct);
-                    uploadedAt.Enqueue(DateTimeOffset.UtcNow);
+                        .UploadAsync(blob.Content, BlobOrderStore.UploadOptions(_time.GetUtcNow()), ct);
+                    uploadedAt.Enqueue(_time.GetUtcNow());
                     progress?.Report(uploadedAt.Count);
                 }
                 catch (Exception e) when (e is RequestFailedException or AggregateException
@@ -155,13 +157,13 @@ public sealed class StorageCeiling(BlobServiceClient service)
         }
         finally
         {
-            clock.Stop();
+            elapsed = _time.GetElapsedTime(began);
             // Cancelled or not: the scratch container keeps nothing of this measurement.
             leftBehind = await RemoveAsync(container, created, blobs.Select(b => b.Name).ToList(), inFlight);
         }
 
         return new CeilingResult(
-            orders.Count, inFlight, startedAt, clock.Elapsed, [.. uploadedAt.Order()], failed, firstFailure,
+            orders.Count, inFlight, startedAt, elapsed, [.. uploadedAt.Order()], failed, firstFailure,
             leftBehind);
     }
 
@@ -169,11 +171,11 @@ public sealed class StorageCeiling(BlobServiceClient service)
     /// Deletes the container the measurement created, or else the blobs it wrote into one that was there.
     /// </summary>
     /// <returns>The container's name if what was written could not be removed, else null.</returns>
-    private static async Task<string?> RemoveAsync(
+    private async Task<string?> RemoveAsync(
         BlobContainerClient container, bool created, List<string> written, int inFlight)
     {
         // Not the caller's token: a cancelled measurement still removes what it wrote.
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(created ? 30 : 120));
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(created ? 30 : 120), _time);
         try
         {
             if (created)

@@ -48,11 +48,10 @@ internal static partial class AzureBurstCommand
 
     private static readonly Option<string[]> UsageNanoCores = Each("--usage-nanocores",
         "The app's UsageNanoCores averages over the window, one per replica-minute, as az prints them (empty for " +
-        "none).", "numbers, one per line as az prints them", NotANumber);
+        "none).");
 
     private static readonly Option<string[]> WorkingSetBytes = Each("--working-set-bytes",
-        "The app's WorkingSetBytes maxima over the window, as az prints them (empty for none).",
-        "numbers, one per line as az prints them", NotANumber);
+        "The app's WorkingSetBytes maxima over the window, as az prints them (empty for none).");
 
     private static readonly Option<string> TelemetryVolume = new Option<string>("--telemetry-volume")
     {
@@ -79,7 +78,7 @@ internal static partial class AzureBurstCommand
                 State, Results, Started, Ended,
             }.Runs(async (result, ct) => Print(console, ExitCodes.Done, [
                 await AzureBurstBook.ReadAsync(result.PathOf(State), result.PathOf(Results),
-                    result.GetValue(Started), result.GetValue(Ended), DateTimeOffset.UtcNow, ct),
+                    result.GetValue(Started), result.GetValue(Ended), TimeProvider.System.GetUtcNow(), ct),
             ])),
             new Command("record", "Price each app's metrics and the telemetry, keep them with the replicas in the " +
                                   "burst's result, and say how many earlier bursts compare with it.")
@@ -116,10 +115,14 @@ internal static partial class AzureBurstCommand
             "app=count pairs apart by spaces (count ? when not read), or nothing",
             text => ReplicaCounts().IsMatch(text) ? text : null);
 
+    /// <summary>An option given once per app, whatever its values.</summary>
+    private static Option<string[]> Each(string name, string description) =>
+        new(name) { Description = description, Arity = ArgumentArity.ZeroOrMore };
+
     /// <summary>An option given once per app, a value refused with what <paramref name="bad"/> finds in it.</summary>
     private static Option<string[]> Each(string name, string description, string what, Func<string, string?> bad)
     {
-        var option = new Option<string[]>(name) { Description = description, Arity = ArgumentArity.ZeroOrMore };
+        var option = Each(name, description);
         option.Validators.Add(result =>
         {
             if (result.Tokens.Select(token => bad(token.Value)).FirstOrDefault(found => found is not null) is { } text)
@@ -131,11 +134,6 @@ internal static partial class AzureBurstCommand
     }
 
     private static string? NotEmpty(string text) => text.Length == 0 ? text : null;
-
-    /// <summary>The first of the values az printed that is no number.</summary>
-    private static string? NotANumber(string text) =>
-        text.Split((char[])[' ', '\t', '\n', '\r'], StringSplitOptions.RemoveEmptyEntries)
-            .FirstOrDefault(cell => AzureBurstBook.Numbers(cell) is null);
 
     [GeneratedRegex(@"^([\w-]+=(\d+|\?)( [\w-]+=(\d+|\?))*)?$")]
     private static partial Regex ReplicaCounts();

@@ -19,16 +19,17 @@ public static class LocalDeadLetters
     /// <summary>How long the letters may trail the last valid order: each is kept as its message is answered.</summary>
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(10);
 
-    /// <inheritdoc cref="CountAsync(string, IReadOnlyList{PoisonOrder}, Uri, CancellationToken)"/>
+    /// <inheritdoc cref="CountAsync(string, IReadOnlyList{PoisonOrder}, Uri, TimeProvider, CancellationToken)"/>
     public static Task<int?> CountAsync(
         string processesFolder, IReadOnlyList<PoisonOrder> poison, CancellationToken cancellationToken) =>
-        CountAsync(processesFolder, poison, LocalRabbitMq, cancellationToken);
+        CountAsync(processesFolder, poison, LocalRabbitMq, TimeProvider.System, cancellationToken);
 
     /// <param name="rabbitMq">The RabbitMQ of a run in the bindings model.</param>
+    /// <param name="time">The clock the letters are given <see cref="Settle"/> by.</param>
     /// <returns>How many of <paramref name="poison"/> are on the dead-letter queue; null where the folder names no
     /// local run or its broker does not answer.</returns>
     public static async Task<int?> CountAsync(string processesFolder, IReadOnlyList<PoisonOrder> poison, Uri rabbitMq,
-        CancellationToken cancellationToken)
+        TimeProvider time, CancellationToken cancellationToken)
     {
         var file = Path.Combine(processesFolder, "queues");
         if (poison.Count == 0 || !File.Exists(file))
@@ -47,7 +48,7 @@ public static class LocalDeadLetters
                     {
                         var db = redis.GetDatabase();
                         return await SettledCountAsync(new RedisDeadLetters(db),
-                            _ => db.StreamLengthAsync(OrderTopology.DeadLetterQueue), poison, cancellationToken);
+                            _ => db.StreamLengthAsync(OrderTopology.DeadLetterQueue), poison, time, cancellationToken);
                     }
 
                 case ["rabbitmq", var vhost]:
@@ -55,7 +56,7 @@ public static class LocalDeadLetters
                         new Uri(rabbitMq, Uri.EscapeDataString(vhost)), cancellationToken))
                     {
                         var letters = new RabbitMqDeadLetters(connection);
-                        return await SettledCountAsync(letters, letters.DepthAsync, poison, cancellationToken);
+                        return await SettledCountAsync(letters, letters.DepthAsync, poison, time, cancellationToken);
                     }
 
                 default:
@@ -73,10 +74,10 @@ public static class LocalDeadLetters
     /// again only when the queue's depth changed: each listing of a RabbitMQ queue is a delivery of every letter.
     /// </summary>
     private static async Task<int> SettledCountAsync(IKeptDeadLetters letters,
-        Func<CancellationToken, Task<long>> depth, IReadOnlyList<PoisonOrder> poison,
+        Func<CancellationToken, Task<long>> depth, IReadOnlyList<PoisonOrder> poison, TimeProvider time,
         CancellationToken cancellationToken)
     {
-        var until = DateTimeOffset.UtcNow + Settle;
+        var until = time.GetUtcNow() + Settle;
         long? listedAt = null;
         var found = 0;
         while (true)
@@ -89,12 +90,12 @@ public static class LocalDeadLetters
                 listedAt = waiting;
             }
 
-            if (found >= poison.Count || DateTimeOffset.UtcNow >= until)
+            if (found >= poison.Count || time.GetUtcNow() >= until)
             {
                 return found;
             }
 
-            await Task.Delay(TimeSpan.FromMilliseconds(500), cancellationToken);
+            await Task.Delay(TimeSpan.FromMilliseconds(500), time, cancellationToken);
         }
     }
 }

@@ -38,7 +38,7 @@ public sealed class InProcessBurst : IAsyncDisposable
         _connectionString = connectionString;
         Leftovers = leftovers;
         Storage = OutboxStorage.Open(
-            new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes);
+            new StorageOptions { ConnectionString = connectionString }, OrderTopology.Outboxes, TimeProvider.System);
     }
 
     /// <summary>
@@ -100,7 +100,7 @@ public sealed class InProcessBurst : IAsyncDisposable
     /// <returns>When they were scheduled.</returns>
     public DateTimeOffset Schedule(OrderSet set)
     {
-        var scheduledAt = DateTimeOffset.UtcNow;
+        var scheduledAt = Storage.Time.GetUtcNow();
         var trio = _trio ?? throw new InvalidOperationException("The trio has not started.");
         var poison = set.Poison.Select(p => System.Text.Encoding.UTF8.GetBytes(p.Payload));
         trio.Schedule(set.Orders.Select(OrderJson.Serialize).Concat(poison));

@@ -34,7 +34,7 @@ public sealed class InProcessRun(IAnsiConsole console)
         console.MarkupLineInterpolated($"Storing into {burst.StorageEndpoint}{started}.");
         // An Azurite that answered may be a trio's: one burst at a time there too.
         await using var lease = await burst.Storage.HoldAsync(
-            LeaseHolder.Now("in-process", set.Burst), settings.Lease, ct);
+            LeaseHolder.Now("in-process", set.Burst, burst.Storage.Time), settings.Lease, ct);
         return await lease.HoldingAsync(async held =>
         {
             await console.WithProgressAsync($"Starting the trio in this process ({model.Text()})", null, async (_, _) =>
@@ -53,10 +53,11 @@ public sealed class InProcessRun(IAnsiConsole console)
             report = report with { PoisonDeadLettered = await burst.PoisonDeadLetteredAsync(set) };
 
             await lease.ConfirmAsync(held);
-            BurstResults.Print(console, report, label);
+            BurstSteps.PrintResult(console, report, label);
             // Every in-process burst is a first one: the apps started with this command.
-            var csv = await BurstResults.RecordAsync(
-                report, label, settings.Results, BurstStart.Cold, set.Burst, lease.Holder.StartedAt, held);
+            var csv = await BurstSteps.RecordResultAsync(
+                report, label, settings.Results, BurstStart.Cold, set.Burst, lease.Holder.StartedAt, burst.Storage.Time,
+                held);
             console.MarkupLineInterpolated($"Orders stored per second: {csv}");
             return BurstSteps.ExitCode(console, report);
         }, ct);

@@ -50,7 +50,7 @@ public sealed class BurstScheduler(
         var skew = target == ScheduleTarget.Azure ? await MeasureStorageClockAsync(ct) : default;
         DateTimeOffset? enqueueAt = target == ScheduleTarget.Azure
             ? DateTimeOffset.FromUnixTimeSeconds(
-                skew.ToServiceTime(DateTimeOffset.UtcNow).ToUnixTimeSeconds() + settings.Delay)
+                skew.ToServiceTime(store.Time.GetUtcNow()).ToUnixTimeSeconds() + settings.Delay)
             : null;
 
         if (!_sidecarChecked)
@@ -64,7 +64,7 @@ public sealed class BurstScheduler(
 
         // Azure: the orders go on the Service Bus ingress queue whatever model the apps run, all visible
         // at one whole second (the broker's time resolution).
-        var scheduledAt = enqueueAt ?? DateTimeOffset.UtcNow;
+        var scheduledAt = enqueueAt ?? store.Time.GetUtcNow();
         var outcome = await console.WithProgressAsync(
             $"Scheduling {index.Count} orders ({target}, {model.Text()})", index.Count,
             (progress, _) => scheduler.ScheduleAsync(
@@ -87,7 +87,7 @@ public sealed class BurstScheduler(
             return false;
         }
 
-        if (enqueueAt < skew.ToServiceTime(DateTimeOffset.UtcNow))
+        if (enqueueAt < skew.ToServiceTime(store.Time.GetUtcNow()))
         {
             console.MarkupLine(
                 "[yellow]Scheduling took longer than --schedule-delay: some orders were visible late, and the cycle " +
@@ -130,7 +130,7 @@ public sealed class BurstScheduler(
     private async Task<ClockSkew> MeasureStorageClockAsync(CancellationToken ct)
     {
         var service = BlobClientFactory.Create(store.Options, OutboxStorage.CallTimeout);
-        var clock = ServiceClock.OfContainer(service.GetBlobContainerClient(OrderTopology.Outboxes[0]));
+        var clock = ServiceClock.OfContainer(service.GetBlobContainerClient(OrderTopology.Outboxes[0]), store.Time);
         var skew = await clock.MeasureAsync(ct);
         console.MarkupLineInterpolated($"{skew.Describe("storage")}");
         return skew;

@@ -27,9 +27,10 @@ public sealed class ServiceClock(
     private static readonly TimeSpan DateResolution = TimeSpan.FromSeconds(1);
 
     /// <summary>The storage service's clock, read from a blob container's properties (a HEAD request).</summary>
-    public static ServiceClock OfContainer(BlobContainerClient container) =>
+    /// <param name="localClock">This machine's clock; the system's unless given.</param>
+    public static ServiceClock OfContainer(BlobContainerClient container, TimeProvider? localClock = null) =>
         new(async ct => (await container.GetPropertiesAsync(cancellationToken: ct)).GetRawResponse().Headers.Date,
-            TimeProvider.System, TimeSpan.FromMilliseconds(230));
+            localClock ?? TimeProvider.System, TimeSpan.FromMilliseconds(230));
 
     /// <exception cref="LoadToolException">
     /// The service could not be reached, refused the request, or sent no Date.

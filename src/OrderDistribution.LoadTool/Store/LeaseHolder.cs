@@ -17,8 +17,8 @@ public sealed record LeaseHolder(string Command, string Host, DateTimeOffset Sta
     private const string LastPrefix = "last";
 
     /// <summary>This process, now.</summary>
-    public static LeaseHolder Now(string command, BurstId? burst) =>
-        new(command, Environment.MachineName, DateTimeOffset.UtcNow, burst);
+    public static LeaseHolder Now(string command, BurstId? burst, TimeProvider time) =>
+        new(command, Environment.MachineName, time.GetUtcNow(), burst);
 
     public Dictionary<string, string> Metadata() => Metadata("");
 

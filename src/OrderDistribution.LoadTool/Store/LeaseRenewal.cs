@@ -17,6 +17,7 @@ internal sealed class LeaseRenewal(
     BlobLeaseClient lease,
     TimeSpan duration,
     StoreOutage outage,
+    TimeProvider time,
     Action<string> lose,
     CancellationToken lost) : IAsyncDisposable
 {
@@ -66,7 +67,7 @@ internal sealed class LeaseRenewal(
         {
             try
             {
-                await Task.Delay(every, _stop.Token);
+                await Task.Delay(every, time, _stop.Token);
                 await _calls.WaitAsync(_stop.Token);
             }
             catch (OperationCanceledException)
@@ -76,8 +77,8 @@ internal sealed class LeaseRenewal(
 
             try
             {
-                using var call = CancellationTokenSource.CreateLinkedTokenSource(_stop.Token);
-                call.CancelAfter(every);
+                using var unanswered = new CancellationTokenSource(every, time);
+                using var call = CancellationTokenSource.CreateLinkedTokenSource(_stop.Token, unanswered.Token);
                 await RenewOrRegainAsync(call.Token);
             }
             catch (Exception) when (_stop.IsCancellationRequested)
@@ -86,7 +87,7 @@ internal sealed class LeaseRenewal(
             }
             catch (Exception e) when (e is OperationCanceledException || StoreOutage.IsOutage(e))
             {
-                _unrenewedSince ??= DateTimeOffset.UtcNow;
+                _unrenewedSince ??= time.GetUtcNow();
                 outage.Failed(e);
             }
             catch (Exception e)

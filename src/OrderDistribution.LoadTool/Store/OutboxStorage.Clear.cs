@@ -100,8 +100,8 @@ public sealed partial class OutboxStorage
                 await client.GetBlobContainerClient(name).DeleteIfExistsAsync(cancellationToken: cancellationToken);
             }
 
-            var started = DateTimeOffset.UtcNow;
-            var recreate = new ResiliencePipelineBuilder()
+            var started = Time.GetUtcNow();
+            var recreate = new ResiliencePipelineBuilder { TimeProvider = Time }
                 .AddTimeout(ContainerReleaseBudget)
                 .AddRetry(new Polly.Retry.RetryStrategyOptions
                 {
@@ -114,7 +114,7 @@ public sealed partial class OutboxStorage
                     {
                         waiting?.Report(string.Create(CultureInfo.InvariantCulture,
                             $"storage still deletes the old container " +
-                            $"({(DateTimeOffset.UtcNow - started).TotalSeconds:0} s)"));
+                            $"({(Time.GetUtcNow() - started).TotalSeconds:0} s)"));
                         return default;
                     },
                 })

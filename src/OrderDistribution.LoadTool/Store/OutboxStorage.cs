@@ -7,7 +7,9 @@ using OrderDistribution.Storage;
 namespace OrderDistribution.LoadTool.Store;
 
 /// <summary>The two outbox containers and <c>test-data</c> in the storage the receivers write to.</summary>
-public sealed partial class OutboxStorage(BlobServiceClient client, IReadOnlyList<string> outboxes) : IOutboxReader
+/// <param name="time">The clock of the hold on the store, its outages and clear's waits.</param>
+public sealed partial class OutboxStorage(
+    BlobServiceClient client, IReadOnlyList<string> outboxes, TimeProvider? time = null) : IOutboxReader
 {
     public const string OrdersBlob = "orders.json";
 
@@ -19,8 +21,10 @@ public sealed partial class OutboxStorage(BlobServiceClient client, IReadOnlyLis
 
     public string Endpoint => client.Uri.ToString().TrimEnd('/');
 
+    public TimeProvider Time { get; } = time ?? TimeProvider.System;
+
     /// <summary>This store's outages, as the lease and the watch meet them.</summary>
-    public StoreOutage Outage { get; } = new(client.Uri.ToString().TrimEnd('/'));
+    public StoreOutage Outage { get; } = new(client.Uri.ToString().TrimEnd('/'), time);
 
     /// <summary>
     /// How long opening a connection may take before storage is named unreachable: a store that is there but busy
@@ -28,8 +32,8 @@ public sealed partial class OutboxStorage(BlobServiceClient client, IReadOnlyLis
     /// </summary>
     public static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(10);
 
-    public static OutboxStorage Open(StorageOptions options, IReadOnlyList<string> outboxes) =>
-        new(BlobClientFactory.Create(options, CallTimeout, connectTimeout: ConnectTimeout), outboxes)
+    public static OutboxStorage Open(StorageOptions options, IReadOnlyList<string> outboxes, TimeProvider time) =>
+        new(BlobClientFactory.Create(options, CallTimeout, connectTimeout: ConnectTimeout), outboxes, time)
         {
             KeepContainers = options.AccountUrl is not null,
         };
@@ -80,7 +84,7 @@ public sealed partial class OutboxStorage(BlobServiceClient client, IReadOnlyLis
             " while taking the lease on " + OrderTopology.LoadToolContainer + "/" + StoreLease.MarkerBlob;
         try
         {
-            return await StoreLease.TakeAsync(client, holder, duration, Outage, cancellationToken);
+            return await StoreLease.TakeAsync(client, holder, duration, Outage, Time, cancellationToken);
         }
         catch (RequestFailedException e) when (e.Status == 403 && KeepContainers)
         {

@@ -30,15 +30,17 @@ public sealed class StoreLease : IAsyncDisposable
     private readonly string _endpoint;
     private readonly CancellationTokenSource _lost = new();
     private readonly LeaseRenewal _renewal;
+    private readonly TimeProvider _time;
 
     private StoreLease(
         BlobClient marker, BlobLeaseClient lease, string endpoint, LeaseHolder holder, TimeSpan duration,
-        StoreOutage outage)
+        StoreOutage outage, TimeProvider time)
     {
         _marker = marker;
         _lease = lease;
         _endpoint = endpoint;
-        _renewal = new LeaseRenewal(marker, lease, duration, outage, Lose, _lost.Token);
+        _time = time;
+        _renewal = new LeaseRenewal(marker, lease, duration, outage, time, Lose, _lost.Token);
         Holder = holder;
         Duration = duration;
     }
@@ -58,8 +60,9 @@ public sealed class StoreLease : IAsyncDisposable
     /// </exception>
     /// <exception cref="RequestFailedException">Storage failed or refused the tool; the caller names it.</exception>
     /// <param name="outage">Told of renewals that get no answer, and of the first answer after them.</param>
+    /// <param name="time">The clock of the renewals and of the waits while the lease is taken or let go.</param>
     public static async Task<StoreLease> TakeAsync(
-        BlobServiceClient service, LeaseHolder holder, TimeSpan duration, StoreOutage outage,
+        BlobServiceClient service, LeaseHolder holder, TimeSpan duration, StoreOutage outage, TimeProvider time,
         CancellationToken cancellationToken)
     {
         var container = service.GetBlobContainerClient(OrderTopology.LoadToolContainer);
@@ -83,10 +86,10 @@ public sealed class StoreLease : IAsyncDisposable
         }
         catch (RequestFailedException e) when (e.Status == 409)
         {
-            throw await RefusedAsync(marker, endpoint, cancellationToken);
+            throw await RefusedAsync(marker, endpoint, time, cancellationToken);
         }
 
-        var taken = new StoreLease(marker, lease, endpoint, holder, duration, outage);
+        var taken = new StoreLease(marker, lease, endpoint, holder, duration, outage, time);
         try
         {
             var conditions = new BlobRequestConditions { LeaseId = lease.LeaseId };
@@ -167,7 +170,7 @@ public sealed class StoreLease : IAsyncDisposable
         if (!_lost.IsCancellationRequested)
         {
             // Not the caller's token: a cancelled burst still lets go at once.
-            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10), _time);
             try
             {
                 // Who held it stays, under keys that name no holder: a burst that was away meanwhile can say who came.
@@ -200,14 +203,14 @@ public sealed class StoreLease : IAsyncDisposable
 
     /// <summary>The refusal, naming the holder from the marker's metadata (written just after the lease).</summary>
     private static async Task<LoadToolException> RefusedAsync(
-        BlobClient marker, string endpoint, CancellationToken cancellationToken)
+        BlobClient marker, string endpoint, TimeProvider time, CancellationToken cancellationToken)
     {
         LeaseHolder? holder = null;
         for (var attempt = 0; attempt < 3 && holder is null; attempt++)
         {
             if (attempt > 0)
             {
-                await Task.Delay(TimeSpan.FromMilliseconds(500), cancellationToken);
+                await Task.Delay(TimeSpan.FromMilliseconds(500), time, cancellationToken);
             }
 
             var properties = await marker.GetPropertiesAsync(cancellationToken: cancellationToken);
@@ -223,7 +226,7 @@ public sealed class StoreLease : IAsyncDisposable
 
     private void Lose(string because)
     {
-        LostBecause = string.Create(CultureInfo.InvariantCulture, $"{because} at {DateTimeOffset.UtcNow:HH:mm:ss} UTC");
+        LostBecause = string.Create(CultureInfo.InvariantCulture, $"{because} at {_time.GetUtcNow():HH:mm:ss} UTC");
         _lost.Cancel();
     }
 

@@ -8,8 +8,11 @@ namespace OrderDistribution.LoadTool.Store;
 /// <summary>The store a command measures, and how long its hold lasts between renewals.</summary>
 /// <param name="options">Where the store is; read when the store is opened, so bad input is named in its turn.</param>
 /// <param name="accountUrl">The blob endpoint given for DefaultAzureCredential, if one was.</param>
-public sealed class ToolStore(Func<StorageOptions> options, Uri? accountUrl, TimeSpan lease)
+/// <param name="time">The clock of everything the tool times on this store.</param>
+public sealed class ToolStore(Func<StorageOptions> options, Uri? accountUrl, TimeSpan lease, TimeProvider? time = null)
 {
+    public TimeProvider Time { get; } = time ?? TimeProvider.System;
+
     /// <exception cref="ArgumentException">The options name no valid store; the message names the option.</exception>
     public StorageOptions Options => options();
 
@@ -17,7 +20,7 @@ public sealed class ToolStore(Func<StorageOptions> options, Uri? accountUrl, Tim
     /// <exception cref="LoadToolException">Storage is misconfigured or not reachable.</exception>
     public async Task<OutboxStorage> OpenAsync(CancellationToken ct)
     {
-        var storage = OutboxStorage.Open(Options, OrderTopology.Outboxes);
+        var storage = OutboxStorage.Open(Options, OrderTopology.Outboxes, Time);
         try
         {
             // The SDK signs in on the first call: this one.
@@ -34,5 +37,5 @@ public sealed class ToolStore(Func<StorageOptions> options, Uri? accountUrl, Tim
     /// <summary>Takes <paramref name="storage"/> for one burst at a time (<see cref="StoreLease"/>).</summary>
     /// <exception cref="LoadToolException">Another burst holds the store, or storage failed.</exception>
     public Task<StoreLease> HoldAsync(OutboxStorage storage, string command, BurstId? burst, CancellationToken ct) =>
-        storage.HoldAsync(LeaseHolder.Now(command, burst), lease, ct);
+        storage.HoldAsync(LeaseHolder.Now(command, burst, storage.Time), lease, ct);
 }

@@ -1,8 +1,5 @@
-using System.Globalization;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Store;
-using Polly;
-using Polly.Retry;
 
 namespace OrderDistribution.LoadTool.Watching;
 
@@ -71,7 +68,9 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Tim
         outage.Listener = outages;
         try
         {
-            return await WatchAsync(expected, scheduledAt, timeout, stored, outage, cancellationToken);
+            var retries = new OutageRetries(
+                storage, outage, _clock, OutageRetryDelay, OutageMaxRetryDelay, cancellationToken);
+            return await WatchAsync(expected, scheduledAt, timeout, stored, retries, cancellationToken);
         }
         finally
         {
@@ -81,8 +80,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Tim
 
     private async Task<WatchReport> WatchAsync(
         WatchExpectation expected, DateTimeOffset scheduledAt, TimeSpan timeout, IProgress<int>? stored,
-        StoreOutage outage,
-        CancellationToken cancellationToken)
+        OutageRetries retries, CancellationToken cancellationToken)
     {
         var deadline = _clock.GetUtcNow() + timeout;
         var tally = new WatchTally(expected, storage.Outboxes);
@@ -110,8 +108,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Tim
                     string? continuation = null;
                     do
                     {
-                        var page = await PageThroughOutagesAsync(
-                            outbox, prefix, continuation, LookPageSize, storedTimes: false, deadline, outage,
+                        var page = await retries.PageAsync(
+                            outbox, prefix, continuation, LookPageSize, storedTimes: false, deadline,
                             cancellationToken, waitedOut);
                         if (page is null)
                         {
@@ -145,7 +143,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Tim
             var now = _clock.GetUtcNow();
             if (tally.Complete || now >= deadline)
             {
-                return await FinalReportAsync(tally, scheduledAt, calls, names, deadline, outage, cancellationToken);
+                return await FinalReportAsync(tally, scheduledAt, calls, names, deadline, retries, cancellationToken);
             }
 
             wait = pacing.Next(wait, storedBefore, tally.Stored, tally.Expected, tally.RatePerSecond);
@@ -169,7 +167,7 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Tim
     /// burst.</exception>
     private async Task<WatchReport> FinalReportAsync(
         WatchTally tally, DateTimeOffset scheduledAt, int calls, long names, DateTimeOffset deadline,
-        StoreOutage outage, CancellationToken cancellationToken)
+        OutageRetries retries, CancellationToken cancellationToken)
     {
         // The watch's own timeout may have come with the last order; the last listing still gets its own short budget.
         var budget = _clock.GetUtcNow() + FinalListingBudget;
@@ -187,8 +185,8 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Tim
                 OutboxPage? page;
                 try
                 {
-                    page = await PageThroughOutagesAsync(
-                        outbox, "", continuation, FinalPageSize, storedTimes: true, until, outage, cancellationToken);
+                    page = await retries.PageAsync(
+                        outbox, "", continuation, FinalPageSize, storedTimes: true, until, cancellationToken);
                 }
                 catch (LoadToolException) when (looks is not null)
                 {
@@ -233,99 +231,5 @@ public sealed class OutboxWatcher(IOutboxReader storage, WatchPacing pacing, Tim
                 "Clear the outboxes and run the burst again while no other runs (order-load run does both).",
                 ExitCodes.SharedStore);
         }
-    }
-
-    /// <summary>
-    /// One page, storage outages waited out until <paramref name="deadline"/>: a listing that failed for an outage is
-    /// tried again after a wait that doubles from <see cref="OutageRetryDelay"/> up to
-    /// <see cref="OutageMaxRetryDelay"/>.
-    /// </summary>
-    /// <returns>The page, or null when the watch's timeout came while storage was answering slowly.</returns>
-    /// <exception cref="LoadToolException">Storage was unreachable (not merely slow) when the timeout came.</exception>
-    /// <param name="waitedOut">Told how long the listing waited for storage to answer again, if it did.</param>
-    private async Task<OutboxPage?> PageThroughOutagesAsync(
-        string outbox, string prefix, string? continuation, int pageSize, bool storedTimes, DateTimeOffset deadline,
-        StoreOutage outage, CancellationToken cancellationToken, OutageWait? waitedOut = null)
-    {
-        DateTimeOffset? outageSince = null;
-        Exception? failure = null;
-        var outages = new ResiliencePipelineBuilder<OutboxPage?> { TimeProvider = _clock }
-            .AddRetry(new RetryStrategyOptions<OutboxPage?>
-            {
-                ShouldHandle = args => ValueTask.FromResult(args.Outcome.Exception is { } e
-                    && !cancellationToken.IsCancellationRequested && StoreOutage.IsOutage(e)
-                    && _clock.GetUtcNow() < deadline),
-                BackoffType = DelayBackoffType.Exponential,
-                UseJitter = false,
-                Delay = OutageRetryDelay,
-                MaxDelay = OutageMaxRetryDelay,
-                MaxRetryAttempts = int.MaxValue,
-                OnRetry = args =>
-                {
-                    outageSince ??= _clock.GetUtcNow();
-                    failure = args.Outcome.Exception;
-                    outage.Failed(failure!);
-                    return default;
-                },
-            })
-            .Build();
-        OutboxPage? page;
-        try
-        {
-            page = await outages.ExecuteAsync(async ct =>
-            {
-                var left = deadline - _clock.GetUtcNow();
-                if (left <= TimeSpan.Zero)
-                {
-                    return null;
-                }
-
-                using var untilDeadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
-                untilDeadline.CancelAfter(left);
-                try
-                {
-                    return await storage.ListPageAsync(
-                        outbox, prefix, continuation, pageSize, storedTimes, untilDeadline.Token);
-                }
-                catch (OperationCanceledException) when (!ct.IsCancellationRequested)
-                {
-                    // The timeout came in the middle of the listing.
-                    return null;
-                }
-            }, cancellationToken);
-        }
-        catch (Exception e) when (!cancellationToken.IsCancellationRequested && StoreOutage.IsOutage(e))
-        {
-            outageSince ??= _clock.GetUtcNow();
-            outage.Failed(e);
-            throw Unreachable(outbox, outageSince.Value, e);
-        }
-
-        if (page is null)
-        {
-            return outageSince is { } since ? throw Unreachable(outbox, since, failure!) : null;
-        }
-
-        outage.Answered();
-        if (outageSince is { } began && waitedOut is not null)
-        {
-            waitedOut.Total += _clock.GetUtcNow() - began;
-        }
-
-        return page;
-    }
-
-    private LoadToolException Unreachable(string outbox, DateTimeOffset since, Exception failure) =>
-        new(string.Create(CultureInfo.InvariantCulture,
-                $"Storage at {storage.Endpoint} was unreachable from {since:HH:mm:ss} until the watch's timeout, " +
-                $"listing {outbox}: {FailureText.Reason(failure)}."),
-            "Start Azurite and the trio with scripts/run-local.sh (or bring the account back), then run watch again; " +
-            "the orders stored so far stay.",
-            ExitCodes.Unreachable, failure);
-
-    /// <summary>How long the listings of one look waited out storage outages.</summary>
-    private sealed class OutageWait
-    {
-        public TimeSpan Total { get; set; }
     }
 }

@@ -1,8 +1,8 @@
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using OrderDistribution.Contracts;
+using OrderDistribution.LoadTool.Bursts;
 using OrderDistribution.LoadTool.Generation;
-using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.TestSupport;
 using Spectre.Console;
@@ -93,7 +93,7 @@ public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<Azu
             StoredTimes = [at.AddSeconds(1), at.AddSeconds(8.2)],
         };
 
-        BurstResults.Print(console, report, "pubsub-bulk");
+        BurstSteps.PrintResult(console, report, "pubsub-bulk");
 
         var line = Assert.Single(output.ToString().Split('\n'),
             l => l.StartsWith("pubsub-bulk:", StringComparison.Ordinal));

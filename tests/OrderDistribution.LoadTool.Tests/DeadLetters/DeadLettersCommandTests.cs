@@ -1,4 +1,5 @@
 using System.Text;
+using Microsoft.Extensions.Time.Testing;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.DeadLetters;
 using OrderDistribution.LoadTool.Generation;
@@ -82,14 +83,19 @@ public sealed class DeadLettersCommandTests
             }
 
             await File.WriteAllTextAsync(Path.Combine(folder, "queues"), $"redis {redis.Endpoint}\n");
-            var onRedis = await LocalDeadLetters.CountAsync(
-                folder, set.Poison, TestContext.Current.CancellationToken);
+            // One poison order never comes: the count waits the letters' settling time, on a fake clock.
+            var clock = new FakeTimeProvider(DateTimeOffset.UnixEpoch);
+            var (onRedis, took) = await FakeClock.AdvancingAsync(clock, TimeSpan.FromSeconds(1), () =>
+                LocalDeadLetters.CountAsync(folder, set.Poison, LocalDeadLetters.LocalRabbitMq, clock,
+                    TestContext.Current.CancellationToken));
             await File.WriteAllTextAsync(Path.Combine(folder, "queues"), "none\n");
             var onNone = await LocalDeadLetters.CountAsync(
                 folder, set.Poison, TestContext.Current.CancellationToken);
 
             Assert.Equal(2, onRedis);
             Assert.Null(onNone);
+            Assert.InRange(clock.GetUtcNow() - DateTimeOffset.UnixEpoch, TimeSpan.FromSeconds(10), TimeSpan.MaxValue);
+            Assert.True(took < TimeSpan.FromSeconds(10), $"the settling time was waited by the real clock: {took}");
         }
         finally
         {

@@ -1,4 +1,5 @@
 using System.Text;
+using Microsoft.Extensions.Time.Testing;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.DeadLetters;
 using OrderDistribution.LoadTool.Generation;
@@ -33,11 +34,15 @@ public sealed class RabbitMqDeadLettersTests
 
         var folder = Directory.CreateTempSubdirectory("order-load-dl-").FullName;
         int? counted;
+        TimeSpan took;
+        // One poison order never comes: the count waits the letters' settling time, on a fake clock.
+        var clock = new FakeTimeProvider(DateTimeOffset.UnixEpoch);
         try
         {
             await File.WriteAllTextAsync(Path.Combine(folder, "queues"), $"rabbitmq {vhost}\n");
-            counted = await LocalDeadLetters.CountAsync(
-                folder, set.Poison, rabbit.AmqpUri, TestContext.Current.CancellationToken);
+            (counted, took) = await FakeClock.AdvancingAsync(clock, TimeSpan.FromSeconds(1), () =>
+                LocalDeadLetters.CountAsync(folder, set.Poison, rabbit.AmqpUri, clock,
+                    TestContext.Current.CancellationToken));
         }
         finally
         {
@@ -54,6 +59,8 @@ public sealed class RabbitMqDeadLettersTests
         var resubmitted = await resubmit.RunAsync("dead-letters", "--rabbitmq", amqp, "--resubmit", ids[1]);
 
         Assert.Equal(2, counted);
+        Assert.InRange(clock.GetUtcNow() - DateTimeOffset.UnixEpoch, TimeSpan.FromSeconds(10), TimeSpan.MaxValue);
+        Assert.True(took < TimeSpan.FromSeconds(10), $"the settling time was waited by the real clock: {took}");
         Assert.True(listed == 0, list.Output);
         Assert.Contains("3 dead letters on q-order-deadletter", list.Output, StringComparison.Ordinal);
         Assert.Contains($"{ids[2]} 1970-01-01T00:00:00.0000000+00:00 q-order-ingress entry m-2: refused 2: " +

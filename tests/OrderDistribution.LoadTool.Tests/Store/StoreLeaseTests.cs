@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
+using Microsoft.Extensions.Time.Testing;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Store;
@@ -160,6 +161,37 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
         Assert.Contains("storage refused to renew it (409", lost, StringComparison.Ordinal);
         Assert.DoesNotContain("orders stored, cycle time", cli.Output, StringComparison.Ordinal);
         Assert.False(File.Exists(Results), "a burst that lost its hold was recorded");
+    }
+
+    [Fact]
+    public async Task The_hold_is_renewed_every_quarter_of_the_lease_by_the_tools_clock_and_a_refusal_loses_it()
+    {
+        var clock = new FakeTimeProvider(DateTimeOffset.UtcNow);
+        var storage = new OutboxStorage(Client(), OrderTopology.Outboxes, clock);
+        await using var lease = await storage.HoldAsync(
+            LeaseHolder.Now("run", null, clock), StoreLease.LongestDuration, default);
+        // As another tool would after the lease lapsed: broken, then taken.
+        await Marker().GetBlobLeaseClient().BreakAsync(TimeSpan.Zero);
+        var other = Marker().GetBlobLeaseClient();
+        await other.AcquireAsync(TimeSpan.FromSeconds(15));
+        try
+        {
+            // A quarter of the lease is 15 s: by the tool's clock it comes within a few seconds of the real one.
+            var real = Stopwatch.StartNew();
+            while (!lease.Lost.IsCancellationRequested)
+            {
+                Assert.True(real.Elapsed < TimeSpan.FromSeconds(10), "no renewal by the tool's clock");
+                clock.Advance(TimeSpan.FromMilliseconds(500));
+                await Task.Delay(100, TestContext.Current.CancellationToken);
+            }
+        }
+        finally
+        {
+            await other.ReleaseAsync();
+        }
+
+        Assert.StartsWith("storage refused to renew it (409", lease.LostBecause, StringComparison.Ordinal);
+        Assert.Equal(ExitCodes.SharedStore, Assert.Throws<LoadToolException>(lease.ThrowIfLost).ExitCode);
     }
 
     [Fact]

@@ -68,7 +68,7 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
         // As another run would once the lease lapsed: it takes the store and holds it while storage is away for this
         // one.
         var other = new BurstId(512_345);
-        await using (var taken = await TakeWhenFreeAsync(LeaseHolder.Now("run", other)))
+        await using (var taken = await TakeWhenFreeAsync(LeaseHolder.Now("run", other, TimeProvider.System)))
         {
             proxy.Refusing = false;
             var exit = await running.WaitAsync(TimeSpan.FromSeconds(60));
@@ -91,7 +91,7 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
 
         proxy.Refusing = true;
         await StoreAsync(published.Skip(Count / 2));
-        await (await TakeWhenFreeAsync(LeaseHolder.Now("clear", null))).DisposeAsync();
+        await (await TakeWhenFreeAsync(LeaseHolder.Now("clear", null, TimeProvider.System))).DisposeAsync();
         proxy.Refusing = false;
         var exit = await running.WaitAsync(TimeSpan.FromSeconds(60));
 
@@ -160,7 +160,7 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
             try
             {
                 return await StoreLease.TakeAsync(Client(), holder, StoreLease.ShortestDuration,
-                    new StoreOutage("direct"), default);
+                    new StoreOutage("direct"), TimeProvider.System, default);
             }
             catch (LoadToolException e) when (e.ExitCode == ExitCodes.StoreBusy)
             {

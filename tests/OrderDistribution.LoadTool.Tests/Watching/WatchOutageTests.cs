@@ -1,4 +1,5 @@
 using System.Net.Sockets;
+using Microsoft.Extensions.Time.Testing;
 using OrderDistribution.LoadTool.Generation;
 using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
@@ -57,9 +58,30 @@ public sealed class WatchOutageTests
             TimeSpan.FromMinutes(1) + watcher.OutageMaxRetryDelay);
     }
 
+    [Fact]
+    public async Task An_outage_past_the_timeout_ends_the_watch_at_its_timeout_not_a_retry_wait_after_it()
+    {
+        var orders = OrderGenerator.Generate(100, seed: 3);
+        var clock = new FakeTimeProvider(Start);
+        var store = new RefusingBetween(new SimulatedStore(new SimulatedClock(Start), []), clock,
+            Start.AddSeconds(2), DateTimeOffset.MaxValue);
+        var watcher = new OutboxWatcher(store, WatchPacing.Fixed(TimeSpan.FromSeconds(1)), clock);
+        var timeout = TimeSpan.FromMinutes(1);
+
+        var ended = watcher.WatchAsync(
+                WatchExpectation.For(OrderSet.ValidOnly(orders)), Start, timeout, null, null, default)
+            .ContinueWith(watch => (watch.Exception?.InnerException, clock.GetUtcNow()),
+                TaskContinuationOptions.ExecuteSynchronously);
+        var ((failure, at), _) = await FakeClock.AdvancingAsync(clock, TimeSpan.FromMilliseconds(250), () => ended);
+
+        Assert.Equal(ExitCodes.Unreachable, Assert.IsType<LoadToolException>(failure).ExitCode);
+        // The last wait between tries ends at the timeout: the watch does not outlast it by a retry's wait.
+        Assert.InRange(at - Start, timeout - TimeSpan.FromSeconds(1), timeout + TimeSpan.FromMilliseconds(250));
+    }
+
     /// <summary>Every listing is refused (a reset connection) from <paramref name="from"/> until
     /// <paramref name="until"/>.</summary>
-    private sealed class RefusingBetween(IOutboxReader store, SimulatedClock clock, DateTimeOffset from,
+    private sealed class RefusingBetween(IOutboxReader store, TimeProvider clock, DateTimeOffset from,
         DateTimeOffset until) : IOutboxReader
     {
         public string Endpoint => store.Endpoint;

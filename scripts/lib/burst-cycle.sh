@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2154 # subscription and az_error are the burst script's
-# What scripts/azure-burst.sh waits for and asks Azure about a burst; what it reads from the load tool's schedule
-# record and the burst's result, and the query window, order-load azure-burst read works out in one line
-# (docs/load-tool.md, "azure-burst"). Sourced after ROOT, azure-apps.sh, load-tool.sh and az-extensions.sh.
+# A burst's cycle as scripts/azure-burst.sh follows it: its instant (each app's replicas then) and its end as the
+# telemetry says, beside the load tool's. What it reads from the load tool's schedule record and the burst's result,
+# and the query window, order-load azure-burst read works out in one line (docs/load-tool.md, "azure-burst").
+# Sourced after ROOT, azure-apps.sh, load-tool.sh and az-extensions.sh.
 
 # Waits for the load tool's schedule record (or for DONE to exist), then for its instant by this machine's
 # clock, and writes every app's replica count then to OUT. Runs beside the load tool.

@@ -5,101 +5,11 @@ using OrderDistribution.LoadTool.Reporting;
 namespace OrderDistribution.LoadTool.Tests.Commands;
 
 /// <summary>
-/// <c>azure-burst</c> as scripts/azure-burst.sh calls it: <c>read</c> prints the one line the script reads, and
-/// <c>record</c> prices what the script read from Azure, keeps it in the burst's result and says how many earlier
-/// bursts compare; a bad input is refused in one line with exit 2.
+/// <c>azure-burst record</c> as scripts/azure-burst.sh calls it: prices what the script read from Azure, keeps it in
+/// the burst's result and says how many earlier bursts compare; what it cannot read is a line alone.
 /// </summary>
-public sealed class AzureBurstCommandTests : IDisposable
+public sealed class AzureBurstRecordTests : AzureBurstFiles
 {
-    private static readonly DateTimeOffset Instant = new(2026, 11, 20, 10, 0, 30, TimeSpan.Zero);
-
-    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-azure-burst").FullName;
-
-    private string Record => Path.Combine(_folder, "azure-last-schedule.json");
-
-    private string Results => Path.Combine(_folder, "LOG.jsonl");
-
-    private string Prices => Path.Combine(_folder, "prices.env");
-
-    [Fact]
-    public async Task Read_prints_the_instant_skew_window_end_and_the_bursts_result_in_one_line()
-    {
-        await WriteRecordAsync("125.4");
-        await WriteResultsAsync(Result(40.0, 0), Result(41.2, 1), Result(38.0, 0, Instant.AddMinutes(5)));
-
-        // 2026-11-20T10:00:00Z and ten minutes later, by this machine's clock.
-        var (exit, output) = await RunAsync("read", "--results", Results, "--started", "1795168800", "--ended",
-            "1795169400");
-
-        Assert.True(exit == ExitCodes.Done, output);
-        // The window is this machine's start and end in storage's time, a minute wider each side; the result is the
-        // last one scheduled at the instant.
-        Assert.Equal("0 2026-11-20T10:00:30Z 125 2026-11-20T10:01:05Z 2026-11-20T10:13:05Z 2026-11-20T10:12:05Z " +
-                     "41.2 10 1\n", output);
-    }
-
-    [Fact]
-    public async Task Without_a_schedule_record_there_is_no_instant_and_this_machines_clock_is_storages()
-    {
-        var (exit, output) = await RunAsync("read", "--results", Results, "--started", "1795168800", "--ended",
-            "1795169400");
-
-        Assert.True(exit == ExitCodes.Done, output);
-        Assert.Equal("- - 0 2026-11-20T09:59:00Z 2026-11-20T10:11:00Z 2026-11-20T10:10:00Z - - -\n", output);
-    }
-
-    [Fact]
-    public async Task While_the_burst_runs_read_gives_the_wait_for_the_instant_and_dashes_for_what_is_not_yet_known()
-    {
-        await WriteRecordAsync("0", Instant.AddYears(10));
-        await WriteResultsAsync(Result(null, 10));
-
-        var (exit, output) = await RunAsync("read");
-
-        Assert.True(exit == ExitCodes.Done, output);
-        var fields = output.TrimEnd('\n').Split(' ');
-        Assert.InRange(long.Parse(fields[0], System.Globalization.CultureInfo.InvariantCulture),
-            (long)(Instant.AddYears(10) - DateTimeOffset.UtcNow).TotalSeconds - 60,
-            (long)(Instant.AddYears(10) - DateTimeOffset.UtcNow).TotalSeconds + 1);
-        Assert.Equal(["2036-11-20T10:00:30Z", "0", "-", "-", "-", "-", "-", "-"], fields[1..]);
-    }
-
-    [Fact]
-    public async Task A_burst_without_a_cycle_time_reads_as_a_dash_beside_its_count_and_missing()
-    {
-        await WriteRecordAsync("0.4");
-        await WriteResultsAsync(Result(null, 10));
-
-        var (_, output) = await RunAsync("read", "--results", Results);
-
-        Assert.EndsWith(" - 10 10\n", output, StringComparison.Ordinal);
-    }
-
-    [Theory]
-    [InlineData("\"soon\"", "its ClockSkewSeconds is not what one holds there")]
-    [InlineData("1e300", "not a skew a query window can take")]
-    public async Task A_skew_that_is_not_a_number_or_no_clocks_is_refused_in_one_line(string skew, string why)
-    {
-        await WriteRecordAsync(skew);
-
-        var (exit, output) = await RunAsync("read", "--started", "1795168800", "--ended", "1795169400");
-
-        Assert.Equal(ExitCodes.BadInput, exit);
-        var line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
-        Assert.Contains(Record, line, StringComparison.Ordinal);
-        Assert.Contains(why, line, StringComparison.Ordinal);
-    }
-
-    [Fact]
-    public async Task A_time_that_is_not_epoch_seconds_is_refused_naming_the_option_and_the_subcommands_help()
-    {
-        var (exit, output) = await RunAsync("read", "--started", "yesterday", "--ended", "1795169400");
-
-        Assert.Equal(ExitCodes.BadInput, exit);
-        Assert.Equal("--started takes whole seconds since 1970-01-01 UTC (date +%s), not 'yesterday'. " +
-                     "See 'order-load azure-burst read --help'.\n", output);
-    }
-
     [Fact]
     public async Task Record_prices_each_app_and_the_telemetry_and_keeps_them_in_the_bursts_result()
     {
@@ -137,7 +47,7 @@ public sealed class AzureBurstCommandTests : IDisposable
         Assert.Equal([(18.0, 170L, 0.00228), (30.0, 200L, 0.00228)],
             azure.Apps.Select(a => (a.CpuSeconds, a.PeakMib, a.Cost)));
         Assert.Equal(new TelemetryCost(22.01, 0.055023), azure.Telemetry);
-        Assert.Contains("| 41.2 |", await File.ReadAllTextAsync(Path.Combine(_folder, "LOG.md")),
+        Assert.Contains("| 41.2 |", await File.ReadAllTextAsync(Path.Combine(Folder, "LOG.md")),
             StringComparison.Ordinal);
     }
 
@@ -259,18 +169,27 @@ public sealed class AzureBurstCommandTests : IDisposable
         Assert.Equal(before, await File.ReadAllTextAsync(Results));
     }
 
-    [Theory]
-    [InlineData("--usage-nanocores", "250000000\nNone", "'None'")]
-    [InlineData("--working-set-bytes", "-5", "'-5'")]
-    public async Task A_metric_value_az_did_not_print_as_a_number_is_refused_in_one_line_naming_the_option(
-        string option, string value, string quoted)
+    [Fact]
+    public async Task Metric_values_az_printed_that_are_no_numbers_are_skipped_in_one_line_and_the_rest_is_kept()
     {
-        var (exit, output) = await RecordAsync("distributor=1", "off", "--app", "distributor", "--cpu", "0.5",
-            "--memory", "1Gi", "--usage-nanocores", "1", "--working-set-bytes", "1", option, value);
+        await File.WriteAllTextAsync(Prices, "ACA_PRICE_VCPU_SECOND=0.00003\nACA_PRICE_GIB_SECOND=0.000004\n");
+        await WriteRecordAsync("0");
+        await WriteResultsAsync(Result(41.2, 1));
 
-        Assert.Equal(ExitCodes.BadInput, exit);
-        Assert.StartsWith($"{option} takes numbers, one per line as az prints them, not {quoted}", output,
+        var (exit, output) = await RecordAsync("distributor=1", "off", "--app", "distributor", "--cpu", "0.5",
+            "--memory", "1Gi", "--usage-nanocores", "250000000\nNone\n50000000", "--working-set-bytes",
+            "157286400\n-5\n178257920");
+
+        Assert.True(exit == ExitCodes.Done, output);
+        var lines = output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        // The two readable minutes of usage and working set, as if az had printed only them.
+        Assert.StartsWith("cost, distributor: 18.00 CPU-s used, peak 170 MiB; 2 replica-minutes", lines[0],
             StringComparison.Ordinal);
+        Assert.Equal("cost, distributor: skipped what az printed that is no metric value (a number, at least 0): " +
+                     "--usage-nanocores 'None', --working-set-bytes '-5'", lines[1]);
+        Assert.DoesNotContain("   at ", output, StringComparison.Ordinal);
+        var kept = Assert.Single((await ResultsFile.ReadAsync(Results, default))[0].Azure!.Apps);
+        Assert.Equal((18.0, 170L), (kept.CpuSeconds, kept.PeakMib));
     }
 
     [Fact]
@@ -290,31 +209,5 @@ public sealed class AzureBurstCommandTests : IDisposable
 
         Assert.NotNull(ContainerAppsPrices.Load(_ => null, file));
         Assert.NotNull(LogAnalyticsPrice.Load(_ => null, file));
-    }
-
-    public void Dispose() => Directory.Delete(_folder, recursive: true);
-
-    /// <summary>
-    /// The load tool's result of a burst of 10 scheduled at <paramref name="at"/> (the record's instant).
-    /// </summary>
-    private static BurstResult Result(double? seconds, int missing, DateTimeOffset? at = null) =>
-        new("pubsub-bulk", 1, BurstStart.Cold, 10, missing, seconds, at ?? Instant, null, null, []);
-
-    private Task WriteResultsAsync(params BurstResult[] results) =>
-        File.WriteAllLinesAsync(Results, results.Select(ResultsFile.Line));
-
-    private Task WriteRecordAsync(string skew, DateTimeOffset? at = null) => File.WriteAllTextAsync(Record,
-        $"{{\"ScheduledAt\":\"{at ?? Instant:O}\",\"Model\":\"pubsub-bulk\",\"Count\":10," +
-        $"\"OrdersFile\":\"orders.json\",\"ClockSkewSeconds\":{skew}}}");
-
-    private Task<(int Exit, string Output)> RecordAsync(string replicas, string tiered, params string[] args) =>
-        RunAsync(["record", "--results", Results, "--count", "10", "--replicas-at-instant", replicas,
-            "--replicas-at-end", "distributor=3", "--tiered-compilation", tiered, "--prices", Prices, .. args]);
-
-    private async Task<(int Exit, string Output)> RunAsync(params string[] args)
-    {
-        var cli = new Cli();
-        var exit = await cli.RunAsync(["azure-burst", .. args, "--state", Record]);
-        return (exit, cli.Output);
     }
 }
