@@ -16,15 +16,18 @@ public static class SettingsCheck
     public const int RefusedExitCode = 2;
 
     /// <summary>
-    /// Creates the app's builder, which reads its configuration files; a file that cannot be read (not JSON, a key
-    /// twice) is refused as a wrong setting is, in one line naming the file and where it breaks.
+    /// Creates the app's builder, which reads its configuration files once, without watching them; a file that cannot
+    /// be read (not JSON, a key twice) is refused as a wrong setting is, in one line naming the file and where it
+    /// breaks.
     /// </summary>
     /// <returns>Null, after writing the line, when a configuration file is refused.</returns>
     public static WebApplicationBuilder? CreateBuilderIfSettingsAreReadable(string[] args, TextWriter? error = null)
     {
         try
         {
-            return WebApplication.CreateBuilder(args);
+            // A replica's settings change with a new revision, never in place: no file watcher (an inotify instance
+            // each, of 128 per user on Linux) for a reload that never comes. The app's own arguments may still ask.
+            return WebApplication.CreateBuilder(["--hostBuilder:reloadConfigOnChange=false", .. args]);
         }
         catch (InvalidDataException e)
         {

@@ -1,3 +1,5 @@
+using Microsoft.Extensions.Configuration;
+
 namespace OrderDistribution.ServiceDefaults.Tests;
 
 /// <summary>
@@ -46,6 +48,18 @@ public sealed class SettingsCheckTests : IDisposable
 
         Assert.Equal("00:00:03", builder?.Configuration["Readiness:Interval"]);
         Assert.Equal("", error.ToString());
+    }
+
+    [Fact]
+    public void The_builder_reads_its_configuration_files_without_watching_them()
+    {
+        File.WriteAllText(Path.Combine(_contentRoot.FullName, "appsettings.json"), "{}");
+
+        var builder = SettingsCheck.CreateBuilderIfSettingsAreReadable(["--contentRoot", _contentRoot.FullName]);
+
+        var files = ((IConfigurationBuilder)builder!.Configuration).Sources.OfType<FileConfigurationSource>().ToList();
+        Assert.NotEmpty(files);
+        Assert.All(files, file => Assert.False(file.ReloadOnChange, $"{file.Path} is watched"));
     }
 
     public void Dispose() => _contentRoot.Delete(recursive: true);

@@ -49,6 +49,10 @@ public sealed class AppRun : IAsyncDisposable
         start.ArgumentList.Add(
             Path.Combine(AppContext.BaseDirectory, $"OrderDistribution.{char.ToUpperInvariant(app[0])}{app[1..]}.dll"));
         start.Environment["ASPNETCORE_URLS"] = url;
+        // Under Stryker's per-test coverage a program holding a mutated assembly answers each test's end through
+        // this file; the app would leave one behind that nobody answers, and every later test's coverage would wait
+        // it out. Its coverage and the active mutant still reach it through Stryker's other variables.
+        start.Environment.Remove("STRYKER_COVERAGE_EPOCH_FILE");
         foreach (var (key, value) in settings)
         {
             start.Environment[key.Replace(":", "__", StringComparison.Ordinal)] = value;

@@ -188,8 +188,10 @@ public static class OrderEntryPoints
         var (bytes, unreadable) = await ReadBodyAsync(request);
         if (bytes is null)
         {
+            // Its one warning says why; no RETRY outage starts over one request that could not be read.
             run.NotARequest(request, unreadable!, "503, so that the broker keeps it");
-            return Retry("The message could not be read; deliver it again.", null);
+            return TypedResults.Problem("The message could not be read; deliver it again.",
+                statusCode: StatusCodes.Status503ServiceUnavailable);
         }
 
         var progress = new RequestProgress(1);

@@ -8,6 +8,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Logging;
+using OrderDistribution.SidecarEmulator.Hosting;
 using OrderDistribution.SidecarEmulator.Broker;
 using InvokeBindingRequest = Dapr.Client.Autogen.Grpc.v1.InvokeBindingRequest;
 
@@ -47,7 +48,7 @@ internal sealed class SidecarApi(EmulatedSidecar sidecar, EmulatedBroker broker,
     /// <summary>The gRPC mode's server: HTTP/2 without TLS on a free port of 127.0.0.1, as daprd's gRPC API.</summary>
     public static WebApplication GrpcServer()
     {
-        var builder = WebApplication.CreateSlimBuilder();
+        var builder = WebApplication.CreateSlimBuilder(LoopbackServer.ReadSettingsOnce);
         builder.WebHost.ConfigureKestrel(kestrel =>
             kestrel.Listen(IPAddress.Loopback, 0, listen => listen.Protocols = HttpProtocols.Http2));
         builder.Logging.ClearProviders();

@@ -105,6 +105,7 @@ public static class AppHost
         var app = instance is null ? "distributor" : "receiver";
         var builder = WebApplication.CreateBuilder(new WebApplicationOptions
         {
+            Args = LoopbackServer.ReadSettingsOnce, // as the apps' own SettingsCheck reads them
             // By default each app's own appsettings.json, copied beside this library under apps/<app>/ (see the project
             // file).
             ContentRootPath = options.ContentRoot ?? Path.Combine(AppContext.BaseDirectory, "apps", app),

@@ -12,9 +12,15 @@ namespace OrderDistribution.SidecarEmulator.Hosting;
 /// </summary>
 public static class LoopbackServer
 {
+    /// <summary>
+    /// A host's arguments that have it read its settings files once: a file watcher takes one of Linux's 128 inotify
+    /// instances per user, and a run hosts dozens of these servers and apps at once.
+    /// </summary>
+    public static readonly string[] ReadSettingsOnce = ["--hostBuilder:reloadConfigOnChange=false"];
+
     public static WebApplication Create()
     {
-        var builder = WebApplication.CreateSlimBuilder();
+        var builder = WebApplication.CreateSlimBuilder(ReadSettingsOnce);
         builder.WebHost.UseUrls("http://127.0.0.1:0");
         builder.Logging.ClearProviders();
         return builder.Build();

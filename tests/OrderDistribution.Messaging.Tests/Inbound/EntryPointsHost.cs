@@ -60,14 +60,22 @@ public sealed class EntryPointsHost : IAsyncDisposable
         StartAsync(new TakingHandler(), settings);
 
     /// <summary>The entry points over <paramref name="handler"/>.</summary>
+    public static Task<EntryPointsHost> StartAsync(
+        IOrderHandler handler, params (string Key, string? Value)[] settings) =>
+        StartAsync(handler, _ => { }, settings);
+
+    /// <param name="handler">Takes the orders.</param>
+    /// <param name="services">Changes the registrations, after the host's own.</param>
+    /// <param name="settings">Configuration keys and their values.</param>
     public static async Task<EntryPointsHost> StartAsync(
-        IOrderHandler handler, params (string Key, string? Value)[] settings)
+        IOrderHandler handler, Action<IServiceCollection> services, params (string Key, string? Value)[] settings)
     {
         var (app, logs) = Build(
-            new WebApplicationOptions(), settings, services =>
+            new WebApplicationOptions(), settings, registrations =>
             {
-                services.AddSingleton(handler);
-                services.AddSingleton<IDeadLetters, KeptLetters>();
+                registrations.AddSingleton(handler);
+                registrations.AddSingleton<IDeadLetters, KeptLetters>();
+                services(registrations);
             });
         app.MapOrderEntryPoints(Routes);
         await app.StartAsync();
