@@ -8,8 +8,8 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Logging;
-using OrderDistribution.SidecarEmulator.Hosting;
 using OrderDistribution.SidecarEmulator.Broker;
+using OrderDistribution.SidecarEmulator.Hosting;
 using InvokeBindingRequest = Dapr.Client.Autogen.Grpc.v1.InvokeBindingRequest;
 
 namespace OrderDistribution.SidecarEmulator.Api;
