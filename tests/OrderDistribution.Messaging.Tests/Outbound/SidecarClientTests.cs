@@ -10,12 +10,15 @@ namespace OrderDistribution.Messaging.Tests.Outbound;
 
 /// <summary>
 /// The SDK's client as the apps build it (<see cref="SidecarExtensions.AddSidecarOutbound"/>), not the emulator's:
-/// it calls the sidecar at the address the settings give, with the sidecar's API token.
+/// it calls the sidecar at the address the settings give, with the sidecar's API token when one is set and with none
+/// otherwise.
 /// </summary>
 public sealed class SidecarClientTests
 {
-    [Fact]
-    public async Task The_apps_SDK_client_calls_the_sidecar_at_its_address_with_its_API_token()
+    [Theory]
+    [InlineData("sidecar-secret")]
+    [InlineData(null)]
+    public async Task The_apps_SDK_client_calls_the_sidecar_at_its_address_with_its_API_token_if_any(string? token)
     {
         var tokens = new List<string?>();
         var builder = WebApplication.CreateSlimBuilder();
@@ -29,13 +32,13 @@ public sealed class SidecarClientTests
         await sidecar.StartAsync();
         var configuration = new ConfigurationBuilder().AddInMemoryCollection(
         [
-            new("DAPR_HTTP_ENDPOINT", sidecar.Urls.First()), new("DAPR_API_TOKEN", "sidecar-secret"),
+            new("DAPR_HTTP_ENDPOINT", sidecar.Urls.First()), new("DAPR_API_TOKEN", token),
         ]).Build();
         await using var provider = new ServiceCollection().AddLogging().AddSingleton<IConfiguration>(configuration)
             .AddSidecarOutbound().BuildServiceProvider();
 
         Assert.True(await provider.GetRequiredService<DaprClient>().CheckOutboundHealthAsync());
 
-        Assert.Equal(["sidecar-secret"], tokens);
+        Assert.Equal([token], tokens);
     }
 }
