@@ -84,23 +84,6 @@ public sealed class BulkOrderPublisherDecisionTests : BulkOrderPublishing
     }
 
     [Fact]
-    public async Task An_order_over_the_byte_budget_whose_publish_outlasts_the_deadline_is_returned_unconfirmed()
-    {
-        Sidecar.Hang = new TaskCompletionSource().Task;
-        await using var publishing = Publishing(
-            ("Messaging:MaxBulkPublishBytes", "1024"), ("Dapr:RequestTimeout", "00:02:00"));
-        var large = Message(TestOrders.Make(7, Delivery.Express, descriptionLength: 2_000));
-        using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(1));
-
-        var unconfirmed = await PublishAsync(publishing, [large], deadline.Token);
-
-        Assert.Equal(["7"], unconfirmed);
-        Assert.Empty(Published);
-        Assert.Empty(Dropped);
-        Assert.Empty(Failed);
-    }
-
-    [Fact]
     public async Task A_bulk_publish_the_broker_takes_in_part_makes_an_app_unready_for_a_refusal_of_every_order_ready()
     {
         await using var publishing = Publishing();
