@@ -19,7 +19,8 @@ public sealed class MessagingModelsTests
     [InlineData(MessagingModel.Bindings, false)]
     [InlineData(MessagingModel.PubSubSingle, true)]
     [InlineData(MessagingModel.PubSubBulk, true)]
-    public void Only_the_two_pubsub_models_move_orders_through_the_pubsub_component(MessagingModel model, bool pubSub) =>
+    public void Only_the_two_pubsub_models_move_orders_through_the_pubsub_component(
+        MessagingModel model, bool pubSub) =>
         Assert.Equal(pubSub, model.IsPubSub());
 
     [Fact]
