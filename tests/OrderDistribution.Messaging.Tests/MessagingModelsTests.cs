@@ -15,6 +15,23 @@ public sealed class MessagingModelsTests
         Assert.Equal(model, MessagingModels.Parse(spelling));
     }
 
+    [Theory]
+    [InlineData(MessagingModel.Bindings, false)]
+    [InlineData(MessagingModel.PubSubSingle, true)]
+    [InlineData(MessagingModel.PubSubBulk, true)]
+    public void Only_the_two_pubsub_models_move_orders_through_the_pubsub_component(
+        MessagingModel model, bool pubSub) =>
+        Assert.Equal(pubSub, model.IsPubSub());
+
+    [Fact]
+    public void A_model_converts_to_text_and_to_nothing_else()
+    {
+        var converter = TypeDescriptor.GetConverter(typeof(MessagingModel));
+
+        Assert.True(converter.CanConvertTo(typeof(string)));
+        Assert.False(converter.CanConvertTo(typeof(int)));
+    }
+
     [Fact]
     public void Every_model_is_spelled_and_the_spellings_list_them_in_order() =>
         Assert.Equal(Enum.GetValues<MessagingModel>().Select(m => m.Text()), MessagingModels.Spellings);

@@ -22,11 +22,12 @@ public static class SidecarFailure
 
     /// <summary>
     /// A failure the apps answer for by the order's status rather than by failing the request: the sidecar's or the
-    /// broker's answer, a broken connection, an attempt's timeout, an open circuit. The caller's own cancellation is
-    /// not one.
+    /// broker's answer (a bulk publish's entries named as failed too), a broken connection, an attempt's timeout, an
+    /// open circuit. The caller's own cancellation is not one.
     /// </summary>
     public static bool IsExpected(Exception exception, CancellationToken cancellationToken) =>
-        IsSidecarFailure(exception) || exception is Polly.CircuitBreaker.BrokenCircuitException
+        IsSidecarFailure(exception)
+        || exception is BulkPublishPartlyFailedException or Polly.CircuitBreaker.BrokenCircuitException
         || (exception is OperationCanceledException && !cancellationToken.IsCancellationRequested);
 
     /// <summary>What the failure says about the order: see <see cref="SidecarFailureKind"/>.</summary>

@@ -75,6 +75,18 @@ public sealed class BadInputTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task A_single_CloudEvent_without_an_id_that_holds_no_order_is_kept_under_a_placeholder_id()
+    {
+        var response = await _app.Client.PostAsync("/q-order-ingress-single", BulkRequest.Json(
+            """{"specversion":"1.0","type":"com.dapr.event.sent","data":{"OrderId":1,"Delivery":"Overnight"}}"""));
+
+        Assert.Equal("SUCCESS",
+            JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
+            .GetString());
+        Assert.Equal("(no id)", Assert.Single(_app.Kept.Letters).Letter.EntryId);
+    }
+
+    [Fact]
     public async Task A_bulk_request_with_no_entries_is_answered_with_no_statuses()
     {
         var response = await _app.Client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json("""{"entries":[]}"""));

@@ -52,5 +52,24 @@ public sealed class CloudEventDecoderTests
             Assert.Throws<InvalidOrderException>(() => CloudEventDecoder.Decode(Element(json))).Message,
             StringComparison.Ordinal);
 
+    [Theory]
+    [InlineData("5")]
+    [InlineData("null")]
+    [InlineData("""{"OrderId":42}""")]
+    public void A_data_base64_that_is_not_a_string_is_refused_as_not_base64(string value) =>
+        Assert.Equal("not an order: data_base64 is not base64", Assert.Throws<InvalidOrderException>(() =>
+            CloudEventDecoder.Decode(Element($$"""{"specversion":"1.0","data_base64":{{value}}}"""))).Message);
+
+    [Fact]
+    public void An_object_with_a_specversion_but_no_data_is_no_CloudEvent_but_read_as_it_is()
+    {
+        var json = $$"""{"specversion":"1.0",{{TestOrders.Json(Order)[1..]}}""";
+
+        var decoded = CloudEventDecoder.Decode(Element(json));
+
+        Assert.Equal(TestOrders.Json(Order), TestOrders.Json(decoded));
+        Assert.Equal(json, System.Text.Encoding.UTF8.GetString(CloudEventDecoder.PayloadOf(Element(json))));
+    }
+
     private static JsonElement Element(string json) => JsonDocument.Parse(json).RootElement;
 }

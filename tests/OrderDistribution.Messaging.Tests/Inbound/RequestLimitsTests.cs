@@ -74,6 +74,22 @@ public sealed class RequestLimitsTests
         Assert.Equal(body, Assert.Single(app.Kept.Letters).Letter.Body);
     }
 
+    [Fact]
+    public async Task A_binding_body_over_the_request_limit_is_answered_503_naming_the_limit_not_thrown()
+    {
+        await using var app = await EntryPointsHost.StartAsync(("Messaging:MaxMessagesCount", "10"),
+            ("Messaging:MaxMessageBytes", "4096"));
+
+        var response = await app.Client.SendAsync(BindingRequest(new string('x', 100_000)));
+
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+        var warning = Assert.Single(app.Logs.AtLeast(LogLevel.Warning));
+        Assert.Contains("answered 503", warning.Message, StringComparison.Ordinal);
+        Assert.Contains("the body is larger than Messaging:MaxRequestBytes", warning.Message, StringComparison.Ordinal);
+        Assert.Empty(app.Handler.Orders);
+        Assert.Empty(app.Kept.Letters);
+    }
+
     private static HttpRequestMessage BindingRequest(string body)
     {
         var request = new HttpRequestMessage(HttpMethod.Post, EntryPointsHost.Routes.Binding)

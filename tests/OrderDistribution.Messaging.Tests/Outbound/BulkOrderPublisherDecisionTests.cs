@@ -69,6 +69,21 @@ public sealed class BulkOrderPublisherDecisionTests : BulkOrderPublishing
     }
 
     [Fact]
+    public async Task An_order_over_the_byte_budget_the_sidecar_fails_for_now_alone_is_reported_failed_not_dropped()
+    {
+        Sidecar.PublishAnswer = _ => (503, "");
+        await using var publishing = Publishing(("Messaging:MaxBulkPublishBytes", "1024"));
+        var large = Message(TestOrders.Make(7, Delivery.Express, descriptionLength: 2_000));
+
+        var unconfirmed = await PublishAsync(publishing, [large]);
+
+        Assert.Equal(["7"], unconfirmed);
+        Assert.Empty(Dropped);
+        Assert.Empty(Published);
+        Assert.StartsWith("bulk publish of 1 entries to q-order-express failed", Failed["7"], StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_bulk_publish_the_broker_takes_in_part_makes_an_app_unready_for_a_refusal_of_every_order_ready()
     {
         await using var publishing = Publishing();

@@ -135,6 +135,79 @@ public sealed class PermanentFailureTests : IAsyncLifetime
     }
 
     [Theory]
+    [InlineData(MessagingModel.PubSubSingle)]
+    [InlineData(MessagingModel.Bindings)]
+    public async Task An_order_the_sidecar_refuses_for_good_when_sent_alone_is_kept_on_the_dead_letter_queue(
+        MessagingModel model)
+    {
+        _sidecar.PublishAnswer = ExpressRefused;
+        _sidecar.BindingAnswer = ExpressRefused;
+        await using var app = await ForwardingAsync();
+        var client = await ReadyClientAsync(app);
+
+        Assert.True(await DeliverAsync(client, model, TestOrders.Make(4, Delivery.Express)));
+
+        var reason = Assert.Single(KeptLetters.At(_sidecar)).Reason;
+        Assert.Contains("order 4 to q-order-express", reason, StringComparison.Ordinal);
+        Assert.Contains("the sidecar refuses it for good", reason, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(MessagingModel.PubSubBulk, OrderTopology.DeadLetterQueue)]
+    [InlineData(MessagingModel.PubSubSingle, OrderTopology.DeadLetterQueue)]
+    [InlineData(MessagingModel.Bindings, OrderTopology.DeadLetterOutputBinding)]
+    public async Task An_order_refused_for_good_whose_letter_is_not_kept_is_answered_RETRY_naming_why(
+        MessagingModel model, string deadLetters)
+    {
+        // The dead-letter queue fails for now: a single publish or binding call 503, a bulk entry named as failed.
+        _sidecar.PublishAnswer = r => r.Path.EndsWith($"/{deadLetters}", StringComparison.Ordinal)
+            ? (503, "") : ExpressRefused(r);
+        _sidecar.BindingAnswer = r => r.Path.EndsWith($"/{deadLetters}", StringComparison.Ordinal)
+            ? (503, "") : ExpressRefused(r);
+        _sidecar.BulkAnswer = r => r.Path.EndsWith($"/{deadLetters}", StringComparison.Ordinal)
+            ? (500, JsonSerializer.Serialize(new
+            {
+                failedEntries = r.Json.EnumerateArray()
+                    .Select(e => new { entryId = e.GetProperty("entryId").GetString(), error = "busy" }),
+                errorCode = "ERR_PUBSUB_PUBLISH_MESSAGE",
+            }))
+            : ExpressRefused(r) ?? (200, "");
+        await using var app = await ForwardingAsync();
+        var client = await ReadyClientAsync(app);
+
+        Assert.Equal("RETRY", await AnswerAsync(client, model, TestOrders.Make(4, Delivery.Express)));
+
+        Assert.True(app.Logs.AtLeast(LogLevel.Warning).Any(l => l.Message.Contains(
+            $"keeping it on {deadLetters} failed (", StringComparison.Ordinal)),
+            string.Join("\n", app.Logs.Lines.Select(l => l.Message)));
+        Assert.DoesNotContain(app.Logs.Lines, l => l.Message.StartsWith("Dropped entry", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task An_order_refused_for_good_whose_letter_outlasts_the_requests_deadline_is_answered_RETRY()
+    {
+        _sidecar.PublishAnswer = r =>
+        {
+            if (!r.Path.EndsWith($"/{OrderTopology.DeadLetterQueue}", StringComparison.Ordinal))
+            {
+                return ExpressRefused(r);
+            }
+
+            Thread.Sleep(TimeSpan.FromSeconds(3));
+            return null;
+        };
+        await using var app = await ForwardingAsync(("Messaging:RequestDeadline", "00:00:01"));
+        var client = await ReadyClientAsync(app);
+
+        var answer = await AnswerAsync(client, MessagingModel.PubSubSingle, TestOrders.Make(4, Delivery.Express));
+
+        Assert.Equal("RETRY", answer);
+        Assert.True(app.Logs.AtLeast(LogLevel.Warning).Any(l => l.Message.Contains(
+            $"keeping it on {OrderTopology.DeadLetterQueue} was cut off by the request's deadline",
+            StringComparison.Ordinal)), string.Join("\n", app.Logs.Lines.Select(l => l.Message)));
+    }
+
+    [Theory]
     [MemberData(nameof(Runtimes))]
     public async Task The_bindings_model_puts_no_transport_header_or_token_on_a_message_on_any_runtime(string version)
     {
@@ -167,7 +240,11 @@ public sealed class PermanentFailureTests : IAsyncLifetime
 
     /// <summary>Sends one order in the model, with a valid neighbour in pubsub-bulk.</summary>
     /// <returns>Whether the order was answered as done and kept on the dead-letter queue.</returns>
-    private async Task<bool> DeliverAsync(HttpClient client, MessagingModel model, Order order)
+    private async Task<bool> DeliverAsync(HttpClient client, MessagingModel model, Order order) =>
+        await AnswerAsync(client, model, order) == "SUCCESS" && Kept(order);
+
+    /// <returns>The order's answer: its status, or for a binding SUCCESS for 200 and RETRY for 503.</returns>
+    private static async Task<string?> AnswerAsync(HttpClient client, MessagingModel model, Order order)
     {
         switch (model)
         {
@@ -176,7 +253,7 @@ public sealed class PermanentFailureTests : IAsyncLifetime
                 var (body, entryIds) = BulkRequest.RawPayload([order, neighbour], "q-order-ingress");
                 var statuses = await BulkRequest.StatusesAsync(
                     await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
-                return statuses[entryIds[0]] == "SUCCESS" && Kept(order);
+                return statuses[entryIds[0]];
             case MessagingModel.PubSubSingle:
                 var cloudEvent = JsonSerializer.Serialize(new Dictionary<string, object>
                 {
@@ -191,15 +268,27 @@ public sealed class PermanentFailureTests : IAsyncLifetime
                     new StringContent(cloudEvent, Encoding.UTF8, "application/cloudevents+json")))
                 using (var answer = JsonDocument.Parse(await response.Content.ReadAsStringAsync()))
                 {
-                    return answer.RootElement.GetProperty("status").GetString() == "SUCCESS" && Kept(order);
+                    return answer.RootElement.GetProperty("status").GetString();
                 }
 
             default:
                 using (var response = await client.PostAsync("/q-order-ingress-input",
                     new ByteArrayContent(OrderJson.Serialize(order))))
                 {
-                    return response.StatusCode == HttpStatusCode.OK && Kept(order);
+                    return response.StatusCode switch
+                    {
+                        HttpStatusCode.OK => "SUCCESS",
+                        HttpStatusCode.ServiceUnavailable => "RETRY",
+                        var other => other.ToString(),
+                    };
                 }
         }
     }
+
+    /// <summary>413 to every call that sends an order to the express queue: the sidecar refuses it for good.</summary>
+    private static (int Status, string Body)? ExpressRefused(SidecarRequest request) =>
+        request.Path.EndsWith("/q-order-express", StringComparison.Ordinal)
+        || request.Path.EndsWith("/q-order-express-output", StringComparison.Ordinal)
+            ? (413, "grpc: received message larger than max (5000435 vs. 4194304)")
+            : null;
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text;
+using System.Text.Json;
 using Dapr.Client;
 using Microsoft.Extensions.DependencyInjection;
 using OrderDistribution.Contracts;
@@ -130,6 +131,19 @@ public sealed class SidecarOutputBindingsTests
 
         Assert.Equal(expected, SidecarFailure.Classify(failure));
         Assert.Empty(sidecar.BindingMessages);
+    }
+
+    [Theory]
+    [InlineData("", "\"\"", "text/plain")]
+    [InlineData("order 7: not JSON", "\"order 7: not JSON\"", "text/plain")]
+    [InlineData("{\"OrderId\":7}", "{\"OrderId\":7}", "application/json")]
+    public void A_binding_call_carries_JSON_as_it_is_and_anything_else_even_nothing_as_a_JSON_string(
+        string payload, string data, string contentType)
+    {
+        using var body = JsonDocument.Parse(SidecarOutputBindings.Body(Encoding.UTF8.GetBytes(payload)));
+
+        Assert.Equal(data, body.RootElement.GetProperty("data").GetRawText());
+        Assert.Equal(contentType, body.RootElement.GetProperty("metadata").GetProperty("contentType").GetString());
     }
 
     private static DaprRuntimeProfile Runtime(string version) =>

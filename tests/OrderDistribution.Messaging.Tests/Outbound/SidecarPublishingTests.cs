@@ -95,12 +95,14 @@ public sealed class SidecarPublishingTests
             .PublishAsync("order-pubsub", "q-order-express", messages, Metadata, Arg.Any<CancellationToken>());
     }
 
-    [Fact]
-    public async Task Any_other_failure_of_the_stable_bulk_publish_fails_the_call_without_trying_the_alpha_one()
+    [Theory]
+    [InlineData(StatusCode.Unavailable, "connection refused")]
+    [InlineData(StatusCode.Unknown, "error when publishing to topic q-order-express: redis: connection pool timeout")]
+    public async Task Any_other_failure_of_the_stable_bulk_publish_fails_the_call_without_trying_the_alpha_one(
+        StatusCode status, string detail)
     {
         _dapr.BulkPublishEventAsync<byte[]>(default!, default!, default!, default, default).ThrowsAsyncForAnyArgs(
-            new DaprException("Bulk Publish operation failed",
-                new RpcException(new Status(StatusCode.Unavailable, "connection refused"))));
+            new DaprException("Bulk Publish operation failed", new RpcException(new Status(status, detail))));
 
         await Assert.ThrowsAsync<DaprException>(() => Publisher().BulkPublishAsync(
             "order-pubsub", "q-order-express", [new OutboundMessage("e1", [1])], Metadata, default));
@@ -132,7 +134,10 @@ public sealed class SidecarPublishingTests
             new Dictionary<string, string> { ["ScheduledEnqueueTimeUtc"] = "2026-11-21T12:00:00Z" }, default);
 
         Assert.Equal(new FailedEntry("e2", "busy"), Assert.Single(failed));
-        Assert.Equal(["e1", "e2"], sent!.Entries.Select(e => e.EntryId));
+        Assert.Equal(("order-pubsub", "q-order-ingress"), (sent!.PubsubName, sent.Topic));
+        Assert.Equal("2026-11-21T12:00:00Z", sent.Metadata["ScheduledEnqueueTimeUtc"]);
+        Assert.Equal(["e1", "e2"], sent.Entries.Select(e => e.EntryId));
+        Assert.All(sent.Entries, e => Assert.Equal("application/octet-stream", e.ContentType));
         Assert.Equal([1, 2], sent.Entries[0].Event.ToByteArray());
         Assert.All(sent.Entries, e => Assert.Equal("2026-11-21T12:00:00Z", e.Metadata["ScheduledEnqueueTimeUtc"]));
         Assert.Equal("sidecar-secret", headers!.GetValue("dapr-api-token"));
