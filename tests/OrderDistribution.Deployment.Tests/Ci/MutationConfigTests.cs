@@ -10,7 +10,8 @@ namespace OrderDistribution.Deployment.Tests;
 /// </summary>
 public sealed class MutationConfigTests
 {
-    private static readonly string[] CoreProjects = ["Messaging", "Distributor", "Receiver", "Storage", "ServiceDefaults"];
+    private static readonly string[] CoreProjects =
+        ["Messaging", "Distributor", "Receiver", "Storage", "ServiceDefaults"];
 
     private static readonly string[] SlowTestProjects =
         ["Trio.Tests", "RealParts.Tests", "Deployment.Tests", "LoadTool.Tests", "Brokers.Tests"];
