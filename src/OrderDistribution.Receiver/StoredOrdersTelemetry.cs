@@ -12,7 +12,8 @@ namespace OrderDistribution.Receiver;
 /// A request ends later than its stores and is answered 200 even when every entry is RETRY or DROP, so the requests
 /// alone would end the cycle at the last answer, not the last store. No log line.
 /// </summary>
-public sealed class StoredOrdersTelemetry(TelemetryClient client, TimeProvider time) : BackgroundService
+public sealed partial class StoredOrdersTelemetry(
+    TelemetryClient client, TimeProvider time, ILogger<StoredOrdersTelemetry> logger) : BackgroundService
 {
     public const string EventName = "OrdersStored";
     public const string StoredCount = "StoredCount";
@@ -55,14 +56,25 @@ public sealed class StoredOrdersTelemetry(TelemetryClient client, TimeProvider t
             _pending.Clear();
         }
 
-        foreach (var (model, (count, last)) in sending)
+        try
         {
-            var stored = new EventTelemetry(EventName) { Timestamp = last };
-            stored.Properties[Model] = model.Text();
-            stored.Metrics[StoredCount] = count;
-            client.TrackEvent(stored);
+            foreach (var (model, (count, last)) in sending)
+            {
+                var stored = new EventTelemetry(EventName) { Timestamp = last };
+                stored.Properties[Model] = model.Text();
+                stored.Metrics[StoredCount] = count;
+                client.TrackEvent(stored);
+            }
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            // The telemetry SDK can fail while the host stops it; a lost event must not stop the app or its stop.
+            LogNotSent(logger, e.GetType().Name, e.Message);
         }
     }
+
+    [LoggerMessage(LogLevel.Warning, "The OrdersStored telemetry event was not sent ({Type}: {Reason})")]
+    private static partial void LogNotSent(ILogger logger, string type, string reason);
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {

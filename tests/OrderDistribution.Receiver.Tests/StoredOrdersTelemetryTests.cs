@@ -2,10 +2,12 @@ using Microsoft.ApplicationInsights;
 using Microsoft.ApplicationInsights.Channel;
 using Microsoft.ApplicationInsights.DataContracts;
 using Microsoft.ApplicationInsights.Extensibility;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Time.Testing;
 using OrderDistribution.Contracts;
 using OrderDistribution.Messaging;
 using OrderDistribution.Messaging.Inbound;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Receiver.Tests;
 
@@ -17,6 +19,7 @@ public sealed class StoredOrdersTelemetryTests : IDisposable
 {
     private readonly FakeTimeProvider _time = new(new DateTimeOffset(2026, 11, 27, 10, 0, 0, TimeSpan.Zero));
     private readonly RecordingChannel _channel = new();
+    private readonly LogRecorder _logs = new();
 
     [Fact]
     public async Task A_request_counts_the_orders_it_stored_not_those_it_could_not()
@@ -115,6 +118,21 @@ public sealed class StoredOrdersTelemetryTests : IDisposable
         return value;
     }
 
+    [Fact]
+    public async Task An_event_the_telemetry_sdk_fails_to_take_is_one_warning_and_the_stop_completes()
+    {
+        var telemetry = Telemetry();
+        telemetry.Stored(3, MessagingModel.PubSubBulk);
+        _channel.Failing = true;
+
+        await telemetry.StopAsync(CancellationToken.None);
+
+        var line = Assert.Single(_logs.AtLeast(LogLevel.Warning));
+        Assert.Null(line.Exception);
+        Assert.Contains("OrdersStored telemetry event was not sent (ObjectDisposedException", line.Message,
+            StringComparison.Ordinal);
+    }
+
     public void Dispose() => _channel.Dispose();
 
     private StoredOrdersTelemetry Telemetry()
@@ -124,7 +142,8 @@ public sealed class StoredOrdersTelemetryTests : IDisposable
             ConnectionString = "InstrumentationKey=00000000-0000-0000-0000-000000000001",
             TelemetryChannel = _channel,
         };
-        return new StoredOrdersTelemetry(new TelemetryClient(configuration), _time);
+        return new StoredOrdersTelemetry(new TelemetryClient(configuration), _time,
+            LoggerFactory.Create(builder => builder.AddProvider(_logs)).CreateLogger<StoredOrdersTelemetry>());
     }
 
     private static OrderWriter Writer(StoredOrdersTelemetry telemetry, long failing) =>
@@ -147,8 +166,12 @@ public sealed class StoredOrdersTelemetryTests : IDisposable
 
         public string EndpointAddress { get; set; } = "";
 
+        /// <summary>Fails as the SDK's channel may while the host stops it.</summary>
+        public bool Failing { get; set; }
+
         public void Send(ITelemetry item)
         {
+            ObjectDisposedException.ThrowIf(Failing, this);
             lock (_items)
             {
                 _items.Add(item);
