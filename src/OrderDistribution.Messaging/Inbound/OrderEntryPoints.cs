@@ -40,7 +40,7 @@ public static class OrderEntryPoints
         var single = app.MapPost(routes.Single, (HttpRequest request) =>
             HandleSingleAsync(request, Run(routes.Queue)));
         app.MapPost(routes.Binding, (HttpRequest request) =>
-            HandleBindingAsync(request, Run(routes.InputBinding)));
+            HandleBindingAsync(request, Run(routes.InputBinding), options.Value));
 
         // One run per request, named for where its messages come from; refusals are kept for the queue's orders.
         RequestRun Run(string source) =>
@@ -75,7 +75,7 @@ public static class OrderEntryPoints
     private static async Task<Results<Ok<BulkSubscribeAppResponse>, ProblemHttpResult>> HandleBulkAsync(
         HttpRequest request, RequestRun run)
     {
-        var (body, unreadable) = await ReadJsonAsync(request);
+        var (body, unreadable) = await RequestBody.ReadJsonAsync(request);
         using var _ = body;
         if (BulkSubscribeMessageReader.Read(body, run.Unanswerable) is not { } message)
         {
@@ -122,7 +122,7 @@ public static class OrderEntryPoints
     /// </summary>
     private static async Task<Ok<SingleRequestAnswer>> HandleSingleAsync(HttpRequest request, RequestRun run)
     {
-        var (body, unreadable) = await ReadJsonAsync(request);
+        var (body, unreadable) = await RequestBody.ReadJsonAsync(request);
         using var _ = body;
         if (body is null)
         {
@@ -179,13 +179,16 @@ public static class OrderEntryPoints
     /// <summary>
     /// Input bindings know no statuses: 200 when done, or when a message refused for good (not a valid order, or an
     /// order the sidecar refuses for good) is kept on the dead-letter queue; 503 to have the broker deliver it again.
-    /// Never 400: RabbitMQ would requeue it forever, and Service Bus dead-letter it without the reason.
+    /// Never 400: RabbitMQ would requeue it forever, and Service Bus dead-letter it without the reason. A message
+    /// larger than the app reads (<see cref="MessagingOptions.MaxRequestBytes"/>) is refused for good and kept by its
+    /// start, as large as the broker's largest message.
     /// </summary>
-    private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(HttpRequest request, RequestRun run)
+    private static async Task<Results<Ok, ProblemHttpResult>> HandleBindingAsync(
+        HttpRequest request, RequestRun run, MessagingOptions options)
     {
         var entryId = request.Headers["Messageid"].FirstOrDefault() ?? "(no message id)";
         var aborted = request.HttpContext.RequestAborted;
-        var (bytes, unreadable) = await ReadBodyAsync(request);
+        var (bytes, length, unreadable) = await RequestBody.ReadMessageAsync(request, options.MaxRequestBytes);
         if (bytes is null)
         {
             // Its one warning says why; no RETRY outage starts over one request that could not be read.
@@ -197,14 +200,23 @@ public static class OrderEntryPoints
         var progress = new RequestProgress(1);
         string? reason;
         Order? order = null;
-        try
+        if (length > bytes.Length)
         {
-            using var body = JsonDocument.Parse(bytes);
-            reason = Decode(body.RootElement, out order);
+            bytes = bytes[..options.MaxMessageBytes];
+            reason = $"{length} bytes, more than the broker's largest message ({options.MaxMessageBytes} bytes, " +
+                     $"Messaging:MaxMessageBytes); its first {bytes.Length} bytes are kept";
         }
-        catch (JsonException e)
+        else
         {
-            reason = $"not an order: the body is not JSON ({e.Message})";
+            try
+            {
+                using var body = JsonDocument.Parse(bytes);
+                reason = Decode(body.RootElement, out order);
+            }
+            catch (JsonException e)
+            {
+                reason = $"not an order: the body is not JSON ({e.Message})";
+            }
         }
 
         if (order is not null)
@@ -247,49 +259,6 @@ public static class OrderEntryPoints
         catch (InvalidOperationException)
         {
             return "(no readable id)"; // escapes that are no valid UTF-16
-        }
-    }
-
-    /// <returns>The body's bytes (one binding message), or why there are none: too large, or the caller hung
-    /// up.</returns>
-    private static async Task<(byte[]? Bytes, string? Unreadable)> ReadBodyAsync(HttpRequest request)
-    {
-        try
-        {
-            using var buffer = new MemoryStream();
-            await request.Body.CopyToAsync(buffer, request.HttpContext.RequestAborted);
-            return (buffer.ToArray(), null);
-        }
-        catch (BadHttpRequestException e) when (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
-        {
-            return (null, "the body is larger than Messaging:MaxRequestBytes");
-        }
-        catch (Exception e) when (e is OperationCanceledException or IOException or BadHttpRequestException)
-        {
-            return (null, $"the body could not be read ({e.Message})");
-        }
-    }
-
-    /// <returns>The document, or why there is none: not JSON, too large, or the caller hung up.</returns>
-    private static async Task<(JsonDocument? Document, string? Unreadable)> ReadJsonAsync(HttpRequest request)
-    {
-        try
-        {
-            return (await JsonDocument.ParseAsync(request.Body, default, request.HttpContext.RequestAborted), null);
-        }
-        catch (JsonException e)
-        {
-            return (null, $"the body is not JSON ({e.Message})");
-        }
-        catch (BadHttpRequestException e) when (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
-        {
-            return (null,
-                "the body is larger than any request of Messaging:MaxMessagesCount messages of " +
-                "Messaging:MaxMessageBytes");
-        }
-        catch (Exception e) when (e is OperationCanceledException or IOException or BadHttpRequestException)
-        {
-            return (null, $"the body could not be read ({e.Message})");
         }
     }
 }

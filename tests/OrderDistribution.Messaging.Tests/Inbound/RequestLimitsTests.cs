@@ -74,21 +74,50 @@ public sealed class RequestLimitsTests
         Assert.Equal(body, Assert.Single(app.Kept.Letters).Letter.Body);
     }
 
-    [Fact]
-    public async Task A_binding_body_over_the_request_limit_is_answered_503_naming_the_limit_not_thrown()
+    [Theory]
+    [InlineData(1)]
+    [InlineData(50_000)]
+    public async Task A_binding_message_larger_than_the_app_reads_is_kept_once_by_its_start_and_answered_200(
+        int over)
     {
         await using var app = await EntryPointsHost.StartAsync(("Messaging:MaxMessagesCount", "10"),
             ("Messaging:MaxMessageBytes", "4096"));
+        var length = (int)MaxRequestBytes(app) + over;
+        var body = string.Concat(Enumerable.Range(0, length).Select(i => (char)('a' + i % 26)));
 
-        var response = await app.Client.SendAsync(BindingRequest(new string('x', 100_000)));
+        app.Kept.Refusing = true;
+        var refused = await app.Client.SendAsync(BindingRequest(body));
+        app.Kept.Refusing = false;
+        var kept = await app.Client.SendAsync(BindingRequest(body));
 
-        Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
-        var warning = Assert.Single(app.Logs.AtLeast(LogLevel.Warning));
-        Assert.Contains("answered 503", warning.Message, StringComparison.Ordinal);
-        Assert.Contains("the body is larger than Messaging:MaxRequestBytes", warning.Message, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, refused.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, kept.StatusCode);
+        var letter = Assert.Single(app.Kept.Letters).Letter;
+        Assert.Equal(body[..4096], letter.Body);
+        Assert.Equal($"{length} bytes, more than the broker's largest message (4096 bytes, " +
+            "Messaging:MaxMessageBytes); its first 4096 bytes are kept", letter.Reason);
+        Assert.Single(app.Logs.AtLeast(LogLevel.Warning), l => l.Message.StartsWith(
+            "Dropped entry m-1 from q-order-ingress-input, kept on q-order-deadletter:", StringComparison.Ordinal));
         Assert.Empty(app.Handler.Orders);
+    }
+
+    [Fact]
+    public async Task A_binding_order_as_large_as_the_app_reads_reaches_the_handler()
+    {
+        await using var app = await EntryPointsHost.StartAsync(("Messaging:MaxMessagesCount", "10"),
+            ("Messaging:MaxMessageBytes", "4096"));
+        const string order = """{"OrderId":7,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Express"}""";
+
+        var response = await app.Client.SendAsync(
+            BindingRequest(order + new string(' ', (int)MaxRequestBytes(app) - order.Length)));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(7, Assert.Single(app.Handler.Orders).Order.OrderId);
         Assert.Empty(app.Kept.Letters);
     }
+
+    private static long MaxRequestBytes(EntryPointsHost app) =>
+        app.Services.GetRequiredService<IOptions<MessagingOptions>>().Value.MaxRequestBytes;
 
     private static HttpRequestMessage BindingRequest(string body)
     {
