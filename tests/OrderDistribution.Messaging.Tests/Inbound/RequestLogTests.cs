@@ -1,5 +1,6 @@
 using System.Net;
 using Microsoft.Extensions.Logging;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Messaging.Tests.Inbound;
@@ -28,6 +29,33 @@ public sealed class RequestLogTests : RecordingSidecarTests
         Assert.Contains(app.Logs.Lines,
             l => l.Level == LogLevel.Debug
             && l.Message.StartsWith("Request of 50 from q-order-ingress", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("/q-order-ingress-bulk", "q-order-ingress (pubsub-bulk)")]
+    [InlineData("/q-order-ingress-single", "q-order-ingress (pubsub-single)")]
+    [InlineData("/q-order-ingress-input", "q-order-ingress-input (bindings)")]
+    public async Task Each_route_logs_one_debug_line_per_request_with_what_became_of_its_entries(
+        string route, string source)
+    {
+        await using var app = await EntryPointsHost.StartAsync(("Logging:LogLevel:OrderDistribution", "Debug"));
+        var order = TestOrders.Json(TestOrders.Make(3, Delivery.Standard));
+        var body = route switch
+        {
+            "/q-order-ingress-bulk" => BulkRequest.RawPayload([TestOrders.Make(3, Delivery.Standard)],
+                "q-order-ingress").Body,
+            "/q-order-ingress-single" =>
+                $$"""{"specversion":"1.0","id":"c3","type":"com.dapr.event.sent","data":{{order}}}""",
+            _ => order,
+        };
+
+        var response = await app.Client.PostAsync(route, BulkRequest.Json(body));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var line = Assert.Single(app.Logs.Lines, l => l.Message.StartsWith("Request of", StringComparison.Ordinal));
+        Assert.Equal(LogLevel.Debug, line.Level);
+        Assert.StartsWith($"Request of 1 from {source}: 1 succeeded, 0 to retry, 0 dropped in ", line.Message,
+            StringComparison.Ordinal);
     }
 
     [Fact]
