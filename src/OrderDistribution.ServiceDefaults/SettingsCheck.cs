@@ -16,6 +16,12 @@ public static class SettingsCheck
     public const int RefusedExitCode = 2;
 
     /// <summary>
+    /// The host argument that has it read its settings files once, without a file watcher: each watcher takes one of
+    /// Linux's 128 inotify instances per user.
+    /// </summary>
+    public const string ReadSettingsOnce = "--hostBuilder:reloadConfigOnChange=false";
+
+    /// <summary>
     /// Creates the app's builder, which reads its configuration files once, without watching them; a file that cannot
     /// be read (not JSON, a key twice) is refused as a wrong setting is, in one line naming the file and where it
     /// breaks.
@@ -25,9 +31,9 @@ public static class SettingsCheck
     {
         try
         {
-            // A replica's settings change with a new revision, never in place: no file watcher (an inotify instance
-            // each, of 128 per user on Linux) for a reload that never comes. The app's own arguments may still ask.
-            return WebApplication.CreateBuilder(["--hostBuilder:reloadConfigOnChange=false", .. args]);
+            // A replica's settings change with a new revision, never in place: no watcher for a reload that never
+            // comes. The app's own arguments may still ask for one.
+            return WebApplication.CreateBuilder([ReadSettingsOnce, .. args]);
         }
         catch (InvalidDataException e)
         {

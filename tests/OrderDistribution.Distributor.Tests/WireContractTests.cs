@@ -73,7 +73,6 @@ public sealed class WireContractTests : IDisposable
     private static async Task<string> StatusAsync(HttpResponseMessage response)
     {
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        return JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
-            .GetString()!;
+        return await BulkRequest.StatusAsync(response);
     }
 }

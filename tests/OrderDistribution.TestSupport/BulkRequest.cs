@@ -30,6 +30,13 @@ public static class BulkRequest
 
     public static StringContent Json(string body) => new(body, Encoding.UTF8, "application/json");
 
+    /// <summary>The status of an answer to one message (the single route's).</summary>
+    public static async Task<string> StatusAsync(HttpResponseMessage response)
+    {
+        using var document = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        return document.RootElement.GetProperty("status").GetString()!;
+    }
+
     /// <summary>entryId → status from a bulk answer.</summary>
     public static async Task<Dictionary<string, string>> StatusesAsync(HttpResponseMessage response)
     {

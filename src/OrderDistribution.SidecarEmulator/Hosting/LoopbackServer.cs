@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using OrderDistribution.ServiceDefaults;
 
 namespace OrderDistribution.SidecarEmulator.Hosting;
 
@@ -13,10 +14,10 @@ namespace OrderDistribution.SidecarEmulator.Hosting;
 public static class LoopbackServer
 {
     /// <summary>
-    /// A host's arguments that have it read its settings files once: a file watcher takes one of Linux's 128 inotify
-    /// instances per user, and a run hosts dozens of these servers and apps at once.
+    /// A host's arguments that have it read its settings files once, as the apps do: a run hosts dozens of these
+    /// servers and apps at once.
     /// </summary>
-    public static readonly string[] ReadSettingsOnce = ["--hostBuilder:reloadConfigOnChange=false"];
+    public static readonly string[] ReadSettingsOnce = [SettingsCheck.ReadSettingsOnce];
 
     public static WebApplication Create()
     {

@@ -134,9 +134,7 @@ public sealed class EntryStatusTests : RecordingSidecarTests
         var response = await client.PostAsync("/q-order-ingress-single",
             BulkRequest.Json($$"""{"specversion":"1.0","id":"c3","type":"com.dapr.event.sent","data":{{order}}}"""));
 
-        Assert.Equal("RETRY",
-            JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("status")
-            .GetString());
+        Assert.Equal("RETRY", await BulkRequest.StatusAsync(response));
         var warning = Assert.Single(app.Logs.AtLeast(LogLevel.Warning));
         Assert.EndsWith(
             "first failure: c3: forwarding order 3 to q-order-standard failed: Internal: 500 chosen to fail",
