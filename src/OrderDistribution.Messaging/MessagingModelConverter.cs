@@ -15,9 +15,6 @@ public sealed class MessagingModelConverter : TypeConverter
     public override object? ConvertFrom(ITypeDescriptorContext? context, CultureInfo? culture, object value) =>
         value is string text ? MessagingModels.Parse(text) : base.ConvertFrom(context, culture, value);
 
-    public override bool CanConvertTo(ITypeDescriptorContext? context, Type? destinationType) =>
-        destinationType == typeof(string) || base.CanConvertTo(context, destinationType);
-
     public override object? ConvertTo(ITypeDescriptorContext? context, CultureInfo? culture, object? value,
         Type destinationType) =>
         value is MessagingModel model && destinationType == typeof(string)
