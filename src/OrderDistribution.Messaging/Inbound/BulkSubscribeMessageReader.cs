@@ -21,6 +21,9 @@ internal static class BulkSubscribeMessageReader
     /// </summary>
     private const string NoContentType = "";
 
+    /// <summary>The request's topic, which nothing here reads: the route names the queue.</summary>
+    private const string NoTopic = "";
+
     /// <returns>The request; null when the body is no JSON object with an <c>entries</c> array.</returns>
     /// <param name="unanswerable">Told the position of each entry that has no readable id.</param>
     public static BulkSubscribeMessage<JsonElement>? Read(JsonDocument? body, Action<int> unanswerable)
@@ -53,7 +56,7 @@ internal static class BulkSubscribeMessageReader
             }
         }
 
-        return new BulkSubscribeMessage<JsonElement>(read, TextOf(root, "topic") ?? "", NoMetadata);
+        return new BulkSubscribeMessage<JsonElement>(read, NoTopic, NoMetadata);
     }
 
     /// <returns>The entry's id as the sidecar wrote it (a number as its text); null when it has none to answer
@@ -72,12 +75,6 @@ internal static class BulkSubscribeMessageReader
             _ => null,
         };
     }
-
-    private static string? TextOf(JsonElement parent, string property) =>
-        parent.ValueKind == JsonValueKind.Object && parent.TryGetProperty(property, out var value)
-            && value.ValueKind == JsonValueKind.String
-            ? TextOf(value)
-            : null;
 
     private static string? TextOf(JsonElement text)
     {
