@@ -66,7 +66,7 @@ public sealed class BadInputTests : IAsyncLifetime
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Equal("SUCCESS", await BulkRequest.StatusAsync(response));
-        Assert.Single(_app.Handler.Orders);
+        Assert.Equal("(no readable id)", Assert.Single(_app.Handler.Orders).EntryId);
     }
 
     [Fact]
@@ -77,6 +77,16 @@ public sealed class BadInputTests : IAsyncLifetime
 
         Assert.Equal("SUCCESS", await BulkRequest.StatusAsync(response));
         Assert.Equal("(no id)", Assert.Single(_app.Kept.Letters).Letter.EntryId);
+    }
+
+    [Fact]
+    public async Task A_binding_message_without_a_message_id_that_holds_no_order_is_kept_under_a_placeholder_id()
+    {
+        var response = await _app.Client.PostAsync("/q-order-ingress-input",
+            BulkRequest.Json("""{"OrderId":1,"Delivery":"Overnight"}"""));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal("(no message id)", Assert.Single(_app.Kept.Letters).Letter.EntryId);
     }
 
     [Fact]

@@ -71,7 +71,9 @@ public sealed class RequestLimitsTests
         var response = await app.Client.SendAsync(BindingRequest(body));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Equal(body, Assert.Single(app.Kept.Letters).Letter.Body);
+        var letter = Assert.Single(app.Kept.Letters).Letter;
+        Assert.Equal(body, letter.Body);
+        Assert.StartsWith("not an order: the body is not JSON (", letter.Reason, StringComparison.Ordinal);
     }
 
     [Theory]
