@@ -95,7 +95,7 @@ public sealed class WireTextLoggingTests
     /// <summary>A sidecar that refuses every call with an error whose text holds a forged log line.</summary>
     private static async Task<WebApplication> RefusingSidecarAsync()
     {
-        var builder = WebApplication.CreateSlimBuilder();
+        var builder = WebApplication.CreateSlimBuilder(LoopbackServer.ReadSettingsOnce);
         builder.WebHost.UseUrls("http://127.0.0.1:0");
         var sidecar = builder.Build();
         sidecar.Run(context =>

@@ -26,7 +26,9 @@ public sealed class BlobClientFactoryTests
         Assert.Equal(attempts, store.Requests);
     }
 
-    /// <summary>A store that answers every request 503 (busy, which the SDK retries when asked to), and counts them.</summary>
+    /// <summary>
+    /// A store that answers every request 503 (busy, which the SDK retries when asked to), and counts them.
+    /// </summary>
     private sealed class BusyStore : IDisposable
     {
         private static readonly byte[] Busy =

@@ -71,7 +71,7 @@ public sealed class EntryPointsHost : IAsyncDisposable
         IOrderHandler handler, Action<IServiceCollection> services, params (string Key, string? Value)[] settings)
     {
         var (app, logs) = Build(
-            new WebApplicationOptions(), settings, registrations =>
+            Environments.Production, settings, registrations =>
             {
                 registrations.AddSingleton(handler);
                 registrations.AddSingleton<IDeadLetters, KeptLetters>();
@@ -96,7 +96,7 @@ public sealed class EntryPointsHost : IAsyncDisposable
             params (string Key, string? Value)[] settings)
     {
         var (app, logs) = Build(
-            new WebApplicationOptions { EnvironmentName = environment },
+            environment,
             [
                 // The apps' own log levels (their appsettings.json): the framework's lines per request are not logged.
                 ("Logging:LogLevel:Microsoft.AspNetCore", "Warning"),
@@ -118,10 +118,13 @@ public sealed class EntryPointsHost : IAsyncDisposable
     }
 
     private static (WebApplication App, LogRecorder Logs) Build(
-        WebApplicationOptions options, (string Key, string? Value)[] settings, Action<IServiceCollection> services,
+        string environment, (string Key, string? Value)[] settings, Action<IServiceCollection> services,
             bool serviceDefaults = false)
     {
-        var builder = WebApplication.CreateSlimBuilder(options);
+        // Settings files read once, as the apps read them: a watcher each would hold one of the user's 128 inotify
+        // instances for as long as the test program runs (Stryker's runs one program for every mutant).
+        var builder = WebApplication.CreateSlimBuilder(
+            new WebApplicationOptions { EnvironmentName = environment, Args = [SettingsCheck.ReadSettingsOnce] });
         builder.WebHost.UseUrls("http://127.0.0.1:0");
         builder.Configuration.AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, s.Value)));
         var logs = new LogRecorder();

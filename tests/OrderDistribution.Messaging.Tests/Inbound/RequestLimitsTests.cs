@@ -45,13 +45,7 @@ public sealed class RequestLimitsTests
         await using var app = await EntryPointsHost.StartAsync();
         const string body = """{"OrderId":1,"Delivery":"Overnight"}""";
 
-        app.Kept.Refusing = true;
-        var refused = await app.Client.SendAsync(BindingRequest(body));
-        app.Kept.Refusing = false;
-        var kept = await app.Client.SendAsync(BindingRequest(body));
-
-        Assert.Equal(HttpStatusCode.ServiceUnavailable, refused.StatusCode);
-        Assert.Equal(HttpStatusCode.OK, kept.StatusCode);
+        Assert.Equal((HttpStatusCode.ServiceUnavailable, HttpStatusCode.OK), await RefusedThenKeptAsync(app, body));
         var (letter, model) = Assert.Single(app.Kept.Letters);
         Assert.Equal(MessagingModel.Bindings, model);
         Assert.Equal((EntryPointsHost.Routes.Queue, "m-1", body), (letter.Queue, letter.EntryId, letter.Body));
@@ -87,13 +81,7 @@ public sealed class RequestLimitsTests
         var length = (int)MaxRequestBytes(app) + over;
         var body = string.Concat(Enumerable.Range(0, length).Select(i => (char)('a' + i % 26)));
 
-        app.Kept.Refusing = true;
-        var refused = await app.Client.SendAsync(BindingRequest(body));
-        app.Kept.Refusing = false;
-        var kept = await app.Client.SendAsync(BindingRequest(body));
-
-        Assert.Equal(HttpStatusCode.ServiceUnavailable, refused.StatusCode);
-        Assert.Equal(HttpStatusCode.OK, kept.StatusCode);
+        Assert.Equal((HttpStatusCode.ServiceUnavailable, HttpStatusCode.OK), await RefusedThenKeptAsync(app, body));
         var letter = Assert.Single(app.Kept.Letters).Letter;
         Assert.Equal(body[..4096], letter.Body);
         Assert.Equal($"{length} bytes, more than the broker's largest message (4096 bytes, " +
@@ -108,7 +96,7 @@ public sealed class RequestLimitsTests
     {
         await using var app = await EntryPointsHost.StartAsync(("Messaging:MaxMessagesCount", "10"),
             ("Messaging:MaxMessageBytes", "4096"));
-        const string order = """{"OrderId":7,"OrderGuid":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","Delivery":"Express"}""";
+        var order = TestOrders.Json(TestOrders.Make(7, Contracts.Delivery.Express));
 
         var response = await app.Client.SendAsync(
             BindingRequest(order + new string(' ', (int)MaxRequestBytes(app) - order.Length)));
@@ -120,6 +108,17 @@ public sealed class RequestLimitsTests
 
     private static long MaxRequestBytes(EntryPointsHost app) =>
         app.Services.GetRequiredService<IOptions<MessagingOptions>>().Value.MaxRequestBytes;
+
+    /// <returns>What the message is answered while its letter cannot be kept, then once it can.</returns>
+    private static async Task<(HttpStatusCode Refused, HttpStatusCode Kept)> RefusedThenKeptAsync(
+        EntryPointsHost app, string body)
+    {
+        app.Kept.Refusing = true;
+        var refused = await app.Client.SendAsync(BindingRequest(body));
+        app.Kept.Refusing = false;
+        var kept = await app.Client.SendAsync(BindingRequest(body));
+        return (refused.StatusCode, kept.StatusCode);
+    }
 
     private static HttpRequestMessage BindingRequest(string body)
     {

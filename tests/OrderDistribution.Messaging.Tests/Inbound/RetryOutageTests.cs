@@ -38,15 +38,16 @@ public sealed partial class RetryOutageTests
 
         var lines = app.Logs.Lines.Where(l => l.Message.StartsWith("Requests from", StringComparison.Ordinal))
             .Select(l => (l.Level, EntryId().Replace(l.Message, "(entry)"))).ToList();
+        const string Source = "Requests from q-order-ingress (pubsub-bulk) are";
         Assert.Collection(lines,
-            l => Assert.Equal((LogLevel.Warning, "Requests from q-order-ingress (pubsub-bulk) are answered RETRY: 2 " +
-                "entries in the first; one warning at most every 5 s while it lasts; first failure: (entry): busy"), l),
-            l => Assert.Equal((LogLevel.Warning, "Requests from q-order-ingress (pubsub-bulk) are still answered RETRY " +
-                "after 5 s: 8 requests with 16 entries since the last line; first failure: (entry): busy"), l),
-            l => Assert.Equal((LogLevel.Warning, "Requests from q-order-ingress (pubsub-bulk) are still answered RETRY " +
-                "after 10 s: 6 requests with 12 entries since the last line; first failure: (entry): busy"), l),
-            l => Assert.Equal((LogLevel.Information, "Requests from q-order-ingress (pubsub-bulk) are answered again: " +
-                "for 10 s, 16 requests were answered RETRY, with 32 entries in all"), l));
+            l => Assert.Equal((LogLevel.Warning, $"{Source} answered RETRY: 2 entries in the first; one warning at " +
+                "most every 5 s while it lasts; first failure: (entry): busy"), l),
+            l => Assert.Equal((LogLevel.Warning, $"{Source} still answered RETRY after 5 s: 8 requests with 16 " +
+                "entries since the last line; first failure: (entry): busy"), l),
+            l => Assert.Equal((LogLevel.Warning, $"{Source} still answered RETRY after 10 s: 6 requests with 12 " +
+                "entries since the last line; first failure: (entry): busy"), l),
+            l => Assert.Equal((LogLevel.Information, $"{Source} answered again: for 10 s, 16 requests were answered " +
+                "RETRY, with 32 entries in all"), l));
     }
 
     /// <summary>The entry ids the requests are made with, new for each.</summary>

@@ -24,7 +24,7 @@ public sealed class SidecarClientTests
     public async Task The_apps_SDK_client_calls_the_sidecar_at_its_address_with_its_API_token_if_any(string? token)
     {
         var tokens = new List<string?>();
-        var builder = WebApplication.CreateSlimBuilder();
+        var builder = WebApplication.CreateSlimBuilder(LoopbackServer.ReadSettingsOnce);
         builder.WebHost.UseUrls("http://127.0.0.1:0");
         await using var sidecar = builder.Build();
         sidecar.MapGet("/v1.0/healthz/outbound", (HttpRequest request) =>
@@ -46,7 +46,7 @@ public sealed class SidecarClientTests
     [Fact]
     public async Task A_call_the_caller_cancels_ends_as_cancellation_not_as_the_sidecars_failure()
     {
-        var builder = WebApplication.CreateSlimBuilder();
+        var builder = WebApplication.CreateSlimBuilder(LoopbackServer.ReadSettingsOnce);
         builder.WebHost.ConfigureKestrel(kestrel =>
             kestrel.Listen(IPAddress.Loopback, 0, listen => listen.Protocols = HttpProtocols.Http2));
         await using var sidecar = builder.Build();
