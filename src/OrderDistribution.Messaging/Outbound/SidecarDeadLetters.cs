@@ -12,18 +12,16 @@ namespace OrderDistribution.Messaging.Outbound;
 /// (an outage of storage), and on 1.14 it acknowledges a DROP whose dead-letter publish failed
 /// (docs/messaging-models.md,
 /// "Dead letters"). A letter larger than any order may be (<see cref="OrderSizeLimit"/>: an order refused for being too
-/// large) keeps the start of its body, as much as fits, and says how much it left out.
+/// large) is cut to fit (<see cref="DeadLetterFit"/>).
 /// </summary>
 public sealed class SidecarDeadLetters(
     SidecarOrderCall call, ISidecarOutbound sidecar, IOptions<MessagingOptions> messaging, OrderSizeLimit sizeLimit)
     : IDeadLetters
 {
-    private static readonly Dictionary<string, string> RawPayload = new() { ["rawPayload"] = "true" };
-
     public async Task<bool> KeepAsync(
         DeadLetter letter, MessagingModel model, IOrderProgress progress, CancellationToken cancellationToken)
     {
-        var payload = Fitted(letter);
+        var payload = DeadLetterFit.Fitted(letter, sizeLimit.MaxOrderBytes);
         var pubSubName = messaging.Value.PubSubName;
         var maxBulkBytes = messaging.Value.MaxBulkPublishBytes;
         var to = model == MessagingModel.Bindings
@@ -36,7 +34,7 @@ public sealed class SidecarDeadLetters(
             MessagingModel.Bindings => ct => sidecar.CreateBindingAsync(to, payload, ct),
             MessagingModel.PubSubBulk when payload.Length + OrderSizeLimit.RequestEnvelopeBytes <= maxBulkBytes =>
                 ct => BulkPublishAsync(pubSubName, to, letter.EntryId, payload, maxBulkBytes, ct),
-            _ => ct => sidecar.PublishAsync(pubSubName, to, payload, "application/json", RawPayload, ct),
+            _ => ct => sidecar.PublishAsync(pubSubName, to, payload, "application/json", SinglePublishForwarder.RawPayload(), ct),
         };
         try
         {
@@ -61,26 +59,10 @@ public sealed class SidecarDeadLetters(
         CancellationToken cancellationToken)
     {
         var failed = await sidecar.BulkPublishAsync(pubSubName, to, [new OutboundMessage(entryId, payload)],
-            BulkOrderPublisher.RequestMetadata(maxBulkBytes, RawPayload), cancellationToken);
+            BulkOrderPublisher.RequestMetadata(maxBulkBytes), cancellationToken);
         if (failed.Count > 0)
         {
             throw new BulkPublishPartlyFailedException(failed);
         }
-    }
-
-    /// <returns>The letter's JSON, its body cut at the end until it fits the largest message.</returns>
-    private byte[] Fitted(DeadLetter letter)
-    {
-        var payload = letter.Serialize();
-        var keep = letter.Body.Length;
-        while (payload.Length > sizeLimit.MaxOrderBytes && keep > 0)
-        {
-            keep = (int)Math.Max(0, Math.Min(keep - 1, keep * sizeLimit.MaxOrderBytes / payload.Length - 64));
-            keep -= keep > 0 && char.IsHighSurrogate(letter.Body[keep - 1]) ? 1 : 0;
-            payload = (letter with { Body = letter.Body[..keep], OmittedChars = letter.Body.Length - keep })
-                .Serialize();
-        }
-
-        return payload;
     }
 }

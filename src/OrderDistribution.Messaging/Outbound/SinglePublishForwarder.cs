@@ -7,8 +7,6 @@ namespace OrderDistribution.Messaging.Outbound;
 /// </summary>
 public sealed class SinglePublishForwarder : IOrderForwarder
 {
-    private static readonly Dictionary<string, string> RawPayload = new() { ["rawPayload"] = "true" };
-
     private readonly SidecarOrderCall _call;
     private readonly Func<string, byte[], CancellationToken, Task> _publish;
 
@@ -17,8 +15,14 @@ public sealed class SinglePublishForwarder : IOrderForwarder
         _call = call;
         var pubSubName = messaging.Value.PubSubName;
         _publish = (topic, payload, ct) =>
-            sidecar.PublishAsync(pubSubName, topic, payload, "application/json", RawPayload, ct);
+            sidecar.PublishAsync(pubSubName, topic, payload, "application/json", RawPayload(), ct);
     }
+
+    /// <summary>
+    /// The metadata of a single publish: the order as it is, not wrapped in a CloudEvent. Made per call, not held in a
+    /// static field, so that each mutation test run reads its own.
+    /// </summary>
+    public static Dictionary<string, string> RawPayload() => new() { ["rawPayload"] = "true" };
 
     public async Task ForwardAsync(IReadOnlyList<RoutedOrder> orders, IOrderProgress progress,
         CancellationToken cancellationToken)

@@ -51,6 +51,56 @@ public sealed class BulkPublishBudgetTests
     }
 
     [Fact]
+    public void A_chunk_may_fill_its_budget_to_the_byte()
+    {
+        OutboundMessage[] entries = [Costing(2_048, "a"), Costing(2_048, "b"), Costing(1, "c")];
+
+        var chunks = BulkPublishBudget.Chunk(entries, 4_096);
+
+        Assert.Equal([["a", "b"], ["c"]], chunks.Select(c => c.Select(m => m.EntryId)));
+    }
+
+    [Fact]
+    public void An_entry_over_the_budget_goes_alone_between_its_neighbours_and_no_chunk_is_empty()
+    {
+        OutboundMessage[] entries = [Costing(5_000, "big"), Costing(300, "a"), Costing(9_000, "huge"),
+            Costing(300, "b")];
+
+        var chunks = BulkPublishBudget.Chunk(entries, 4_096);
+
+        Assert.Equal([["big"], ["a"], ["huge"], ["b"]], chunks.Select(c => c.Select(m => m.EntryId)));
+    }
+
+    [Fact]
+    public void Each_entry_is_charged_its_payload_the_overhead_and_the_UTF8_bytes_of_every_metadata_key_and_value()
+    {
+        var message = new OutboundMessage("e", new byte[100]);
+        var metadata = new Dictionary<string, string> { ["rawPayload"] = "true", ["région"] = "zürich" };
+
+        Assert.Equal(100 + BulkPublishBudget.PerEntryOverheadBytes, BulkPublishBudget.CostOf(message));
+        Assert.Equal(100 + BulkPublishBudget.PerEntryOverheadBytes + (10 + 4) + (7 + 7),
+            BulkPublishBudget.CostOf(message, metadata));
+    }
+
+    [Fact]
+    public void Metadata_copied_onto_every_entry_makes_fewer_entries_fit_a_chunk()
+    {
+        var entries = Enumerable.Range(0, 4).Select(i => Costing(1_000, $"e{i}")).ToList();
+        var metadata = new Dictionary<string, string> { ["k"] = "v" };
+
+        Assert.Single(BulkPublishBudget.Chunk(entries, 4_000));
+        Assert.Equal(2, BulkPublishBudget.Chunk(entries, 4_000, metadata).Count);
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(BulkPublishBudget.PerEntryOverheadBytes)]
+    public void A_budget_that_no_entry_can_fit_is_refused(int maxBytes)
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => BulkPublishBudget.Chunk([Costing(300, "a")], maxBytes));
+    }
+
+    [Fact]
     public async Task An_order_too_large_for_any_batch_is_published_on_its_own()
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
@@ -101,6 +151,10 @@ public sealed class BulkPublishBudgetTests
     private static Dictionary<string, string> MetadataOf(SidecarRequest publish) =>
         publish.Query.Where(q => q.Key.StartsWith("metadata.", StringComparison.Ordinal))
             .ToDictionary(q => q.Key["metadata.".Length..], q => q.Value);
+
+    /// <returns>An entry whose cost without metadata is <paramref name="cost"/> bytes, at least the overhead.</returns>
+    private static OutboundMessage Costing(int cost, string entryId) =>
+        new(entryId, new byte[Math.Max(0, cost - BulkPublishBudget.PerEntryOverheadBytes)]);
 
     private static ServiceProvider PublishingOver(EmulatedSidecar sidecar, int maxBytes = Budget) =>
         EmulatorDaprClient.Publishing(sidecar.Address,

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Contracts;
+using OrderDistribution.Messaging.Outbound;
 using OrderDistribution.Messaging.Tests.Inbound;
 using OrderDistribution.TestSupport;
 
@@ -150,6 +151,39 @@ public sealed class PermanentFailureTests : IAsyncLifetime
         var reason = Assert.Single(KeptLetters.At(_sidecar)).Reason;
         Assert.Contains("order 4 to q-order-express", reason, StringComparison.Ordinal);
         Assert.Contains("the sidecar refuses it for good", reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task In_pubsub_bulk_a_letter_too_large_for_a_bulk_publish_is_published_alone()
+    {
+        // Letters cut to 120,000 bytes; a bulk publish takes 131,072 with its 16 KiB envelope.
+        await using var app = await ForwardingAsync(("Messaging:MaxMessageBytes", "120000"),
+            ("Messaging:MaxBulkPublishBytes", "131072"));
+        var client = await ReadyClientAsync(app);
+
+        Assert.True(await DeliverAsync(client, MessagingModel.PubSubBulk,
+            TestOrders.Make(6, Delivery.Express, descriptionLength: 200_000)));
+
+        var letter = Assert.Single(_sidecar.Requests,
+            r => r.Path.EndsWith($"/{OrderTopology.DeadLetterQueue}", StringComparison.Ordinal));
+        Assert.Equal("/v1.0/publish/order-pubsub/q-order-deadletter", letter.Path);
+        Assert.InRange(letter.Body.Length, 131_072 - OrderSizeLimit.RequestEnvelopeBytes + 1, 120_000);
+    }
+
+    [Fact]
+    public async Task A_single_publish_of_an_order_and_of_its_dead_letter_both_send_the_payload_raw()
+    {
+        _sidecar.PublishAnswer = ExpressRefused;
+        await using var app = await ForwardingAsync();
+        var client = await ReadyClientAsync(app);
+
+        Assert.True(await DeliverAsync(client, MessagingModel.PubSubSingle, TestOrders.Make(5, Delivery.Express)));
+
+        var publishes = _sidecar.Requests.Where(r => r.Path.StartsWith("/v1.0/publish/", StringComparison.Ordinal))
+            .ToList();
+        Assert.Equal(["/v1.0/publish/order-pubsub/q-order-express", "/v1.0/publish/order-pubsub/q-order-deadletter"],
+            publishes.Select(r => r.Path).Distinct());
+        Assert.All(publishes, r => Assert.Equal("true", r.Query["metadata.rawPayload"]));
     }
 
     [Theory]
