@@ -17,6 +17,9 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
 {
     private readonly long _started = Stopwatch.GetTimestamp();
 
+    /// <summary>Entries kept on the dead-letter queue: answered SUCCESS, logged as dropped.</summary>
+    private int _keptCount;
+
     public async Task<RequestProgress> RunAsync(
         List<InboundOrder> orders, MessagingModel model, CancellationToken requestAborted)
     {
@@ -80,6 +83,7 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
             }
         }
 
+        _keptCount += kept.Count;
         return kept;
     }
 
@@ -107,9 +111,8 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
         var retryCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.RETRY);
         if (logger.IsEnabled(LogLevel.Debug))
         {
-            var successCount = statuses.Count(s => s == BulkSubscribeAppResponseStatus.SUCCESS);
-            var dropCount = statuses.Count - successCount - retryCount;
-            LogRequest(logger, statuses.Count, source, model.Text(), successCount, retryCount, dropCount, ElapsedMs,
+            var successCount = statuses.Count - retryCount - _keptCount;
+            LogRequest(logger, statuses.Count, source, model.Text(), successCount, retryCount, _keptCount, ElapsedMs,
                 progress?.FirstFailure ?? "none");
         }
 
@@ -120,7 +123,7 @@ internal sealed partial class RequestRun(IOrderHandler handler, MessagingOptions
     {
         var left = options.RequestDeadline - Stopwatch.GetElapsedTime(_started);
         var deadline = CancellationTokenSource.CreateLinkedTokenSource(requestAborted);
-        deadline.CancelAfter(left > TimeSpan.Zero ? left : TimeSpan.Zero);
+        deadline.CancelAfter(TimeSpan.FromTicks(Math.Max(left.Ticks, 0)));
         return deadline;
     }
 

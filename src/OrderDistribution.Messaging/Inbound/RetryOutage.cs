@@ -14,7 +14,7 @@ namespace OrderDistribution.Messaging.Inbound;
 /// </summary>
 internal sealed partial class RetryOutage : IDisposable
 {
-    /// <summary>No request answered RETRY for this long: the outage is over.</summary>
+    /// <summary>No request answered RETRY for this long: the outage is over. Shorter than the warnings' pace.</summary>
     public static readonly TimeSpan QuietPeriod = TimeSpan.FromSeconds(2);
 
     private static readonly TimeSpan Tick = TimeSpan.FromSeconds(1);
@@ -105,8 +105,10 @@ internal sealed partial class RetryOutage : IDisposable
                 LogEnded(_logger, _source!, _model.Text(), Seconds(_startedAt, _lastRetryAt), _requests, _entries);
                 ResetSinceLine();
             }
-            else if (_requestsSinceLine > 0 && _pace.TryTake())
+            else if (_pace.TryTake())
             {
+                // A request has come since the last line: a line takes the pace, and the quiet period ends an
+                // outage before the pace allows another.
                 LogGoesOn(_logger, _source!, _model.Text(), Seconds(_startedAt, now), _requestsSinceLine,
                     _entriesSinceLine, _firstFailureSinceLine!);
                 ResetSinceLine();

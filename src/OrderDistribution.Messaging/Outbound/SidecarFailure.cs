@@ -8,16 +8,17 @@ namespace OrderDistribution.Messaging.Outbound;
 public static class SidecarFailure
 {
     /// <summary>
-    /// Words of a refusal that is about an order's size, in the sidecar's gRPC limit and in brokers' own answers.
+    /// Words of a refusal that is about an order's size, in the sidecar's gRPC limit and in brokers' own answers. Made
+    /// per call (failures are rare), not held in a static field, so that each mutation test run reads its own.
     /// </summary>
-    private static readonly string[] SizeRefusals =
+    private static string[] SizeRefusals =>
         ["larger than max", "too large", "too big", "messagesizeexceeded", "message size exceeded",
             "exceeds the maximum"];
 
     /// <summary>
     /// Words of a refusal that is about the request's content (the order), not about the sidecar's configuration.
     /// </summary>
-    private static readonly string[] ContentRefusals =
+    private static string[] ContentRefusals =>
         ["malformed", "cloudevent", "unmarshal", "deserializ", "invalid json", "invalid character"];
 
     /// <summary>

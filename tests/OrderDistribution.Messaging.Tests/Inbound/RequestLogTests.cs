@@ -59,6 +59,30 @@ public sealed class RequestLogTests : RecordingSidecarTests
     }
 
     [Fact]
+    public async Task The_request_line_counts_an_entry_kept_on_the_dead_letter_queue_as_dropped_not_succeeded()
+    {
+        Sidecar.FailEntry = e => e.TryGetProperty("OrderId", out var id) && id.GetInt64() == 1;
+        await using var app = await ForwardingAsync(("Logging:LogLevel:OrderDistribution", "Debug"));
+        var client = await ReadyClientAsync(app);
+        string Event(long id) => Convert.ToBase64String(OrderJson.Serialize(TestOrders.Make(id, Delivery.Express)));
+        var body = $$$"""
+            {"entries":[
+              {"entryId":"e1","event":"{{{Event(1)}}}"},
+              {"entryId":"e2","event":"{{{Event(2)}}}"},
+              {"entryId":"e3","event":"{{{Convert.ToBase64String("not json"u8.ToArray())}}}"}
+            ]}
+            """;
+
+        var statuses = await BulkRequest.StatusesAsync(
+            await client.PostAsync("/q-order-ingress-bulk", BulkRequest.Json(body)));
+
+        Assert.Equal(("RETRY", "SUCCESS", "SUCCESS"), (statuses["e1"], statuses["e2"], statuses["e3"]));
+        var line = Assert.Single(app.Logs.Lines, l => l.Message.StartsWith("Request of", StringComparison.Ordinal));
+        Assert.StartsWith("Request of 3 from q-order-ingress (pubsub-bulk): 1 succeeded, 1 to retry, 1 dropped in ",
+            line.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_caller_that_hangs_up_half_way_leaves_a_log_line()
     {
         Sidecar.Hang = new TaskCompletionSource().Task;

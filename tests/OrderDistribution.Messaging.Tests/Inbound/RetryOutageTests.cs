@@ -34,24 +34,33 @@ public sealed partial class RetryOutageTests
             await RetryAsync(app, requests: 1); // 1 a second: the tick at 10 s counts 2 + 4 since, not 14
         }
 
-        _clock.Advance(TimeSpan.FromSeconds(3)); // quiet: the outage ends
+        _clock.Advance(TimeSpan.FromSeconds(2)); // quiet for exactly the quiet period: the outage ends at 12 s
+
+        await RetryAsync(app, requests: 1); // 12 s: a second outage, whose start the pace keeps quiet
+        for (var second = 13; second <= 15; second++)
+        {
+            _clock.Advance(TimeSpan.FromSeconds(1));
+            await RetryAsync(app, requests: 1); // the tick at 15 s counts this outage's 3 requests, none before
+        }
 
         var lines = app.Logs.Lines.Where(l => l.Message.StartsWith("Requests from", StringComparison.Ordinal))
             .Select(l => (l.Level, EntryId().Replace(l.Message, "(entry)"))).ToList();
         const string Source = "Requests from q-order-ingress (pubsub-bulk) are";
         Assert.Collection(lines,
             l => Assert.Equal((LogLevel.Warning, $"{Source} answered RETRY: 2 entries in the first; one warning at " +
-                "most every 5 s while it lasts; first failure: (entry): busy"), l),
+                "most every 5 s while it lasts; first failure: (entry): busy 1"), l),
             l => Assert.Equal((LogLevel.Warning, $"{Source} still answered RETRY after 5 s: 8 requests with 16 " +
-                "entries since the last line; first failure: (entry): busy"), l),
+                "entries since the last line; first failure: (entry): busy 2"), l),
             l => Assert.Equal((LogLevel.Warning, $"{Source} still answered RETRY after 10 s: 6 requests with 12 " +
-                "entries since the last line; first failure: (entry): busy"), l),
+                "entries since the last line; first failure: (entry): busy 10"), l),
             l => Assert.Equal((LogLevel.Information, $"{Source} answered again: for 10 s, 16 requests were answered " +
-                "RETRY, with 32 entries in all"), l));
+                "RETRY, with 32 entries in all"), l),
+            l => Assert.Equal((LogLevel.Warning, $"{Source} still answered RETRY after 3 s: 3 requests with 6 " +
+                "entries since the last line; first failure: (entry): busy 17"), l));
     }
 
     /// <summary>The entry ids the requests are made with, new for each.</summary>
-    [GeneratedRegex(@"(?<=first failure: )[^:]+(?=: busy$)")]
+    [GeneratedRegex(@"(?<=first failure: )[^:]+(?=: busy \d+$)")]
     private static partial Regex EntryId();
 
     private static async Task RetryAsync(EntryPointsHost app, int requests)
@@ -65,14 +74,18 @@ public sealed partial class RetryOutageTests
         }
     }
 
+    /// <summary>Fails every order of a request with "busy N", N the request's number.</summary>
     private sealed class FailingHandler : IOrderHandler
     {
+        private int _requests;
+
         public Task HandleAsync(IReadOnlyList<InboundOrder> orders, MessagingModel model, IOrderProgress progress,
             CancellationToken cancellationToken)
         {
+            var request = Interlocked.Increment(ref _requests);
             foreach (var order in orders)
             {
-                progress.MarkFailed(order.EntryId, "busy");
+                progress.MarkFailed(order.EntryId, $"busy {request}");
             }
 
             return Task.CompletedTask;

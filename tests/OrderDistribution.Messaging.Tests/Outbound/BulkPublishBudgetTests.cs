@@ -118,6 +118,25 @@ public sealed class BulkPublishBudgetTests
     }
 
     [Fact]
+    public async Task Progress_is_told_of_every_entry_once_whether_published_or_refused_for_its_size()
+    {
+        await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
+        using var publishing = EmulatorDaprClient.Publishing(sidecar.Address, ("Messaging:MaxBulkPublishBytes", "4096"),
+            ("Messaging:MaxMessageBytes", "4096"));
+        var publisher = publishing.GetRequiredService<BulkOrderPublisher>();
+        var entries = TestOrders.Many(20).Append(TestOrders.Make(99, Delivery.Express, descriptionLength: 10_000))
+            .Select(o => new OutboundMessage($"e{o.OrderId}", OrderJson.Serialize(o)))
+            .ToList();
+        var told = new Told();
+
+        var failed = await publisher.PublishAsync("q-order-express", entries, CancellationToken.None, progress: told);
+
+        Assert.Equal(["e99"], failed);
+        Assert.Equal(21, told.Counts.Sum());
+        Assert.Equal(sidecar.BulkPublishes("q-order-express").Count() + 1, told.Counts.Count);
+    }
+
+    [Fact]
     public async Task A_bulk_of_500_large_orders_goes_out_in_several_publishes_each_under_the_budget_every_order_once()
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
@@ -151,6 +170,14 @@ public sealed class BulkPublishBudgetTests
     private static Dictionary<string, string> MetadataOf(SidecarRequest publish) =>
         publish.Query.Where(q => q.Key.StartsWith("metadata.", StringComparison.Ordinal))
             .ToDictionary(q => q.Key["metadata.".Length..], q => q.Value);
+
+    /// <summary>Keeps what it is told, at once (<see cref="Progress{T}"/> would post it later).</summary>
+    private sealed class Told : IProgress<int>
+    {
+        public System.Collections.Concurrent.ConcurrentQueue<int> Counts { get; } = new();
+
+        public void Report(int value) => Counts.Enqueue(value);
+    }
 
     /// <returns>An entry whose cost without metadata is <paramref name="cost"/> bytes, at least the overhead.</returns>
     private static OutboundMessage Costing(int cost, string entryId) =>

@@ -100,6 +100,11 @@ public sealed class SidecarFailureTests
 
     [Theory]
     [InlineData("the message is too large", SidecarFailureKind.RejectsOrder)]
+    [InlineData("grpc: received message larger than max (5000435 vs. 4194304)", SidecarFailureKind.RejectsOrder)]
+    [InlineData("payload too big", SidecarFailureKind.RejectsOrder)]
+    [InlineData("servicebus: MessageSizeExceeded", SidecarFailureKind.RejectsOrder)]
+    [InlineData("amqp: message size exceeded", SidecarFailureKind.RejectsOrder)]
+    [InlineData("the message exceeds the maximum size", SidecarFailureKind.RejectsOrder)]
     [InlineData("redis streams: error from publish: OOM command not allowed", SidecarFailureKind.Transient)]
     public void A_failed_bulk_entry_is_dropped_only_when_the_broker_refuses_its_size(string error,
         SidecarFailureKind expected) =>
