@@ -12,7 +12,8 @@ namespace OrderDistribution.Messaging.Inbound;
 /// </summary>
 public static class SampleRequest
 {
-    public static IReadOnlyList<Order> Orders { get; } =
+    /// <summary>Made per call, not held in a static field, so that each mutation test run reads its own.</summary>
+    public static IReadOnlyList<Order> Orders =>
     [
         Sample(1, Delivery.Express),
         Sample(2, Delivery.Standard),
