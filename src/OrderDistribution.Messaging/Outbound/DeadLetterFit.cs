@@ -17,9 +17,10 @@ public static class DeadLetterFit
             return whole;
         }
 
-        // The JSON never shrinks as the body grows, so halving the range finds the longest start that fits.
+        // The JSON never shrinks as the body grows, so halving the range finds the longest start that fits; a start
+        // of maxBytes characters is over already (each takes a byte or more), which bounds a huge body's search.
         var fits = 0;
-        var over = letter.Body.Length;
+        var over = (int)Math.Min(letter.Body.Length, maxBytes);
         while (over - fits > 1)
         {
             var keep = fits + ((over - fits) / 2);

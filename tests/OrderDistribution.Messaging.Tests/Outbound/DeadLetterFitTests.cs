@@ -39,6 +39,19 @@ public sealed class DeadLetterFitTests
     }
 
     [Fact]
+    public void A_body_far_larger_than_the_limit_keeps_the_longest_start_that_fits()
+    {
+        var body = new string('w', 2_000_000);
+        var letter = Letter(body);
+
+        var kept = Read(DeadLetterFit.Fitted(letter, 4_096));
+
+        Assert.True(kept.Serialize().Length <= 4_096);
+        Assert.True(Cut(letter, kept.Body.Length + 1).Length > 4_096, "one more character would still have fit");
+        Assert.Equal(body.Length - kept.Body.Length, kept.OmittedChars);
+    }
+
+    [Fact]
     public void A_cut_that_lands_exactly_on_the_limit_keeps_that_much()
     {
         var letter = Letter(new string('y', 1_000));
