@@ -69,6 +69,7 @@ public sealed class BulkPublishBudgetTests
         var chunks = BulkPublishBudget.Chunk(entries, 4_096);
 
         Assert.Equal([["big"], ["a"], ["huge"], ["b"]], chunks.Select(c => c.Select(m => m.EntryId)));
+        Assert.Empty(BulkPublishBudget.Chunk([], 4_096));
     }
 
     [Fact]
