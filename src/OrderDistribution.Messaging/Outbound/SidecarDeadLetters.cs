@@ -34,7 +34,8 @@ public sealed class SidecarDeadLetters(
             MessagingModel.Bindings => ct => sidecar.CreateBindingAsync(to, payload, ct),
             MessagingModel.PubSubBulk when payload.Length + OrderSizeLimit.RequestEnvelopeBytes <= maxBulkBytes =>
                 ct => BulkPublishAsync(pubSubName, to, letter.EntryId, payload, maxBulkBytes, ct),
-            _ => ct => sidecar.PublishAsync(pubSubName, to, payload, "application/json", SinglePublishForwarder.RawPayload(), ct),
+            _ => ct => sidecar.PublishAsync(pubSubName, to, payload, "application/json",
+                SinglePublishForwarder.RawPayload(), ct),
         };
         try
         {

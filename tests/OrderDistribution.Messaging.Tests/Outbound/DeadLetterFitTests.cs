@@ -98,7 +98,8 @@ public sealed class DeadLetterFitTests
     private static DeadLetter Letter(string body) =>
         new("q-order-express", "entry-1", "1000 bytes, more than the broker's largest message", body, At);
 
-    /// <summary>The letter with the first <paramref name="keep"/> characters of its body, as the cut writes it.</summary>
+    /// <summary>The letter with the first <paramref name="keep"/> characters of its body, as the cut writes
+    /// it.</summary>
     private static byte[] Cut(DeadLetter letter, int keep) =>
         (letter with { Body = letter.Body[..keep], OmittedChars = letter.Body.Length - keep }).Serialize();
 
