@@ -46,8 +46,9 @@ public static class SampleRequest
 
     private static byte[] Body()
     {
-        var json = Orders.Select(order => Encoding.UTF8.GetString(OrderJson.Serialize(order))).ToList();
-        var base64 = Orders.Select(order => Convert.ToBase64String(OrderJson.Serialize(order))).ToList();
+        var orders = Orders;
+        var json = orders.Select(order => Encoding.UTF8.GetString(OrderJson.Serialize(order))).ToList();
+        var base64 = orders.Select(order => Convert.ToBase64String(OrderJson.Serialize(order))).ToList();
         return Encoding.UTF8.GetBytes($$$"""
             {"topic":"warm-up","entries":[
               {"entryId":"1","contentType":"application/json","event":{{{json[0]}}}},

@@ -14,13 +14,14 @@ public sealed class SinglePublishForwarder : IOrderForwarder
     {
         _call = call;
         var pubSubName = messaging.Value.PubSubName;
+        var metadata = RawPayload();
         _publish = (topic, payload, ct) =>
-            sidecar.PublishAsync(pubSubName, topic, payload, "application/json", RawPayload(), ct);
+            sidecar.PublishAsync(pubSubName, topic, payload, "application/json", metadata, ct);
     }
 
     /// <summary>
-    /// The metadata of a single publish: the order as it is, not wrapped in a CloudEvent. Made per call, not held in a
-    /// static field, so that each mutation test run reads its own.
+    /// The metadata of a single publish: the order as it is, not wrapped in a CloudEvent. Made when a forwarder is
+    /// built, not held in a static field, so that each mutation test run reads its own.
     /// </summary>
     public static Dictionary<string, string> RawPayload() => new() { ["rawPayload"] = "true" };
 
