@@ -65,7 +65,9 @@ internal sealed class BrokerProcess(
     }
 
     /// <summary>
-    /// SIGKILL to the broker and every process it started (kill -9: no shutdown, no flush), then waits.
+    /// SIGKILL to the broker and every process it started (kill -9: no shutdown, no flush), then waits until its port
+    /// refuses connections: a killed node's listener can outlive the script that started it, and a restart probed
+    /// while it lingers would take the dying listener for the new one.
     /// </summary>
     public void Kill()
     {
@@ -75,9 +77,20 @@ internal sealed class BrokerProcess(
         }
 
         _process.Kill(entireProcessTree: true);
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
         if (!_process.WaitForExit(TimeSpan.FromSeconds(30)))
         {
             throw new TimeoutException($"{name} did not end within 30 s of kill -9.");
+        }
+
+        while (Listening())
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                throw new TimeoutException($"127.0.0.1:{port} still took connections 30 s after {name}'s kill -9.");
+            }
+
+            Thread.Sleep(50);
         }
     }
 
@@ -95,6 +108,20 @@ internal sealed class BrokerProcess(
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
         return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    private bool Listening()
+    {
+        try
+        {
+            using var client = new TcpClient();
+            client.Connect(IPAddress.Loopback, port);
+            return true;
+        }
+        catch (SocketException)
+        {
+            return false;
+        }
     }
 
     private void Append(string? line)
@@ -130,7 +157,7 @@ internal sealed class BrokerProcess(
                     return;
                 }
             }
-            catch (Exception notYet) when (notYet is SocketException or IOException)
+            catch (Exception notYet) when (notYet is SocketException or IOException or OperationCanceledException)
             {
                 // Not listening yet.
             }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Net.Sockets;
 
 namespace OrderDistribution.TestSupport.Brokers;
 
@@ -51,8 +52,7 @@ public sealed class RabbitMqServer : IAsyncDisposable
             port,
             Path.Combine(dataFolder, "rabbitmq-server.log"),
             TimeSpan.FromSeconds(60),
-            // RabbitMQ opens its AMQP listener only once it has booted and recovered its queues.
-            _ => Task.FromResult(true));
+            AnswersAmqpAsync);
     }
 
     /// <summary><see cref="Program"/> when it is not installed (the test should skip naming it), else null.</summary>
@@ -154,6 +154,18 @@ public sealed class RabbitMqServer : IAsyncDisposable
 
         _process.Dispose();
         Directory.Delete(DataFolder, recursive: true);
+    }
+
+    /// <summary>
+    /// Whether the node answers the AMQP 0-9-1 protocol header with a method frame (connection.start): the node
+    /// itself speaks on the port, not just a socket that takes connections.
+    /// </summary>
+    private static async Task<bool> AnswersAmqpAsync(NetworkStream stream)
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+        await stream.WriteAsync("AMQP\0\0\u0009\u0001"u8.ToArray(), timeout.Token);
+        var frameType = new byte[1];
+        return await stream.ReadAsync(frameType, timeout.Token) == 1 && frameType[0] == 1;
     }
 
     private static string? FindScripts()
