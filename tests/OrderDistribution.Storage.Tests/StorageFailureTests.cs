@@ -28,7 +28,7 @@ public sealed class StorageFailureTests(AzuriteFixture storage) : IClassFixture<
             StorageFailure.IsTransient(new RequestFailedException(status, "failed", errorCode, null)));
 
     [Fact]
-    public async Task A_refused_connection_is_status_0_and_transient()
+    public async Task A_refused_connection_is_status_0_transient_and_named_no_answer_on_one_line()
     {
         var blob = Client(Azurite.ConnectionStringFor(Azurite.FreePort()))
             .GetBlobContainerClient("outbox")
@@ -38,6 +38,8 @@ public sealed class StorageFailureTests(AzuriteFixture storage) : IClassFixture<
 
         Assert.Equal(0, failure.Status);
         Assert.True(StorageFailure.IsTransient(failure));
+        var line = StorageFailure.OnOneLine(failure).Message;
+        Assert.Equal($"no answer: {failure.Message.Split('\n')[0].Trim()}", line);
     }
 
     [Fact]
@@ -55,7 +57,10 @@ public sealed class StorageFailureTests(AzuriteFixture storage) : IClassFixture<
         var cancelled =
             await Assert.ThrowsAnyAsync<OperationCanceledException>(() => patient.ExistsAsync(caller.Token));
 
-        Assert.True(StorageFailure.IsTransient(StorageFailure.NoAnswer(sdkTimeout)));
+        var noAnswer = StorageFailure.NoAnswer(sdkTimeout);
+        Assert.True(StorageFailure.IsTransient(noAnswer));
+        Assert.Equal($"no answer in time ({sdkTimeout.Message.Split('\n')[0].Trim()})", noAnswer.Message);
+        Assert.Same(sdkTimeout, noAnswer.InnerException);
         Assert.False(StorageFailure.IsTransient(cancelled), cancelled.ToString());
     }
 
