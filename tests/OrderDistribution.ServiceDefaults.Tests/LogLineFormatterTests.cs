@@ -47,7 +47,8 @@ public sealed class LogLineFormatterTests
             null, output);
 
         var text = output.ToString();
-        Assert.DoesNotContain(text.Split(LineEnds), line => line.TrimStart().StartsWith("crit", StringComparison.Ordinal));
+        Assert.DoesNotContain(text.Split(LineEnds),
+            line => line.TrimStart().StartsWith("crit", StringComparison.Ordinal));
         Assert.Contains(@"order x\ncrit: FORGED 0", text, StringComparison.Ordinal);
         Assert.Contains(@"inner\rcrit: FORGED 2", text, StringComparison.Ordinal);
         Assert.Contains(@"wrapped\u2028crit: FORGED 3", text, StringComparison.Ordinal);

@@ -35,8 +35,8 @@ public sealed class BlobClientFactoryTests
         using var store = new BusyStore();
         var address = $"127.0.0.1:{store.Port}";
         using var sdkEvents = new SdkEvents();
-        var client = BlobClientFactory.Create(
-            new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(store.Port) }, TimeSpan.FromSeconds(10));
+        var options = new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(store.Port) };
+        var client = BlobClientFactory.Create(options, TimeSpan.FromSeconds(10));
 
         await Assert.ThrowsAsync<RequestFailedException>(() => client.GetBlobContainerClient("outbox").ExistsAsync());
 
@@ -98,7 +98,8 @@ public sealed class BlobClientFactoryTests
         {
         }
 
-        private sealed class Observer(Action<KeyValuePair<string, object?>> next) : IObserver<KeyValuePair<string, object?>>
+        private sealed class Observer(Action<KeyValuePair<string, object?>> next)
+            : IObserver<KeyValuePair<string, object?>>
         {
             public void OnNext(KeyValuePair<string, object?> value) => next(value);
 
