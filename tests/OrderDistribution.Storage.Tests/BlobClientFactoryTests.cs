@@ -1,8 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.Tracing;
-using System.Net;
-using System.Net.Sockets;
 using Azure;
 
 namespace OrderDistribution.Storage.Tests;
@@ -18,7 +16,7 @@ public sealed class BlobClientFactoryTests
     [InlineData(2, 3)]
     public async Task A_client_tries_a_call_once_unless_asked_to_retry(int? maxRetries, int attempts)
     {
-        using var store = new BusyStore();
+        using var store = FakeStore.Busy();
         var options = new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(store.Port) };
         var client = maxRetries is { } retries
             ? BlobClientFactory.Create(options, TimeSpan.FromSeconds(10), retries)
@@ -32,7 +30,7 @@ public sealed class BlobClientFactoryTests
     [Fact]
     public async Task A_clients_calls_raise_none_of_the_sdks_own_log_events_or_tracing_scopes()
     {
-        using var store = new BusyStore();
+        using var store = FakeStore.Busy();
         var address = $"127.0.0.1:{store.Port}";
         using var sdkEvents = new SdkEvents();
         var options = new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(store.Port) };
@@ -43,6 +41,34 @@ public sealed class BlobClientFactoryTests
         Assert.Equal(1, store.Requests);
         Assert.DoesNotContain(sdkEvents.Logged, line => line.Contains(address, StringComparison.Ordinal));
         Assert.Empty(sdkEvents.Scopes);
+    }
+
+    /// <summary>
+    /// As the SDK's own transport: a redirect is an answer, not a call to another address with the same request (and
+    /// its credentials), and no cookie a store sets is sent back; the same with the load tool's connect bound.
+    /// </summary>
+    [Theory]
+    [InlineData(null)]
+    [InlineData(10)]
+    public async Task A_client_follows_no_redirect_and_sends_back_no_cookie(int? connectSeconds)
+    {
+        using var elsewhere = FakeStore.Busy();
+        using var store = new FakeStore(
+            "HTTP/1.1 307 Temporary Redirect\r\n" +
+            $"Location: http://127.0.0.1:{elsewhere.Port}/devstoreaccount1/outbox?restype=container\r\n" +
+            "Set-Cookie: session=1; Path=/\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        var options = new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(store.Port) };
+        var client = BlobClientFactory.Create(options, TimeSpan.FromSeconds(10),
+            connectTimeout: connectSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : null);
+
+        var redirected = await Assert.ThrowsAsync<RequestFailedException>(
+            () => client.GetBlobContainerClient("outbox").ExistsAsync());
+        await Assert.ThrowsAsync<RequestFailedException>(() => client.GetBlobContainerClient("outbox").ExistsAsync());
+
+        Assert.Equal(307, redirected.Status);
+        Assert.Equal(0, elsewhere.Requests);
+        Assert.Equal(2, store.Requests);
+        Assert.DoesNotContain(store.Received, request => request.Contains("\r\nCookie:", StringComparison.Ordinal));
     }
 
     /// <summary>
@@ -109,62 +135,6 @@ public sealed class BlobClientFactoryTests
 
             public void OnError(Exception error)
             {
-            }
-        }
-    }
-
-    /// <summary>
-    /// A store that answers every request 503 (busy, which the SDK retries when asked to), and counts them.
-    /// </summary>
-    private sealed class BusyStore : IDisposable
-    {
-        private static readonly byte[] Busy =
-            "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"u8.ToArray();
-
-        private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
-        private int _requests;
-
-        public BusyStore()
-        {
-            _listener.Start();
-            _ = Task.Run(AnswerAsync);
-        }
-
-        public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
-
-        public int Requests => Volatile.Read(ref _requests);
-
-        public void Dispose() => _listener.Dispose();
-
-        private async Task AnswerAsync()
-        {
-            try
-            {
-                while (true)
-                {
-                    using var connection = await _listener.AcceptTcpClientAsync();
-                    var stream = connection.GetStream();
-                    // A GET's request ends with its headers' blank line.
-                    var request = new List<byte>();
-                    var buffer = new byte[4096];
-                    while (!request.TakeLast(4).SequenceEqual("\r\n\r\n"u8.ToArray()))
-                    {
-                        var read = await stream.ReadAsync(buffer);
-                        if (read == 0)
-                        {
-                            break;
-                        }
-
-                        request.AddRange(buffer.AsSpan(0, read));
-                    }
-
-                    Interlocked.Increment(ref _requests);
-                    await stream.WriteAsync(Busy);
-                }
-            }
-            catch (Exception e) when (e is SocketException or ObjectDisposedException or IOException)
-            {
-                // The listener was stopped.
             }
         }
     }
