@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Microsoft.Extensions.Time.Testing;
@@ -17,7 +16,7 @@ public sealed class ReadinessLoggingTests
     public async Task A_dependency_that_misses_every_other_check_is_logged_once_not_once_a_flip()
     {
         var probe = new Probe(check => check % 2 == 1);
-        var logger = new Lines();
+        var logger = new RecordedLog<ReadinessMonitor>();
 
         await RunAsync(probe, logger, new WarningPace(TimeProvider.System), checks: 24);
 
@@ -34,7 +33,7 @@ public sealed class ReadinessLoggingTests
         var pace = new WarningPace(clock);
         Assert.True(pace.TryTake()); // the outage's own warning
         var probe = new Probe(_ => true);
-        var logger = new Lines();
+        var logger = new RecordedLog<ReadinessMonitor>();
         using var stop = new CancellationTokenSource();
         var monitor = Monitor(probe, logger, pace);
 
@@ -50,7 +49,7 @@ public sealed class ReadinessLoggingTests
         Assert.Equal(LogLevel.Warning, Assert.Single(logger.Levels));
     }
 
-    private static async Task RunAsync(Probe probe, Lines logger, WarningPace pace, int checks)
+    private static async Task RunAsync(Probe probe, RecordedLog<ReadinessMonitor> logger, WarningPace pace, int checks)
     {
         var monitor = Monitor(probe, logger, pace);
         await monitor.StartAsync(default);
@@ -58,7 +57,7 @@ public sealed class ReadinessLoggingTests
         await monitor.StopAsync(default);
     }
 
-    private static ReadinessMonitor Monitor(Probe probe, Lines logger, WarningPace pace) => new(
+    private static ReadinessMonitor Monitor(Probe probe, RecordedLog<ReadinessMonitor> logger, WarningPace pace) => new(
         [probe], new ReadinessState(),
         Options.Create(new ReadinessOptions { Interval = Interval, Timeout = TimeSpan.FromSeconds(1) }), logger, pace);
 
@@ -87,28 +86,6 @@ public sealed class ReadinessLoggingTests
             }
 
             Assert.True(Volatile.Read(ref _checks) > count, $"checked only {_checks} times");
-        }
-    }
-
-    private sealed class Lines : ILogger<ReadinessMonitor>
-    {
-        private readonly ConcurrentQueue<(LogLevel Level, string Message)> _lines = new();
-
-        public IEnumerable<string> Messages => _lines.Select(l => l.Message).ToList();
-
-        public IEnumerable<LogLevel> Levels => _lines.Where(l => l.Level >= LogLevel.Warning).Select(l => l.Level);
-
-        public IDisposable? BeginScope<TState>(TState state) where TState : notnull => null;
-
-        public bool IsEnabled(LogLevel logLevel) => logLevel >= LogLevel.Information;
-
-        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception,
-            Func<TState, Exception?, string> formatter)
-        {
-            if (IsEnabled(logLevel))
-            {
-                _lines.Enqueue((logLevel, formatter(state, exception)));
-            }
         }
     }
 }
