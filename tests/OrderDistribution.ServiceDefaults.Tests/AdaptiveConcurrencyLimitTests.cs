@@ -51,6 +51,47 @@ public sealed class AdaptiveConcurrencyLimitTests
         await Task.WhenAll(last);
     }
 
+    [Fact]
+    public async Task A_cut_while_slots_are_idle_holds_them_back_at_once_so_no_more_calls_go_out_than_the_limit()
+    {
+        var clock = new FakeTimeProvider();
+        using var limit = new AdaptiveConcurrencyLimit(Limits, clock);
+        var pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => limit, new Options()).Build();
+        var store = new HeldCalls();
+        var slow = pipeline.ExecuteAsync(store.CallAsync).AsTask();
+        clock.Advance(TimeSpan.FromSeconds(1.5));
+        var stillRunning = pipeline.ExecuteAsync(store.CallAsync).AsTask();
+
+        store.AnswerFirst();
+        await slow;
+        Assert.Equal(4, limit.Limit);
+        var next = Enumerable.Range(0, 10).Select(_ => pipeline.ExecuteAsync(store.CallAsync).AsTask()).ToList();
+
+        Assert.Equal(4, store.InFlight);
+        store.AnswerEvery = true;
+        store.AnswerAll();
+        await Task.WhenAll(next.Append(stillRunning));
+    }
+
+    [Fact]
+    public async Task A_call_its_caller_stopped_waiting_for_cuts_the_limit_then_not_when_it_ends()
+    {
+        var clock = new FakeTimeProvider();
+        using var limit = new AdaptiveConcurrencyLimit(Limits, clock);
+        var pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => limit, new Options()).Build();
+        var store = new HeldCalls();
+
+        var call = pipeline.ExecuteAsync(store.CallAsync).AsTask();
+        clock.Advance(Limits.AttemptTimeout);
+
+        await Assert.ThrowsAsync<Polly.Timeout.TimeoutRejectedException>(() => call);
+        Assert.Equal(1, store.InFlight);
+        Assert.Equal(4, limit.Limit);
+        store.AnswerAll();
+        await store.NoneInFlightAsync();
+        Assert.Equal(4, limit.Limit);
+    }
+
     private sealed class Options : ResilienceStrategyOptions;
 
     /// <summary>A store whose calls wait until answered, counting those started and those in flight.</summary>
@@ -90,6 +131,28 @@ public sealed class AdaptiveConcurrencyLimitTests
             {
                 Interlocked.Decrement(ref _inFlight);
             }
+        }
+
+        public void AnswerFirst()
+        {
+            TaskCompletionSource first;
+            lock (_lock)
+            {
+                first = _held[0];
+                _held.RemoveAt(0);
+            }
+
+            first.SetResult();
+        }
+
+        public async Task NoneInFlightAsync()
+        {
+            for (var i = 0; i < 500 && InFlight > 0; i++)
+            {
+                await Task.Delay(10);
+            }
+
+            Assert.Equal(0, InFlight);
         }
 
         public void AnswerAll()

@@ -57,6 +57,18 @@ public sealed class LogLineFormatterTests
         Assert.StartsWith("warn: Test[0]", text, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void A_message_without_an_exception_is_written_alone_in_the_simple_formatters_layout()
+    {
+        using var services = ConfiguredServices();
+        using var output = new StringWriter();
+
+        Formatter(services).Write(
+            new LogEntry<string>(LogLevel.Information, "Test", 0, "stored", null, (m, _) => m), null, output);
+
+        Assert.Equal($"info: Test[0]{Environment.NewLine}      stored{Environment.NewLine}", output.ToString());
+    }
+
     [Theory]
     [InlineData(null, LogLineFormatter.FormatterName)]
     [InlineData(ConsoleFormatterNames.Simple, LogLineFormatter.FormatterName)]

@@ -73,6 +73,8 @@ public sealed class RequestSamplingTests
             ConnectionString = "InstrumentationKey=00000000-0000-0000-0000-000000000001",
             TelemetryChannel = channel,
         };
+        // The SDK's own setup builds the chain before the app's configuration runs, as AddServiceDefaults orders it.
+        configuration.DefaultTelemetrySink.TelemetryProcessorChainBuilder.Build();
         RequestSampling.Use(configuration, percentage);
         return new TelemetryClient(configuration);
     }
