@@ -36,7 +36,8 @@ public sealed class ReadinessCheckTests
     public async Task The_probes_are_checked_once_an_interval_not_back_to_back()
     {
         var probe = new Probe("store", _ => Task.CompletedTask);
-        using var monitor = Monitor(new ReadinessState(), TimeSpan.FromMilliseconds(200), TimeSpan.FromSeconds(1), probe);
+        using var monitor =
+            Monitor(new ReadinessState(), TimeSpan.FromMilliseconds(200), TimeSpan.FromSeconds(1), probe);
 
         await monitor.StartAsync(TestContext.Current.CancellationToken);
         var clock = Stopwatch.StartNew();
