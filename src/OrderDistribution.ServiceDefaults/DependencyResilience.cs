@@ -63,8 +63,8 @@ public static partial class DependencyResilience
                 BreakDuration = TimeSpan.FromSeconds(2),
                 OnOpened = args =>
                 {
+                    // A trial is what follows every opening (half-open sets the flag) until the circuit closes.
                     var level = !Volatile.Read(ref inTrial) && pace.TryTake() ? LogLevel.Warning : LogLevel.Debug;
-                    Volatile.Write(ref inTrial, false);
                     var error = args.Outcome.Exception is { } e ? reason(e) : "failed";
                     LogCircuitOpened(logger, level, dependency, args.BreakDuration.TotalSeconds, error);
                     return default;

@@ -1,4 +1,5 @@
 using System.Net;
+using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.Receiver.Tests;
@@ -9,10 +10,11 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
     private readonly string _container = $"outbox-{Guid.NewGuid():N}"[..20];
 
     [Fact]
-    public async Task N_orders_delivered_in_bulk_become_N_blobs_named_by_order_id_with_the_order_as_content()
+    public async Task N_orders_delivered_in_bulk_become_N_json_blobs_named_by_order_id_with_the_order_and_its_time()
     {
         using var app = Receiver();
         var orders = TestOrders.Many(300);
+        var before = DateTimeOffset.UtcNow;
 
         foreach (var batch in orders.Chunk(100))
         {
@@ -25,6 +27,11 @@ public sealed class BlobStorageTests(AzuriteFixture storage) : IClassFixture<Azu
         var blobs = await Outbox.ReadAsync(storage.Azurite.ConnectionString, _container);
         Assert.Equal(orders.Select(o => $"{o.OrderId}.json").Order(), blobs.Keys.Order());
         Assert.All(orders, o => Assert.Equal(TestOrders.Json(o), TestOrders.Json(blobs[$"{o.OrderId}.json"])));
+        var properties = (await Outbox.Container(storage.Azurite.ConnectionString, _container)
+            .GetBlobClient(OrderBlob.NameOf(orders[^1])).GetPropertiesAsync(cancellationToken: default)).Value;
+        Assert.Equal("application/json", properties.ContentType);
+        Assert.InRange(OrderBlob.ParseStoredAt(properties.Metadata[OrderBlob.StoredAtMetadata])!.Value,
+            before.AddSeconds(-1), DateTimeOffset.UtcNow.AddSeconds(1));
     }
 
     [Fact]

@@ -92,6 +92,51 @@ public sealed class AdaptiveConcurrencyLimitTests
         Assert.Equal(4, limit.Limit);
     }
 
+    [Fact]
+    public async Task A_call_of_exactly_the_slow_mark_is_in_time_and_the_limit_rises_by_one_a_round_not_at_once()
+    {
+        var clock = new FakeTimeProvider();
+        using var limit = new AdaptiveConcurrencyLimit(Limits, clock);
+        var pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => limit, new Options()).Build();
+        var store = new HeldCalls();
+
+        var atTheMark = pipeline.ExecuteAsync(store.CallAsync).AsTask();
+        clock.Advance(Limits.SlowCall);
+        store.AnswerAll();
+        await atTheMark;
+        Assert.Equal(8, limit.Limit);
+
+        var slow = pipeline.ExecuteAsync(store.CallAsync).AsTask();
+        clock.Advance(Limits.SlowCall + TimeSpan.FromTicks(1));
+        store.AnswerAll();
+        await slow;
+        Assert.Equal(4, limit.Limit);
+        store.AnswerEvery = true;
+        for (var call = 1; call <= 5; call++)
+        {
+            await pipeline.ExecuteAsync(store.CallAsync);
+            Assert.Equal(call < 5 ? 4 : 5, limit.Limit);
+        }
+    }
+
+    [Fact]
+    public async Task A_caller_that_gives_up_is_answered_cancelled_and_does_not_cut_the_limit()
+    {
+        var clock = new FakeTimeProvider();
+        using var limit = new AdaptiveConcurrencyLimit(Limits, clock);
+        var pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => limit, new Options()).Build();
+        var store = new HeldCalls();
+        using var caller = new CancellationTokenSource();
+
+        var call = pipeline.ExecuteAsync(store.CallAsync, caller.Token).AsTask();
+        await caller.CancelAsync();
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call);
+        Assert.Equal(8, limit.Limit);
+        store.AnswerAll();
+        await store.NoneInFlightAsync();
+    }
+
     private sealed class Options : ResilienceStrategyOptions;
 
     /// <summary>A store whose calls wait until answered, counting those started and those in flight.</summary>
