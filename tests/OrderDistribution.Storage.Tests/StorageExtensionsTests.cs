@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 using OrderDistribution.TestSupport;
 using Polly;
 
@@ -14,14 +15,7 @@ public sealed class StorageExtensionsTests
     [Fact]
     public async Task The_storage_pipeline_needs_nothing_else_registered_and_runs_the_apps_bound_of_calls_at_once()
     {
-        var configuration = new ConfigurationBuilder()
-            .AddInMemoryCollection([new("Storage:ConnectionString", "UseDevelopmentStorage=true")])
-            .Build();
-        await using var services = new ServiceCollection()
-            .AddSingleton<IConfiguration>(configuration)
-            .AddLogging()
-            .AddOrderStorage(_ => 2)
-            .BuildServiceProvider();
+        await using var services = Services(("Storage:ConnectionString", "UseDevelopmentStorage=true"));
         var pipeline = services.GetRequiredKeyedService<ResiliencePipeline>(StorageResilience.Key);
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var entered = 0;
@@ -39,4 +33,24 @@ public sealed class StorageExtensionsTests
         await Task.WhenAll(calls);
         Assert.Equal(3, entered);
     }
+
+    [Fact]
+    public void The_storage_settings_are_bound_from_the_Storage_section_and_refused_when_they_cannot_work()
+    {
+        using var bound = Services(("Storage:ConnectionString", "UseDevelopmentStorage=true"),
+            ("Storage:RequestTimeout", "00:00:07"));
+        using var unset = Services();
+
+        Assert.Equal(TimeSpan.FromSeconds(7), bound.GetRequiredService<IOptions<StorageOptions>>().Value.RequestTimeout);
+        Assert.Throws<OptionsValidationException>(() => unset.GetRequiredService<IOptions<StorageOptions>>().Value);
+    }
+
+    private static ServiceProvider Services(params (string Key, string Value)[] settings) =>
+        new ServiceCollection()
+            .AddSingleton<IConfiguration>(new ConfigurationBuilder()
+                .AddInMemoryCollection(settings.Select(s => KeyValuePair.Create(s.Key, (string?)s.Value)))
+                .Build())
+            .AddLogging()
+            .AddOrderStorage(_ => 2)
+            .BuildServiceProvider();
 }
