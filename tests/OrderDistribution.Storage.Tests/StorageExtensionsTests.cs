@@ -41,7 +41,8 @@ public sealed class StorageExtensionsTests
             ("Storage:RequestTimeout", "00:00:07"));
         using var unset = Services();
 
-        Assert.Equal(TimeSpan.FromSeconds(7), bound.GetRequiredService<IOptions<StorageOptions>>().Value.RequestTimeout);
+        var timeout = bound.GetRequiredService<IOptions<StorageOptions>>().Value.RequestTimeout;
+        Assert.Equal(TimeSpan.FromSeconds(7), timeout);
         Assert.Throws<OptionsValidationException>(() => unset.GetRequiredService<IOptions<StorageOptions>>().Value);
     }
 
