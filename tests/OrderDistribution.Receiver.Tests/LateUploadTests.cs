@@ -106,6 +106,20 @@ public sealed class LateUploadTests(AzuriteFixture storage) : IClassFixture<Azur
         Assert.False(uploads.TakeStoredLate("2.json"));
     }
 
+    [Fact]
+    public async Task An_order_stored_late_again_stands_for_its_next_delivery_from_its_last_store()
+    {
+        var clock = new FakeTimeProvider();
+        var uploads = new OrderUploads(clock);
+        await uploads.TrackAsync("1.json", Task.CompletedTask, deliveryLeft: () => true);
+        clock.Advance(OrderUploads.StoredLateFor / 2);
+        await uploads.TrackAsync("1.json", Task.CompletedTask, deliveryLeft: () => true);
+
+        clock.Advance(OrderUploads.StoredLateFor);
+        Assert.True(uploads.TakeStoredLate("1.json"));
+        Assert.False(uploads.TakeStoredLate("1.json"));
+    }
+
     /// <summary>
     /// A receiver whose storage is behind a proxy, with one order stored; then <paramref name="order"/>'s delivery
     /// answered RETRY while storage is frozen, which it stays, its upload still running.

@@ -83,11 +83,22 @@ public sealed class BlobClientFactoryTests
 
         public ConcurrentQueue<string> Scopes { get; } = new();
 
-        public SdkEvents() => _subscriptions.Add(DiagnosticListener.AllListeners.Subscribe(this));
+        public SdkEvents()
+        {
+            var all = DiagnosticListener.AllListeners.Subscribe(this);
+            lock (_subscriptions)
+            {
+                _subscriptions.Add(all);
+            }
+        }
 
         public override void Dispose()
         {
-            _subscriptions.ForEach(subscription => subscription.Dispose());
+            lock (_subscriptions)
+            {
+                _subscriptions.ForEach(subscription => subscription.Dispose());
+            }
+
             base.Dispose();
         }
 
@@ -106,13 +117,18 @@ public sealed class BlobClientFactoryTests
         {
             if (value.Name.StartsWith("Azure.", StringComparison.Ordinal))
             {
-                _subscriptions.Add(value.Subscribe(new Observer(pair =>
+                var subscription = value.Subscribe(new Observer(pair =>
                 {
                     if (pair.Key.StartsWith("BlobContainerClient.", StringComparison.Ordinal))
                     {
                         Scopes.Enqueue(pair.Key);
                     }
-                }), (_, _, _) => true));
+                }), (_, _, _) => true);
+                // Listeners made by other tests' clients arrive on their threads.
+                lock (_subscriptions)
+                {
+                    _subscriptions.Add(subscription);
+                }
             }
         }
 
