@@ -7,134 +7,124 @@ namespace OrderDistribution.ServiceDefaults.Tests;
 /// The adaptive limit on calls in flight (<see cref="AdaptiveConcurrencyLimit"/>) on a fake clock: a round of slow
 /// calls halves it once, calls answered in time raise it again, and callers beyond it wait.
 /// </summary>
-public sealed class AdaptiveConcurrencyLimitTests
+public sealed class AdaptiveConcurrencyLimitTests : IDisposable
 {
     private static readonly DependencyLimits Limits =
         new(AttemptTimeout: TimeSpan.FromSeconds(2), MaxConcurrentCalls: 8);
 
+    private readonly FakeTimeProvider _clock = new();
+    private readonly AdaptiveConcurrencyLimit _limit;
+    private readonly ResiliencePipeline _pipeline;
+    private readonly HeldCalls _store = new();
+
+    public AdaptiveConcurrencyLimitTests()
+    {
+        _limit = new AdaptiveConcurrencyLimit(Limits, _clock);
+        _pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => _limit, new Options()).Build();
+    }
+
+    public void Dispose() => _limit.Dispose();
+
     [Fact]
     public async Task A_round_of_slow_calls_halves_the_calls_let_out_once_and_calls_in_time_raise_them_again()
     {
-        var clock = new FakeTimeProvider();
-        using var limit = new AdaptiveConcurrencyLimit(Limits, clock);
-        var pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => limit, new Options()).Build();
-        var store = new HeldCalls();
-
-        var first = Enumerable.Range(0, 12).Select(_ => pipeline.ExecuteAsync(store.CallAsync).AsTask()).ToList();
-        Assert.Equal(8, store.Started);
+        var first = Enumerable.Range(0, 12).Select(_ => _pipeline.ExecuteAsync(_store.CallAsync).AsTask()).ToList();
+        Assert.Equal(8, _store.Started);
 
         // All eight answered past the slow mark (half the attempt timeout): one cut for the round, not eight.
-        clock.Advance(TimeSpan.FromSeconds(1.5));
-        store.AnswerAll();
+        _clock.Advance(TimeSpan.FromSeconds(1.5));
+        _store.AnswerAll();
         await Task.WhenAll(first.Take(8));
-        Assert.Equal(4, limit.Limit);
+        Assert.Equal(4, _limit.Limit);
         // The four that waited went out, and no more beside them.
-        await store.StartedAtLeastAsync(12);
-        var more = Enumerable.Range(0, 6).Select(_ => pipeline.ExecuteAsync(store.CallAsync).AsTask()).ToList();
-        Assert.Equal(4, store.InFlight);
+        await _store.StartedAtLeastAsync(12);
+        var more = Enumerable.Range(0, 6).Select(_ => _pipeline.ExecuteAsync(_store.CallAsync).AsTask()).ToList();
+        Assert.Equal(4, _store.InFlight);
 
         // Answered in time, calls raise the limit by one a round, back to all eight.
-        store.AnswerEvery = true;
-        store.AnswerAll();
+        _store.AnswerEvery = true;
+        _store.AnswerAll();
         await Task.WhenAll(first.Concat(more));
         for (var i = 0; i < 40; i++)
         {
-            await pipeline.ExecuteAsync(store.CallAsync);
+            await _pipeline.ExecuteAsync(_store.CallAsync);
         }
 
-        Assert.Equal(8, limit.Limit);
-        store.AnswerEvery = false;
-        var last = Enumerable.Range(0, 10).Select(_ => pipeline.ExecuteAsync(store.CallAsync).AsTask()).ToList();
-        Assert.Equal(8, store.InFlight);
-        store.AnswerEvery = true;
-        store.AnswerAll();
+        Assert.Equal(8, _limit.Limit);
+        _store.AnswerEvery = false;
+        var last = Enumerable.Range(0, 10).Select(_ => _pipeline.ExecuteAsync(_store.CallAsync).AsTask()).ToList();
+        Assert.Equal(8, _store.InFlight);
+        _store.AnswerEvery = true;
+        _store.AnswerAll();
         await Task.WhenAll(last);
     }
 
     [Fact]
     public async Task A_cut_while_slots_are_idle_holds_them_back_at_once_so_no_more_calls_go_out_than_the_limit()
     {
-        var clock = new FakeTimeProvider();
-        using var limit = new AdaptiveConcurrencyLimit(Limits, clock);
-        var pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => limit, new Options()).Build();
-        var store = new HeldCalls();
-        var slow = pipeline.ExecuteAsync(store.CallAsync).AsTask();
-        clock.Advance(TimeSpan.FromSeconds(1.5));
-        var stillRunning = pipeline.ExecuteAsync(store.CallAsync).AsTask();
+        var slow = _pipeline.ExecuteAsync(_store.CallAsync).AsTask();
+        _clock.Advance(TimeSpan.FromSeconds(1.5));
+        var stillRunning = _pipeline.ExecuteAsync(_store.CallAsync).AsTask();
 
-        store.AnswerFirst();
+        _store.AnswerFirst();
         await slow;
-        Assert.Equal(4, limit.Limit);
-        var next = Enumerable.Range(0, 10).Select(_ => pipeline.ExecuteAsync(store.CallAsync).AsTask()).ToList();
+        Assert.Equal(4, _limit.Limit);
+        var next = Enumerable.Range(0, 10).Select(_ => _pipeline.ExecuteAsync(_store.CallAsync).AsTask()).ToList();
 
-        Assert.Equal(4, store.InFlight);
-        store.AnswerEvery = true;
-        store.AnswerAll();
+        Assert.Equal(4, _store.InFlight);
+        _store.AnswerEvery = true;
+        _store.AnswerAll();
         await Task.WhenAll(next.Append(stillRunning));
     }
 
     [Fact]
     public async Task A_call_its_caller_stopped_waiting_for_cuts_the_limit_then_not_when_it_ends()
     {
-        var clock = new FakeTimeProvider();
-        using var limit = new AdaptiveConcurrencyLimit(Limits, clock);
-        var pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => limit, new Options()).Build();
-        var store = new HeldCalls();
-
-        var call = pipeline.ExecuteAsync(store.CallAsync).AsTask();
-        clock.Advance(Limits.AttemptTimeout);
+        var call = _pipeline.ExecuteAsync(_store.CallAsync).AsTask();
+        _clock.Advance(Limits.AttemptTimeout);
 
         await Assert.ThrowsAsync<Polly.Timeout.TimeoutRejectedException>(() => call);
-        Assert.Equal(1, store.InFlight);
-        Assert.Equal(4, limit.Limit);
-        store.AnswerAll();
-        await store.NoneInFlightAsync();
-        Assert.Equal(4, limit.Limit);
+        Assert.Equal(1, _store.InFlight);
+        Assert.Equal(4, _limit.Limit);
+        _store.AnswerAll();
+        await _store.NoneInFlightAsync();
+        Assert.Equal(4, _limit.Limit);
     }
 
     [Fact]
     public async Task A_call_of_exactly_the_slow_mark_is_in_time_and_the_limit_rises_by_one_a_round_not_at_once()
     {
-        var clock = new FakeTimeProvider();
-        using var limit = new AdaptiveConcurrencyLimit(Limits, clock);
-        var pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => limit, new Options()).Build();
-        var store = new HeldCalls();
-
-        var atTheMark = pipeline.ExecuteAsync(store.CallAsync).AsTask();
-        clock.Advance(Limits.SlowCall);
-        store.AnswerAll();
+        var atTheMark = _pipeline.ExecuteAsync(_store.CallAsync).AsTask();
+        _clock.Advance(Limits.SlowCall);
+        _store.AnswerAll();
         await atTheMark;
-        Assert.Equal(8, limit.Limit);
+        Assert.Equal(8, _limit.Limit);
 
-        var slow = pipeline.ExecuteAsync(store.CallAsync).AsTask();
-        clock.Advance(Limits.SlowCall + TimeSpan.FromTicks(1));
-        store.AnswerAll();
+        var slow = _pipeline.ExecuteAsync(_store.CallAsync).AsTask();
+        _clock.Advance(Limits.SlowCall + TimeSpan.FromTicks(1));
+        _store.AnswerAll();
         await slow;
-        Assert.Equal(4, limit.Limit);
-        store.AnswerEvery = true;
+        Assert.Equal(4, _limit.Limit);
+        _store.AnswerEvery = true;
         for (var call = 1; call <= 5; call++)
         {
-            await pipeline.ExecuteAsync(store.CallAsync);
-            Assert.Equal(call < 5 ? 4 : 5, limit.Limit);
+            await _pipeline.ExecuteAsync(_store.CallAsync);
+            Assert.Equal(call < 5 ? 4 : 5, _limit.Limit);
         }
     }
 
     [Fact]
     public async Task A_caller_that_gives_up_is_answered_cancelled_and_does_not_cut_the_limit()
     {
-        var clock = new FakeTimeProvider();
-        using var limit = new AdaptiveConcurrencyLimit(Limits, clock);
-        var pipeline = new ResiliencePipelineBuilder().AddStrategy(_ => limit, new Options()).Build();
-        var store = new HeldCalls();
         using var caller = new CancellationTokenSource();
 
-        var call = pipeline.ExecuteAsync(store.CallAsync, caller.Token).AsTask();
+        var call = _pipeline.ExecuteAsync(_store.CallAsync, caller.Token).AsTask();
         await caller.CancelAsync();
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call);
-        Assert.Equal(8, limit.Limit);
-        store.AnswerAll();
-        await store.NoneInFlightAsync();
+        Assert.Equal(8, _limit.Limit);
+        _store.AnswerAll();
+        await _store.NoneInFlightAsync();
     }
 
     private sealed class Options : ResilienceStrategyOptions;
