@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using Azure.Storage.Blobs.Models;
+using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Options;
 using OrderDistribution.Contracts;
 using OrderDistribution.TestSupport;
@@ -78,6 +79,52 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
         var gone = app.Logs.Lines.Where(l => l.Message.Contains("is gone", StringComparison.Ordinal)).ToList();
         Assert.InRange(gone.Count, 1, 2);
         Assert.All(gone, line => Assert.Null(line.Exception));
+    }
+
+    [Fact]
+    public async Task A_container_gone_under_twenty_writes_at_once_is_looked_up_once_not_once_a_write()
+    {
+        var gone = false;
+        await using var endpoint = await BlobEndpoint.StartAsync(async context =>
+        {
+            var isContainer = context.Request.Query["restype"] == "container";
+            if (context.Request.Headers.IfMatch.Count > 0)
+            {
+                // The warm-up's write, on a condition no blob meets.
+                await BlobEndpoint.Error(context, StatusCodes.Status412PreconditionFailed, "ConditionNotMet", "No.");
+            }
+            else if (isContainer && context.Request.Method == "PUT")
+            {
+                // Slow enough that the other writes' retries wait their turn to look the container up.
+                await Task.Delay(300);
+                Volatile.Write(ref gone, false);
+                await BlobEndpoint.Ok(context, StatusCodes.Status201Created);
+            }
+            else if (Volatile.Read(ref gone))
+            {
+                // Slow enough that every write of the bulk meets the missing container.
+                await Task.Delay(isContainer ? 0 : 100);
+                await BlobEndpoint.Error(context, StatusCodes.Status404NotFound, "ContainerNotFound", "Not found.");
+            }
+            else
+            {
+                await BlobEndpoint.Ok(context, isContainer ? StatusCodes.Status200OK : StatusCodes.Status201Created);
+            }
+        });
+        using var app = Receiver(Azurite.ConnectionStringFor(endpoint.Port), ("Readiness:Interval", "00:01:00"));
+        var client = app.CreateClient();
+        Assert.All((await Deliver(client, TestOrders.Many(2))).Values, s => Assert.Equal("SUCCESS", s));
+        var before = endpoint.Calls.Count;
+        Volatile.Write(ref gone, true);
+
+        var statuses = await Deliver(client, TestOrders.Many(20, firstId: 100));
+
+        Assert.All(statuses.Values, s => Assert.Equal("SUCCESS", s));
+        var calls = endpoint.Calls.Skip(before).ToList();
+        Assert.True(calls.Count(c => c == $"PUT {_container}") == 1, string.Join(", ", calls));
+        // Once one write has made the container again, the writes that waited behind it go on writing.
+        // A second lookup only if a write's 404 is read after the container was made again (a loaded machine).
+        Assert.InRange(calls.Count(c => c == $"GET {_container}"), 1, 2);
     }
 
     [Fact]

@@ -1,6 +1,4 @@
-using System.Collections.Concurrent;
 using System.Net;
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
 using OrderDistribution.Contracts;
@@ -67,7 +65,7 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
     /// </summary>
     private async Task<(string Answer, int Uploads, LogRecorder Logs)> WriteOneOrderWhileStorageIsBusyAsync()
     {
-        await using var busy = await BusyBlobEndpoint.StartAsync();
+        await using var busy = await BlobEndpoint.StartAsync(Busy);
         using var app = Receiver(Azurite.ConnectionStringFor(busy.Port));
         var client = app.CreateClient();
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
@@ -85,46 +83,8 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
     private ReceiverFactory Receiver(string connectionString) =>
         new(connectionString, "express", [("Receiver:Container", _container), ("Readiness:Interval", "00:00:00.200")]);
 
-    /// <summary>A blob endpoint whose containers exist and which answers every upload 503 ServerBusy.</summary>
-    private sealed class BusyBlobEndpoint : IAsyncDisposable
-    {
-        private readonly WebApplication _app;
-
-        private BusyBlobEndpoint(WebApplication app) => _app = app;
-
-        public ConcurrentQueue<string> Calls { get; } = new();
-
-        public int Port => LoopbackServer.AddressOf(_app).Port;
-
-        public static async Task<BusyBlobEndpoint> StartAsync()
-        {
-            var app = LoopbackServer.Create();
-            var endpoint = new BusyBlobEndpoint(app);
-            app.Run(endpoint.AnswerAsync);
-            await app.StartAsync();
-            return endpoint;
-        }
-
-        public async ValueTask DisposeAsync() => await _app.DisposeAsync();
-
-        private async Task AnswerAsync(HttpContext context)
-        {
-            Calls.Enqueue($"{context.Request.Method} {context.Request.Path.Value!.Split('/').Last()}");
-            context.Response.Headers["x-ms-request-id"] = Guid.NewGuid().ToString();
-            if (context.Request.Method == "PUT")
-            {
-                context.Response.StatusCode = StatusCodes.Status503ServiceUnavailable;
-                context.Response.Headers["x-ms-error-code"] = "ServerBusy";
-                context.Response.ContentType = "application/xml";
-                await context.Response.WriteAsync(
-                    "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code>" +
-                    "<Message>The server is busy.</Message></Error>");
-                return;
-            }
-
-            context.Response.StatusCode = StatusCodes.Status200OK;
-            context.Response.Headers.ETag = "\"0x1\"";
-            context.Response.Headers.LastModified = DateTimeOffset.UtcNow.ToString("R");
-        }
-    }
+    /// <summary>Containers exist; every upload is answered 503 ServerBusy.</summary>
+    private static Task Busy(HttpContext context) => context.Request.Method == "PUT"
+        ? BlobEndpoint.Error(context, StatusCodes.Status503ServiceUnavailable, "ServerBusy", "The server is busy.")
+        : BlobEndpoint.Ok(context);
 }

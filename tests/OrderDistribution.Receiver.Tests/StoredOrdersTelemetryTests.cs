@@ -85,7 +85,7 @@ public sealed class StoredOrdersTelemetryTests : IDisposable
     }
 
     [Fact]
-    public async Task Running_it_sends_what_was_stored_each_interval_and_the_rest_when_it_stops()
+    public async Task Running_it_sends_what_was_stored_each_interval_and_the_rest_when_it_stops_its_timer()
     {
         var telemetry = Telemetry();
         var writer = Writer(telemetry, failing: 0);
@@ -103,6 +103,7 @@ public sealed class StoredOrdersTelemetryTests : IDisposable
 
         Assert.Equal(2, first.Metrics[StoredOrdersTelemetry.StoredCount]);
         Assert.Equal([2.0, 1.0], _channel.Events().Select(e => e.Metrics[StoredOrdersTelemetry.StoredCount]));
+        Assert.True(telemetry.ExecuteTask is { IsCompleted: true }, "the timer's loop runs on after the stop");
     }
 
     private static async Task<T> EventuallyAsync<T>(Func<T?> read)
