@@ -52,10 +52,12 @@ start_group() {
 
 # Ctrl+C to the job's whole group (dapr run stops the apps and sidecars, run-local.sh what it
 # started), then TERM after 30 s and KILL after 40 s while anything of the group is left (not only
-# its leader: an Azurite that outlived run-local.sh too).
+# its leader: an Azurite that outlived run-local.sh too). A script started with Ctrl+C ignored (a
+# background job of another script) passes that on to its jobs, which would never see it: TERM at once.
 stop_group() { # pid
-  local pid="$1" waited=0
-  kill -INT -- "-$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+  local pid="$1" waited=0 signal=INT
+  if [[ "$(trap -p INT)" == "trap -- '' SIGINT" ]]; then signal=TERM; fi
+  kill "-$signal" -- "-$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
   while kill -0 -- "-$pid" 2>/dev/null; do
     if [[ $waited -eq 30 ]]; then kill -TERM -- "-$pid" 2>/dev/null || true; fi
     if [[ $waited -eq 40 ]]; then

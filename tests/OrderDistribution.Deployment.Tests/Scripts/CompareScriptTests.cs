@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 namespace OrderDistribution.Deployment.Tests;
 
 /// <summary>
@@ -251,6 +253,22 @@ public sealed class CompareScriptTests : IDisposable
         Assert.DoesNotContain("start bindings", calls);
     }
 
+    [RequiresProgramFact("bash", "apt-get install bash")]
+    public void Started_as_another_scripts_background_job_it_stops_its_trio_and_storage_at_once_all_the_same()
+    {
+        // A script's background job starts with Ctrl+C ignored, and so does all it starts: the trio never sees one.
+        var clock = Stopwatch.StartNew();
+        var (exitCode, output) = Repo.Run("bash",
+            ["-c", "\"$@\" & wait $!", "bash", "env", .. CompareCommand(["--models", "pubsub-bulk", "--runs", "1"])]);
+        clock.Stop();
+
+        Assert.True(exitCode == 0, output);
+        Assert.Equal(["stop pubsub-bulk", "stop --storage-only"],
+            Calls.Where(c => c.StartsWith("stop ", StringComparison.Ordinal)));
+        // Not the TERM that follows a Ctrl+C unanswered for 30 s.
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"{clock.Elapsed.TotalSeconds:0} s");
+    }
+
     [RequiresProgramTheory("bash", "apt-get install bash")]
     [InlineData("--models", "grpc")]
     [InlineData("--runs", "0")]
@@ -266,11 +284,14 @@ public sealed class CompareScriptTests : IDisposable
     public void Dispose() => Directory.Delete(_dir, recursive: true);
 
     private (int ExitCode, string Output) Compare(params string[] arguments) =>
-        Repo.Run("env",
-            ["-u", RenderedBindings.Setting,
-            $"PATH={_dir}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}",
-            $"RUN_LOCAL={Path.Combine(_dir, "run-local")}",
-            "bash", "scripts/compare-local.sh", "--out", Out, .. arguments]);
+        Repo.Run("env", CompareCommand(arguments));
+
+    /// <summary><c>env</c>'s arguments that run compare-local.sh with the stand-ins.</summary>
+    private string[] CompareCommand(string[] arguments) =>
+        ["-u", RenderedBindings.Setting,
+        $"PATH={_dir}{Path.PathSeparator}{Environment.GetEnvironmentVariable("PATH")}",
+        $"RUN_LOCAL={Path.Combine(_dir, "run-local")}",
+        "bash", "scripts/compare-local.sh", "--out", Out, .. arguments];
 
     private void Write(string name, string script)
     {
