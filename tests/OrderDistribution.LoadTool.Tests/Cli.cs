@@ -38,7 +38,9 @@ public sealed class Cli
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
-            WorkingDirectory = Path.GetTempPath()
+            WorkingDirectory = Path.GetTempPath(),
+            // Tests kill it, and a killed runtime leaves its debugger pipes and diagnostics socket in the temp folder.
+            Environment = { ["DOTNET_EnableDiagnostics"] = "0" },
         };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "order-load.dll"));
         foreach (var arg in args)

@@ -12,7 +12,7 @@ public sealed class OrderLoad : IDisposable
 {
     private readonly RealTrio? _trio;
     private readonly string _storage;
-    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-").FullName;
+    private readonly TempFolder _folder = new("order-load-");
 
     public OrderLoad(RealTrio trio)
         : this(trio.Parts.StorageConnectionString) => _trio = trio;
@@ -20,9 +20,9 @@ public sealed class OrderLoad : IDisposable
     /// <summary>Without a trio: the commands that need no sidecar (generate, watch, clear) on this storage.</summary>
     internal OrderLoad(string storageConnectionString) => _storage = storageConnectionString;
 
-    public string OrdersFile => Path.Combine(_folder, "orders.json");
+    public string OrdersFile => Path.Combine(_folder.Path, "orders.json");
 
-    public void Dispose() => Directory.Delete(_folder, recursive: true);
+    public void Dispose() => _folder.Dispose();
 
     /// <summary><c>run</c>: clear, generate, schedule and watch one burst.</summary>
     public Task<OrderLoadResult> BurstAsync(int count, int seed, double invalidRate = 0, int timeoutSeconds = 180)
@@ -64,8 +64,8 @@ public sealed class OrderLoad : IDisposable
     {
         string[][] given =
         [
-            ["--storage", _storage], ["--orders", OrdersFile], ["--state", Path.Combine(_folder, "schedule.json")],
-            ["--results", Path.Combine(_folder, "LOG.jsonl")],
+            ["--storage", _storage], ["--orders", OrdersFile], ["--state", Path.Combine(_folder.Path, "schedule.json")],
+            ["--results", Path.Combine(_folder.Path, "LOG.jsonl")],
         ];
         var takes = LoadToolCommands.Build(AnsiConsole.Console).Subcommands
             .FirstOrDefault(c => args.Length > 0 && c.Name == args[0])?.Options.Select(o => o.Name).ToHashSet() ?? [];

@@ -1,5 +1,6 @@
 using System.Globalization;
 using OrderDistribution.LoadTool.AzureBursts;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.AzureBursts;
 
@@ -9,7 +10,7 @@ public sealed class ScheduledInstantTests : IDisposable
     /// <summary>What every schedule record holds beside its instant.</summary>
     private const string Rest = "\"Model\":\"pubsub-bulk\",\"Count\":10,\"OrdersFile\":\"orders.json\"";
 
-    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-instant").FullName;
+    private readonly TempFolder _folder = new("order-load-instant");
 
     [Theory]
     [InlineData(125.9, 125)]
@@ -47,7 +48,7 @@ public sealed class ScheduledInstantTests : IDisposable
     [Fact]
     public async Task No_record_means_no_instant()
     {
-        Assert.Null(await ScheduledInstant.ReadAsync(Path.Combine(_folder, "none.json"), default));
+        Assert.Null(await ScheduledInstant.ReadAsync(Path.Combine(_folder.Path, "none.json"), default));
     }
 
     [Theory]
@@ -60,7 +61,7 @@ public sealed class ScheduledInstantTests : IDisposable
     public async Task A_record_that_gives_no_instant_or_a_skew_no_clock_has_is_refused_in_one_line_naming_it(
         string content, string why)
     {
-        var path = Path.Combine(_folder, "record.json");
+        var path = Path.Combine(_folder.Path, "record.json");
         await File.WriteAllTextAsync(path, content);
 
         var refused = await Assert.ThrowsAsync<InvalidDataException>(() => ScheduledInstant.ReadAsync(path, default));
@@ -83,11 +84,11 @@ public sealed class ScheduledInstantTests : IDisposable
         Assert.Equal(0, instant.SecondsUntil(at));
     }
 
-    public void Dispose() => Directory.Delete(_folder, recursive: true);
+    public void Dispose() => _folder.Dispose();
 
     private async Task<ScheduledInstant?> ReadAsync(string content)
     {
-        var path = Path.Combine(_folder, $"{Guid.NewGuid():N}.json");
+        var path = Path.Combine(_folder.Path, $"{Guid.NewGuid():N}.json");
         await File.WriteAllTextAsync(path, content);
         return await ScheduledInstant.ReadAsync(path, default);
     }

@@ -9,9 +9,11 @@ namespace OrderDistribution.LoadTool.Tests.Ceiling;
 
 /// <summary>ceiling, storage alone, against a real Azurite.</summary>
 [Collection(nameof(CeilingTests))]
-public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IDisposable
 {
-    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+    private readonly TempFolder _folder = new("order-load-");
+
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public async Task Ceiling_uploads_every_blob_into_a_container_it_creates_and_deletes_never_touching_the_outboxes()
@@ -32,11 +34,11 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
         Assert.DoesNotContain(OrderTopology.StorageAloneContainer, containers);
         Assert.Equal(["1000001.json"], await NamesAsync(outbox));
 
-        var row = Assert.Single(await ResultsFile.ReadAsync(Path.Combine(_folder, "LOG.jsonl"), default));
+        var row = Assert.Single(await ResultsFile.ReadAsync(Path.Combine(_folder.Path, "LOG.jsonl"), default));
         Assert.Equal((StorageCeiling.Label, 300, 0, (BurstStart?)null), (row.Label, row.Count, row.Missing, row.Start));
         Assert.True(row.CycleSeconds > 0, $"cycle time {row.CycleSeconds}");
         Assert.Equal(300, row.StoredPerSecond.Sum());
-        Assert.EndsWith(",300", (await File.ReadAllLinesAsync(Path.Combine(_folder, row.CsvFileName())))[^1],
+        Assert.EndsWith(",300", (await File.ReadAllLinesAsync(Path.Combine(_folder.Path, row.CsvFileName())))[^1],
             StringComparison.Ordinal);
     }
 
@@ -106,12 +108,12 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
 
         var exit = await cli.RunAsync("ceiling", "--count", "10", "--storage",
             Azurite.ConnectionStringFor(Azurite.FreePort()),
-            "--results", Path.Combine(_folder, "LOG.jsonl"));
+            "--results", Path.Combine(_folder.Path, "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.Unreachable, exit);
         Assert.Contains("is not reachable", cli.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", cli.Output, StringComparison.Ordinal);
-        Assert.False(File.Exists(Path.Combine(_folder, "LOG.jsonl")));
+        Assert.False(File.Exists(Path.Combine(_folder.Path, "LOG.jsonl")));
     }
 
     /// <summary>
@@ -122,7 +124,7 @@ public sealed class CeilingTests(AzuriteFixture storage) : IClassFixture<Azurite
         var cli = new Cli();
         var exit = await cli.RunAsync("ceiling", "--count",
             count.ToString(System.Globalization.CultureInfo.InvariantCulture), "--in-flight", "16",
-            "--storage", storage.Azurite.ConnectionString, "--results", Path.Combine(_folder, "LOG.jsonl"));
+            "--storage", storage.Azurite.ConnectionString, "--results", Path.Combine(_folder.Path, "LOG.jsonl"));
 
         Assert.True(exit == 0, cli.Output);
         Assert.Contains($"storage-alone: {count}/{count} uploads in ", cli.Output, StringComparison.Ordinal);

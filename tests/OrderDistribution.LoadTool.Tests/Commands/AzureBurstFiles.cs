@@ -1,4 +1,5 @@
 using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.Commands;
 
@@ -10,19 +11,19 @@ public abstract class AzureBurstFiles : IDisposable
 {
     protected static readonly DateTimeOffset Instant = new(2026, 11, 20, 10, 0, 30, TimeSpan.Zero);
 
-    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-azure-burst").FullName;
+    private readonly TempFolder _folder = new("order-load-azure-burst");
 
-    protected string Folder => _folder;
+    protected string Folder => _folder.Path;
 
-    protected string Record => Path.Combine(_folder, "azure-last-schedule.json");
+    protected string Record => Path.Combine(_folder.Path, "azure-last-schedule.json");
 
-    protected string Results => Path.Combine(_folder, "LOG.jsonl");
+    protected string Results => Path.Combine(_folder.Path, "LOG.jsonl");
 
-    protected string Prices => Path.Combine(_folder, "prices.env");
+    protected string Prices => Path.Combine(_folder.Path, "prices.env");
 
     public void Dispose()
     {
-        Directory.Delete(_folder, recursive: true);
+        _folder.Dispose();
         GC.SuppressFinalize(this);
     }
 

@@ -10,9 +10,11 @@ using Spectre.Console;
 namespace OrderDistribution.LoadTool.Tests.Commands;
 
 /// <summary>The command line checks every value before it acts, and every failure names its cause.</summary>
-public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IDisposable
 {
-    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+    private readonly TempFolder _folder = new("order-load-");
+
+    public void Dispose() => _folder.Dispose();
 
     [Theory]
     [InlineData("--count", "0", "--count")]
@@ -30,15 +32,16 @@ public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<Azu
     {
         // Nothing listens at this storage: had run called it first, it would exit 3, not 2.
         var cli = new Cli();
+        var folder = Path.Combine(_folder.Path, "run");
 
         var exit = await cli.RunAsync("run", option, value, "--storage",
             Azurite.ConnectionStringFor(Azurite.FreePort()),
-            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"),
-                "--results", Path.Combine(_folder, "LOG.jsonl"));
+            "--orders", Path.Combine(folder, "orders.json"), "--state", Path.Combine(folder, "schedule.json"),
+                "--results", Path.Combine(folder, "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.Contains(named, cli.Output, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(_folder), "run wrote nothing");
+        Assert.False(Directory.Exists(folder), "run wrote nothing");
     }
 
     [Fact]
@@ -60,13 +63,14 @@ public sealed class CommandLineTests(AzuriteFixture storage) : IClassFixture<Azu
             return Task.CompletedTask;
         });
         await sidecar.StartAsync();
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"),
+        await OrderFile.WriteAsync(Path.Combine(_folder.Path, "orders.json"),
             OrderSet.ValidOnly(OrderGenerator.Generate(10, seed: 1)), default);
         var cli = new Cli();
 
         var exit = await cli.RunAsync("schedule", "--sidecar", LoopbackServer.AddressOf(sidecar).ToString(),
             "--storage", storage.Azurite.ConnectionString,
-            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
+            "--orders", Path.Combine(_folder.Path, "orders.json"),
+            "--state", Path.Combine(_folder.Path, "schedule.json"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.Contains("refused the load tool (401)", cli.Output, StringComparison.Ordinal);

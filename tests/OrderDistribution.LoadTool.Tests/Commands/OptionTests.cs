@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.CommandLine.Help;
 using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.Messaging;
+using OrderDistribution.TestSupport;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests.Commands;
@@ -195,8 +196,8 @@ public sealed class OptionTests
     [Fact]
     public async Task Output_to_a_pipe_is_neither_wrapped_nor_coloured()
     {
-        var orders = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}", new string('o', 60),
-            "orders.json");
+        using var folder = new TempFolder("order-load-");
+        var orders = Path.Combine(folder.Path, new string('o', 60), "orders.json");
 
         var (exit, lines) = await Cli.RunProgramAsync("generate", "--count", "10", "--orders", orders);
 
@@ -204,7 +205,6 @@ public sealed class OptionTests
         var line = Assert.Single(lines);
         Assert.EndsWith($"into {orders}.", line, StringComparison.Ordinal);
         Assert.DoesNotContain('\u001b', line);
-        Directory.Delete(Path.GetDirectoryName(Path.GetDirectoryName(orders))!, recursive: true);
     }
 
     private static IEnumerable<string> BadValuesFor(Option option) => option.ValueType switch

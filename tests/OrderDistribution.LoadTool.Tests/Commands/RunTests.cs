@@ -12,9 +12,11 @@ namespace OrderDistribution.LoadTool.Tests.Commands;
 /// the trio: every valid order published is stored as a receiver stores it, every poison entry is dropped.
 /// </summary>
 [Collection(nameof(RunTests))]
-public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IDisposable
 {
-    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+    private readonly TempFolder _folder = new("order-load-");
+
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public async Task Three_runs_in_a_row_each_store_every_valid_order_drop_the_poison_and_leave_a_chart_and_a_csv()
@@ -30,8 +32,9 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
                 run.ToString(CultureInfo.InvariantCulture),
                 "--storage", storage.Azurite.ConnectionString, "--sidecar", sidecar.Address.ToString(), "--timeout",
                     "60", "--poll", "200",
-                "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"),
-                "--results", Path.Combine(_folder, "LOG.jsonl"));
+                "--orders", Path.Combine(_folder.Path, "orders.json"),
+                "--state", Path.Combine(_folder.Path, "schedule.json"),
+                "--results", Path.Combine(_folder.Path, "LOG.jsonl"));
 
             Assert.True(exit == 0, $"run {run}: {cli.Output}");
             Assert.Contains("pubsub-bulk: 490/490 orders stored", cli.Output, StringComparison.Ordinal);
@@ -41,13 +44,13 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
 
         await trio.CancelAsync();
         await receiving;
-        Assert.Equal(3, (await ResultsFile.ReadAsync(Path.Combine(_folder, "LOG.jsonl"), default))
+        Assert.Equal(3, (await ResultsFile.ReadAsync(Path.Combine(_folder.Path, "LOG.jsonl"), default))
             .Count(r => r is { Label: "pubsub-bulk", Count: 490, Missing: 0 }));
         // The Markdown log beside the results, for people, holds the same three.
         Assert.Equal(3,
-            (await File.ReadAllLinesAsync(Path.Combine(_folder, "LOG.md")))
+            (await File.ReadAllLinesAsync(Path.Combine(_folder.Path, "LOG.md")))
             .Count(l => l.Contains("| pubsub-bulk | 490 |", StringComparison.Ordinal)));
-        var csvs = Directory.GetFiles(_folder, "*-pubsub-bulk.csv");
+        var csvs = Directory.GetFiles(_folder.Path, "*-pubsub-bulk.csv");
         Assert.NotEmpty(csvs);
         var csv = await File.ReadAllLinesAsync(csvs[0]);
         Assert.Equal("second,stored,cumulative", csv[0]);
@@ -59,8 +62,7 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
     {
         await using var sidecar = await EmulatedSidecar.StartRecordingAsync();
         sidecar.Metadata = Scheduling.SchedulingTests.PubsubDistributor;
-        Directory.CreateDirectory(_folder);
-        var orders = Path.Combine(_folder, "orders.json");
+        var orders = Path.Combine(_folder.Path, "orders.json");
         await File.WriteAllTextAsync(orders, "an earlier burst's orders");
         var client = new BlobServiceClient(storage.Azurite.ConnectionString);
         var stored = TestOrders.Make(7, Delivery.Express);
@@ -70,8 +72,8 @@ public sealed class RunTests(AzuriteFixture storage) : IClassFixture<AzuriteFixt
         var cli = new Cli();
         var exit = await cli.RunAsync("run", "--model", "bindings", "--count", "50",
             "--storage", storage.Azurite.ConnectionString, "--sidecar", sidecar.Address.ToString(),
-            "--orders", orders, "--state", Path.Combine(_folder, "schedule.json"),
-            "--results", Path.Combine(_folder, "LOG.jsonl"));
+            "--orders", orders, "--state", Path.Combine(_folder.Path, "schedule.json"),
+            "--results", Path.Combine(_folder.Path, "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.Contains("The trio runs the pub/sub model", cli.Output, StringComparison.Ordinal);

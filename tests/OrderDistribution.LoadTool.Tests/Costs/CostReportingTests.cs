@@ -1,5 +1,6 @@
 using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Reporting;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.Costs;
 
@@ -66,7 +67,8 @@ public sealed class CostReportingTests
     [Fact]
     public void Prices_come_from_the_environment_over_the_file_and_the_repositorys_file_gives_both()
     {
-        var file = Path.GetTempFileName();
+        using var folder = new TempFolder("order-load-prices-");
+        var file = Path.Combine(folder.Path, "prices.env");
         File.WriteAllLines(file, ["# prices", "ACA_PRICE_VCPU_SECOND=0.5", "ACA_PRICE_GIB_SECOND=\"0.25\""]);
 
         Assert.Equal(new ContainerAppsPrices(0.5, 0.25, "USD"), ContainerAppsPrices.Load(_ => null, file));
@@ -76,6 +78,5 @@ public sealed class CostReportingTests
         var repository = ContainerAppsPrices.FindFile(AppContext.BaseDirectory);
         Assert.NotNull(repository);
         Assert.NotNull(ContainerAppsPrices.Load(_ => null, repository));
-        File.Delete(file);
     }
 }

@@ -1,13 +1,14 @@
 using System.Globalization;
 using Microsoft.Extensions.Time.Testing;
 using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.Costs;
 
 /// <summary>What the components spend over a window, read from a /proc written by the test on a fake clock.</summary>
 public sealed class CostSamplerTests : IDisposable
 {
-    private readonly string _proc = Directory.CreateTempSubdirectory("order-load-proc").FullName;
+    private readonly TempFolder _proc = new("order-load-proc");
 
     [Fact]
     public async Task Cpu_is_between_first_and_last_sample_memory_its_peak_and_an_ended_process_fails_nothing()
@@ -21,10 +22,10 @@ public sealed class CostSamplerTests : IDisposable
             new("distributor", ComponentRole.App, [10, 11]),
             new("distributor daprd", ComponentRole.Sidecar, [20]),
         ];
-        await using var sampler = CostSampler.Start(components, _proc, clock)!;
+        await using var sampler = CostSampler.Start(components, _proc.Path, clock)!;
 
         Process(10, cpuTicks: 350, residentMiB: 100);
-        Directory.Delete(Path.Combine(_proc, "11"), recursive: true);
+        Directory.Delete(Path.Combine(_proc.Path, "11"), recursive: true);
         clock.Advance(TimeSpan.FromSeconds(3));
         var cost = await sampler.StopAsync(prices: null);
 
@@ -41,12 +42,12 @@ public sealed class CostSamplerTests : IDisposable
     /// <summary>Writes the stat and status files /proc holds for <paramref name="pid"/>.</summary>
     private void Process(int pid, long cpuTicks, long residentMiB)
     {
-        var folder = Directory.CreateDirectory(Path.Combine(_proc, pid.ToString(CultureInfo.InvariantCulture)));
+        var folder = Directory.CreateDirectory(Path.Combine(_proc.Path, pid.ToString(CultureInfo.InvariantCulture)));
         File.WriteAllText(Path.Combine(folder.FullName, "stat"), string.Create(CultureInfo.InvariantCulture,
             $"{pid} (app) S 1 {pid} {pid} 0 -1 4194560 100 0 0 0 {cpuTicks} 0 0 0 20 0 9 0 8811 0 0"));
         File.WriteAllText(Path.Combine(folder.FullName, "status"), string.Create(CultureInfo.InvariantCulture,
             $"Name:\tapp\nVmRSS:\t{residentMiB * 1024} kB\n"));
     }
 
-    public void Dispose() => Directory.Delete(_proc, recursive: true);
+    public void Dispose() => _proc.Dispose();
 }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using OrderDistribution.LoadTool.Costs;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.Costs;
 
@@ -10,7 +11,7 @@ namespace OrderDistribution.LoadTool.Tests.Costs;
 /// </summary>
 public sealed class LocalProcessesTests : IDisposable
 {
-    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-pids").FullName;
+    private readonly TempFolder _folder = new("order-load-pids");
     private Process? _trio;
 
     [Fact]
@@ -19,13 +20,13 @@ public sealed class LocalProcessesTests : IDisposable
         Assert.SkipUnless(Directory.Exists("/proc"), "no /proc on this system");
         // The "app" waits for the go file, counts (a fixed amount of CPU, however loaded the machine), says so, and
         // sleeps; the "sidecar" only sleeps.
-        var go = Path.Combine(_folder, "go");
-        var done = Path.Combine(_folder, "done");
+        var go = Path.Combine(_folder.Path, "go");
+        var done = Path.Combine(_folder.Path, "done");
         _trio = StartTrio($"APP_ID=distributor sh -c 'while [ ! -e {go} ]; do sleep 0.1; done; i=0; " +
                           $"while [ $i -lt 200000 ]; do i=$((i+1)); done; touch {done}; sleep 60' & " +
                           "sh -c 'sleep 60; true' --app-id distributor & wait");
         Record("trio", _trio.Id);
-        var components = await EventuallyAsync(() => LocalProcesses.Find(_folder), c => c.Count == 2);
+        var components = await EventuallyAsync(() => LocalProcesses.Find(_folder.Path), c => c.Count == 2);
 
         Assert.Equal([("distributor", ComponentRole.App), ("distributor daprd", ComponentRole.Sidecar)],
             components.Select(c => (c.Name, c.Role)));
@@ -48,12 +49,12 @@ public sealed class LocalProcessesTests : IDisposable
         Assert.SkipUnless(Directory.Exists("/proc"), "no /proc on this system");
         var self = Environment.ProcessId;
         var start = ProcStat.Read("/proc", self)!.StartTime;
-        File.WriteAllText(Path.Combine(_folder, "store"), $"{self} {start + 1}");
-        Assert.Empty(LocalProcesses.Find(_folder));
+        File.WriteAllText(Path.Combine(_folder.Path, "store"), $"{self} {start + 1}");
+        Assert.Empty(LocalProcesses.Find(_folder.Path));
 
-        File.WriteAllText(Path.Combine(_folder, "store"),
+        File.WriteAllText(Path.Combine(_folder.Path, "store"),
             string.Create(CultureInfo.InvariantCulture, $"{self} {start}"));
-        Assert.Equal(ComponentRole.Store, Assert.Single(LocalProcesses.Find(_folder)).Role);
+        Assert.Equal(ComponentRole.Store, Assert.Single(LocalProcesses.Find(_folder.Path)).Role);
     }
 
     [Fact]
@@ -72,7 +73,7 @@ public sealed class LocalProcessesTests : IDisposable
     }
 
     private void Record(string role, int pid) =>
-        File.WriteAllText(Path.Combine(_folder, role),
+        File.WriteAllText(Path.Combine(_folder.Path, role),
             string.Create(CultureInfo.InvariantCulture, $"{pid} {ProcStat.Read("/proc", pid)!.StartTime}"));
 
     private static async Task<T> EventuallyAsync<T>(Func<T> read, Func<T, bool> done, TimeSpan? timeout = null)
@@ -94,6 +95,6 @@ public sealed class LocalProcessesTests : IDisposable
     {
         _trio?.Kill(entireProcessTree: true);
         _trio?.Dispose();
-        Directory.Delete(_folder, recursive: true);
+        _folder.Dispose();
     }
 }

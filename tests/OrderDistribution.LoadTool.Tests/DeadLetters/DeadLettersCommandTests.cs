@@ -69,37 +69,30 @@ public sealed class DeadLettersCommandTests
         await using var redis = await RedisServer.StartAsync();
         await using var connection = await ConnectionMultiplexer.ConnectAsync(redis.Endpoint);
         var db = connection.GetDatabase();
-        var folder = Directory.CreateTempSubdirectory("order-load-dl-").FullName;
-        try
+        using var folder = new TempFolder("order-load-dl-");
+        var set = new BurstSpec(100, 0.03, 5)
+            .Generate(new BurstId(4));
+        Assert.Equal(3, set.Poison.Count);
+        foreach (var (body, n) in new[] { (set.Poison[0].Payload, 0), (set.Poison[2].Payload, 2), ("other", 9) })
         {
-            var set = new BurstSpec(100, 0.03, 5)
-                .Generate(new BurstId(4));
-            Assert.Equal(3, set.Poison.Count);
-            foreach (var (body, n) in new[] { (set.Poison[0].Payload, 0), (set.Poison[2].Payload, 2), ("other", 9) })
-            {
-                var letter = new DeadLetter(
-                    OrderTopology.IngressQueue, $"e{n}", "refused", body, DateTimeOffset.UnixEpoch);
-                await db.StreamAddAsync(OrderTopology.DeadLetterQueue, "data", letter.Serialize());
-            }
-
-            await File.WriteAllTextAsync(Path.Combine(folder, "queues"), $"redis {redis.Endpoint}\n");
-            // One poison order never comes: the count waits the letters' settling time, on a fake clock.
-            var clock = new FakeTimeProvider(DateTimeOffset.UnixEpoch);
-            var (onRedis, took) = await FakeClock.AdvancingAsync(clock, TimeSpan.FromSeconds(1), () =>
-                LocalDeadLetters.CountAsync(folder, set.Poison, LocalDeadLetters.LocalRabbitMq, clock,
-                    TestContext.Current.CancellationToken));
-            await File.WriteAllTextAsync(Path.Combine(folder, "queues"), "none\n");
-            var onNone = await LocalDeadLetters.CountAsync(
-                folder, set.Poison, TestContext.Current.CancellationToken);
-
-            Assert.Equal(2, onRedis);
-            Assert.Null(onNone);
-            Assert.InRange(clock.GetUtcNow() - DateTimeOffset.UnixEpoch, TimeSpan.FromSeconds(10), TimeSpan.MaxValue);
-            Assert.True(took < TimeSpan.FromSeconds(10), $"the settling time was waited by the real clock: {took}");
+            var letter = new DeadLetter(
+                OrderTopology.IngressQueue, $"e{n}", "refused", body, DateTimeOffset.UnixEpoch);
+            await db.StreamAddAsync(OrderTopology.DeadLetterQueue, "data", letter.Serialize());
         }
-        finally
-        {
-            Directory.Delete(folder, recursive: true);
-        }
+
+        await File.WriteAllTextAsync(Path.Combine(folder.Path, "queues"), $"redis {redis.Endpoint}\n");
+        // One poison order never comes: the count waits the letters' settling time, on a fake clock.
+        var clock = new FakeTimeProvider(DateTimeOffset.UnixEpoch);
+        var (onRedis, took) = await FakeClock.AdvancingAsync(clock, TimeSpan.FromSeconds(1), () =>
+            LocalDeadLetters.CountAsync(folder.Path, set.Poison, LocalDeadLetters.LocalRabbitMq, clock,
+                TestContext.Current.CancellationToken));
+        await File.WriteAllTextAsync(Path.Combine(folder.Path, "queues"), "none\n");
+        var onNone = await LocalDeadLetters.CountAsync(
+            folder.Path, set.Poison, TestContext.Current.CancellationToken);
+
+        Assert.Equal(2, onRedis);
+        Assert.Null(onNone);
+        Assert.InRange(clock.GetUtcNow() - DateTimeOffset.UnixEpoch, TimeSpan.FromSeconds(10), TimeSpan.MaxValue);
+        Assert.True(took < TimeSpan.FromSeconds(10), $"the settling time was waited by the real clock: {took}");
     }
 }

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Time.Testing;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.DeadLetters;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.TestSupport;
 using OrderDistribution.TestSupport.Brokers;
 using OrderDistribution.TestSupport.Components;
 using RabbitMQ.Client;
@@ -32,22 +33,13 @@ public sealed class RabbitMqDeadLettersTests
                 OrderTopology.IngressQueue, $"m-{n}", $"refused {n}", body, DateTimeOffset.UnixEpoch));
         }
 
-        var folder = Directory.CreateTempSubdirectory("order-load-dl-").FullName;
-        int? counted;
-        TimeSpan took;
+        using var folder = new TempFolder("order-load-dl-");
         // One poison order never comes: the count waits the letters' settling time, on a fake clock.
         var clock = new FakeTimeProvider(DateTimeOffset.UnixEpoch);
-        try
-        {
-            await File.WriteAllTextAsync(Path.Combine(folder, "queues"), $"rabbitmq {vhost}\n");
-            (counted, took) = await FakeClock.AdvancingAsync(clock, TimeSpan.FromSeconds(1), () =>
-                LocalDeadLetters.CountAsync(folder, set.Poison, rabbit.AmqpUri, clock,
-                    TestContext.Current.CancellationToken));
-        }
-        finally
-        {
-            Directory.Delete(folder, recursive: true);
-        }
+        await File.WriteAllTextAsync(Path.Combine(folder.Path, "queues"), $"rabbitmq {vhost}\n");
+        var (counted, took) = await FakeClock.AdvancingAsync(clock, TimeSpan.FromSeconds(1), () =>
+            LocalDeadLetters.CountAsync(folder.Path, set.Poison, rabbit.AmqpUri, clock,
+                TestContext.Current.CancellationToken));
 
         var amqp = new Uri(rabbit.AmqpUri, vhost).ToString();
         var list = new Cli();

@@ -1,11 +1,16 @@
 using System.Globalization;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Generation;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.Generation;
 
-public sealed class GenerateTests
+public sealed class GenerateTests : IDisposable
 {
+    private readonly TempFolder _folder = new("order-load-generate-");
+
+    public void Dispose() => _folder.Dispose();
+
     [Fact]
     public void The_same_seed_generates_the_same_orders()
     {
@@ -30,7 +35,7 @@ public sealed class GenerateTests
     [Fact]
     public async Task Generate_writes_an_orders_file_that_reads_back_whole()
     {
-        var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var path = Path.Combine(_folder.Path, "orders.json");
         var cli = new Cli();
 
         var exit = await cli.RunAsync("generate", "--count", "300", "--seed", "3", "--orders", path);
@@ -45,8 +50,8 @@ public sealed class GenerateTests
     [Fact]
     public async Task Generate_streams_the_file_the_whole_burst_writes_and_it_reads_back_as_ids_deliveries_and_poison()
     {
-        var streamed = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
-        var whole = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var streamed = Path.Combine(_folder.Path, "streamed.json");
+        var whole = Path.Combine(_folder.Path, "whole.json");
 
         var exit = await new Cli()
             .RunAsync("generate", "--count", "2000", "--seed", "4", "--invalid-rate", "0.02", "--orders", streamed);
@@ -104,8 +109,8 @@ public sealed class GenerateTests
     [Fact]
     public async Task Each_generate_makes_a_burst_of_its_own_named_in_the_file_and_in_every_id()
     {
-        var first = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
-        var second = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var first = Path.Combine(_folder.Path, "first.json");
+        var second = Path.Combine(_folder.Path, "second.json");
 
         Assert.Equal(0,
             await new Cli()
@@ -138,7 +143,7 @@ public sealed class GenerateTests
     public async Task An_orders_file_with_an_id_outside_its_burst_is_refused_in_one_line_with_exit_2(string file,
         string message)
     {
-        var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var path = Path.Combine(_folder.Path, "orders.json");
         var order = OrderGenerator.Generate(1, seed: 1)[0] with { OrderId = 1_000_007 };
         await File.WriteAllTextAsync(path, file
             .Replace("ORDER", TestSupport.TestOrders.Json(order), StringComparison.Ordinal)
@@ -163,7 +168,7 @@ public sealed class GenerateTests
     [Fact]
     public async Task Generate_writes_the_poison_into_the_orders_file_and_it_reads_back()
     {
-        var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var path = Path.Combine(_folder.Path, "orders.json");
         var cli = new Cli();
 
         Assert.Equal(0,
@@ -180,7 +185,7 @@ public sealed class GenerateTests
     [Fact]
     public async Task A_share_is_read_with_a_decimal_point_whatever_language_the_machine_speaks()
     {
-        var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var path = Path.Combine(_folder.Path, "orders.json");
         var cli = new Cli();
         // German reads '.' as the thousands separator: 0.05 would be 5, refused as no share.
         CultureInfo.CurrentCulture = CultureInfo.GetCultureInfo("de-DE");
@@ -195,7 +200,7 @@ public sealed class GenerateTests
     public async Task An_orders_file_that_is_a_bare_array_of_orders_is_refused_naming_the_format_to_generate()
     {
         var orders = OrderGenerator.Generate(50, seed: 2);
-        var path = Path.Combine(Path.GetTempPath(), $"orders-{Guid.NewGuid():N}.json");
+        var path = Path.Combine(_folder.Path, "orders.json");
         await File.WriteAllBytesAsync(path,
             System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(orders, OrderJsonContext.Default.ListOrder));
 
@@ -203,6 +208,5 @@ public sealed class GenerateTests
 
         Assert.Contains("is not an orders object of format 2: generate it again", refused.Message,
             StringComparison.Ordinal);
-        File.Delete(path);
     }
 }

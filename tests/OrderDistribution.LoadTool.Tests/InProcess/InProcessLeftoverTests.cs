@@ -14,10 +14,10 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
     public async Task The_azurite_and_folder_a_killed_in_process_left_are_stopped_and_removed_by_the_next_one()
     {
         Assert.SkipWhen(Azurite.MissingPrerequisite() is not null, Azurite.MissingPrerequisite() ?? "");
-        var results = Directory.CreateTempSubdirectory("in-process-leftovers-").FullName;
+        using var results = new TempFolder("in-process-leftovers-");
         // No --storage: the local Azurite's address, where nothing answers, so the command starts its throwaway one.
         var killed = Cli.StartProgram("in-process", "--count", "20000",
-            "--results", Path.Combine(results, "LOG.jsonl"), "--timeout", "600");
+            "--results", Path.Combine(results.Path, "LOG.jsonl"), "--timeout", "600");
         var azurite = 0;
         try
         {
@@ -31,7 +31,7 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
 
             var next = new Cli();
             var exit = await next.RunAsync(
-                "in-process", "--count", "20", "--results", Path.Combine(results, "LOG.jsonl"));
+                "in-process", "--count", "20", "--results", Path.Combine(results.Path, "LOG.jsonl"));
 
             Assert.True(exit == 0, next.Output);
             var said = Assert.Single(next.Output.Split('\n'),
@@ -56,7 +56,6 @@ public sealed class InProcessLeftoverTests(ITestOutputHelper output)
             }
 
             killed.Dispose();
-            Directory.Delete(results, recursive: true);
         }
     }
 

@@ -12,7 +12,7 @@ public sealed class InProcessSignalTests(ITestOutputHelper output) : IDisposable
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(10);
 
-    private readonly string _folder = Directory.CreateTempSubdirectory("in-process-signal-").FullName;
+    private readonly TempFolder _folder = new("in-process-signal-");
     private readonly ConcurrentQueue<string> _lines = new();
 
     [Theory]
@@ -54,7 +54,7 @@ public sealed class InProcessSignalTests(ITestOutputHelper output) : IDisposable
         await AssertEndedAsync(started);
     }
 
-    public void Dispose() => Directory.Delete(_folder, recursive: true);
+    public void Dispose() => _folder.Dispose();
 
     private string Printed => string.Join('\n', _lines);
 
@@ -73,7 +73,7 @@ public sealed class InProcessSignalTests(ITestOutputHelper output) : IDisposable
             {
                 scheduled.TrySetResult();
             }
-        }, "in-process", "--count", "20000", "--timeout", "600", "--results", Path.Combine(_folder, "LOG.jsonl"));
+        }, "in-process", "--count", "20000", "--timeout", "600", "--results", Path.Combine(_folder.Path, "LOG.jsonl"));
         try
         {
             await scheduled.Task.WaitAsync(TimeSpan.FromSeconds(120), TestContext.Current.CancellationToken);

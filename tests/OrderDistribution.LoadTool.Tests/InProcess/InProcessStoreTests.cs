@@ -7,7 +7,10 @@ namespace OrderDistribution.LoadTool.Tests.InProcess;
 /// </summary>
 public sealed class InProcessStoreTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IDisposable
 {
-    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+    private readonly TempFolder _folder = new("order-load-");
+
+    /// <summary>Where the results would go: made only by a run that records something.</summary>
+    private string Results => Path.Combine(_folder.Path, "results");
 
     [Fact]
     public async Task A_store_given_where_nothing_answers_is_refused_before_the_trio_starts_and_nothing_is_recorded()
@@ -16,13 +19,13 @@ public sealed class InProcessStoreTests(AzuriteFixture storage) : IClassFixture<
 
         var exit = await cli.RunAsync("in-process", "--count", "10", "--storage",
             Azurite.ConnectionStringFor(Azurite.FreePort()),
-            "--results", Path.Combine(_folder, "LOG.jsonl"));
+            "--results", Path.Combine(Results, "LOG.jsonl"));
 
         Assert.True(exit == ExitCodes.Unreachable, cli.Output);
         Assert.Contains("is not reachable", cli.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("Azurite started for this run", cli.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("Starting the trio", cli.Output, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(_folder), "nothing recorded");
+        Assert.False(Directory.Exists(Results), "nothing recorded");
     }
 
     [Fact]
@@ -34,20 +37,14 @@ public sealed class InProcessStoreTests(AzuriteFixture storage) : IClassFixture<
         var clock = System.Diagnostics.Stopwatch.StartNew();
 
         var exit = await cli.RunAsync("in-process", "--count", "10", "--storage", wrongKey, "--results",
-            Path.Combine(_folder, "LOG.jsonl"));
+            Path.Combine(Results, "LOG.jsonl"));
 
         Assert.True(exit == ExitCodes.BadInput, cli.Output);
         Assert.Contains("refused the load tool (403", cli.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("Starting the trio", cli.Output, StringComparison.Ordinal);
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(10), $"named after {clock.Elapsed}");
-        Assert.False(Directory.Exists(_folder), "nothing recorded");
+        Assert.False(Directory.Exists(Results), "nothing recorded");
     }
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_folder))
-        {
-            Directory.Delete(_folder, recursive: true);
-        }
-    }
+    public void Dispose() => _folder.Dispose();
 }

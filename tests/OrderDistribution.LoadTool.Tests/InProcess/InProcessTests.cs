@@ -12,7 +12,7 @@ namespace OrderDistribution.LoadTool.Tests.InProcess;
 /// </summary>
 public sealed class InProcessTests : IDisposable
 {
-    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+    private readonly TempFolder _folder = new("order-load-");
 
     [Theory]
     [InlineData("pubsub-bulk")]
@@ -24,7 +24,7 @@ public sealed class InProcessTests : IDisposable
         var cli = new Cli();
         var exit = await cli.RunAsync("in-process", "--model", model, "--count", "300", "--invalid-rate", "0.02",
             "--seed", "3",
-            "--timeout", "120", "--results", Path.Combine(_folder, "LOG.jsonl"));
+            "--timeout", "120", "--results", Path.Combine(_folder.Path, "LOG.jsonl"));
 
         Assert.True(exit == 0, cli.Output);
         Assert.Contains("(Azurite started for this run)", cli.Output, StringComparison.Ordinal);
@@ -32,11 +32,11 @@ public sealed class InProcessTests : IDisposable
         Assert.Contains(
             "0 missing, 0 duplicated; 294 valid stored, 6 poison dropped (expected), 6 dead-lettered, 0 not on the " +
             "dead-letter queue", cli.Output, StringComparison.Ordinal);
-        var row = Assert.Single(await ResultsFile.ReadAsync(Path.Combine(_folder, "LOG.jsonl"), default),
+        var row = Assert.Single(await ResultsFile.ReadAsync(Path.Combine(_folder.Path, "LOG.jsonl"), default),
             r => r.Label == $"in-process-{model}");
         Assert.True(row.Complete);
         Assert.Equal(BurstStart.Cold, row.Start);
-        Assert.Single(Directory.GetFiles(_folder, $"*-in-process-{model}.csv"));
+        Assert.Single(Directory.GetFiles(_folder.Path, $"*-in-process-{model}.csv"));
     }
 
     [Fact]
@@ -44,7 +44,7 @@ public sealed class InProcessTests : IDisposable
     {
         var cli = new Cli();
         var exit = await cli.RunAsync("in-process", "--count", "40", "--invalid-rate", "0.1", "--seed", "5",
-            "--timeout", "120", "--results", Path.Combine(_folder, "LOG.jsonl"));
+            "--timeout", "120", "--results", Path.Combine(_folder.Path, "LOG.jsonl"));
 
         Assert.True(exit == 0, cli.Output);
         // The poison orders are kept on the dead-letter queue by the distributor, each with its warning.
@@ -72,8 +72,7 @@ public sealed class InProcessTests : IDisposable
     [Fact]
     public async Task Report_renders_an_in_process_run_beside_the_real_models()
     {
-        Directory.CreateDirectory(_folder);
-        var log = Path.Combine(_folder, "LOG.jsonl");
+        var log = Path.Combine(_folder.Path, "LOG.jsonl");
         var at = new DateTimeOffset(2026, 1, 1, 10, 0, 0, TimeSpan.Zero);
         await File.WriteAllLinesAsync(log,
         [
@@ -88,7 +87,7 @@ public sealed class InProcessTests : IDisposable
 
         Assert.True(exit == 0, cli.Output);
         Assert.Contains("2 runs of 2 models compared", cli.Output, StringComparison.Ordinal);
-        var report = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
+        var report = await File.ReadAllTextAsync(Path.Combine(_folder.Path, "report.md"));
         Assert.Contains("| pubsub-bulk |", report, StringComparison.Ordinal);
         Assert.Contains("| in-process-bulk |", report, StringComparison.Ordinal);
     }
@@ -97,19 +96,14 @@ public sealed class InProcessTests : IDisposable
     public async Task An_unknown_model_is_refused_before_anything_starts()
     {
         var cli = new Cli();
+        var results = Path.Combine(_folder.Path, "results");
 
-        var exit = await cli.RunAsync("in-process", "--model", "grpc", "--results", Path.Combine(_folder, "LOG.jsonl"));
+        var exit = await cli.RunAsync("in-process", "--model", "grpc", "--results", Path.Combine(results, "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.Contains("grpc", cli.Output, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(_folder));
+        Assert.False(Directory.Exists(results));
     }
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_folder))
-        {
-            Directory.Delete(_folder, recursive: true);
-        }
-    }
+    public void Dispose() => _folder.Dispose();
 }

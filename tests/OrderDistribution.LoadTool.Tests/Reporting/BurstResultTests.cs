@@ -4,6 +4,7 @@ using OrderDistribution.LoadTool.Commands;
 using OrderDistribution.LoadTool.Costs;
 using OrderDistribution.LoadTool.Reporting;
 using OrderDistribution.LoadTool.Watching;
+using OrderDistribution.TestSupport;
 using Spectre.Console;
 
 namespace OrderDistribution.LoadTool.Tests.Reporting;
@@ -12,11 +13,11 @@ namespace OrderDistribution.LoadTool.Tests.Reporting;
 /// The burst result: one JSON line per burst in the results file, and the views written from it (the Markdown log,
 /// the CSVs), never read back.
 /// </summary>
-public sealed class BurstResultTests
+public sealed class BurstResultTests : IDisposable
 {
     private static readonly DateTimeOffset ScheduledAt = new(2026, 11, 23, 9, 41, 7, 512, TimeSpan.Zero);
 
-    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-results-").FullName;
+    private readonly TempFolder _folder = new("order-load-results-");
 
     /// <summary>A result with every part: cost, queues and what Azure said.</summary>
     public static BurstResult Whole() =>
@@ -38,6 +39,8 @@ public sealed class BurstResultTests
                 [new AppCost("distributor", AllocatedSize.Parse("0.5", "1Gi")!, 2, 18, 170, 0.0018)],
                 new TelemetryCost(0.02, 0.000044)),
         };
+
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public void A_result_round_trips_through_its_json_line_with_every_field()
@@ -68,14 +71,14 @@ public sealed class BurstResultTests
     [Fact]
     public async Task Each_result_appended_renders_the_markdown_log_beside_the_file_from_every_result()
     {
-        var path = Path.Combine(_folder, "LOG.jsonl");
+        var path = Path.Combine(_folder.Path, "LOG.jsonl");
         await ResultsFile.AppendAsync(path, Whole(), default);
         await ResultsFile.AppendAsync(path,
             new BurstResult("bindings", 500_001, null, 10_000, 10_000, null, ScheduledAt.AddMinutes(4), null, null, []),
             default);
 
         var results = await ResultsFile.ReadAsync(path, default);
-        var markdown = await File.ReadAllLinesAsync(Path.Combine(_folder, "LOG.md"));
+        var markdown = await File.ReadAllLinesAsync(Path.Combine(_folder.Path, "LOG.md"));
 
         Assert.Equal(["pubsub-bulk", "bindings"], results.Select(r => r.Label));
         var table = markdown.SkipWhile(l => !l.StartsWith('|')).ToList();
@@ -92,7 +95,7 @@ public sealed class BurstResultTests
     [Fact]
     public async Task A_line_that_is_no_result_is_refused_naming_the_file_and_the_line()
     {
-        var path = Path.Combine(_folder, "LOG.jsonl");
+        var path = Path.Combine(_folder.Path, "LOG.jsonl");
         await File.WriteAllTextAsync(path, ResultsFile.Line(Whole()) + "\n| a | Markdown | row |\n");
 
         var refused = await Assert.ThrowsAsync<InvalidDataException>(() => ResultsFile.ReadAsync(path, default));
@@ -105,12 +108,12 @@ public sealed class BurstResultTests
     {
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("ceiling", "--results", Path.Combine(_folder, "LOG.md"), "--storage",
+        var exit = await cli.RunAsync("ceiling", "--results", Path.Combine(_folder.Path, "LOG.md"), "--storage",
             Azurite.ConnectionStringFor(Azurite.FreePort()));
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.StartsWith("--results takes a results file's path", cli.Output, StringComparison.Ordinal);
-        Assert.Empty(Directory.GetFiles(_folder));
+        Assert.Empty(Directory.GetFiles(_folder.Path));
     }
 
     [Fact]
@@ -124,7 +127,7 @@ public sealed class BurstResultTests
             with
         { Cost = Whole().Cost, Queues = Whole().Queues };
 
-        var written = await SeriesCsv.WriteBesideAsync(result, Path.Combine(_folder, "LOG.jsonl"), default);
+        var written = await SeriesCsv.WriteBesideAsync(result, Path.Combine(_folder.Path, "LOG.jsonl"), default);
 
         Assert.Equal("20261123-094107-300001-pubsub-single.csv", Path.GetFileName(written));
         Assert.Equal("second,stored,cumulative\n0,1,1\n1,1,2\n", await File.ReadAllTextAsync(written));

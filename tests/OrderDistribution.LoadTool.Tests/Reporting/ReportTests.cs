@@ -8,13 +8,15 @@ namespace OrderDistribution.LoadTool.Tests.Reporting;
 /// <summary>
 /// report, from fixed results as run and ceiling write them.
 /// </summary>
-public sealed class ReportTests
+public sealed class ReportTests : IDisposable
 {
     private static readonly DateTimeOffset Day = new(2026, 11, 23, 10, 0, 0, TimeSpan.Zero);
 
-    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-report-").FullName;
+    private readonly TempFolder _folder = new("order-load-report-");
 
-    private string Results => Path.Combine(_folder, "LOG.jsonl");
+    private string Results => Path.Combine(_folder.Path, "LOG.jsonl");
+
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public async Task The_report_tables_each_model_with_its_cold_runs_apart_and_its_warm_times_against_storage_alone()
@@ -38,7 +40,7 @@ public sealed class ReportTests
         var exit = await cli.RunAsync("report", Results);
 
         Assert.True(exit == 0, cli.Output);
-        var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md")))
+        var table = (await File.ReadAllLinesAsync(Path.Combine(_folder.Path, "report.md")))
             .Where(l => l.StartsWith("| ", StringComparison.Ordinal)).Skip(2).ToList();
         Assert.Equal(
             [
@@ -50,7 +52,7 @@ public sealed class ReportTests
                 "| storage-alone | 2 | 0 | — | 2 | 24.00 | 24.00 | 22.4 | 25.6 | 417 | 1.00 | — | — | — | — | — |",
             ],
             table);
-        var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
+        var text = await File.ReadAllTextAsync(Path.Combine(_folder.Path, "report.md"));
         Assert.Contains("From `LOG.jsonl`: 11 runs.", text, StringComparison.Ordinal);
         Assert.Contains("1 runs carry no cold or warm mark", text, StringComparison.Ordinal);
         Assert.Contains("3 of 11 runs kept their series", text, StringComparison.Ordinal);
@@ -58,7 +60,7 @@ public sealed class ReportTests
         Assert.Contains("`bindings.rabbitmq` publishes without publisher confirms", text, StringComparison.Ordinal);
         Assert.Contains("![Cycle time of every burst per model, against storage alone](report.png)", text,
             StringComparison.Ordinal);
-        AssertRealPng(Path.Combine(_folder, "report.png"), ComparisonChart.Width, 920);
+        AssertRealPng(Path.Combine(_folder.Path, "report.png"), ComparisonChart.Width, 920);
     }
 
     [Fact]
@@ -81,7 +83,7 @@ public sealed class ReportTests
         Assert.True(exit == 0, cli.Output);
         Assert.Contains("3 runs of 1 models compared (2 left out: their bursts overlapped another's)", cli.Output,
             StringComparison.Ordinal);
-        var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
+        var text = await File.ReadAllTextAsync(Path.Combine(_folder.Path, "report.md"));
         Assert.Contains(
             "3 runs (2 more left out: their bursts overlapped another's on the store, so none of them measured it " +
             "alone)", text, StringComparison.Ordinal);
@@ -125,16 +127,16 @@ public sealed class ReportTests
         await WriteAsync(Run("pubsub-bulk", BurstStart.Cold, 37.3), Run("pubsub-bulk", BurstStart.Warm, 26.8));
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("report", Results, "--output", Path.Combine(_folder, "out", "compare.md"));
+        var exit = await cli.RunAsync("report", Results, "--output", Path.Combine(_folder.Path, "out", "compare.md"));
 
         Assert.True(exit == 0, cli.Output);
-        var text = await File.ReadAllTextAsync(Path.Combine(_folder, "out", "compare.md"));
+        var text = await File.ReadAllTextAsync(Path.Combine(_folder.Path, "out", "compare.md"));
         Assert.Contains("no run in this file kept its series", text, StringComparison.Ordinal);
         Assert.Contains("no `storage-alone` run in this file", text, StringComparison.Ordinal);
         Assert.Contains("| pubsub-bulk | 2 | 0 | 37.3 | 1 | 26.80 | 26.80 | 26.8 | 26.8 | 373 | — | — |", text,
             StringComparison.Ordinal);
         Assert.DoesNotContain("publisher confirms", text, StringComparison.Ordinal);
-        AssertRealPng(Path.Combine(_folder, "out", "compare.png"), ComparisonChart.Width, 460);
+        AssertRealPng(Path.Combine(_folder.Path, "out", "compare.png"), ComparisonChart.Width, 460);
     }
 
     [Fact]
@@ -162,14 +164,14 @@ public sealed class ReportTests
         var exit = await cli.RunAsync("report", Results);
 
         Assert.True(exit == 0, cli.Output);
-        var text = await File.ReadAllTextAsync(Path.Combine(_folder, "report.md"));
+        var text = await File.ReadAllTextAsync(Path.Combine(_folder.Path, "report.md"));
         Assert.Contains(
             "  - pubsub-bulk: q-order-ingress at most 10000 (second 0), none from second 2; q-order-express at most " +
             "3100 (second 1), none from second 3; q-order-standard at most 2800 (second 1), none from second 2.\n",
             text, StringComparison.Ordinal);
         Assert.DoesNotContain("  - bindings:", text, StringComparison.Ordinal);
         // Three panels: the cycle times, the orders stored per second, the orders waiting.
-        AssertRealPng(Path.Combine(_folder, "report.png"), ComparisonChart.Width, 3 * 460);
+        AssertRealPng(Path.Combine(_folder.Path, "report.png"), ComparisonChart.Width, 3 * 460);
     }
 
     [Fact]
@@ -177,7 +179,7 @@ public sealed class ReportTests
     {
         var cli = new Cli();
 
-        var exit = await cli.RunAsync("report", Path.Combine(_folder, "no-such", "LOG.jsonl"));
+        var exit = await cli.RunAsync("report", Path.Combine(_folder.Path, "no-such", "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.BadInput, exit);
         Assert.StartsWith("No results file at",
@@ -195,8 +197,8 @@ public sealed class ReportTests
 
         Assert.True(exit == 0, cli.Output);
         Assert.Equal(await File.ReadAllTextAsync(Path.Combine(example, "report.md")),
-            await File.ReadAllTextAsync(Path.Combine(_folder, "report.md")));
-        var table = (await File.ReadAllLinesAsync(Path.Combine(_folder, "report.md")))
+            await File.ReadAllTextAsync(Path.Combine(_folder.Path, "report.md")));
+        var table = (await File.ReadAllLinesAsync(Path.Combine(_folder.Path, "report.md")))
             .Where(l => l.StartsWith("| ", StringComparison.Ordinal)).ToList();
         var page = await File.ReadAllLinesAsync(Path.Combine(RepositoryRoot.Path, "docs", "compare.md"));
         var at = Array.IndexOf(page, table[0]);

@@ -10,9 +10,11 @@ namespace OrderDistribution.LoadTool.Tests.Scheduling;
 /// </summary>
 public abstract class SchedulingTest(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IAsyncLifetime
 {
+    private readonly TempFolder _folder = new("order-load-");
+
     protected EmulatedSidecar Sidecar { get; private set; } = null!;
 
-    protected string Folder { get; } = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+    protected string Folder => _folder.Path;
 
     protected AzuriteFixture Storage { get; } = storage;
 
@@ -20,6 +22,7 @@ public abstract class SchedulingTest(AzuriteFixture storage) : IClassFixture<Azu
 
     public async ValueTask DisposeAsync()
     {
+        _folder.Dispose();
         await Sidecar.DisposeAsync();
         GC.SuppressFinalize(this);
     }

@@ -16,9 +16,11 @@ namespace OrderDistribution.LoadTool.Tests.Store;
 /// ceiling and clear, refused to a second one at once, renewed while the burst runs and lapsing when a tool is killed.
 /// </summary>
 [Collection(nameof(StoreLeaseTests))]
-public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IDisposable
 {
-    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-lease-").FullName;
+    private readonly TempFolder _folder = new("order-load-lease-");
+
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public async Task A_second_run_while_the_first_runs_is_refused_in_a_line_clearing_generating_scheduling_nothing()
@@ -202,11 +204,11 @@ public sealed class StoreLeaseTests(AzuriteFixture storage) : IClassFixture<Azur
             ((int)StoreLease.ShortestDuration.TotalSeconds, (int)StoreLease.LongestDuration.TotalSeconds));
     }
 
-    private string Orders => Path.Combine(_folder, "orders.json");
+    private string Orders => Path.Combine(_folder.Path, "orders.json");
 
-    private string State => Path.Combine(_folder, "schedule.json");
+    private string State => Path.Combine(_folder.Path, "schedule.json");
 
-    private string Results => Path.Combine(_folder, "LOG.jsonl");
+    private string Results => Path.Combine(_folder.Path, "LOG.jsonl");
 
     private string[] Store() => ["--storage", storage.Azurite.ConnectionString];
 

@@ -16,11 +16,13 @@ namespace OrderDistribution.LoadTool.Tests.Store;
 /// another tool took the store meanwhile.
 /// </summary>
 [Collection(nameof(StoreOutageTests))]
-public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>
+public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IDisposable
 {
     private const int Count = 100;
 
-    private readonly string _folder = Directory.CreateTempSubdirectory("order-load-outage-").FullName;
+    private readonly TempFolder _folder = new("order-load-outage-");
+
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public async Task Storage_refusing_every_call_for_50_s_is_waited_out_in_one_line_and_the_run_ends_exact()
@@ -171,11 +173,11 @@ public sealed class StoreOutageTests(AzuriteFixture storage) : IClassFixture<Azu
         }
     }
 
-    private string Orders => Path.Combine(_folder, "orders.json");
+    private string Orders => Path.Combine(_folder.Path, "orders.json");
 
-    private string State => Path.Combine(_folder, "schedule.json");
+    private string State => Path.Combine(_folder.Path, "schedule.json");
 
-    private string Results => Path.Combine(_folder, "LOG.jsonl");
+    private string Results => Path.Combine(_folder.Path, "LOG.jsonl");
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 

@@ -12,9 +12,11 @@ namespace OrderDistribution.LoadTool.Tests.Watching;
 /// Faults the tool meets: storage not running, slow to answer or stopping mid-watch, a full outbox to clear.
 /// </summary>
 [Collection(nameof(FaultTests))]
-public sealed class FaultTests
+public sealed class FaultTests : IDisposable
 {
-    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+    private readonly TempFolder _folder = new("order-load-");
+
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public async Task Run_with_storage_not_running_prints_at_most_two_lines_naming_the_endpoint_and_exits_3()
@@ -23,14 +25,15 @@ public sealed class FaultTests
 
         var (exit, lines) = await Cli.RunProgramAsync("run", "--count", "10", "--storage",
             Azurite.ConnectionStringFor(port),
-            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"),
-            "--results", Path.Combine(_folder, "LOG.jsonl"));
+            "--orders", Path.Combine(_folder.Path, "orders.json"),
+            "--state", Path.Combine(_folder.Path, "schedule.json"),
+            "--results", Path.Combine(_folder.Path, "LOG.jsonl"));
 
         Assert.Equal(ExitCodes.Unreachable, exit);
         Assert.InRange(lines.Count, 1, 2);
         Assert.Contains($"http://127.0.0.1:{port}/devstoreaccount1", lines[0], StringComparison.Ordinal);
         Assert.Contains("scripts/run-local.sh", string.Join("\n", lines), StringComparison.Ordinal);
-        Assert.False(File.Exists(Path.Combine(_folder, "orders.json")),
+        Assert.False(File.Exists(Path.Combine(_folder.Path, "orders.json")),
             "run changed nothing before it knew storage was there");
     }
 
@@ -47,10 +50,10 @@ public sealed class FaultTests
     [Fact]
     public async Task Watch_waits_out_azurite_being_stopped_and_started_again_and_still_reports_every_order()
     {
-        var (port, data) = (Azurite.FreePort(), Path.Combine(_folder, "azurite"));
+        var (port, data) = (Azurite.FreePort(), Path.Combine(_folder.Path, "azurite"));
         var azurite = await Azurite.StartAsync(data, port);
         var orders = OrderGenerator.Generate(100, seed: 9);
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(orders), default);
+        await OrderFile.WriteAsync(Path.Combine(_folder.Path, "orders.json"), OrderSet.ValidOnly(orders), default);
         var client = new BlobServiceClient(azurite.ConnectionString);
         await StoreAsync(client, orders.Take(50));
         var cli = new Cli();
@@ -58,7 +61,8 @@ public sealed class FaultTests
         var watching = cli.RunAsync("watch", "--storage", azurite.ConnectionString, "--scheduled-at",
             DateTimeOffset.UtcNow.ToString("O"),
             "--timeout", "60", "--poll", "200", "--max-poll", "500",
-            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
+            "--orders", Path.Combine(_folder.Path, "orders.json"),
+            "--state", Path.Combine(_folder.Path, "schedule.json"));
         await Task.Delay(1_000);
         await azurite.DisposeAsync();
         await Task.Delay(4_000);
@@ -78,9 +82,9 @@ public sealed class FaultTests
     public async Task Watch_started_while_storage_is_slow_to_answer_waits_for_it_and_reports_every_order()
     {
         var port = Azurite.FreePort();
-        await using var azurite = await Azurite.StartAsync(Path.Combine(_folder, "azurite"), port);
+        await using var azurite = await Azurite.StartAsync(Path.Combine(_folder.Path, "azurite"), port);
         var orders = OrderGenerator.Generate(20, seed: 11);
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(orders), default);
+        await OrderFile.WriteAsync(Path.Combine(_folder.Path, "orders.json"), OrderSet.ValidOnly(orders), default);
         await StoreAsync(new BlobServiceClient(azurite.ConnectionString), orders);
         // A store busy with a burst: it takes every connection and answers late.
         using var busy = new TcpCutProxy(port) { Frozen = true };
@@ -88,7 +92,8 @@ public sealed class FaultTests
 
         var watching = cli.RunAsync("watch", "--storage", Azurite.ConnectionStringFor(busy.Port), "--scheduled-at",
             DateTimeOffset.UtcNow.ToString("O"), "--timeout", "60",
-            "--orders", Path.Combine(_folder, "orders.json"), "--state", Path.Combine(_folder, "schedule.json"));
+            "--orders", Path.Combine(_folder.Path, "orders.json"),
+            "--state", Path.Combine(_folder.Path, "schedule.json"));
         await Task.Delay(8_000);
         Assert.False(watching.IsCompleted, cli.Output);
         busy.Frozen = false;
@@ -100,8 +105,8 @@ public sealed class FaultTests
     [Fact]
     public async Task Clear_of_10000_blobs_on_azurite_on_disk_takes_under_5_seconds()
     {
-        var data = Directory.CreateTempSubdirectory("azurite-clear");
-        await using (var azurite = await Azurite.StartAsync(data.FullName))
+        using var data = new TempFolder("azurite-clear");
+        await using (var azurite = await Azurite.StartAsync(data.Path))
         {
             var client = new BlobServiceClient(azurite.ConnectionString);
             var orders = OrderGenerator.Generate(10_000, seed: 1);
@@ -129,8 +134,6 @@ public sealed class FaultTests
             Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"clear took {clock.Elapsed}");
             Assert.Empty(await storage.AllAsync());
         }
-
-        data.Delete(recursive: true);
     }
 
     private static async Task StoreAsync(BlobServiceClient client, IEnumerable<Order> orders,

@@ -13,17 +13,21 @@ namespace OrderDistribution.LoadTool.Tests.Watching;
 [Collection(nameof(WatchAndClearTests))]
 public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<AzuriteFixture>, IAsyncLifetime
 {
-    private readonly string _folder = Path.Combine(Path.GetTempPath(), $"order-load-{Guid.NewGuid():N}");
+    private readonly TempFolder _folder = new("order-load-");
     private List<Order> _orders = [];
 
     public async ValueTask InitializeAsync()
     {
         _orders = OrderGenerator.Generate(200, seed: 5);
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(_orders), default);
+        await OrderFile.WriteAsync(Path.Combine(_folder.Path, "orders.json"), OrderSet.ValidOnly(_orders), default);
         Assert.Equal(0, await new Cli().RunAsync(["clear", .. Store()]));
     }
 
-    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    public ValueTask DisposeAsync()
+    {
+        _folder.Dispose();
+        return ValueTask.CompletedTask;
+    }
 
     [Fact]
     public async Task When_every_order_is_a_blob_watch_reports_the_cycle_time_to_the_last_stored_at_to_the_ms()
@@ -53,7 +57,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     public async Task Watch_expects_only_the_valid_orders_and_reports_the_poison_as_dropped_never_as_missing()
     {
         var set = OrderGenerator.Generate(300, 0.1, seed: 5);
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), set, default);
+        await OrderFile.WriteAsync(Path.Combine(_folder.Path, "orders.json"), set, default);
         await StoreAsync(set.Orders);
         var cli = new Cli();
 
@@ -92,7 +96,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     {
         // Enough that each outbox's first listing is split: more than 100 names.
         var orders = OrderGenerator.Generate(600, seed: 7, new BurstId(483_920));
-        await OrderFile.WriteAsync(Path.Combine(_folder, "orders.json"), OrderSet.ValidOnly(orders), default);
+        await OrderFile.WriteAsync(Path.Combine(_folder.Path, "orders.json"), OrderSet.ValidOnly(orders), default);
         await StoreAsync(orders.Skip(20));
         var cli = new Cli();
         var watching = cli.RunAsync(
@@ -111,9 +115,9 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     [Fact]
     public async Task Watch_refuses_an_orders_file_generated_again_after_the_schedule_in_one_line_with_exit_2()
     {
-        await LoadTool.Scheduling.ScheduleRecord.WriteAsync(Path.Combine(_folder, "schedule.json"),
+        await LoadTool.Scheduling.ScheduleRecord.WriteAsync(Path.Combine(_folder.Path, "schedule.json"),
             new LoadTool.Scheduling.ScheduleRecord(DateTimeOffset.UtcNow, "pubsub", 200,
-                Path.Combine(_folder, "orders.json"))
+                Path.Combine(_folder.Path, "orders.json"))
             { Burst = 512_345 }, default);
         var cli = new Cli();
 
@@ -234,7 +238,7 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     {
         Assert.Equal(0,
             await new Cli().RunAsync(["generate", "--count", "50", "--seed", "2", "--to-blob", .. Store(), "--orders",
-                Path.Combine(_folder, "orders.json")]));
+                Path.Combine(_folder.Path, "orders.json")]));
 
         var blob = Client().GetBlobContainerClient("test-data").GetBlobClient("orders.json");
         Assert.Equal(50,
@@ -245,8 +249,8 @@ public sealed class WatchAndClearTests(AzuriteFixture storage) : IClassFixture<A
     private string[] Store() => ["--storage", storage.Azurite.ConnectionString];
 
     private string[] Common() =>
-        [.. Store(), "--orders", Path.Combine(_folder, "orders.json"), "--state",
-            Path.Combine(_folder, "schedule.json")];
+        [.. Store(), "--orders", Path.Combine(_folder.Path, "orders.json"), "--state",
+            Path.Combine(_folder.Path, "schedule.json")];
 
     private BlobServiceClient Client() => new(storage.Azurite.ConnectionString);
 
