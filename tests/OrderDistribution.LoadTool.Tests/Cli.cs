@@ -9,11 +9,26 @@ public sealed class Cli
 {
     private readonly System.Text.StringBuilder _output = new();
 
-    public string Output => _output.ToString();
+    /// <summary>The command writes from its own threads while a test may read <see cref="Output"/>: one lock for
+    /// both (the synchronized writer locks on itself).</summary>
+    private readonly TextWriter _writer;
+
+    public Cli() => _writer = TextWriter.Synchronized(new StringWriter(_output));
+
+    public string Output
+    {
+        get
+        {
+            lock (_writer)
+            {
+                return _output.ToString();
+            }
+        }
+    }
 
     public async Task<int> RunAsync(params string[] args)
     {
-        var writer = new StringWriter(_output);
+        var writer = _writer;
         var console = AnsiConsole.Create(new AnsiConsoleSettings
         {
             Ansi = AnsiSupport.No,
