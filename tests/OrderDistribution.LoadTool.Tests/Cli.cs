@@ -28,16 +28,15 @@ public sealed class Cli
 
     public async Task<int> RunAsync(params string[] args)
     {
-        var writer = _writer;
         var console = AnsiConsole.Create(new AnsiConsoleSettings
         {
             Ansi = AnsiSupport.No,
             Interactive = InteractionSupport.No,
-            Out = new AnsiConsoleOutput(writer),
+            Out = new AnsiConsoleOutput(_writer),
         });
         // Wide enough that no summary line wraps.
         console.Profile.Width = 400;
-        return await LoadToolCommands.InvokeAsync(console, writer, args, services => services.UseSidecarEmulator());
+        return await LoadToolCommands.InvokeAsync(console, _writer, args, services => services.UseSidecarEmulator());
     }
 
     /// <summary>
