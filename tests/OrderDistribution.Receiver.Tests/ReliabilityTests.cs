@@ -111,7 +111,7 @@ public sealed class ReliabilityTests(AzuriteFixture storage) : IClassFixture<Azu
                 await BlobEndpoint.Ok(context, isContainer ? StatusCodes.Status200OK : StatusCodes.Status201Created);
             }
         });
-        using var app = Receiver(Azurite.ConnectionStringFor(endpoint.Port), ("Readiness:Interval", "00:01:00"));
+        using var app = Receiver(endpoint.ConnectionString, ("Readiness:Interval", "00:01:00"));
         var client = app.CreateClient();
         Assert.All((await Deliver(client, TestOrders.Many(2))).Values, s => Assert.Equal("SUCCESS", s));
         var before = endpoint.Calls.Count;

@@ -66,7 +66,7 @@ public sealed class StorageClientTests(AzuriteFixture storage) : IClassFixture<A
     private async Task<(string Answer, int Uploads, LogRecorder Logs)> WriteOneOrderWhileStorageIsBusyAsync()
     {
         await using var busy = await BlobEndpoint.StartAsync(Busy);
-        using var app = Receiver(Azurite.ConnectionStringFor(busy.Port));
+        using var app = Receiver(busy.ConnectionString);
         var client = app.CreateClient();
         await Eventually.StatusAsync(client, "/health", HttpStatusCode.OK);
 

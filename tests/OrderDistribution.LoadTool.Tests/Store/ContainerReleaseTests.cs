@@ -1,11 +1,11 @@
 using System.Collections.Concurrent;
 using Azure.Storage.Blobs;
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using OrderDistribution.Contracts;
 using OrderDistribution.LoadTool.Store;
 using OrderDistribution.LoadTool.Watching;
 using OrderDistribution.Storage;
+using OrderDistribution.TestSupport;
 
 namespace OrderDistribution.LoadTool.Tests.Store;
 
@@ -18,8 +18,8 @@ public sealed class ContainerReleaseTests
     [Fact]
     public async Task Clear_waits_while_azure_still_deletes_the_containers_then_creates_them_again()
     {
-        await using var azure = await BlockingBlobEndpoint.StartAsync(blockedCreates: 3);
-        var storage = new OutboxStorage(azure.Client(),
+        await using var azure = await BlockingBlobEndpointAsync(blockedCreates: 3);
+        var storage = new OutboxStorage(Client(azure),
             OrderTopology.Outboxes)
         { ContainerReleaseInterval = TimeSpan.FromMilliseconds(50) };
         var waiting = new ConcurrentQueue<string>();
@@ -38,8 +38,8 @@ public sealed class ContainerReleaseTests
     [Fact]
     public async Task Clear_names_a_container_azure_never_releases_within_its_budget_instead_of_waiting_forever()
     {
-        await using var azure = await BlockingBlobEndpoint.StartAsync(blockedCreates: int.MaxValue);
-        var storage = new OutboxStorage(azure.Client(), OrderTopology.Outboxes)
+        await using var azure = await BlockingBlobEndpointAsync(blockedCreates: int.MaxValue);
+        var storage = new OutboxStorage(Client(azure), OrderTopology.Outboxes)
         {
             ContainerReleaseInterval = TimeSpan.FromMilliseconds(50),
             ContainerReleaseBudget = TimeSpan.FromSeconds(1),
@@ -70,66 +70,26 @@ public sealed class ContainerReleaseTests
     }
 
     /// <summary>
-    /// Deletes at once; refuses the first <c>blockedCreates</c> container creations as Azure does while it deletes.
+    /// Deletes at once; refuses the first <paramref name="blockedCreates"/> container creations as Azure does while it
+    /// deletes.
     /// </summary>
-    private sealed class BlockingBlobEndpoint : IAsyncDisposable
-    {
-        private readonly WebApplication _app;
-        private int _blocked;
-
-        private BlockingBlobEndpoint(WebApplication app, int blockedCreates)
+    private static Task<BlobEndpoint> BlockingBlobEndpointAsync(int blockedCreates) =>
+        BlobEndpoint.StartAsync(context =>
         {
-            _app = app;
-            _blocked = blockedCreates;
-        }
-
-        public ConcurrentQueue<string> Calls { get; } = new();
-
-        public static async Task<BlockingBlobEndpoint> StartAsync(int blockedCreates)
-        {
-            var app = LoopbackServer.Create();
-            var endpoint = new BlockingBlobEndpoint(app, blockedCreates);
-            app.Run(endpoint.AnswerAsync);
-            await app.StartAsync();
-            return endpoint;
-        }
-
-        public BlobServiceClient Client() => BlobClientFactory.Create(
-            new StorageOptions { ConnectionString = Azurite.ConnectionStringFor(LoopbackServer.AddressOf(_app).Port) },
-                OutboxStorage.CallTimeout);
-
-        public async ValueTask DisposeAsync() => await _app.DisposeAsync();
-
-        private async Task AnswerAsync(HttpContext context)
-        {
-            var container = context.Request.Path.Value!.Split('/', StringSplitOptions.RemoveEmptyEntries).Last();
-            Calls.Enqueue($"{context.Request.Method} {container}");
-            context.Response.Headers["x-ms-request-id"] = Guid.NewGuid().ToString();
             context.Response.Headers["x-ms-version"] = "2018-03-28";
-            switch (context.Request.Method)
+            return context.Request.Method switch
             {
-                case "DELETE":
-                    context.Response.StatusCode = StatusCodes.Status202Accepted;
-                    break;
-                case "PUT" when Interlocked.Decrement(ref _blocked) >= 0:
-                    context.Response.StatusCode = StatusCodes.Status409Conflict;
-                    context.Response.Headers["x-ms-error-code"] = "ContainerBeingDeleted";
-                    context.Response.ContentType = "application/xml";
-                    await context.Response.WriteAsync(
-                        "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ContainerBeingDeleted</Code>" +
-                        "<Message>The specified container is being deleted. Try operation later.</Message></Error>");
-                    break;
-                case "PUT" or "GET" or "HEAD":
-                    // Created, or (before the delete) there.
-                    context.Response.StatusCode =
-                        context.Request.Method == "PUT" ? StatusCodes.Status201Created : StatusCodes.Status200OK;
-                    context.Response.Headers.ETag = "\"0x1\"";
-                    context.Response.Headers.LastModified = DateTimeOffset.UtcNow.ToString("R");
-                    break;
-                default:
-                    context.Response.StatusCode = StatusCodes.Status404NotFound;
-                    break;
-            }
-        }
-    }
+                "DELETE" => BlobEndpoint.Ok(context, StatusCodes.Status202Accepted),
+                "PUT" when Interlocked.Decrement(ref blockedCreates) >= 0 => BlobEndpoint.Error(context,
+                    StatusCodes.Status409Conflict, "ContainerBeingDeleted",
+                    "The specified container is being deleted. Try operation later."),
+                // Created, or (before the delete) there.
+                "PUT" => BlobEndpoint.Ok(context, StatusCodes.Status201Created),
+                "GET" or "HEAD" => BlobEndpoint.Ok(context),
+                _ => BlobEndpoint.Error(context, StatusCodes.Status404NotFound, "ResourceNotFound", "Not found."),
+            };
+        });
+
+    private static BlobServiceClient Client(BlobEndpoint endpoint) => BlobClientFactory.Create(
+        new StorageOptions { ConnectionString = endpoint.ConnectionString }, OutboxStorage.CallTimeout);
 }

@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 
-namespace OrderDistribution.Receiver.Tests;
+namespace OrderDistribution.TestSupport;
 
 /// <summary>
 /// A stand-in blob endpoint on 127.0.0.1 that records each call as "METHOD name" (the path's last segment) and
@@ -17,6 +17,8 @@ public sealed class BlobEndpoint : IAsyncDisposable
     public ConcurrentQueue<string> Calls { get; } = new();
 
     public int Port => LoopbackServer.AddressOf(_app).Port;
+
+    public string ConnectionString => Azurite.ConnectionStringFor(Port);
 
     public static async Task<BlobEndpoint> StartAsync(Func<HttpContext, Task> answer)
     {
